@@ -1,0 +1,29 @@
+/* SPDX-License-Identifier: MIT */
+/*
+ * A growable array of fixed-size elements on the heap (doubling growth), for lists whose
+ * length is known only after parsing: tokens, members, streams, packets.
+ */
+#ifndef TK_COMMON_VEC_H
+#define TK_COMMON_VEC_H
+
+#include <stddef.h>
+
+struct vec {
+	void *data;
+	size_t len;
+	size_t cap;
+};
+
+#define VEC_INIT {NULL, 0, 0}
+
+/* Make room for @extra more elements of @elem_size bytes; 0 or -1 when out of memory. */
+int vec_reserve(struct vec *v, size_t elem_size, size_t extra);
+
+/* Append one zeroed element and return it, or NULL when out of memory. */
+void *vec_push(struct vec *v, size_t elem_size);
+
+void vec_fini(struct vec *v);
+
+#define VEC_AT(v, type, i) (((type *) (v)->data)[i])
+
+#endif /* TK_COMMON_VEC_H */

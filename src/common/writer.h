@@ -1,0 +1,99 @@
+/* SPDX-License-Identifier: MIT */
+/*
+ * Buffered output with hand-written number formatting.
+ *
+ * Text renderers produce hundreds of bytes per event at millions of events per second, so they
+ * format integers and timestamps by hand into one large buffer and write it in big chunks; no
+ * printf on the per-event path (ARCHITECTURE.md, decision 5).
+ *
+ *	char *p = writer_reserve(w, 64);	// room for 64 bytes, flushing if needed
+ *	p += fmt_u64(p, value);
+ *	writer_commit_to(w, p);
+ */
+#ifndef TK_COMMON_WRITER_H
+#define TK_COMMON_WRITER_H
+
+#include <stddef.h>
+#include <stdint.h>
+#include <string.h>
+
+#include <tracekit/status.h>
+
+#include "error.h"
+
+/* The most any caller asks writer_reserve() for; buffers are never smaller. */
+#define WRITER_MAX_RESERVE 4096
+
+struct writer {
+	char *buf;
+	size_t len;
+	size_t cap;
+	int fd;
+	int err; /* errno of the first failed write, 0 if none */
+};
+
+enum tk_status writer_init(struct writer *w, int fd, size_t cap);
+void writer_fini(struct writer *w);
+
+/* Write out everything buffered; TK_ERR_IO (with a cause) once a write has failed. */
+enum tk_status writer_flush(struct writer *w);
+
+/* Slow paths of writer_reserve() and writer_write(): flush first. */
+char *writer_reserve_slow(struct writer *w, size_t n);
+void writer_write_slow(struct writer *w, const void *p, size_t n);
+
+/*
+ * Pointer to at least @n (at most WRITER_MAX_RESERVE) free bytes. Never NULL: after a failed
+ * write, output is discarded and the failure is reported by writer_flush().
+ */
+static inline char *writer_reserve(struct writer *w, size_t n)
+{
+	if (TK_LIKELY(w->cap - w->len >= n))
+		return w->buf + w->len;
+	return writer_reserve_slow(w, n);
+}
+
+static inline void writer_commit_to(struct writer *w, const char *end)
+{
+	w->len = (size_t) (end - w->buf);
+}
+
+static inline void writer_write(struct writer *w, const void *p, size_t n)
+{
+	if (TK_LIKELY(w->cap - w->len >= n)) {
+		memcpy(w->buf + w->len, p, n);
+		w->len += n;
+		return;
+	}
+	writer_write_slow(w, p, n);
+}
+
+static inline void writer_puts(struct writer *w, const char *s)
+{
+	writer_write(w, s, strlen(s));
+}
+
+static inline void writer_putc(struct writer *w, char c)
+{
+	char *dst = writer_reserve(w, 1);
+
+	*dst = c;
+	w->len++;
+}
+
+/* Decimal digits of @v at @dst (room for 20 bytes); returns the count. */
+size_t fmt_u64(char *dst, uint64_t v);
+
+/* Signed decimal (room for 20 bytes); returns the count. */
+size_t fmt_i64(char *dst, int64_t v);
+
+/* At least @width decimal digits, zero-padded (room for max(20, width) bytes). */
+size_t fmt_u64_pad(char *dst, uint64_t v, unsigned int width);
+
+/* Upper-case hexadecimal without prefix (room for 16 bytes). */
+size_t fmt_hex_upper(char *dst, uint64_t v);
+
+/* Octal without prefix (room for 22 bytes). */
+size_t fmt_oct(char *dst, uint64_t v);
+
+#endif /* TK_COMMON_WRITER_H */

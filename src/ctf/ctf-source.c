@@ -1,0 +1,438 @@
+// SPDX-License-Identifier: MIT
+/*
+ * Finding and opening CTF traces: the metadata stream (plain text or packetized, CTF 1.8.3
+ * section 7.1), trace directories found recursively below the paths the user gives, and the
+ * grouping babeltrace2 applies: directories whose traces share a UUID (LTTng rotation chunks)
+ * are one trace, described by the largest of their metadata streams.
+ */
+#include <dirent.h>
+#include <errno.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <sys/stat.h>
+#include <unistd.h>
+
+#include "../common/error.h"
+#include "ctf.h"
+
+#define METADATA_MAGIC	     UINT32_C(0x75D11D57)
+#define METADATA_HEADER_SIZE 37
+
+/* ---- metadata stream --------------------------------------------------------------------- */
+
+static enum tk_status unpack_metadata(const uint8_t *data, size_t size, const char *path,
+				      char **out, size_t *len)
+{
+	enum tk_byte_order bo = tk_load_le32(data) == METADATA_MAGIC ? TK_BYTE_ORDER_LE
+								    : TK_BYTE_ORDER_BE;
+	uint8_t uuid[16];
+	size_t off = 0, n = 0, k = 0;
+	char *text = malloc(size + 1);
+
+	if (!text)
+		return TK_FAIL(TK_ERR_NOMEM, "Cannot read metadata: path=%s", path);
+	while (off < size) {
+		const uint8_t *h = data + off;
+		uint32_t content, packet;
+
+		if (size - off < METADATA_HEADER_SIZE)
+			goto bad_header;
+		if (tk_load_u32(h, bo) != METADATA_MAGIC)
+			goto bad_header;
+		content = tk_load_u32(h + 24, bo);
+		packet = tk_load_u32(h + 28, bo);
+		if (h[32] || h[33] || h[34] || tk_load_u32(h + 20, bo)) {
+			free(text);
+			return TK_FAIL(TK_ERR_UNSUPPORTED, "Cannot read metadata packet: path=%s, "
+				       "packet=%zu, reason=compression, encryption or checksums "
+				       "are not supported", path, k);
+		}
+		if (h[35] != 1 || h[36] != 8) {
+			free(text);
+			return TK_FAIL(TK_ERR_UNSUPPORTED, "Cannot read metadata packet: path=%s, "
+				       "packet=%zu, version=%u.%u, reason=expecting 1.8", path, k,
+				       h[35], h[36]);
+		}
+		if (k == 0)
+			memcpy(uuid, h + 4, 16);
+		else if (memcmp(uuid, h + 4, 16)) {
+			free(text);
+			return TK_FAIL(TK_ERR_FORMAT, "Cannot read metadata packet: path=%s, "
+				       "packet=%zu, reason=UUID differs from the first packet's",
+				       path, k);
+		}
+		if (content / 8 < METADATA_HEADER_SIZE || packet < content ||
+		    content / 8 > size - off) {
+			free(text);
+			return TK_FAIL(TK_ERR_FORMAT, "Cannot read metadata packet: path=%s, "
+				       "packet=%zu, content-size=%u, packet-size=%u, "
+				       "reason=sizes do not fit", path, k, content, packet);
+		}
+		memcpy(text + n, h + METADATA_HEADER_SIZE, content / 8 - METADATA_HEADER_SIZE);
+		n += content / 8 - METADATA_HEADER_SIZE;
+		if (packet / 8 > size - off || packet / 8 == 0)
+			break; /* missing padding at the end of the stream is tolerated */
+		off += packet / 8;
+		k++;
+	}
+	text[n] = '\0';
+	*out = text;
+	*len = n;
+	return TK_OK;
+bad_header:
+	free(text);
+	return TK_FAIL(TK_ERR_FORMAT, "Cannot read metadata packet: path=%s, packet=%zu, "
+		       "offset=%zu, reason=bad packet header", path, k, off);
+}
+
+int ctf_metadata_looks_valid(const uint8_t *data, size_t size)
+{
+	size_t i = 0;
+
+	if (size >= 4 && (tk_load_le32(data) == METADATA_MAGIC ||
+			  tk_load_be32(data) == METADATA_MAGIC))
+		return 1;
+	while (i < size && (data[i] == ' ' || data[i] == '\t' || data[i] == '\n' ||
+			    data[i] == '\r'))
+		i++;
+	return size - i >= 2 && data[i] == '/' && (data[i + 1] == '*' || data[i + 1] == '/');
+}
+
+/* The "/ * CTF 1.8" signature of plain text metadata: another version is refused. */
+static enum tk_status check_signature(const char *text, const char *path)
+{
+	const char *p = text;
+	unsigned long major, minor;
+	char *end;
+
+	while (*p == ' ' || *p == '\t' || *p == '\n' || *p == '\r')
+		p++;
+	if (strncmp(p, "/*", 2))
+		return TK_OK; /* no signature: babeltrace2 only warns */
+	p += 2;
+	while (*p == ' ' || *p == '\t' || *p == '\n' || *p == '\r')
+		p++;
+	if (strncmp(p, "CTF", 3))
+		return TK_OK;
+	p += 3;
+	major = strtoul(p, &end, 10);
+	if (end == p || *end != '.')
+		return TK_OK;
+	p = end + 1;
+	minor = strtoul(p, &end, 10);
+	if (end == p)
+		return TK_OK;
+	if (major != 1 || minor != 8)
+		return TK_FAIL(TK_ERR_UNSUPPORTED, "Cannot read metadata: path=%s, version=%lu.%lu, "
+			       "reason=only CTF 1.8 is supported", path, major, minor);
+	return TK_OK;
+}
+
+enum tk_status ctf_metadata_read(const char *path, char **out, size_t *len, int *packetized)
+{
+	struct mfile mf;
+	enum tk_status st;
+	char *text;
+
+	st = mfile_open(&mf, path);
+	if (st < 0)
+		return st;
+	*packetized = mf.size >= 4 && (tk_load_le32(mf.data) == METADATA_MAGIC ||
+				       tk_load_be32(mf.data) == METADATA_MAGIC);
+	if (*packetized) {
+		st = unpack_metadata(mf.data, mf.size, path, out, len);
+		mfile_close(&mf);
+		return st;
+	}
+	text = malloc(mf.size + 1);
+	if (!text) {
+		mfile_close(&mf);
+		return TK_FAIL(TK_ERR_NOMEM, "Cannot read metadata: path=%s, size=%zu", path,
+			       mf.size);
+	}
+	if (mf.size)
+		memcpy(text, mf.data, mf.size);
+	text[mf.size] = '\0';
+	*len = mf.size;
+	mfile_close(&mf);
+	st = check_signature(text, path);
+	if (st < 0) {
+		free(text);
+		return st;
+	}
+	*out = text;
+	return TK_OK;
+}
+
+/* ---- one trace directory -------------------------------------------------------------------- */
+
+static void source_destroy(struct tk_source *src)
+{
+	if (!src)
+		return;
+	ctf_streams_close(src);
+	arena_fini(&src->arena);
+	free(src);
+}
+
+static void source_destroy_op(struct tk_source *src)
+{
+	ctf_streams_close(src);
+}
+
+static const struct model_source_ops ctf_source_ops = {
+	.cursor_open = ctf_cursor_open,
+	.destroy = source_destroy_op,
+};
+
+/* Parse the metadata of @dir into a new source (no streams yet). */
+static enum tk_status source_parse(const char *dir, struct tk_source **out)
+{
+	struct tk_source *src = calloc(1, sizeof(*src));
+	char *path = NULL, *text = NULL;
+	size_t len, n = strlen(dir);
+	int packetized;
+	enum tk_status st;
+
+	if (!src)
+		return TK_FAIL(TK_ERR_NOMEM, "Cannot open trace: path=%s", dir);
+	arena_init(&src->arena);
+	src->ops = &ctf_source_ops;
+	src->format = "CTF 1.8";
+	path = malloc(n + sizeof("/metadata"));
+	src->path = arena_strdup(&src->arena, dir);
+	if (!path || !src->path) {
+		st = TK_FAIL(TK_ERR_NOMEM, "Cannot open trace: path=%s", dir);
+		goto out;
+	}
+	memcpy(path, dir, n);
+	memcpy(path + n, "/metadata", sizeof("/metadata"));
+	st = ctf_metadata_read(path, &text, &len, &packetized);
+	if (st >= 0)
+		st = ctf_meta_build(src, text, len);
+	if (st < 0)
+		st = TK_FAIL(st, "Cannot read metadata: path=%s", path);
+out:
+	free(path);
+	free(text);
+	if (st < 0) {
+		source_destroy(src);
+		return st;
+	}
+	*out = src;
+	return TK_OK;
+}
+
+static size_t class_count(const struct tk_source *src)
+{
+	size_t n = src->n_scs, i;
+
+	for (i = 0; i < src->n_scs; i++)
+		n += src->scs[i]->n_ecs;
+	return n;
+}
+
+/* ---- discovery ------------------------------------------------------------------------------ */
+
+struct found {
+	char *dir;
+	const char *rel; /* relative to the user's path, inside dir */
+	struct tk_source *src;
+};
+
+static int is_dir(const char *path)
+{
+	struct stat sb;
+
+	return !stat(path, &sb) && S_ISDIR(sb.st_mode);
+}
+
+static int has_metadata(const char *dir)
+{
+	char path[4096];
+	struct stat sb;
+
+	if (snprintf(path, sizeof(path), "%s/metadata", dir) >= (int) sizeof(path))
+		return 0;
+	return !stat(path, &sb) && S_ISREG(sb.st_mode);
+}
+
+static int cmp_str(const void *a, const void *b)
+{
+	return strcmp(*(char *const *) a, *(char *const *) b);
+}
+
+static enum tk_status discover(const char *dir, size_t root_len, struct vec *found, int depth)
+{
+	struct vec subdirs = VEC_INIT;
+	DIR *dh;
+	struct dirent *de;
+	enum tk_status st = TK_OK;
+	size_t i;
+
+	if (has_metadata(dir)) {
+		struct found *f = vec_push(found, sizeof(*f));
+
+		if (!f || !(f->dir = strdup(dir)))
+			return TK_FAIL(TK_ERR_NOMEM, "Cannot search traces: path=%s", dir);
+		f->rel = f->dir + root_len;
+		while (*f->rel == '/')
+			f->rel++;
+		return TK_OK;
+	}
+	if (depth > 32)
+		return TK_OK;
+	dh = opendir(dir);
+	if (!dh) {
+		if (errno == EACCES)
+			return TK_OK; /* unreadable directories are skipped, like babeltrace2 */
+		return TK_FAIL(TK_ERR_IO, "Cannot search traces: path=%s, errno=%s", dir,
+			       strerror(errno));
+	}
+	while ((de = readdir(dh))) {
+		char *sub;
+		char **slot;
+		size_t n;
+
+		if (!strcmp(de->d_name, ".") || !strcmp(de->d_name, ".."))
+			continue;
+		n = strlen(dir) + strlen(de->d_name) + 2;
+		sub = malloc(n);
+		if (!sub) {
+			st = TK_FAIL(TK_ERR_NOMEM, "Cannot search traces: path=%s", dir);
+			break;
+		}
+		snprintf(sub, n, "%s/%s", dir, de->d_name);
+		if (!is_dir(sub)) {
+			free(sub);
+			continue;
+		}
+		slot = vec_push(&subdirs, sizeof(*slot));
+		if (!slot) {
+			free(sub);
+			st = TK_FAIL(TK_ERR_NOMEM, "Cannot search traces: path=%s", dir);
+			break;
+		}
+		*slot = sub;
+	}
+	closedir(dh);
+	qsort(subdirs.data, subdirs.len, sizeof(char *), cmp_str);
+	for (i = 0; i < subdirs.len; i++) {
+		if (st >= 0)
+			st = discover(VEC_AT(&subdirs, char *, i), root_len, found, depth + 1);
+		free(VEC_AT(&subdirs, char *, i));
+	}
+	vec_fini(&subdirs);
+	return st;
+}
+
+static const char *env_hostname(const struct tk_source *src)
+{
+	size_t i;
+
+	for (i = 0; i < src->n_env; i++)
+		if (!strcmp(src->env[i].key, "hostname"))
+			return src->env[i].str;
+	return NULL;
+}
+
+/* babeltrace2's trace name: hostname, then "/" and the relative path for a lone directory. */
+static enum tk_status set_name(struct tk_source *src, const char *rel)
+{
+	const char *host = env_hostname(src);
+	size_t n = (host ? strlen(host) : 0) + (rel ? strlen(rel) : 0) + 2;
+	char *name = arena_alloc(&src->arena, n);
+
+	if (!name)
+		return TK_FAIL(TK_ERR_NOMEM, "Cannot name trace: path=%s", src->path);
+	snprintf(name, n, "%s%s%s", host ? host : "", host && rel ? "/" : "", rel ? rel : "");
+	src->name = name;
+	return TK_OK;
+}
+
+enum tk_status ctf_sources_open(const char *const *paths, size_t npaths, struct vec *sources)
+{
+	struct vec found = VEC_INIT;
+	enum tk_status st = TK_OK;
+	size_t i, j;
+
+	for (i = 0; i < npaths && st >= 0; i++) {
+		size_t before = found.len;
+		size_t root_len = strlen(paths[i]);
+
+		if (!is_dir(paths[i])) {
+			st = TK_FAIL(TK_ERR_NOTFOUND, "Cannot open trace: path=%s, reason=%s",
+				     paths[i], access(paths[i], F_OK) ? "no such file or directory"
+								      : "not a directory");
+			break;
+		}
+		while (root_len > 1 && paths[i][root_len - 1] == '/')
+			root_len--;
+		st = discover(paths[i], root_len, &found, 0);
+		if (st >= 0 && found.len == before)
+			st = TK_FAIL(TK_ERR_NOTFOUND, "Cannot open trace: path=%s, reason=no CTF "
+				     "trace (directory with a metadata file) found", paths[i]);
+	}
+	for (i = 0; i < found.len && st >= 0; i++) {
+		struct found *f = &VEC_AT(&found, struct found, i);
+
+		st = source_parse(f->dir, &f->src);
+	}
+	/* group by UUID: the source with the most classes describes the group */
+	for (i = 0; i < found.len && st >= 0; i++) {
+		struct found *f = &VEC_AT(&found, struct found, i);
+		struct tk_source *main = f->src, **slot;
+		size_t members = 1;
+
+		if (!main)
+			continue; /* already merged into an earlier group */
+		for (j = i + 1; j < found.len && main->has_uuid; j++) {
+			struct found *g = &VEC_AT(&found, struct found, j);
+
+			if (g->src && g->src->has_uuid && !memcmp(g->src->uuid, main->uuid, 16)) {
+				members++;
+				if (class_count(g->src) > class_count(main))
+					main = g->src;
+			}
+		}
+		for (j = i; j < found.len && st >= 0; j++) {
+			struct found *g = &VEC_AT(&found, struct found, j);
+
+			if (!g->src || (j > i && (!main->has_uuid || !g->src->has_uuid ||
+						  memcmp(g->src->uuid, main->uuid, 16))))
+				continue;
+			st = ctf_streams_open(main, g->dir);
+			if (st >= 0 && g->src == main)
+				st = set_name(main, members == 1 && *g->rel ? g->rel : NULL);
+			if (g->src != main)
+				source_destroy(g->src);
+			g->src = NULL;
+		}
+		if (st >= 0 && members > 1 && !main->name)
+			st = set_name(main, NULL);
+		if (st >= 0) {
+			slot = vec_push(sources, sizeof(*slot));
+			if (!slot)
+				st = TK_FAIL(TK_ERR_NOMEM, "Cannot open traces");
+			else
+				*slot = main;
+		}
+		if (st < 0 && (!sources->len || VEC_AT(sources, struct tk_source *,
+							sources->len - 1) != main))
+			source_destroy(main);
+	}
+	for (i = 0; i < found.len; i++) {
+		struct found *f = &VEC_AT(&found, struct found, i);
+
+		source_destroy(f->src);
+		free(f->dir);
+	}
+	vec_fini(&found);
+	return st;
+}
+
+void ctf_source_destroy(struct tk_source *src)
+{
+	source_destroy(src);
+}

@@ -1,0 +1,861 @@
+// SPDX-License-Identifier: MIT
+/*
+ * CTF data streams: files, packets and the per-stream cursor feeding the time-ordered merge.
+ *
+ * Opening a trace reads the header and context of the first packet of every data file, to
+ * learn its stream class, stream instance and start time: files of the same stream instance
+ * (LTTng tracefile rotation, session rotation chunks) form one stream, read in start-time
+ * order; other files are streams of their own, numbered in path order like babeltrace2 does.
+ * Later packets are read lazily, one after the other, so a damaged packet stops its stream
+ * after every good event before it (CTF 1.8.3 section 5: packet header, context, events,
+ * padding). LTTng index files, when present and sound, give the packet offsets.
+ *
+ * The cursor produces the items babeltrace2's message iterator produces, in the same order:
+ * discarded-events and discarded-packets reports (from the loss counter and sequence number
+ * of consecutive packets), packet beginning, events, packet end. The packet times follow
+ * babeltrace2's fix-ups for known tracer bugs (lttng-crash, event after packet, barectf event
+ * before packet).
+ */
+#include <dirent.h>
+#include <errno.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <sys/stat.h>
+#include <unistd.h>
+
+#include "../common/error.h"
+#include "ctf.h"
+
+#define UNSET UINT64_MAX
+
+struct ctf_pkt {
+	uint64_t offset;       /* bytes in the file */
+	uint64_t packet_bits;  /* from the index */
+	uint64_t content_bits;
+};
+
+struct ctf_file {
+	const char *path;
+	int64_t begin_ns;
+	uint8_t has_begin;
+	uint64_t size;
+	struct ctf_pkt *idx; /* NULL: walk packet sizes */
+	size_t nidx;
+};
+
+struct ctf_stream {
+	struct ctf_file **files;
+	size_t nfiles;
+	uint64_t data_stream_id; /* UNSET if none */
+};
+
+/* ---- packet reading shared by open-time probing and cursors ----------------------------- */
+
+static void dec_reset_meanings(struct ctf_dec *d)
+{
+	d->stream_class_id = UNSET;
+	d->data_stream_id = UNSET;
+	d->event_id = UNSET;
+	d->ts_begin = UNSET;
+	d->ts_end = UNSET;
+	d->discarded = UNSET;
+	d->seq_num = UNSET;
+	d->packet_size = UNSET;
+	d->content_size = UNSET;
+	d->last_bo = -1;
+}
+
+struct pkt_info {
+	struct model_stream_class *sc;
+	uint64_t packet_bits;	 /* UNSET: runs to the end of the file */
+	uint64_t content_bits;	 /* UNSET: runs to the end of the file */
+	size_t header_values;	 /* values of the packet header */
+};
+
+/*
+ * Decode the packet header and context at @off of @data (@size bytes), check the packet's
+ * sizes against the file, and say which stream class it belongs to. Values accumulate in @d.
+ */
+static enum tk_status read_packet_start(const struct tk_source *src, const uint8_t *data,
+					uint64_t size, uint64_t off, const struct ctf_pkt *ix,
+					struct ctf_dec *d, struct pkt_info *pi)
+{
+	const struct ctf_trace *ct = src->fmt;
+	struct model_stream_class *sc = NULL;
+	const struct ctf_sc *csc;
+	uint64_t avail_bits = (size - off) * 8;
+	enum tk_status st;
+	size_t i;
+
+	d->base = data + off;
+	d->pos = 0;
+	d->limit = ix ? ix->content_bits : avail_bits;
+	d->nv = 0;
+	dec_reset_meanings(d);
+	st = ctf_prog_run(ct->header_prog, d);
+	if (st < 0)
+		return st;
+	pi->header_values = d->nv;
+	if (d->stream_class_id == UNSET) {
+		if (src->n_scs != 1)
+			return TK_FAIL(TK_ERR_FORMAT, "Cannot read packet: reason=no stream_id "
+				       "field and %zu stream classes", src->n_scs);
+		sc = src->scs[0];
+	} else {
+		for (i = 0; i < src->n_scs; i++)
+			if (src->scs[i]->id == d->stream_class_id)
+				sc = src->scs[i];
+		if (!sc)
+			return TK_FAIL(TK_ERR_FORMAT, "Cannot read packet: stream-class-id=%llu, "
+				       "reason=no such stream class",
+				       (unsigned long long) d->stream_class_id);
+	}
+	csc = sc->fmt;
+	st = ctf_prog_run(csc->pctx_prog, d);
+	if (st < 0)
+		return st;
+	pi->sc = sc;
+	/* babeltrace2: a missing packet size is the content size, and the other way round */
+	pi->packet_bits = d->packet_size;
+	pi->content_bits = d->content_size;
+	if (pi->packet_bits == UNSET)
+		pi->packet_bits = pi->content_bits;
+	else if (pi->content_bits == UNSET)
+		pi->content_bits = pi->packet_bits;
+	if (ix && pi->packet_bits == UNSET) {
+		pi->packet_bits = ix->packet_bits;
+		pi->content_bits = ix->content_bits;
+	}
+	if (pi->packet_bits != UNSET) {
+		if (pi->content_bits > pi->packet_bits)
+			return TK_FAIL(TK_ERR_FORMAT, "Cannot read packet: content-size=%llu, "
+				       "packet-size=%llu, reason=content larger than packet",
+				       (unsigned long long) pi->content_bits,
+				       (unsigned long long) pi->packet_bits);
+		if (pi->packet_bits % 8 || pi->packet_bits == 0)
+			return TK_FAIL(TK_ERR_FORMAT, "Cannot read packet: packet-size=%llu, "
+				       "reason=not a whole, non-zero number of bytes",
+				       (unsigned long long) pi->packet_bits);
+		if (pi->packet_bits > avail_bits)
+			return TK_FAIL(TK_ERR_FORMAT, "Cannot read packet: packet-size-bits=%llu, "
+				       "bytes-left-in-file=%llu, reason=packet goes past the end "
+				       "of the file", (unsigned long long) pi->packet_bits,
+				       (unsigned long long) (size - off));
+		if (ix && (pi->packet_bits != ix->packet_bits ||
+			   pi->content_bits != ix->content_bits))
+			return TK_FAIL(TK_ERR_FORMAT, "Cannot read packet: packet-size=%llu, "
+				       "index-packet-size=%llu, reason=packet and index disagree",
+				       (unsigned long long) pi->packet_bits,
+				       (unsigned long long) ix->packet_bits);
+		if (d->pos > pi->content_bits)
+			return TK_FAIL(TK_ERR_FORMAT, "Cannot read packet: header-bits=%llu, "
+				       "content-size=%llu, reason=header and context larger than "
+				       "the content", (unsigned long long) d->pos,
+				       (unsigned long long) pi->content_bits);
+		d->limit = pi->content_bits;
+	}
+	return TK_OK;
+}
+
+/* ---- LTTng index files ------------------------------------------------------------------ */
+
+/*
+ * index/<file>.idx beside a data file: a big-endian header (magic 0xC1F1DCC1, major 1, minor,
+ * entry length) and one entry per packet (offset, packet and content sizes in bits, ...).
+ * Any inconsistency makes the index ignored: packets are then found by walking their sizes,
+ * as babeltrace2 does.
+ */
+static void read_index(const char *dir, const char *name, struct ctf_file *f)
+{
+	char path[4096];
+	struct mfile mf;
+	uint32_t entry_len;
+	size_t n, i;
+	struct ctf_pkt *pk;
+
+	if (snprintf(path, sizeof(path), "%s/index/%s.idx", dir, name) >= (int) sizeof(path))
+		return;
+	if (access(path, R_OK))
+		return;
+	if (mfile_open(&mf, path) < 0) {
+		error_reset();
+		return;
+	}
+	if (mf.size < 16 || tk_load_be32(mf.data) != UINT32_C(0xC1F1DCC1) ||
+	    tk_load_be32(mf.data + 4) != 1)
+		goto out;
+	entry_len = tk_load_be32(mf.data + 12);
+	if (entry_len < 56 || (mf.size - 16) % entry_len)
+		goto out;
+	n = (mf.size - 16) / entry_len;
+	if (!n)
+		goto out;
+	pk = calloc(n, sizeof(*pk));
+	if (!pk)
+		goto out;
+	for (i = 0; i < n; i++) {
+		const uint8_t *e = mf.data + 16 + i * entry_len;
+
+		pk[i].offset = tk_load_be64(e);
+		pk[i].packet_bits = tk_load_be64(e + 8);
+		pk[i].content_bits = tk_load_be64(e + 16);
+		if (pk[i].packet_bits % 8 || !pk[i].packet_bits ||
+		    pk[i].content_bits > pk[i].packet_bits || pk[i].offset > f->size ||
+		    pk[i].packet_bits / 8 > f->size - pk[i].offset ||
+		    (i && pk[i].offset != pk[i - 1].offset + pk[i - 1].packet_bits / 8) ||
+		    (!i && pk[i].offset != 0)) {
+			free(pk);
+			goto out;
+		}
+	}
+	if (pk[n - 1].offset + pk[n - 1].packet_bits / 8 != f->size) {
+		free(pk);
+		goto out;
+	}
+	f->idx = pk;
+	f->nidx = n;
+out:
+	mfile_close(&mf);
+}
+
+/* ---- opening the streams of a trace directory --------------------------------------------- */
+
+struct probe {
+	struct ctf_file *file;
+	struct model_stream_class *sc;
+	uint64_t data_stream_id;
+};
+
+static int cmp_name(const void *a, const void *b)
+{
+	return strcmp(*(char *const *) a, *(char *const *) b);
+}
+
+static enum tk_status probe_file(struct tk_source *src, const char *dir, const char *name,
+				 struct vec *probes, struct ctf_dec *d)
+{
+	struct arena *a = &src->arena;
+	char *path;
+	struct mfile mf;
+	struct pkt_info pi;
+	struct ctf_file *f;
+	struct probe *pr;
+	enum tk_status st;
+	size_t dl = strlen(dir), nl = strlen(name);
+	const struct model_stream_class *sc;
+
+	path = arena_alloc(a, dl + nl + 2);
+	if (!path)
+		return TK_FAIL(TK_ERR_NOMEM, "Cannot open stream file: name=%s", name);
+	memcpy(path, dir, dl);
+	path[dl] = '/';
+	memcpy(path + dl + 1, name, nl + 1);
+	st = mfile_open(&mf, path);
+	if (st < 0)
+		return st;
+	if (mf.size == 0) {
+		mfile_close(&mf);
+		return TK_OK; /* empty files are skipped, like babeltrace2 */
+	}
+	f = arena_alloc(a, sizeof(*f));
+	if (!f) {
+		mfile_close(&mf);
+		return TK_FAIL(TK_ERR_NOMEM, "Cannot open stream file: path=%s", path);
+	}
+	f->path = path;
+	f->size = mf.size;
+	read_index(dir, name, f);
+	st = read_packet_start(src, mf.data, mf.size, 0, f->idx, d, &pi);
+	mfile_close(&mf);
+	if (st < 0)
+		return TK_FAIL(st, "Cannot read first packet of stream file: path=%s", path);
+	sc = pi.sc;
+	if (d->ts_begin != UNSET && sc->clock) {
+		if (model_clock_ns(sc->clock, d->ts_begin, &f->begin_ns))
+			return TK_FAIL(TK_ERR_FORMAT, "Cannot read first packet of stream file: "
+				       "path=%s, reason=begin time overflows", path);
+		f->has_begin = 1;
+	}
+	pr = vec_push(probes, sizeof(*pr));
+	if (!pr)
+		return TK_FAIL(TK_ERR_NOMEM, "Cannot open stream file: path=%s", path);
+	pr->file = f;
+	pr->sc = pi.sc;
+	pr->data_stream_id = f->has_begin ? d->data_stream_id : UNSET;
+	return TK_OK;
+}
+
+/* Files of one stream are ordered by their first packet's time (stable for equal times). */
+static int cmp_probe_time(const void *pa, const void *pb)
+{
+	const struct probe *a = pa, *b = pb;
+
+	if (a->file->begin_ns != b->file->begin_ns)
+		return a->file->begin_ns < b->file->begin_ns ? -1 : 1;
+	return strcmp(a->file->path, b->file->path);
+}
+
+static int cmp_stream_path(const void *pa, const void *pb)
+{
+	const struct tk_stream *a = *(const struct tk_stream *const *) pa;
+	const struct tk_stream *b = *(const struct tk_stream *const *) pb;
+
+	return strcmp(a->path, b->path);
+}
+
+static enum tk_status list_data_files(const char *dir, struct vec *names)
+{
+	DIR *dh = opendir(dir);
+	struct dirent *de;
+
+	if (!dh)
+		return TK_FAIL(TK_ERR_IO, "Cannot open trace directory: path=%s, errno=%s", dir,
+			       strerror(errno));
+	while ((de = readdir(dh))) {
+		char path[4096];
+		struct stat sb;
+		char **slot;
+
+		if (de->d_name[0] == '.' || !strcmp(de->d_name, "metadata"))
+			continue;
+		if (snprintf(path, sizeof(path), "%s/%s", dir, de->d_name) >= (int) sizeof(path))
+			continue;
+		if (stat(path, &sb) || !S_ISREG(sb.st_mode))
+			continue;
+		slot = vec_push(names, sizeof(*slot));
+		if (!slot || !(*slot = strdup(de->d_name))) {
+			closedir(dh);
+			return TK_FAIL(TK_ERR_NOMEM, "Cannot list trace directory: path=%s", dir);
+		}
+	}
+	closedir(dh);
+	qsort(names->data, names->len, sizeof(char *), cmp_name);
+	return TK_OK;
+}
+
+/*
+ * Probe every data file of @dir and add its streams to @src (which may already hold streams
+ * of other directories of the same trace: files of the same stream instance are merged).
+ */
+enum tk_status ctf_streams_open(struct tk_source *src, const char *dir)
+{
+	struct vec names = VEC_INIT, probes = VEC_INIT, streams = VEC_INIT;
+	struct ctf_trace *ct = src->fmt;
+	struct ctf_dec d;
+	enum tk_status st = TK_OK;
+	size_t i, j;
+	uint64_t next_id = 0;
+
+	memset(&d, 0, sizeof(d));
+	d.stored = calloc(ct->n_stored + 1, sizeof(uint64_t));
+	if (!d.stored)
+		return TK_FAIL(TK_ERR_NOMEM, "Cannot open streams: path=%s", dir);
+	st = list_data_files(dir, &names);
+	for (i = 0; st >= 0 && i < names.len; i++)
+		st = probe_file(src, dir, VEC_AT(&names, char *, i), &probes, &d);
+	for (i = 0; i < names.len; i++)
+		free(VEC_AT(&names, char *, i));
+	vec_fini(&names);
+	ctf_dec_fini(&d);
+	free(d.stored);
+	if (st < 0)
+		goto out;
+
+	/* previously opened directories of the same trace */
+	for (i = 0; i < src->n_streams; i++) {
+		struct tk_stream **slot = vec_push(&streams, sizeof(*slot));
+
+		if (!slot) {
+			st = TK_FAIL(TK_ERR_NOMEM, "Cannot open streams: path=%s", dir);
+			goto out;
+		}
+		*slot = src->streams[i];
+	}
+	qsort(probes.data, probes.len, sizeof(struct probe), cmp_probe_time);
+	for (i = 0; i < probes.len; i++) {
+		struct probe *pr = &VEC_AT(&probes, struct probe, i);
+		struct tk_stream *s = NULL;
+		struct ctf_stream *cs;
+		struct ctf_file **files;
+
+		if (pr->data_stream_id != UNSET) {
+			for (j = 0; j < streams.len; j++) {
+				struct tk_stream *o = VEC_AT(&streams, struct tk_stream *, j);
+				struct ctf_stream *ocs = o->fmt;
+
+				if (o->sc == pr->sc && ocs->data_stream_id == pr->data_stream_id)
+					s = o;
+			}
+		}
+		if (!s) {
+			struct tk_stream **slot = vec_push(&streams, sizeof(*slot));
+
+			s = arena_alloc(&src->arena, sizeof(*s));
+			cs = arena_alloc(&src->arena, sizeof(*cs));
+			if (!slot || !s || !cs) {
+				st = TK_FAIL(TK_ERR_NOMEM, "Cannot open streams: path=%s", dir);
+				goto out;
+			}
+			*slot = s;
+			s->source = src;
+			s->sc = pr->sc;
+			s->path = pr->file->path;
+			s->fmt = cs;
+			cs->data_stream_id = pr->data_stream_id;
+		}
+		cs = s->fmt;
+		files = arena_alloc(&src->arena, (cs->nfiles + 1) * sizeof(*files));
+		if (!files) {
+			st = TK_FAIL(TK_ERR_NOMEM, "Cannot open streams: path=%s", dir);
+			goto out;
+		}
+		/* insert before the first file that starts later (babeltrace2's order) */
+		for (j = 0; j < cs->nfiles; j++)
+			if (pr->file->begin_ns < cs->files[j]->begin_ns)
+				break;
+		if (j)
+			memcpy(files, cs->files, j * sizeof(*files));
+		files[j] = pr->file;
+		if (cs->nfiles > j)
+			memcpy(files + j + 1, cs->files + j, (cs->nfiles - j) * sizeof(*files));
+		cs->nfiles++;
+		cs->files = files;
+		s->path = cs->files[0]->path; /* a stream is named after its earliest file */
+	}
+	qsort(streams.data, streams.len, sizeof(struct tk_stream *), cmp_stream_path);
+	src->n_streams = streams.len;
+	src->streams = arena_alloc(&src->arena, (streams.len + 1) * sizeof(*src->streams));
+	if (!src->streams) {
+		st = TK_FAIL(TK_ERR_NOMEM, "Cannot open streams: path=%s", dir);
+		goto out;
+	}
+	for (i = 0; i < streams.len; i++) {
+		struct tk_stream *s = VEC_AT(&streams, struct tk_stream *, i);
+		struct ctf_stream *cs = s->fmt;
+
+		src->streams[i] = s;
+		s->id = cs->data_stream_id != UNSET ? cs->data_stream_id : next_id++;
+	}
+out:
+	vec_fini(&probes);
+	vec_fini(&streams);
+	return st;
+}
+
+void ctf_streams_close(struct tk_source *src)
+{
+	size_t i, j;
+
+	for (i = 0; i < src->n_streams; i++) {
+		struct ctf_stream *cs = src->streams[i]->fmt;
+
+		for (j = 0; cs && j < cs->nfiles; j++) {
+			free(cs->files[j]->idx);
+			cs->files[j]->idx = NULL;
+		}
+	}
+}
+
+/* ---- the cursor ----------------------------------------------------------------------------- */
+
+enum cur_state {
+	CUR_PACKET,	 /* read the next packet's header and context */
+	CUR_DISC_EVENTS, /* report lost events, then lost packets, then begin the packet */
+	CUR_DISC_PACKETS,
+	CUR_BEGIN,
+	CUR_EVENTS,
+	CUR_QUEUED_EVENT, /* barectf quirk: event decoded before its packet's beginning */
+	CUR_END,
+	CUR_DONE,
+};
+
+struct snapshots {
+	uint64_t discarded;
+	uint64_t seq_num;
+	uint64_t ts_begin;
+	uint64_t ts_end;
+};
+
+struct ctf_cursor {
+	struct model_cursor base;
+	struct tk_stream *stream;
+	struct ctf_stream *cs;
+	const struct ctf_trace *ct;
+	const struct ctf_sc *csc;
+	struct ctf_dec d;
+	enum cur_state state;
+	size_t file;	      /* index in cs->files of the mapped file */
+	struct mfile mf;
+	uint64_t pkt_off;     /* bytes */
+	uint64_t pkt_bits;    /* UNSET: to the end of the file */
+	uint64_t content_bits;
+	size_t pkt_no;	      /* packet number in the current file */
+	size_t npkt_vals;     /* values of packet header and context */
+	size_t pctx_off;      /* first value of the packet context */
+	struct snapshots cur, prev;
+	struct tk_event ev;
+	struct tk_notice notice;
+};
+
+static enum tk_status cycles_to_ns(const struct tk_stream *s, uint64_t cycles, int64_t *ns)
+{
+	if (model_clock_ns(s->sc->clock, cycles, ns))
+		return TK_FAIL(TK_ERR_FORMAT, "Cannot convert time: stream=%s, cycles=%llu, "
+			       "reason=nanoseconds from origin overflow 64 bits", s->path,
+			       (unsigned long long) cycles);
+	return TK_OK;
+}
+
+/* Map the next file of the stream; TK_END after the last one. */
+static enum tk_status cursor_next_file(struct ctf_cursor *c)
+{
+	enum tk_status st;
+
+	mfile_close(&c->mf);
+	if (c->file >= c->cs->nfiles)
+		return TK_END;
+	st = mfile_open(&c->mf, c->cs->files[c->file]->path);
+	if (st < 0)
+		return st;
+	if (c->mf.size != c->cs->files[c->file]->size) {
+		const char *path = c->cs->files[c->file]->path;
+
+		mfile_close(&c->mf);
+		return TK_FAIL(TK_ERR_IO, "Cannot read stream file: path=%s, "
+			       "reason=file changed size since the trace was opened", path);
+	}
+	c->pkt_off = 0;
+	c->pkt_no = 0;
+	return TK_OK;
+}
+
+static enum tk_status cursor_read_packet(struct ctf_cursor *c)
+{
+	struct ctf_file *f;
+	struct pkt_info pi;
+	const struct ctf_pkt *ix = NULL;
+	enum tk_status st;
+
+	for (;;) {
+		f = c->cs->files[c->file];
+		if (c->pkt_off < c->mf.size)
+			break;
+		c->file++;
+		st = cursor_next_file(c);
+		if (st != TK_OK)
+			return st;
+	}
+	if (f->idx) {
+		if (c->pkt_no >= f->nidx)
+			return TK_FAIL(TK_ERR_FORMAT, "Cannot read packet: path=%s, offset=%llu, "
+				       "reason=not in the index", f->path,
+				       (unsigned long long) c->pkt_off);
+		ix = &f->idx[c->pkt_no];
+	}
+	mfile_release_before(&c->mf, c->pkt_off);
+	c->prev = c->cur;
+	st = read_packet_start(c->stream->source, c->mf.data, c->mf.size, c->pkt_off, ix, &c->d,
+			       &pi);
+	if (st < 0)
+		return TK_FAIL(st, "Cannot read packet: path=%s, offset=%llu", f->path,
+			       (unsigned long long) c->pkt_off);
+	if (pi.sc != c->stream->sc)
+		return TK_FAIL(TK_ERR_FORMAT, "Cannot read packet: path=%s, offset=%llu, "
+			       "reason=packet of another stream class", f->path,
+			       (unsigned long long) c->pkt_off);
+	c->pctx_off = pi.header_values;
+	c->npkt_vals = c->d.nv;
+	c->pkt_bits = pi.packet_bits;
+	c->content_bits = pi.content_bits;
+	c->cur.discarded = c->d.discarded;
+	c->cur.seq_num = c->d.seq_num;
+	c->cur.ts_begin = c->d.ts_begin;
+	c->cur.ts_end = c->d.ts_end;
+	return TK_OK;
+}
+
+/* After the packet's last event: the packet end time, with babeltrace2's fix-ups. */
+static void cursor_finish_packet_clock(struct ctf_cursor *c)
+{
+	int update = 1;
+
+	if (c->ct->quirk_lttng_crash && c->cur.ts_begin != 0 && c->cur.ts_end == 0)
+		update = 0;
+	if (c->ct->quirk_event_after_packet && c->cur.ts_end < c->d.clock)
+		update = 0;
+	if (c->cur.ts_end != UNSET && update)
+		c->d.clock = c->cur.ts_end;
+}
+
+static int cursor_at_packet_end(const struct ctf_cursor *c)
+{
+	if (c->content_bits != UNSET)
+		return c->d.pos >= c->content_bits;
+	return c->d.pos >= c->d.limit; /* no packet size: events run to the end of the file */
+}
+
+static enum tk_status cursor_decode_event(struct ctf_cursor *c)
+{
+	struct ctf_dec *d = &c->d;
+	const struct model_stream_class *sc = c->stream->sc;
+	struct tk_event_class *ec;
+	const struct ctf_ec *cec;
+	uint64_t start = d->pos;
+	size_t common_off, ctx_off, payload_off;
+	enum tk_status st;
+
+	if (c->content_bits != UNSET && d->pos > c->content_bits)
+		return TK_FAIL(TK_ERR_FORMAT, "Cannot read event: offset-bits=%llu, "
+			       "content-size=%llu, reason=past the packet content",
+			       (unsigned long long) d->pos, (unsigned long long) c->content_bits);
+	d->nv = c->npkt_vals;
+	d->event_id = UNSET;
+	st = ctf_prog_run(c->csc->header_prog, d);
+	if (st < 0)
+		return st;
+	if (d->event_id == UNSET) {
+		if (sc->n_ecs != 1)
+			return TK_FAIL(TK_ERR_FORMAT, "Cannot read event: reason=no event id and "
+				       "%zu event classes", sc->n_ecs);
+		ec = sc->ecs[0];
+	} else {
+		ec = model_stream_class_find_ec(sc, d->event_id);
+		if (!ec)
+			return TK_FAIL(TK_ERR_FORMAT, "Cannot read event: id=%llu, "
+				       "reason=no such event class", (unsigned long long) d->event_id);
+	}
+	c->ev.ec = ec;
+	c->ev.cycles = d->clock;
+	if (sc->clock) {
+		st = cycles_to_ns(c->stream, d->clock, &c->ev.ns);
+		if (st < 0)
+			return st;
+	}
+	cec = ec->fmt;
+	common_off = d->nv;
+	st = ctf_prog_run(c->csc->ectx_prog, d);
+	if (st < 0)
+		return st;
+	ctx_off = d->nv;
+	st = ctf_prog_run(cec->ctx_prog, d);
+	if (st < 0)
+		return st;
+	payload_off = d->nv;
+	st = ctf_prog_run(cec->payload_prog, d);
+	if (st < 0)
+		return st;
+	if (c->content_bits != UNSET && d->pos > c->content_bits)
+		return TK_FAIL(TK_ERR_FORMAT, "Cannot read event: name=%s, end-bits=%llu, "
+			       "content-size=%llu, reason=event goes past the packet content",
+			       ec->name ? ec->name : "", (unsigned long long) d->pos,
+			       (unsigned long long) c->content_bits);
+	if (d->pos == start)
+		return TK_FAIL(TK_ERR_FORMAT, "Cannot read event: name=%s, offset-bits=%llu, "
+			       "reason=event takes no room (CTF forbids empty events)",
+			       ec->name ? ec->name : "", (unsigned long long) start);
+	c->ev.scope[MODEL_SCOPE_PACKET_CONTEXT] = d->vals + c->pctx_off;
+	c->ev.scope[MODEL_SCOPE_EVENT_COMMON_CONTEXT] = d->vals + common_off;
+	c->ev.scope[MODEL_SCOPE_EVENT_CONTEXT] = d->vals + ctx_off;
+	c->ev.scope[MODEL_SCOPE_PAYLOAD] = d->vals + payload_off;
+	return TK_OK;
+}
+
+static void item_ts(struct model_item *out, int has, int64_t ns)
+{
+	out->has_ts = (uint8_t) has;
+	out->ts_ns = ns;
+}
+
+static enum tk_status cursor_next(struct model_cursor *mc, struct model_item *out)
+{
+	struct ctf_cursor *c = (struct ctf_cursor *) mc;
+	const struct model_stream_class *sc = c->stream->sc;
+	enum tk_status st;
+	int64_t ns;
+
+	for (;;) {
+		switch (c->state) {
+		case CUR_PACKET:
+			st = cursor_read_packet(c);
+			if (st == TK_END) {
+				c->state = CUR_DONE;
+				return TK_END;
+			}
+			if (st < 0)
+				return st;
+			c->state = CUR_DISC_EVENTS;
+			break;
+		case CUR_DISC_EVENTS:
+			c->state = CUR_DISC_PACKETS;
+			if (!sc->has_discarded_events)
+				break;
+			if (c->prev.discarded == UNSET) {
+				if (c->cur.discarded == 0 || c->cur.discarded == UNSET)
+					break;
+				c->notice.count = UINT64_MAX;
+				c->notice.begin_cycles = c->cur.ts_begin;
+			} else {
+				if (c->cur.discarded - c->prev.discarded == 0)
+					break;
+				c->notice.count = c->cur.discarded - c->prev.discarded;
+				c->notice.begin_cycles = c->prev.ts_end;
+			}
+			c->notice.kind = TK_NOTICE_DISCARDED_EVENTS;
+			c->notice.end_cycles = c->cur.ts_end;
+			c->notice.has_range = sc->discarded_events_have_ts;
+			out->kind = MODEL_ITEM_DISCARDED_EVENTS;
+			out->notice = &c->notice;
+			item_ts(out, 0, 0);
+			if (c->notice.has_range) {
+				st = cycles_to_ns(c->stream, c->notice.begin_cycles,
+						  &c->notice.begin_ns);
+				if (st >= 0)
+					st = cycles_to_ns(c->stream, c->notice.end_cycles,
+							  &c->notice.end_ns);
+				if (st < 0)
+					return st;
+				item_ts(out, 1, c->notice.begin_ns);
+			}
+			return TK_OK;
+		case CUR_DISC_PACKETS:
+			c->state = CUR_BEGIN;
+			if (!sc->has_discarded_packets || c->prev.seq_num == UNSET ||
+			    c->cur.seq_num - c->prev.seq_num <= 1)
+				break;
+			c->notice.kind = TK_NOTICE_DISCARDED_PACKETS;
+			c->notice.count = c->cur.seq_num - c->prev.seq_num - 1;
+			c->notice.has_range = sc->discarded_packets_have_ts;
+			c->notice.begin_cycles = c->prev.ts_end;
+			c->notice.end_cycles = c->cur.ts_begin;
+			out->kind = MODEL_ITEM_DISCARDED_PACKETS;
+			out->notice = &c->notice;
+			item_ts(out, 0, 0);
+			if (c->notice.has_range) {
+				st = cycles_to_ns(c->stream, c->notice.begin_cycles,
+						  &c->notice.begin_ns);
+				if (st >= 0)
+					st = cycles_to_ns(c->stream, c->notice.end_cycles,
+							  &c->notice.end_ns);
+				if (st < 0)
+					return st;
+				item_ts(out, 1, c->notice.begin_ns);
+			}
+			return TK_OK;
+		case CUR_BEGIN: {
+			uint64_t begin = c->cur.ts_begin;
+
+			out->kind = MODEL_ITEM_PACKET_BEGIN;
+			c->state = CUR_EVENTS;
+			if (c->ct->quirk_barectf_event_before_packet) {
+				/* the packet begins no later than its first event */
+				if (!cursor_at_packet_end(c)) {
+					st = cursor_decode_event(c);
+					if (st < 0)
+						return st;
+					c->state = CUR_QUEUED_EVENT;
+				}
+				if (sc->packets_have_ts_begin && c->d.clock < begin)
+					begin = c->d.clock;
+			}
+			item_ts(out, 0, 0);
+			if (sc->packets_have_ts_begin) {
+				st = cycles_to_ns(c->stream, begin, &ns);
+				if (st < 0)
+					return st;
+				item_ts(out, 1, ns);
+			}
+			return TK_OK;
+		}
+		case CUR_QUEUED_EVENT:
+			c->state = CUR_EVENTS;
+			out->kind = MODEL_ITEM_EVENT;
+			out->event = &c->ev;
+			item_ts(out, c->ev.has_ts, c->ev.ns);
+			return TK_OK;
+		case CUR_EVENTS:
+			if (cursor_at_packet_end(c)) {
+				c->state = CUR_END;
+				break;
+			}
+			st = cursor_decode_event(c);
+			if (st < 0)
+				return TK_FAIL(st, "Cannot read event: path=%s, packet-offset=%llu",
+					       c->cs->files[c->file]->path,
+					       (unsigned long long) c->pkt_off);
+			out->kind = MODEL_ITEM_EVENT;
+			out->event = &c->ev;
+			item_ts(out, c->ev.has_ts, c->ev.ns);
+			return TK_OK;
+		case CUR_END:
+			cursor_finish_packet_clock(c);
+			out->kind = MODEL_ITEM_PACKET_END;
+			item_ts(out, 0, 0);
+			if (sc->packets_have_ts_end) {
+				st = cycles_to_ns(c->stream, c->d.clock, &ns);
+				if (st < 0)
+					return st;
+				item_ts(out, 1, ns);
+			}
+			if (c->pkt_bits == UNSET) {
+				c->pkt_off = c->mf.size;
+			} else {
+				c->pkt_off += c->pkt_bits / 8;
+			}
+			c->pkt_no++;
+			c->state = CUR_PACKET;
+			return TK_OK;
+		case CUR_DONE:
+			return TK_END;
+		}
+	}
+}
+
+static void cursor_destroy(struct model_cursor *mc)
+{
+	struct ctf_cursor *c = (struct ctf_cursor *) mc;
+
+	mfile_close(&c->mf);
+	ctf_dec_fini(&c->d);
+	free(c->d.stored);
+	free(c);
+}
+
+static const struct model_cursor_ops ctf_cursor_ops = {
+	.next = cursor_next,
+	.destroy = cursor_destroy,
+};
+
+enum tk_status ctf_cursor_open(struct tk_stream *stream, struct model_cursor **out)
+{
+	struct ctf_cursor *c = calloc(1, sizeof(*c));
+	enum tk_status st;
+
+	if (!c)
+		return TK_FAIL(TK_ERR_NOMEM, "Cannot open stream: path=%s", stream->path);
+	c->base.ops = &ctf_cursor_ops;
+	c->stream = stream;
+	c->cs = stream->fmt;
+	c->ct = stream->source->fmt;
+	c->csc = stream->sc->fmt;
+	c->mf.fd = -1;
+	c->d.stored = calloc(c->ct->n_stored + 1, sizeof(uint64_t));
+	if (!c->d.stored) {
+		free(c);
+		return TK_FAIL(TK_ERR_NOMEM, "Cannot open stream: path=%s", stream->path);
+	}
+	c->cur.discarded = c->cur.seq_num = c->cur.ts_begin = c->cur.ts_end = UNSET;
+	c->prev = c->cur;
+	c->ev.stream = stream;
+	c->ev.has_ts = stream->sc->clock != NULL;
+	c->notice.stream = stream;
+	c->state = CUR_PACKET;
+	c->file = 0;
+	st = cursor_next_file(c);
+	if (st < 0) {
+		cursor_destroy(&c->base);
+		return st;
+	}
+	*out = &c->base;
+	return TK_OK;
+}

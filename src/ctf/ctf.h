@@ -1,0 +1,128 @@
+/* SPDX-License-Identifier: MIT */
+/*
+ * CTF 1.8 reader internals shared by the files of src/ctf: metadata to model (ctf-meta.c,
+ * ctf-resolve.c), decode programs (ctf-prog.c), data streams and packets (ctf-stream.c) and
+ * trace discovery (ctf-source.c).
+ */
+#ifndef TK_CTF_CTF_H
+#define TK_CTF_CTF_H
+
+#include <stddef.h>
+#include <stdint.h>
+
+#include <tracekit/status.h>
+
+#include "../common/mfile.h"
+#include "../common/vec.h"
+#include "../model/model.h"
+#include "tsdl.h"
+
+struct ctf_prog;
+
+/* What a source knows about its CTF trace (tk_source.fmt). */
+struct ctf_trace {
+	enum tk_byte_order bo;
+	uint8_t has_major, has_minor;
+	struct model_fc *packet_header;
+	struct ctf_prog *header_prog;
+	uint32_t n_stored; /* stored-value slots (sequence lengths, variant tags) */
+	uint8_t quirk_event_after_packet;
+	uint8_t quirk_barectf_event_before_packet;
+	uint8_t quirk_lttng_crash;
+	size_t n_warnings; /* unknown attributes and the like, ignored like babeltrace2 */
+};
+
+/* Per stream class (model_stream_class.fmt). */
+struct ctf_sc {
+	struct ctf_prog *pctx_prog;
+	struct ctf_prog *header_prog;
+	struct ctf_prog *ectx_prog;
+};
+
+/* Per event class (tk_event_class.fmt). */
+struct ctf_ec {
+	struct ctf_prog *ctx_prog;
+	struct ctf_prog *payload_prog;
+};
+
+/*
+ * Parse metadata text into @src: clocks, environment, stream and event classes with their
+ * field classes resolved and checked, and decode programs compiled.
+ */
+enum tk_status ctf_meta_build(struct tk_source *src, const char *text, size_t len);
+
+/* Post-parse passes of ctf-resolve.c, run by ctf_meta_build(). */
+enum tk_status ctf_resolve_trace(struct tk_source *src);
+
+/* Deep copy of a field class tree (aliases are copied at each use). */
+struct model_fc *ctf_fc_copy(struct arena *a, const struct model_fc *fc);
+
+/*
+ * Metadata file to TSDL text: plain text is returned as is; packetized metadata
+ * (magic 0x75D11D57) has its packets' text concatenated. *out is malloc'ed.
+ */
+enum tk_status ctf_metadata_read(const char *path, char **out, size_t *len, int *packetized);
+
+/* Whether the metadata stream in @data starts like CTF metadata (text or packetized). */
+int ctf_metadata_looks_valid(const uint8_t *data, size_t size);
+
+/* The decoder state of one data stream while reading a packet (see ctf-prog.c). */
+struct ctf_dec {
+	const uint8_t *base; /* packet start */
+	uint64_t limit;	     /* readable bits from base */
+	uint64_t pos;	     /* bits from base */
+	int last_bo;	     /* byte order of the last bit-field, -1 if none */
+	struct model_value *vals;
+	size_t nv;
+	size_t cap;
+	uint64_t *stored;
+	uint64_t clock; /* current value of the stream's default clock */
+	/* values of special fields, UINT64_MAX when absent (as babeltrace2 does) */
+	uint64_t stream_class_id;
+	uint64_t data_stream_id;
+	uint64_t event_id;
+	uint64_t ts_begin;
+	uint64_t ts_end;
+	uint64_t discarded;
+	uint64_t seq_num;
+	uint64_t packet_size;
+	uint64_t content_size;
+	uint32_t loop_depth;
+	struct ctf_loop {
+		uint32_t start;
+		uint64_t left;
+	} loops[64];
+};
+
+/* Compile the decode program of one scope; @fc may be NULL (empty program). */
+enum tk_status ctf_prog_compile(struct arena *a, const struct model_fc *fc, const char *scope,
+				struct ctf_prog **out);
+
+/*
+ * Run @prog: decode one scope at d->pos, appending values to d->vals. On a format error the
+ * position is unspecified and a cause names the field and bit offset.
+ */
+enum tk_status ctf_prog_run(const struct ctf_prog *prog, struct ctf_dec *d);
+
+/* Release the value buffer of @d. */
+void ctf_dec_fini(struct ctf_dec *d);
+
+/* Open the data streams of a CTF trace directory (reads each file's first packet). */
+enum tk_status ctf_streams_open(struct tk_source *src, const char *dir);
+
+/* model_source_ops.cursor_open for CTF streams. */
+enum tk_status ctf_cursor_open(struct tk_stream *stream, struct model_cursor **out);
+
+/* Free what ctf_streams_open() attached to the streams. */
+void ctf_streams_close(struct tk_source *src);
+
+/*
+ * Find the CTF traces below each of @paths and open them, appending one struct tk_source *
+ * per trace to @sources (directories sharing a trace UUID are one source).
+ */
+enum tk_status ctf_sources_open(const char *const *paths, size_t npaths, struct vec *sources);
+
+/* Free a source made by ctf_sources_open(). */
+void ctf_source_destroy(struct tk_source *src);
+
+#endif /* TK_CTF_CTF_H */

@@ -1,0 +1,307 @@
+// SPDX-License-Identifier: MIT
+/*
+ * The time-ordered iterator: a k-way merge of data streams on a binary heap.
+ *
+ * Each stream is a cursor yielding items (events, packet boundaries, loss reports) in stream
+ * order. The heap orders the current item of every stream by (time, rank of trace and stream
+ * IDs, kind of item, event class rank, rank of stream path), which reproduces babeltrace2's
+ * muxer, including its tie breaks. Like babeltrace2, the merge fails when the next item is
+ * older than the previous one (a stream going back in time), and it checks that all streams
+ * agree on what kind of clock they use.
+ *
+ * After an item is returned, its stream is advanced only on the next call, so a returned event
+ * stays valid until then; a stream error therefore surfaces right after the last good item
+ * of that stream, as in babeltrace2.
+ */
+#include <stdlib.h>
+#include <string.h>
+
+#include "../common/error.h"
+#include "model.h"
+
+struct iter_slot {
+	struct model_cursor *cursor;
+	struct tk_stream *stream;
+	struct model_item item;
+	int64_t k1; /* time */
+	uint64_t k2; /* tie breaks */
+};
+
+enum clock_expect {
+	EXPECT_ANY,
+	EXPECT_NONE,
+	EXPECT_ABSOLUTE,
+	EXPECT_NOT_ABS_NO_UUID,
+	EXPECT_NOT_ABS_UUID,
+};
+
+struct tk_iter {
+	struct tk_trace *trace;
+	struct iter_slot *slots;
+	uint32_t *heap;
+	size_t n_slots;
+	size_t heap_len;
+	int64_t last_ts;
+	int pending; /* the top slot was returned and must advance first */
+	int started;
+	enum tk_status error;
+	tk_notice_cb notice_cb;
+	void *notice_payload;
+};
+
+/* babeltrace2's message type weights: a heavier message goes first on equal time. */
+static unsigned int item_weight(uint8_t kind)
+{
+	switch (kind) {
+	case MODEL_ITEM_PACKET_BEGIN:
+		return 6;
+	case MODEL_ITEM_EVENT:
+		return 5;
+	case MODEL_ITEM_DISCARDED_EVENTS:
+		return 4;
+	case MODEL_ITEM_PACKET_END:
+		return 3;
+	default:
+		return 1; /* discarded packets */
+	}
+}
+
+static void slot_key(struct tk_iter *it, struct iter_slot *s)
+{
+	uint64_t ec_rank = 0;
+
+	s->k1 = s->item.has_ts ? s->item.ts_ns : it->last_ts;
+	if (s->item.kind == MODEL_ITEM_EVENT)
+		ec_rank = s->item.event->ec->rank;
+	s->k2 = ((uint64_t) s->stream->rank_major << 42) |
+		((uint64_t) (7 - item_weight(s->item.kind)) << 39) | (ec_rank << 20) |
+		s->stream->rank_minor;
+}
+
+static inline int slot_less(const struct iter_slot *a, const struct iter_slot *b)
+{
+	return a->k1 < b->k1 || (a->k1 == b->k1 && a->k2 < b->k2);
+}
+
+static void heap_sift_down(struct tk_iter *it, size_t i)
+{
+	uint32_t *h = it->heap;
+	size_t n = it->heap_len;
+	uint32_t v = h[i];
+
+	for (;;) {
+		size_t c = 2 * i + 1;
+
+		if (c >= n)
+			break;
+		if (c + 1 < n && slot_less(&it->slots[h[c + 1]], &it->slots[h[c]]))
+			c++;
+		if (!slot_less(&it->slots[h[c]], &it->slots[v]))
+			break;
+		h[i] = h[c];
+		i = c;
+	}
+	h[i] = v;
+}
+
+static void heap_sift_up(struct tk_iter *it, size_t i)
+{
+	uint32_t *h = it->heap;
+	uint32_t v = h[i];
+
+	while (i) {
+		size_t p = (i - 1) / 2;
+
+		if (!slot_less(&it->slots[v], &it->slots[h[p]]))
+			break;
+		h[i] = h[p];
+		i = p;
+	}
+	h[i] = v;
+}
+
+static enum tk_status check_clocks(struct tk_iter *it)
+{
+	enum clock_expect expect = EXPECT_ANY;
+	const uint8_t *uuid = NULL;
+	size_t i;
+
+	for (i = 0; i < it->trace->n_streams; i++) {
+		const struct tk_stream *s = it->trace->streams[i];
+		const struct tk_clock *c = s->sc->clock;
+		enum clock_expect kind;
+
+		if (!c)
+			kind = EXPECT_NONE;
+		else if (c->absolute)
+			kind = EXPECT_ABSOLUTE;
+		else if (c->has_uuid)
+			kind = EXPECT_NOT_ABS_UUID;
+		else
+			kind = EXPECT_NOT_ABS_NO_UUID;
+		if (expect == EXPECT_ANY) {
+			expect = kind;
+			uuid = c && c->has_uuid ? c->uuid : NULL;
+			continue;
+		}
+		if (kind != expect || (kind == EXPECT_NOT_ABS_UUID && memcmp(uuid, c->uuid, 16)))
+			return TK_FAIL(TK_ERR_UNSUPPORTED,
+				       "Cannot merge streams with unrelated clocks: stream=%s, "
+				       "clock=%s, reason=%s",
+				       s->path, c ? c->name : "(none)",
+				       !c ? "stream has no clock while others have one"
+				       : kind == EXPECT_NONE ? "stream has a clock while others have none"
+				       : "clocks are neither all absolute nor share a UUID");
+	}
+	return TK_OK;
+}
+
+enum tk_status tk_iter_create(struct tk_iter **out, struct tk_trace *trace)
+{
+	struct tk_iter *it;
+	size_t i;
+	enum tk_status st;
+
+	error_reset();
+	TK_ASSERT_PRE(out && trace);
+	it = calloc(1, sizeof(*it));
+	if (!it)
+		return TK_FAIL(TK_ERR_NOMEM, "Cannot create iterator");
+	it->trace = trace;
+	it->n_slots = trace->n_streams;
+	it->slots = calloc(it->n_slots ? it->n_slots : 1, sizeof(*it->slots));
+	it->heap = calloc(it->n_slots ? it->n_slots : 1, sizeof(*it->heap));
+	if (!it->slots || !it->heap) {
+		tk_iter_destroy(it);
+		return TK_FAIL(TK_ERR_NOMEM, "Cannot create iterator: streams=%zu", it->n_slots);
+	}
+	it->last_ts = INT64_MIN;
+	for (i = 0; i < it->n_slots; i++) {
+		struct tk_stream *s = trace->streams[i];
+
+		it->slots[i].stream = s;
+		st = s->source->ops->cursor_open(s, &it->slots[i].cursor);
+		if (st < 0) {
+			tk_iter_destroy(it);
+			return TK_FAIL(st, "Cannot create iterator: stream=%s", s->path);
+		}
+	}
+	*out = it;
+	return TK_OK;
+}
+
+void tk_iter_set_notice_cb(struct tk_iter *it, tk_notice_cb cb, void *payload)
+{
+	it->notice_cb = cb;
+	it->notice_payload = payload;
+}
+
+void tk_iter_destroy(struct tk_iter *it)
+{
+	size_t i;
+
+	if (!it)
+		return;
+	for (i = 0; i < it->n_slots; i++)
+		if (it->slots && it->slots[i].cursor)
+			it->slots[i].cursor->ops->destroy(it->slots[i].cursor);
+	free(it->slots);
+	free(it->heap);
+	free(it);
+}
+
+static enum tk_status iter_start(struct tk_iter *it)
+{
+	size_t i;
+	enum tk_status st;
+
+	st = check_clocks(it);
+	if (st < 0)
+		return st;
+	for (i = 0; i < it->n_slots; i++) {
+		struct iter_slot *s = &it->slots[i];
+
+		st = s->cursor->ops->next(s->cursor, &s->item);
+		if (st == TK_END)
+			continue;
+		if (st < 0)
+			return TK_FAIL(st, "Cannot read stream: path=%s", s->stream->path);
+		slot_key(it, s);
+		it->heap[it->heap_len++] = (uint32_t) i;
+		heap_sift_up(it, it->heap_len - 1);
+	}
+	return TK_OK;
+}
+
+/* Advance the stream whose item was returned last. */
+static enum tk_status iter_advance_top(struct tk_iter *it)
+{
+	struct iter_slot *s = &it->slots[it->heap[0]];
+	enum tk_status st = s->cursor->ops->next(s->cursor, &s->item);
+
+	if (st == TK_END) {
+		it->heap[0] = it->heap[--it->heap_len];
+		if (it->heap_len)
+			heap_sift_down(it, 0);
+		return TK_OK;
+	}
+	if (st < 0)
+		return TK_FAIL(st, "Cannot read stream: path=%s", s->stream->path);
+	slot_key(it, s);
+	heap_sift_down(it, 0);
+	return TK_OK;
+}
+
+enum tk_status tk_iter_next(struct tk_iter *it, const struct tk_event **out)
+{
+	enum tk_status st;
+
+	error_reset();
+	if (TK_UNLIKELY(it->error))
+		return TK_FAIL(it->error, "Cannot read past an earlier error");
+	if (TK_UNLIKELY(!it->started)) {
+		it->started = 1;
+		st = iter_start(it);
+		if (st < 0)
+			goto fail;
+	}
+	for (;;) {
+		struct iter_slot *s;
+		int64_t ts;
+
+		if (it->pending) {
+			it->pending = 0;
+			st = iter_advance_top(it);
+			if (st < 0)
+				goto fail;
+		}
+		if (!it->heap_len)
+			return TK_END;
+		s = &it->slots[it->heap[0]];
+		ts = s->item.has_ts ? s->item.ts_ns : it->last_ts;
+		if (TK_UNLIKELY(ts < it->last_ts)) {
+			st = TK_FAIL(TK_ERR_FORMAT,
+				     "Cannot order events: stream=%s, time-ns=%lld, "
+				     "previous-time-ns=%lld, reason=time goes backwards",
+				     s->stream->path, (long long) ts, (long long) it->last_ts);
+			goto fail;
+		}
+		it->last_ts = ts;
+		it->pending = 1;
+		switch (s->item.kind) {
+		case MODEL_ITEM_EVENT:
+			*out = s->item.event;
+			return TK_OK;
+		case MODEL_ITEM_DISCARDED_EVENTS:
+		case MODEL_ITEM_DISCARDED_PACKETS:
+			if (it->notice_cb)
+				it->notice_cb(s->item.notice, it->notice_payload);
+			break;
+		default:
+			break;
+		}
+	}
+fail:
+	it->error = st;
+	return st;
+}

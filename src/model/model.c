@@ -1,0 +1,235 @@
+// SPDX-License-Identifier: MIT
+/*
+ * Trace model helpers: clock arithmetic, event class lookup, and the indexing done once all
+ * sources of a trace are open (dense numbering, and the ranks that make the time-ordered merge
+ * break ties exactly like babeltrace2's muxer).
+ */
+#include <stdlib.h>
+#include <string.h>
+
+#include "../common/error.h"
+#include "model.h"
+
+#define NS_PER_S INT64_C(1000000000)
+
+/* Cycles to ns without offset; babeltrace2 scales in double precision (match it exactly). */
+static uint64_t clock_cycles_to_ns(uint64_t freq, uint64_t cycles)
+{
+	double ns;
+
+	if (freq == UINT64_C(1000000000))
+		return cycles;
+	ns = (1e9 * (double) cycles) / (double) freq;
+	if (ns >= (double) UINT64_MAX)
+		return UINT64_MAX;
+	return (uint64_t) ns;
+}
+
+void model_clock_finish(struct tk_clock *clock)
+{
+	if (clock->freq == 0)
+		clock->freq = 1;
+	if (clock->offset_cycles >= clock->freq) {
+		uint64_t s = clock->offset_cycles / clock->freq;
+
+		clock->offset_s += (int64_t) s;
+		clock->offset_cycles -= s * clock->freq;
+	}
+	clock->base_overflows = 0;
+	if (clock->offset_s <= INT64_MIN / NS_PER_S - 1 ||
+	    clock->offset_s >= INT64_MAX / NS_PER_S - 1) {
+		clock->base_overflows = 1;
+		clock->base_ns = 0;
+		return;
+	}
+	clock->base_ns = clock->offset_s * NS_PER_S +
+			 (int64_t) clock_cycles_to_ns(clock->freq, clock->offset_cycles);
+}
+
+int model_clock_ns(const struct tk_clock *clock, uint64_t cycles, int64_t *ns)
+{
+	uint64_t v;
+	int64_t base = clock->base_ns;
+
+	if (clock->base_overflows)
+		return -1;
+	v = clock->freq == UINT64_C(1000000000) ? cycles
+						 : clock_cycles_to_ns(clock->freq, cycles);
+	if (v >= (uint64_t) INT64_MAX)
+		return -1;
+	if (base > 0 && (int64_t) v > INT64_MAX - base)
+		return -1;
+	*ns = base + (int64_t) v;
+	return 0;
+}
+
+struct tk_event_class *model_stream_class_find_ec(const struct model_stream_class *sc,
+						  uint64_t id)
+{
+	size_t lo = 0, hi = sc->n_ecs;
+
+	while (lo < hi) {
+		size_t mid = lo + (hi - lo) / 2;
+		uint64_t mid_id = sc->ecs[mid]->id;
+
+		if (mid_id == id)
+			return sc->ecs[mid];
+		if (mid_id < id)
+			lo = mid + 1;
+		else
+			hi = mid;
+	}
+	return NULL;
+}
+
+static int cmp_nullable_str(const char *a, const char *b)
+{
+	if (a && b)
+		return strcmp(a, b);
+	if (!a && b)
+		return -1;
+	if (a && !b)
+		return 1;
+	return 0;
+}
+
+/* babeltrace2 muxer: a trace with a UUID sorts before one without; then the UUID bytes. */
+static int cmp_stream_major(const void *pa, const void *pb)
+{
+	const struct tk_stream *a = *(const struct tk_stream *const *) pa;
+	const struct tk_stream *b = *(const struct tk_stream *const *) pb;
+	int r;
+
+	if (a->source->has_uuid != b->source->has_uuid)
+		return a->source->has_uuid ? -1 : 1;
+	if (a->source->has_uuid) {
+		r = memcmp(a->source->uuid, b->source->uuid, 16);
+		if (r)
+			return r;
+	}
+	r = cmp_nullable_str(a->source->name, b->source->name);
+	if (r)
+		return r;
+	if (a->sc->id != b->sc->id)
+		return a->sc->id < b->sc->id ? -1 : 1;
+	if (a->id != b->id)
+		return a->id < b->id ? -1 : 1;
+	return 0;
+}
+
+static int cmp_stream_minor(const void *pa, const void *pb)
+{
+	const struct tk_stream *a = *(const struct tk_stream *const *) pa;
+	const struct tk_stream *b = *(const struct tk_stream *const *) pb;
+	int r = cmp_nullable_str(a->path, b->path);
+
+	if (r)
+		return r;
+	return a->index < b->index ? -1 : a->index > b->index;
+}
+
+static int cmp_event_class(const void *pa, const void *pb)
+{
+	const struct tk_event_class *a = *(const struct tk_event_class *const *) pa;
+	const struct tk_event_class *b = *(const struct tk_event_class *const *) pb;
+	int r;
+
+	if (a->id != b->id)
+		return a->id < b->id ? -1 : 1;
+	r = cmp_nullable_str(a->name, b->name);
+	if (r)
+		return r;
+	if (a->has_loglevel && b->has_loglevel) {
+		if (a->loglevel != b->loglevel)
+			return a->loglevel < b->loglevel ? -1 : 1;
+	} else if (a->has_loglevel != b->has_loglevel) {
+		return a->has_loglevel ? -1 : 1;
+	}
+	return cmp_nullable_str(a->emf_uri, b->emf_uri);
+}
+
+enum tk_status model_trace_finish(struct tk_trace *trace)
+{
+	size_t i, j, k, ns = 0, ne = 0;
+	struct tk_stream **sorted = NULL;
+	struct tk_event_class **esorted = NULL;
+
+	for (i = 0; i < trace->n_sources; i++) {
+		struct tk_source *src = trace->sources[i];
+
+		ns += src->n_streams;
+		for (j = 0; j < src->n_scs; j++)
+			ne += src->scs[j]->n_ecs;
+	}
+	if (ns >= (1u << 20) || ne >= (1u << 19))
+		return TK_FAIL(TK_ERR_UNSUPPORTED,
+			       "Cannot index trace: streams=%zu, event-classes=%zu, reason=too many",
+			       ns, ne);
+	trace->streams = calloc(ns ? ns : 1, sizeof(*trace->streams));
+	trace->ecs = calloc(ne ? ne : 1, sizeof(*trace->ecs));
+	sorted = calloc(ns ? ns : 1, sizeof(*sorted));
+	esorted = calloc(ne ? ne : 1, sizeof(*esorted));
+	if (!trace->streams || !trace->ecs || !sorted || !esorted) {
+		free(sorted);
+		free(esorted);
+		return TK_FAIL(TK_ERR_NOMEM, "Cannot index trace: streams=%zu", ns);
+	}
+	trace->n_streams = 0;
+	trace->n_ecs = 0;
+	for (i = 0; i < trace->n_sources; i++) {
+		struct tk_source *src = trace->sources[i];
+
+		src->index = i;
+		for (j = 0; j < src->n_streams; j++) {
+			src->streams[j]->index = trace->n_streams;
+			trace->streams[trace->n_streams++] = src->streams[j];
+		}
+		for (j = 0; j < src->n_scs; j++) {
+			for (k = 0; k < src->scs[j]->n_ecs; k++) {
+				struct tk_event_class *ec = src->scs[j]->ecs[k];
+
+				ec->index = trace->n_ecs;
+				trace->ecs[trace->n_ecs++] = ec;
+			}
+		}
+	}
+
+	memcpy(sorted, trace->streams, ns * sizeof(*sorted));
+	qsort(sorted, ns, sizeof(*sorted), cmp_stream_major);
+	for (i = 0, k = 0; i < ns; i++) {
+		if (i && cmp_stream_major(&sorted[i - 1], &sorted[i]))
+			k++;
+		sorted[i]->rank_major = (uint32_t) k;
+	}
+	qsort(sorted, ns, sizeof(*sorted), cmp_stream_minor);
+	for (i = 0; i < ns; i++)
+		sorted[i]->rank_minor = (uint32_t) i;
+
+	memcpy(esorted, trace->ecs, ne * sizeof(*esorted));
+	qsort(esorted, ne, sizeof(*esorted), cmp_event_class);
+	for (i = 0, k = 0; i < ne; i++) {
+		if (i && cmp_event_class(&esorted[i - 1], &esorted[i]))
+			k++;
+		esorted[i]->rank = (uint32_t) k;
+	}
+	free(sorted);
+	free(esorted);
+	return TK_OK;
+}
+
+size_t model_fc_count_values(const struct model_fc *fc)
+{
+	size_t n = 0;
+	uint32_t i;
+
+	if (!fc)
+		return 0;
+	switch (fc->kind) {
+	case MODEL_FC_STRUCT:
+		for (i = 0; i < fc->u.st.count; i++)
+			n += model_fc_count_values(fc->u.st.members[i].fc);
+		return n;
+	default:
+		return 1;
+	}
+}

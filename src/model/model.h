@@ -1,0 +1,326 @@
+/* SPDX-License-Identifier: MIT */
+/*
+ * The trace model every reader produces and every sink consumes (ARCHITECTURE.md).
+ *
+ * A struct tk_trace holds sources (one per trace written by one tracer). A source holds
+ * clocks, stream classes with their event classes, and data streams. The layout of every
+ * scope (packet context, event header, contexts, payload) is a tree of struct model_fc.
+ *
+ * Decoded values are flat: a reader decodes a scope into an array of struct model_value in
+ * pre-order of the field class tree (one value per integer, float or string; one per array or
+ * sequence holding its length; one per variant holding the selected option), and renderers
+ * walk the tree and the array side by side. No value is allocated per event.
+ */
+#ifndef TK_MODEL_MODEL_H
+#define TK_MODEL_MODEL_H
+
+#include <stddef.h>
+#include <stdint.h>
+
+#include <tracekit/iter.h>
+#include <tracekit/trace.h>
+
+#include "../common/arena.h"
+#include "../common/bytes.h"
+
+enum model_fc_kind {
+	MODEL_FC_INT,
+	MODEL_FC_ENUM,
+	MODEL_FC_FLOAT,
+	MODEL_FC_STRING,
+	MODEL_FC_STRUCT,
+	MODEL_FC_ARRAY,
+	MODEL_FC_SEQUENCE,
+	MODEL_FC_VARIANT,
+};
+
+enum model_encoding {
+	MODEL_ENCODING_NONE,
+	MODEL_ENCODING_UTF8,
+	MODEL_ENCODING_ASCII,
+};
+
+/* Fields whose value means something to the reader (CTF 1.8.3 sections 5 and 6). */
+enum model_meaning {
+	MODEL_MEANING_NONE,
+	MODEL_MEANING_MAGIC,
+	MODEL_MEANING_UUID,
+	MODEL_MEANING_STREAM_CLASS_ID,
+	MODEL_MEANING_DATA_STREAM_ID,
+	MODEL_MEANING_PACKET_BEGIN_TIME,
+	MODEL_MEANING_PACKET_END_TIME,
+	MODEL_MEANING_DISCARDED_EVENTS,
+	MODEL_MEANING_PACKET_SEQ_NUM,
+	MODEL_MEANING_PACKET_SIZE,
+	MODEL_MEANING_CONTENT_SIZE,
+	MODEL_MEANING_EVENT_CLASS_ID,
+};
+
+struct model_fc;
+
+struct model_member {
+	const char *name;      /* as shown: one leading underscore removed */
+	const char *orig_name; /* as written in the metadata */
+	struct model_fc *fc;
+};
+
+union model_scalar {
+	uint64_t u;
+	int64_t i;
+};
+
+struct model_range {
+	union model_scalar lo;
+	union model_scalar hi;
+};
+
+struct model_enum_mapping {
+	const char *label;
+	struct model_range *ranges;
+	uint32_t nranges;
+};
+
+/* One range of tag values selecting a variant option. */
+struct model_variant_range {
+	union model_scalar lo;
+	union model_scalar hi;
+	uint32_t option;
+};
+
+struct model_fc {
+	uint8_t kind;	    /* enum model_fc_kind */
+	uint8_t byte_order; /* enum tk_byte_order, for integers and floats */
+	uint8_t is_signed;
+	uint8_t base;	  /* display base of integers: 2, 8, 10 or 16 */
+	uint8_t encoding; /* enum model_encoding */
+	uint8_t in_ir;	  /* shown to users (babeltrace2's trace IR membership) */
+	uint8_t is_text;  /* array or sequence of 8-bit characters shown as a string */
+	uint8_t meaning;  /* enum model_meaning */
+	uint8_t dep;	  /* a shown sequence or variant depends on this field (keep it shown) */
+	uint32_t size;	  /* bits (integers, enumerations, floats) */
+	uint32_t align;	  /* bits, a power of two */
+	uint32_t mant_dig;
+	uint32_t exp_dig;
+	int32_t store; /* slot of the stored-values array the value is copied to, or -1 */
+	struct tk_clock *clock; /* clock an integer field is mapped to, or NULL */
+	const char *ref;	/* sequence length or variant tag, as written */
+	union {
+		struct {
+			struct model_member *members;
+			uint32_t count;
+		} st;
+		struct {
+			struct model_member *options;
+			uint32_t count;
+			struct model_fc *tag;
+			struct model_variant_range *ranges; /* sorted by lo */
+			uint32_t nranges;
+		} var;
+		struct {
+			struct model_fc *elem;
+			uint64_t length;	    /* arrays */
+			struct model_fc *length_fc; /* sequences */
+		} arr;
+		struct {
+			struct model_enum_mapping *maps;
+			uint32_t count;
+		} en;
+	} u;
+};
+
+/* A decoded value; see the file comment for the layout of a scope. */
+struct model_value {
+	union {
+		uint64_t u;
+		int64_t i;
+		double d;
+		const char *s;
+	} v;
+	uint64_t n; /* string length, array or sequence length, or selected variant option */
+};
+
+struct tk_clock {
+	const char *name;
+	const char *description;
+	uint8_t uuid[16];
+	uint8_t has_uuid;
+	uint8_t absolute;
+	uint8_t base_overflows;
+	uint64_t freq;
+	uint64_t precision;
+	int64_t offset_s;
+	uint64_t offset_cycles; /* less than freq */
+	int64_t base_ns;	/* offset_s and offset_cycles in ns */
+};
+
+struct model_env {
+	const char *key;
+	const char *str; /* NULL for integers */
+	int64_t integer;
+};
+
+struct model_stream_class {
+	uint64_t id;
+	struct tk_source *source;
+	struct model_fc *packet_context;
+	struct model_fc *event_header;
+	struct model_fc *event_context; /* the stream's event context, common to its events */
+	struct tk_clock *clock;		/* default clock, or NULL */
+	struct tk_event_class **ecs;	/* sorted by id */
+	size_t n_ecs;
+	uint8_t packets_have_ts_begin;
+	uint8_t packets_have_ts_end;
+	uint8_t has_discarded_events;
+	uint8_t discarded_events_have_ts;
+	uint8_t has_discarded_packets;
+	uint8_t discarded_packets_have_ts;
+	void *fmt; /* reader-private */
+};
+
+struct tk_event_class {
+	const char *name; /* NULL if none */
+	uint64_t id;
+	uint8_t has_loglevel;
+	int loglevel;
+	const char *emf_uri; /* NULL if none */
+	struct model_fc *context;
+	struct model_fc *payload;
+	struct model_stream_class *sc;
+	size_t index; /* dense, across the whole trace */
+	uint32_t rank; /* order of (id, name, log level, EMF URI) across the trace */
+	void *fmt;     /* reader-private */
+};
+
+struct tk_stream {
+	struct tk_source *source;
+	struct model_stream_class *sc;
+	uint64_t id;
+	const char *path;
+	size_t index;	/* dense, across the whole trace */
+	uint32_t rank_major; /* order of (trace UUID, trace name, stream class, stream) */
+	uint32_t rank_minor; /* order of (stream name, then discovery order) */
+	void *fmt;	     /* reader-private */
+};
+
+struct model_cursor;
+
+/* What a reader plugs in for each source. */
+struct model_source_ops {
+	/* Start reading one data stream from its beginning. */
+	enum tk_status (*cursor_open)(struct tk_stream *stream, struct model_cursor **out);
+	/* Free what the reader attached to the source. */
+	void (*destroy)(struct tk_source *source);
+};
+
+struct tk_source {
+	size_t index; /* in its trace */
+	const char *path;
+	const char *name;
+	const char *format;
+	uint8_t uuid[16];
+	uint8_t has_uuid;
+	struct model_env *env;
+	size_t n_env;
+	struct tk_clock **clocks;
+	size_t n_clocks;
+	struct model_stream_class **scs;
+	size_t n_scs;
+	struct tk_stream **streams;
+	size_t n_streams;
+	struct arena arena; /* everything above lives here */
+	const struct model_source_ops *ops;
+	void *fmt; /* reader-private */
+};
+
+struct tk_trace {
+	struct tk_source **sources;
+	size_t n_sources;
+	struct tk_event_class **ecs;
+	size_t n_ecs;
+	struct tk_stream **streams;
+	size_t n_streams;
+};
+
+struct tk_event {
+	const struct tk_event_class *ec;
+	const struct tk_stream *stream;
+	uint64_t cycles;
+	int64_t ns;
+	uint8_t has_ts;
+	/* packet context, stream event context, event context, payload; NULL when absent */
+	const struct model_value *scope[4];
+};
+
+enum model_scope {
+	MODEL_SCOPE_PACKET_CONTEXT,
+	MODEL_SCOPE_EVENT_COMMON_CONTEXT,
+	MODEL_SCOPE_EVENT_CONTEXT,
+	MODEL_SCOPE_PAYLOAD,
+};
+
+struct tk_notice {
+	enum tk_notice_kind kind;
+	uint64_t count; /* UINT64_MAX if unknown */
+	uint8_t has_range;
+	uint64_t begin_cycles;
+	uint64_t end_cycles;
+	int64_t begin_ns;
+	int64_t end_ns;
+	const struct tk_stream *stream;
+};
+
+enum model_item_kind {
+	MODEL_ITEM_EVENT,
+	MODEL_ITEM_PACKET_BEGIN,
+	MODEL_ITEM_PACKET_END,
+	MODEL_ITEM_DISCARDED_EVENTS,
+	MODEL_ITEM_DISCARDED_PACKETS,
+};
+
+/*
+ * One step of a data stream: an event, or a packet boundary or loss report that takes part in
+ * time ordering (babeltrace2 orders those messages too, and fails when any of them goes back
+ * in time).
+ */
+struct model_item {
+	uint8_t kind;
+	uint8_t has_ts;
+	int64_t ts_ns;
+	const struct tk_event *event;	/* MODEL_ITEM_EVENT */
+	const struct tk_notice *notice; /* MODEL_ITEM_DISCARDED_* */
+};
+
+struct model_cursor_ops {
+	/* TK_OK with *out filled, TK_END, or an error with its causes. */
+	enum tk_status (*next)(struct model_cursor *c, struct model_item *out);
+	void (*destroy)(struct model_cursor *c);
+};
+
+struct model_cursor {
+	const struct model_cursor_ops *ops;
+};
+
+/*
+ * Nanoseconds from the origin of @clock for @cycles, the way babeltrace2 computes them:
+ * offset in ns plus cycles scaled in double precision unless the clock runs at 1 GHz.
+ * Returns 0, or -1 when the result does not fit in 64 bits.
+ */
+int model_clock_ns(const struct tk_clock *clock, uint64_t cycles, int64_t *ns);
+
+/* Normalize offset_cycles below freq and compute base_ns; call once the clock is parsed. */
+void model_clock_finish(struct tk_clock *clock);
+
+/* Event class of @sc with @id, or NULL. */
+struct tk_event_class *model_stream_class_find_ec(const struct model_stream_class *sc,
+						  uint64_t id);
+
+/*
+ * Index the sources of @trace: collect streams and event classes into dense arrays and
+ * compute the ranks used to break timestamp ties (babeltrace2's muxer order).
+ */
+enum tk_status model_trace_finish(struct tk_trace *trace);
+
+/* Number of values a scope decodes to at most for static parts; used for sizing only. */
+size_t model_fc_count_values(const struct model_fc *fc);
+
+#endif /* TK_MODEL_MODEL_H */

@@ -1,0 +1,26 @@
+/* SPDX-License-Identifier: MIT */
+/*
+ * Shared pieces of the tracekit command line: the command table entries and error reporting.
+ * The CLI uses only the public API (<tracekit/tracekit.h>).
+ */
+#ifndef TRACEKIT_CLI_H
+#define TRACEKIT_CLI_H
+
+#include <tracekit/tracekit.h>
+
+int cmd_print(int argc, char **argv);
+int cmd_info(int argc, char **argv);
+
+/* Print "tracekit: CONTEXT: cause: cause..." on one line of stderr; returns 1 (exit status). */
+int cli_fail(const char *context);
+
+/*
+ * The same line as cli_fail() prints, in a malloc'ed string, for printing later (library calls
+ * made in between reset the error chain).
+ */
+char *cli_error_text(const char *context);
+
+/* Print a usage error and the hint to run --help; returns 2. */
+int cli_usage_error(const char *cmd, const char *fmt, ...);
+
+#endif /* TRACEKIT_CLI_H */

@@ -1,0 +1,222 @@
+// SPDX-License-Identifier: MIT
+/*
+ * tracekit print: events as text. For CTF traces the output is byte for byte what
+ * `babeltrace2 PATH` prints, with babeltrace2's options for time and field names. Lost
+ * events and packets are reported on stderr as babeltrace2 reports them.
+ */
+#include <getopt.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "cli.h"
+
+static void help(void)
+{
+	printf("Usage: tracekit print [OPTION]... PATH...\n"
+	       "\n"
+	       "Print the events of the traces found in PATH (CTF trace directories, searched\n"
+	       "recursively), merged in time order, one line per event, as babeltrace2 does.\n"
+	       "\n"
+	       "Options:\n"
+	       "      --clock-cycles     print timestamps in clock cycles\n"
+	       "      --clock-date       print the date with the time of day\n"
+	       "      --clock-gmt        print the time of day in UTC instead of local time\n"
+	       "      --clock-seconds    print timestamps as seconds.nanoseconds\n"
+	       "      --no-delta         do not print the time since the previous event\n"
+	       "  -n, --names=LIST       name these parts: payload (or arg, args), context (or\n"
+	       "                         ctx), scope, header, all, none\n"
+	       "  -f, --fields=LIST      print these fields: trace, trace:hostname,\n"
+	       "                         trace:domain, trace:procname, trace:vpid, loglevel,\n"
+	       "                         emf, callsite, all, none\n"
+	       "  -h, --help             show this help\n"
+	       "\n"
+	       "Exit status: 0 on success, 1 if a trace cannot be read (every event before the\n"
+	       "damage is printed first), 2 on a usage error.\n");
+}
+
+struct item {
+	const char *name;
+	unsigned int flag;
+};
+
+static const struct item name_items[] = {
+	{"payload", TK_PRINT_NAMES_PAYLOAD}, {"args", TK_PRINT_NAMES_PAYLOAD},
+	{"arg", TK_PRINT_NAMES_PAYLOAD},     {"context", TK_PRINT_NAMES_CONTEXT},
+	{"ctx", TK_PRINT_NAMES_CONTEXT},     {"scope", TK_PRINT_NAMES_SCOPE},
+	{"header", TK_PRINT_NAMES_HEADER},
+};
+
+static const struct item field_items[] = {
+	{"trace", TK_PRINT_FIELD_TRACE},
+	{"trace:hostname", TK_PRINT_FIELD_HOSTNAME},
+	{"trace:domain", TK_PRINT_FIELD_DOMAIN},
+	{"trace:procname", TK_PRINT_FIELD_PROCNAME},
+	{"trace:vpid", TK_PRINT_FIELD_VPID},
+	{"loglevel", TK_PRINT_FIELD_LOGLEVEL},
+	{"emf", TK_PRINT_FIELD_EMF},
+	{"callsite", TK_PRINT_FIELD_CALLSITE},
+};
+
+#define NAMES_MASK (TK_PRINT_NAMES_PAYLOAD | TK_PRINT_NAMES_CONTEXT | TK_PRINT_NAMES_SCOPE | \
+		    TK_PRINT_NAMES_HEADER)
+#define FIELDS_MASK (TK_PRINT_FIELD_TRACE | TK_PRINT_FIELD_HOSTNAME | TK_PRINT_FIELD_DOMAIN | \
+		     TK_PRINT_FIELD_PROCNAME | TK_PRINT_FIELD_VPID | TK_PRINT_FIELD_LOGLEVEL |     \
+		     TK_PRINT_FIELD_EMF | TK_PRINT_FIELD_CALLSITE)
+
+/*
+ * babeltrace2's list options: "all" shows everything, "none" hides everything, and a list of
+ * items shows exactly those items (the others are hidden).
+ */
+static int parse_list(const char *arg, const struct item *items, size_t n, unsigned int mask,
+		      unsigned int *flags, const char *opt)
+{
+	char *copy = strdup(arg), *tok, *save = NULL;
+	unsigned int set = 0;
+	int all = 0, none = 0, any = 0;
+	size_t i;
+
+	if (!copy)
+		return -1;
+	for (tok = strtok_r(copy, ",", &save); tok; tok = strtok_r(NULL, ",", &save)) {
+		if (!strcmp(tok, "all")) {
+			all = 1;
+			continue;
+		}
+		if (!strcmp(tok, "none")) {
+			none = 1;
+			continue;
+		}
+		for (i = 0; i < n; i++)
+			if (!strcmp(tok, items[i].name))
+				break;
+		if (i == n) {
+			cli_usage_error("print", "unknown item '%s' in %s", tok, opt);
+			free(copy);
+			return -1;
+		}
+		set |= items[i].flag;
+		any = 1;
+	}
+	free(copy);
+	if (all && none) {
+		cli_usage_error("print", "%s takes either 'all' or 'none', not both", opt);
+		return -1;
+	}
+	if (all)
+		*flags |= mask;
+	else if (none || any)
+		*flags &= ~mask;
+	*flags |= set;
+	return 0;
+}
+
+struct print_ctx {
+	struct tk_printer *printer;
+	int failed;
+};
+
+static void on_notice(const struct tk_notice *notice, void *payload)
+{
+	struct print_ctx *ctx = payload;
+
+	if (tk_printer_print_notice(ctx->printer, notice) < 0)
+		ctx->failed = 1;
+}
+
+int cmd_print(int argc, char **argv)
+{
+	static const struct option options[] = {
+		{"clock-cycles", no_argument, NULL, 'C'},
+		{"clock-date", no_argument, NULL, 'D'},
+		{"clock-gmt", no_argument, NULL, 'G'},
+		{"clock-seconds", no_argument, NULL, 'S'},
+		{"no-delta", no_argument, NULL, 'N'},
+		{"names", required_argument, NULL, 'n'},
+		{"fields", required_argument, NULL, 'f'},
+		{"help", no_argument, NULL, 'h'},
+		{NULL, 0, NULL, 0},
+	};
+	struct tk_print_opts popts = TK_PRINT_OPTS_INIT;
+	struct tk_trace *trace = NULL;
+	struct tk_iter *it = NULL;
+	struct print_ctx ctx = {NULL, 0};
+	const struct tk_event *ev;
+	enum tk_status st;
+	int c, rc = 0;
+
+	optind = 1;
+	while ((c = getopt_long(argc, argv, "n:f:h", options, NULL)) != -1) {
+		switch (c) {
+		case 'C':
+			popts.flags |= TK_PRINT_CLOCK_CYCLES;
+			break;
+		case 'D':
+			popts.flags |= TK_PRINT_CLOCK_DATE;
+			break;
+		case 'G':
+			popts.flags |= TK_PRINT_CLOCK_GMT;
+			break;
+		case 'S':
+			popts.flags |= TK_PRINT_CLOCK_SECONDS;
+			break;
+		case 'N':
+			popts.flags |= TK_PRINT_NO_DELTA;
+			break;
+		case 'n':
+			if (parse_list(optarg, name_items, sizeof(name_items) / sizeof(name_items[0]),
+				       NAMES_MASK, &popts.flags, "--names"))
+				return 2;
+			break;
+		case 'f':
+			if (parse_list(optarg, field_items,
+				       sizeof(field_items) / sizeof(field_items[0]), FIELDS_MASK,
+				       &popts.flags, "--fields"))
+				return 2;
+			break;
+		case 'h':
+			help();
+			return 0;
+		default:
+			return cli_usage_error("print", "invalid option");
+		}
+	}
+	if (optind >= argc)
+		return cli_usage_error("print", "missing trace PATH");
+	st = tk_trace_open(&trace, (const char *const *) argv + optind, (size_t) (argc - optind),
+			   NULL);
+	if (st < 0)
+		return cli_fail("cannot open trace");
+	st = tk_printer_open(&ctx.printer, &popts);
+	if (st < 0) {
+		tk_trace_close(trace);
+		return cli_fail("cannot print");
+	}
+	st = tk_iter_create(&it, trace);
+	if (st < 0) {
+		rc = cli_fail("cannot read trace");
+		goto out;
+	}
+	tk_iter_set_notice_cb(it, on_notice, &ctx);
+	while ((st = tk_iter_next(it, &ev)) == TK_OK) {
+		if (tk_printer_print(ctx.printer, ev) < 0) {
+			rc = cli_fail("cannot write output");
+			goto out;
+		}
+	}
+	if (st < 0) {
+		/* print every good event before reporting the damage */
+		char *msg = cli_error_text("cannot read trace");
+
+		tk_printer_flush(ctx.printer);
+		fprintf(stderr, "%s\n", msg ? msg : "tracekit: cannot read trace");
+		free(msg);
+		rc = 1;
+	}
+out:
+	tk_iter_destroy(it);
+	if (tk_printer_close(ctx.printer) < 0 && !rc)
+		rc = cli_fail("cannot write output");
+	tk_trace_close(trace);
+	return rc;
+}
