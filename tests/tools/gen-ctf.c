@@ -1,0 +1,6 @@
+// SPDX-License-Identifier: MIT
+/* Placeholder: replaced by the CTF trace generator. */
+int main(void)
+{
+	return 1;
+}
