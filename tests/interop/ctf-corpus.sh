@@ -10,7 +10,7 @@
 #
 # Usage: ctf-corpus.sh TRACEKIT CORPUS_DIR      (exits 77 when the corpus is absent)
 set -u
-tk=$1
+tk=$(cd "$(dirname "$1")" && pwd)/$(basename "$1")
 corpus=$2
 if [ ! -d "$corpus/ctf/traces" ]; then
 	echo "skip: shared corpus not found at $corpus/ctf" >&2
