@@ -77,7 +77,10 @@ struct tk_print_opts {
 	int err_fd;
 };
 
-#define TK_PRINT_OPTS_INIT {sizeof(struct tk_print_opts), TK_PRINT_DEFAULT, 1, 2}
+#define TK_PRINT_OPTS_INIT                                                                         \
+	{                                                                                          \
+		sizeof(struct tk_print_opts), TK_PRINT_DEFAULT, 1, 2                               \
+	}
 
 /**
  * tk_printer_open() - Create a text printer in babeltrace2's style.
@@ -88,8 +91,7 @@ struct tk_print_opts {
  * Ownership: @opts is borrowed for the call. *@out belongs to the caller, who releases it with
  * tk_printer_close(). The file descriptors stay open and owned by the caller.
  */
-TK_EXPORT enum tk_status tk_printer_open(struct tk_printer **out,
-					 const struct tk_print_opts *opts);
+TK_EXPORT enum tk_status tk_printer_open(struct tk_printer **out, const struct tk_print_opts *opts);
 
 /**
  * tk_printer_print() - Print one event as one line.

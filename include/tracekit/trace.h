@@ -34,7 +34,10 @@ struct tk_trace_opts {
 	size_t size;
 };
 
-#define TK_TRACE_OPTS_INIT {sizeof(struct tk_trace_opts)}
+#define TK_TRACE_OPTS_INIT                                                                         \
+	{                                                                                          \
+		sizeof(struct tk_trace_opts)                                                       \
+	}
 
 /**
  * tk_trace_open() - Open traces for reading.

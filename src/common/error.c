@@ -25,8 +25,7 @@ struct error_chain {
 
 static _Thread_local struct error_chain chain;
 
-enum tk_status error_push(enum tk_status status, const char *file, int line, const char *fmt,
-			  ...)
+enum tk_status error_push(enum tk_status status, const char *file, int line, const char *fmt, ...)
 {
 	va_list ap;
 

@@ -52,7 +52,7 @@ void error_reset(void);
 #define TK_ASSERT_PRE(cond)                                                                        \
 	do {                                                                                       \
 		if (TK_UNLIKELY(!(cond))) {                                                        \
-			fprintf(stderr, "%s:%d: precondition failed: %s\n", __FILE__, __LINE__,   \
+			fprintf(stderr, "%s:%d: precondition failed: %s\n", __FILE__, __LINE__,    \
 				#cond);                                                            \
 			abort();                                                                   \
 		}                                                                                  \

@@ -18,7 +18,7 @@ enum tk_status mfile_open(struct mfile *f, const char *path)
 	struct stat st;
 	void *p;
 
-	memset(f, 0, sizeof(*f));
+	mfile_init(f);
 	f->fd = open(path, O_RDONLY | O_CLOEXEC);
 	if (f->fd < 0)
 		return TK_FAIL(errno == ENOENT ? TK_ERR_NOTFOUND : TK_ERR_IO,
@@ -51,24 +51,37 @@ enum tk_status mfile_open(struct mfile *f, const char *path)
 	}
 	madvise(p, f->size, MADV_SEQUENTIAL);
 	f->data = p;
+	f->mapped = 1;
 	return TK_OK;
+}
+
+void mfile_init(struct mfile *f)
+{
+	memset(f, 0, sizeof(*f));
+	f->fd = -1;
+}
+
+void mfile_borrow(struct mfile *f, const void *data, size_t size)
+{
+	mfile_init(f);
+	f->data = size ? data : NULL;
+	f->size = size;
 }
 
 void mfile_close(struct mfile *f)
 {
-	if (f->data)
+	if (f->mapped && f->data)
 		munmap((void *) f->data, f->size);
-	if (f->fd > 0)
+	if (f->fd >= 0)
 		close(f->fd);
-	memset(f, 0, sizeof(*f));
-	f->fd = -1;
+	mfile_init(f);
 }
 
 void mfile_release_before(struct mfile *f, size_t offset)
 {
 	size_t page = 4096, end;
 
-	if (!f->data || offset > f->size || offset - f->released < MFILE_RELEASE_STEP)
+	if (!f->mapped || offset > f->size || offset - f->released < MFILE_RELEASE_STEP)
 		return;
 	end = offset & ~(page - 1);
 	if (end <= f->released)

@@ -13,17 +13,24 @@
 #include <tracekit/status.h>
 
 struct mfile {
-	int fd;
+	int fd;		     /* -1 when none */
 	const uint8_t *data; /* NULL when size is 0 */
 	size_t size;
 	size_t released; /* bytes before this offset were dropped from memory */
+	uint8_t mapped;	 /* data is our mapping (not borrowed memory) */
 };
 
 /* Map @path whole; on failure @f is left closed and a cause names the path. */
 enum tk_status mfile_open(struct mfile *f, const char *path);
 
-/* Unmap and close; safe on a closed or zeroed mfile. */
+/* Use @size bytes at @data (kept by the caller) as if they were a mapped file. */
+void mfile_borrow(struct mfile *f, const void *data, size_t size);
+
+/* Unmap and close; safe on a closed, borrowed or mfile_init()ed mfile. */
 void mfile_close(struct mfile *f);
+
+/* A closed mfile. */
+void mfile_init(struct mfile *f);
 
 /*
  * Tell the kernel the bytes before @offset will not be needed soon. Cheap to call often: it

@@ -14,7 +14,10 @@ struct vec {
 	size_t cap;
 };
 
-#define VEC_INIT {NULL, 0, 0}
+#define VEC_INIT                                                                                   \
+	{                                                                                          \
+		NULL, 0, 0                                                                         \
+	}
 
 /* Make room for @extra more elements of @elem_size bytes; 0 or -1 when out of memory. */
 int vec_reserve(struct vec *v, size_t elem_size, size_t extra);

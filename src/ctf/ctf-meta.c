@@ -100,14 +100,16 @@ static struct decl_entry *scope_find(struct decl_scope *s, uint8_t kind, const c
 	return NULL;
 }
 
-static enum tk_status scope_add(struct meta *m, uint8_t kind, const char *name,
-				struct model_fc *fc, int line)
+static enum tk_status scope_add(struct meta *m, uint8_t kind, const char *name, struct model_fc *fc,
+				int line)
 {
 	struct decl_entry *e;
 
 	if (scope_find(m->scope, kind, name, 0))
-		return TK_FAIL(TK_ERR_FORMAT, "Cannot declare type: line=%d, name=%s, "
-			       "reason=already declared in this scope", line, name);
+		return TK_FAIL(TK_ERR_FORMAT,
+			       "Cannot declare type: line=%d, name=%s, "
+			       "reason=already declared in this scope",
+			       line, name);
 	e = vec_push(&m->scope->entries, sizeof(*e));
 	if (!e)
 		return TK_FAIL(TK_ERR_NOMEM, "Cannot build metadata: line=%d", line);
@@ -206,8 +208,10 @@ static int val_is_string(const struct tsdl_node *v)
 static enum tk_status val_string(const struct tsdl_node *v, const char *what, const char **out)
 {
 	if (!val_is_string(v))
-		return TK_FAIL(TK_ERR_FORMAT, "Cannot read metadata attribute: line=%d, name=%s, "
-			       "reason=expecting a string", v->line, what);
+		return TK_FAIL(TK_ERR_FORMAT,
+			       "Cannot read metadata attribute: line=%d, name=%s, "
+			       "reason=expecting a string",
+			       v->line, what);
 	*out = v->name;
 	return TK_OK;
 }
@@ -215,8 +219,10 @@ static enum tk_status val_string(const struct tsdl_node *v, const char *what, co
 static enum tk_status val_uint(const struct tsdl_node *v, const char *what, uint64_t *out)
 {
 	if (v->sub != TSDL_UNARY_UINT)
-		return TK_FAIL(TK_ERR_FORMAT, "Cannot read metadata attribute: line=%d, name=%s, "
-			       "reason=expecting an unsigned integer", v->line, what);
+		return TK_FAIL(TK_ERR_FORMAT,
+			       "Cannot read metadata attribute: line=%d, name=%s, "
+			       "reason=expecting an unsigned integer",
+			       v->line, what);
 	*out = v->u;
 	return TK_OK;
 }
@@ -231,8 +237,10 @@ static enum tk_status val_int(const struct tsdl_node *v, const char *what, int64
 		*out = v->i;
 		return TK_OK;
 	}
-	return TK_FAIL(TK_ERR_FORMAT, "Cannot read metadata attribute: line=%d, name=%s, "
-		       "reason=expecting an integer", v->line, what);
+	return TK_FAIL(TK_ERR_FORMAT,
+		       "Cannot read metadata attribute: line=%d, name=%s, "
+		       "reason=expecting an integer",
+		       v->line, what);
 }
 
 static enum tk_status val_bool(const struct tsdl_node *v, const char *what, int *out)
@@ -255,8 +263,10 @@ static enum tk_status val_bool(const struct tsdl_node *v, const char *what, int 
 			return TK_OK;
 		}
 	}
-	return TK_FAIL(TK_ERR_FORMAT, "Cannot read metadata attribute: line=%d, name=%s, "
-		       "reason=expecting a boolean", v->line, what);
+	return TK_FAIL(TK_ERR_FORMAT,
+		       "Cannot read metadata attribute: line=%d, name=%s, "
+		       "reason=expecting a boolean",
+		       v->line, what);
 }
 
 /* `be`, `le`, `network` or `native` (the trace's order); @allow_native is false in `trace`. */
@@ -272,7 +282,8 @@ static enum tk_status val_byte_order(const struct meta *m, const struct tsdl_nod
 	} else if (!strcmp(s, "native") && allow_native) {
 		*out = m->ct->bo;
 	} else {
-		return TK_FAIL(TK_ERR_FORMAT, "Cannot read metadata attribute: line=%d, "
+		return TK_FAIL(TK_ERR_FORMAT,
+			       "Cannot read metadata attribute: line=%d, "
 			       "name=byte_order, value=%s, reason=expecting be, le, network%s",
 			       v->line, s, allow_native ? " or native" : "");
 	}
@@ -295,12 +306,14 @@ static int parse_uuid(const char *s, uint8_t out[16])
 		}
 		hi = s[i];
 		lo = s[i + 1];
-		hi = hi >= '0' && hi <= '9' ? hi - '0'
+		hi = hi >= '0' && hi <= '9'   ? hi - '0'
 		     : hi >= 'a' && hi <= 'f' ? hi - 'a' + 10
-		     : hi >= 'A' && hi <= 'F' ? hi - 'A' + 10 : -1;
-		lo = lo >= '0' && lo <= '9' ? lo - '0'
+		     : hi >= 'A' && hi <= 'F' ? hi - 'A' + 10
+					      : -1;
+		lo = lo >= '0' && lo <= '9'   ? lo - '0'
 		     : lo >= 'a' && lo <= 'f' ? lo - 'a' + 10
-		     : lo >= 'A' && lo <= 'F' ? lo - 'A' + 10 : -1;
+		     : lo >= 'A' && lo <= 'F' ? lo - 'A' + 10
+					      : -1;
 		if (hi < 0 || lo < 0)
 			return -1;
 		out[n++] = (uint8_t) (hi * 16 + lo);
@@ -327,8 +340,10 @@ static struct tk_clock *find_clock(struct meta *m, const char *name)
 #define ATTR_ONCE(bit, what)                                                                       \
 	do {                                                                                       \
 		if (seen & (bit))                                                                  \
-			return TK_FAIL(TK_ERR_FORMAT, "Cannot read metadata: line=%d, "             \
-				       "reason=duplicate attribute %s", e->line, (what));          \
+			return TK_FAIL(TK_ERR_FORMAT,                                              \
+				       "Cannot read metadata: line=%d, "                           \
+				       "reason=duplicate attribute %s",                            \
+				       e->line, (what));                                           \
 		seen |= (bit);                                                                     \
 	} while (0)
 
@@ -344,9 +359,9 @@ static enum tk_status base_from_value(const struct tsdl_node *v, uint8_t *out)
 			const char *name;
 			uint8_t base;
 		} names[] = {
-			{"decimal", 10}, {"dec", 10}, {"d", 10}, {"i", 10}, {"u", 10},
-			{"hexadecimal", 16}, {"hex", 16}, {"x", 16}, {"X", 16}, {"p", 16},
-			{"octal", 8}, {"oct", 8}, {"o", 8}, {"binary", 2}, {"b", 2},
+			{"decimal", 10},     {"dec", 10}, {"d", 10}, {"i", 10},	    {"u", 10},
+			{"hexadecimal", 16}, {"hex", 16}, {"x", 16}, {"X", 16},	    {"p", 16},
+			{"octal", 8},	     {"oct", 8},  {"o", 8},  {"binary", 2}, {"b", 2},
 		};
 		size_t i;
 
@@ -357,8 +372,10 @@ static enum tk_status base_from_value(const struct tsdl_node *v, uint8_t *out)
 			}
 		}
 	}
-	return TK_FAIL(TK_ERR_FORMAT, "Cannot read metadata attribute: line=%d, name=base, "
-		       "reason=expecting 2, 8, 10, 16 or a base name", v->line);
+	return TK_FAIL(TK_ERR_FORMAT,
+		       "Cannot read metadata attribute: line=%d, name=base, "
+		       "reason=expecting 2, 8, 10, 16 or a base name",
+		       v->line);
 }
 
 static enum tk_status encoding_from_value(const struct tsdl_node *v, uint8_t *out)
@@ -366,8 +383,10 @@ static enum tk_status encoding_from_value(const struct tsdl_node *v, uint8_t *ou
 	const char *s = NULL;
 
 	if (!val_is_string(v))
-		return TK_FAIL(TK_ERR_FORMAT, "Cannot read metadata attribute: line=%d, "
-			       "name=encoding, reason=expecting a string", v->line);
+		return TK_FAIL(TK_ERR_FORMAT,
+			       "Cannot read metadata attribute: line=%d, "
+			       "name=encoding, reason=expecting a string",
+			       v->line);
 	s = v->name;
 	if (!strcmp(s, "UTF8") || !strcmp(s, "utf8") || !strcmp(s, "utf-8") ||
 	    !strcmp(s, "UTF-8") || !strcmp(s, "ASCII") || !strcmp(s, "ascii")) {
@@ -375,8 +394,10 @@ static enum tk_status encoding_from_value(const struct tsdl_node *v, uint8_t *ou
 	} else if (!strcmp(s, "none")) {
 		*out = MODEL_ENCODING_NONE;
 	} else {
-		return TK_FAIL(TK_ERR_FORMAT, "Cannot read metadata attribute: line=%d, "
-			       "name=encoding, value=%s, reason=unknown encoding", v->line, s);
+		return TK_FAIL(TK_ERR_FORMAT,
+			       "Cannot read metadata attribute: line=%d, "
+			       "name=encoding, value=%s, reason=unknown encoding",
+			       v->line, s);
 	}
 	return TK_OK;
 }
@@ -398,8 +419,10 @@ static enum tk_status visit_integer(struct meta *m, const struct tsdl_node *spec
 		const struct tsdl_node *v = e->a;
 
 		if (e->kind != TSDL_ASSIGN)
-			return TK_FAIL(TK_ERR_FORMAT, "Cannot read integer: line=%d, "
-				       "reason=unexpected declaration", e->line);
+			return TK_FAIL(TK_ERR_FORMAT,
+				       "Cannot read integer: line=%d, "
+				       "reason=unexpected declaration",
+				       e->line);
 		if (!strcmp(e->name, "signed")) {
 			ATTR_ONCE(1, "signed");
 			st = val_bool(v, "signed", &b);
@@ -418,7 +441,8 @@ static enum tk_status visit_integer(struct meta *m, const struct tsdl_node *spec
 			if (st < 0)
 				return st;
 			if (u == 0 || u > 64)
-				return TK_FAIL(TK_ERR_UNSUPPORTED, "Cannot read integer: line=%d, "
+				return TK_FAIL(TK_ERR_UNSUPPORTED,
+					       "Cannot read integer: line=%d, "
 					       "size=%llu, reason=size must be 1 to 64 bits",
 					       v->line, (unsigned long long) u);
 			fc->size = (uint32_t) u;
@@ -428,9 +452,10 @@ static enum tk_status visit_integer(struct meta *m, const struct tsdl_node *spec
 			if (st < 0)
 				return st;
 			if (!u || (u & (u - 1)) || u > (1u << 30))
-				return TK_FAIL(TK_ERR_FORMAT, "Cannot read integer: line=%d, "
-					       "align=%llu, reason=not a power of two", v->line,
-					       (unsigned long long) u);
+				return TK_FAIL(TK_ERR_FORMAT,
+					       "Cannot read integer: line=%d, "
+					       "align=%llu, reason=not a power of two",
+					       v->line, (unsigned long long) u);
 			fc->align = (uint32_t) u;
 		} else if (!strcmp(e->name, "base")) {
 			ATTR_ONCE(16, "base");
@@ -453,22 +478,28 @@ static enum tk_status visit_integer(struct meta *m, const struct tsdl_node *spec
 				return st;
 			n = strlen(s);
 			if (n <= 12 || strncmp(s, "clock.", 6) || strcmp(s + n - 6, ".value"))
-				return TK_FAIL(TK_ERR_FORMAT, "Cannot read integer: line=%d, "
-					       "map=%s, reason=expecting clock.NAME.value", v->line, s);
+				return TK_FAIL(TK_ERR_FORMAT,
+					       "Cannot read integer: line=%d, "
+					       "map=%s, reason=expecting clock.NAME.value",
+					       v->line, s);
 			name = arena_strndup(m->a, s + 6, n - 12);
 			if (!name)
 				return META_NOMEM(v);
 			fc->clock = find_clock(m, name);
 			if (!fc->clock)
-				return TK_FAIL(TK_ERR_FORMAT, "Cannot read integer: line=%d, "
-					       "clock=%s, reason=no such clock", v->line, name);
+				return TK_FAIL(TK_ERR_FORMAT,
+					       "Cannot read integer: line=%d, "
+					       "clock=%s, reason=no such clock",
+					       v->line, name);
 		} else {
 			m->ct->n_warnings++;
 		}
 	}
 	if (!(seen & 4))
-		return TK_FAIL(TK_ERR_FORMAT, "Cannot read integer: line=%d, "
-			       "reason=missing size attribute", spec->line);
+		return TK_FAIL(TK_ERR_FORMAT,
+			       "Cannot read integer: line=%d, "
+			       "reason=missing size attribute",
+			       spec->line);
 	if (!(seen & 8))
 		fc->align = fc->size % 8 ? 1 : 8;
 	*out = fc;
@@ -491,8 +522,10 @@ static enum tk_status visit_float(struct meta *m, const struct tsdl_node *spec,
 		const struct tsdl_node *v = e->a;
 
 		if (e->kind != TSDL_ASSIGN)
-			return TK_FAIL(TK_ERR_FORMAT, "Cannot read floating point: line=%d, "
-				       "reason=unexpected declaration", e->line);
+			return TK_FAIL(TK_ERR_FORMAT,
+				       "Cannot read floating point: line=%d, "
+				       "reason=unexpected declaration",
+				       e->line);
 		if (!strcmp(e->name, "byte_order")) {
 			ATTR_ONCE(1, "byte_order");
 			st = val_byte_order(m, v, 1, &bo);
@@ -517,19 +550,24 @@ static enum tk_status visit_float(struct meta *m, const struct tsdl_node *spec,
 			if (st < 0)
 				return st;
 			if (!u || (u & (u - 1)) || u > (1u << 30))
-				return TK_FAIL(TK_ERR_FORMAT, "Cannot read floating point: line=%d, "
-					       "reason=align is not a power of two", v->line);
+				return TK_FAIL(TK_ERR_FORMAT,
+					       "Cannot read floating point: line=%d, "
+					       "reason=align is not a power of two",
+					       v->line);
 			fc->align = (uint32_t) u;
 		} else {
 			m->ct->n_warnings++;
 		}
 	}
 	if (!(seen & 2) || !(seen & 4))
-		return TK_FAIL(TK_ERR_FORMAT, "Cannot read floating point: line=%d, "
-			       "reason=missing exp_dig or mant_dig", spec->line);
+		return TK_FAIL(TK_ERR_FORMAT,
+			       "Cannot read floating point: line=%d, "
+			       "reason=missing exp_dig or mant_dig",
+			       spec->line);
 	if (!((fc->exp_dig == 8 && fc->mant_dig == 24) ||
 	      (fc->exp_dig == 11 && fc->mant_dig == 53)))
-		return TK_FAIL(TK_ERR_UNSUPPORTED, "Cannot read floating point: line=%d, "
+		return TK_FAIL(TK_ERR_UNSUPPORTED,
+			       "Cannot read floating point: line=%d, "
 			       "exp-dig=%u, mant-dig=%u, reason=only 32- and 64-bit IEEE 754",
 			       spec->line, fc->exp_dig, fc->mant_dig);
 	fc->size = fc->exp_dig + fc->mant_dig;
@@ -553,8 +591,10 @@ static enum tk_status visit_string(struct meta *m, const struct tsdl_node *spec,
 	fc->encoding = MODEL_ENCODING_UTF8;
 	for (e = spec->a; e; e = e->next) {
 		if (e->kind != TSDL_ASSIGN)
-			return TK_FAIL(TK_ERR_FORMAT, "Cannot read string: line=%d, "
-				       "reason=unexpected declaration", e->line);
+			return TK_FAIL(TK_ERR_FORMAT,
+				       "Cannot read string: line=%d, "
+				       "reason=unexpected declaration",
+				       e->line);
 		if (!strcmp(e->name, "encoding")) {
 			ATTR_ONCE(1, "encoding");
 			st = encoding_from_value(e->a, &fc->encoding);
@@ -597,7 +637,8 @@ static enum tk_status visit_body(struct meta *m, const struct tsdl_node *spec, i
 			size_t i;
 
 			if (!decl->name) {
-				st = TK_FAIL(TK_ERR_FORMAT, "Cannot read %s: line=%d, "
+				st = TK_FAIL(TK_ERR_FORMAT,
+					     "Cannot read %s: line=%d, "
 					     "reason=member without name",
 					     is_variant ? "variant" : "structure", decl->line);
 				goto out;
@@ -608,7 +649,8 @@ static enum tk_status visit_body(struct meta *m, const struct tsdl_node *spec, i
 			for (i = 0; i < members.len; i++) {
 				if (!strcmp(VEC_AT(&members, struct model_member, i).name,
 					    strip_underscore(decl->name))) {
-					st = TK_FAIL(TK_ERR_FORMAT, "Cannot read %s: line=%d, "
+					st = TK_FAIL(TK_ERR_FORMAT,
+						     "Cannot read %s: line=%d, "
 						     "name=%s, reason=duplicate member",
 						     is_variant ? "variant" : "structure",
 						     decl->line, decl->name);
@@ -658,8 +700,10 @@ static enum tk_status visit_struct(struct meta *m, const struct tsdl_node *spec,
 		return *out ? TK_OK : META_NOMEM(spec);
 	}
 	if (spec->name && scope_find(m->scope, DECL_STRUCT, spec->name, 0))
-		return TK_FAIL(TK_ERR_FORMAT, "Cannot declare structure: line=%d, name=%s, "
-			       "reason=already declared", spec->line, spec->name);
+		return TK_FAIL(TK_ERR_FORMAT,
+			       "Cannot declare structure: line=%d, name=%s, "
+			       "reason=already declared",
+			       spec->line, spec->name);
 	fc = fc_new(m, MODEL_FC_STRUCT);
 	if (!fc)
 		return META_NOMEM(spec);
@@ -673,8 +717,10 @@ static enum tk_status visit_struct(struct meta *m, const struct tsdl_node *spec,
 		if (st < 0)
 			return st;
 		if (!al || (al & (al - 1)) || al > (1u << 30))
-			return TK_FAIL(TK_ERR_FORMAT, "Cannot read structure: line=%d, "
-				       "reason=align is not a power of two", spec->line);
+			return TK_FAIL(TK_ERR_FORMAT,
+				       "Cannot read structure: line=%d, "
+				       "reason=align is not a power of two",
+				       spec->line);
 		fc->align = (uint32_t) al;
 	}
 	if (spec->name) {
@@ -710,8 +756,10 @@ static enum tk_status visit_variant(struct meta *m, const struct tsdl_node *spec
 		return TK_OK;
 	}
 	if (spec->name && scope_find(m->scope, DECL_VARIANT, spec->name, 0))
-		return TK_FAIL(TK_ERR_FORMAT, "Cannot declare variant: line=%d, name=%s, "
-			       "reason=already declared", spec->line, spec->name);
+		return TK_FAIL(TK_ERR_FORMAT,
+			       "Cannot declare variant: line=%d, name=%s, "
+			       "reason=already declared",
+			       spec->line, spec->name);
 	fc = fc_new(m, MODEL_FC_VARIANT);
 	if (!fc)
 		return META_NOMEM(spec);
@@ -782,8 +830,10 @@ static enum tk_status visit_enum(struct meta *m, const struct tsdl_node *spec,
 		return *out ? TK_OK : META_NOMEM(spec);
 	}
 	if (spec->name && scope_find(m->scope, DECL_ENUM, spec->name, 0))
-		return TK_FAIL(TK_ERR_FORMAT, "Cannot declare enumeration: line=%d, name=%s, "
-			       "reason=already declared", spec->line, spec->name);
+		return TK_FAIL(TK_ERR_FORMAT,
+			       "Cannot declare enumeration: line=%d, name=%s, "
+			       "reason=already declared",
+			       spec->line, spec->name);
 	if (spec->b) {
 		st = visit_specs(m, spec->b, &container);
 		if (st < 0)
@@ -792,15 +842,19 @@ static enum tk_status visit_enum(struct meta *m, const struct tsdl_node *spec,
 		struct decl_entry *d = scope_find(m->scope, DECL_ALIAS, "int", 1);
 
 		if (!d)
-			return TK_FAIL(TK_ERR_FORMAT, "Cannot read enumeration: line=%d, "
-				       "reason=no container type and no int alias", spec->line);
+			return TK_FAIL(TK_ERR_FORMAT,
+				       "Cannot read enumeration: line=%d, "
+				       "reason=no container type and no int alias",
+				       spec->line);
 		container = ctf_fc_copy(m->a, d->fc);
 		if (!container)
 			return META_NOMEM(spec);
 	}
 	if (container->kind != MODEL_FC_INT)
-		return TK_FAIL(TK_ERR_FORMAT, "Cannot read enumeration: line=%d, "
-			       "reason=container is not an integer", spec->line);
+		return TK_FAIL(TK_ERR_FORMAT,
+			       "Cannot read enumeration: line=%d, "
+			       "reason=container is not an integer",
+			       spec->line);
 	fc = container;
 	fc->kind = MODEL_FC_ENUM;
 	for (e = spec->a; e; e = e->next) {
@@ -808,9 +862,10 @@ static enum tk_status visit_enum(struct meta *m, const struct tsdl_node *spec,
 
 		if (e->a) {
 			if (e->a->sub != TSDL_UNARY_UINT && e->a->sub != TSDL_UNARY_SINT) {
-				st = TK_FAIL(TK_ERR_FORMAT, "Cannot read enumeration: line=%d, "
-					     "label=%s, reason=value is not an integer", e->line,
-					     e->name);
+				st = TK_FAIL(TK_ERR_FORMAT,
+					     "Cannot read enumeration: line=%d, "
+					     "label=%s, reason=value is not an integer",
+					     e->line, e->name);
 				goto out;
 			}
 			lo = e->a->sub == TSDL_UNARY_UINT ? e->a->u : (uint64_t) e->a->i;
@@ -818,9 +873,10 @@ static enum tk_status visit_enum(struct meta *m, const struct tsdl_node *spec,
 		hi = lo;
 		if (e->b) {
 			if (e->b->sub != TSDL_UNARY_UINT && e->b->sub != TSDL_UNARY_SINT) {
-				st = TK_FAIL(TK_ERR_FORMAT, "Cannot read enumeration: line=%d, "
-					     "label=%s, reason=value is not an integer", e->line,
-					     e->name);
+				st = TK_FAIL(TK_ERR_FORMAT,
+					     "Cannot read enumeration: line=%d, "
+					     "label=%s, reason=value is not an integer",
+					     e->line, e->name);
 				goto out;
 			}
 			hi = e->b->sub == TSDL_UNARY_UINT ? e->b->u : (uint64_t) e->b->i;
@@ -897,13 +953,17 @@ static enum tk_status specs_name(struct meta *m, const struct tsdl_node *specs, 
 			break;
 		}
 		if (!word)
-			return TK_FAIL(TK_ERR_FORMAT, "Cannot name type: line=%d, "
-				       "reason=anonymous type in a type name", s->line);
+			return TK_FAIL(TK_ERR_FORMAT,
+				       "Cannot name type: line=%d, "
+				       "reason=anonymous type in a type name",
+				       s->line);
 		if (len + strlen(prefix) + strlen(word) + 2 >= sizeof(buf))
-			return TK_FAIL(TK_ERR_UNSUPPORTED, "Cannot name type: line=%d, "
-				       "reason=name too long", s->line);
-		len += (size_t) snprintf(buf + len, sizeof(buf) - len, "%s%s%s",
-					 len ? " " : "", prefix, word);
+			return TK_FAIL(TK_ERR_UNSUPPORTED,
+				       "Cannot name type: line=%d, "
+				       "reason=name too long",
+				       s->line);
+		len += (size_t) snprintf(buf + len, sizeof(buf) - len, "%s%s%s", len ? " " : "",
+					 prefix, word);
 	}
 	for (i = 0; i < pointers && len + 3 < sizeof(buf); i++)
 		len += (size_t) snprintf(buf + len, sizeof(buf) - len, " *");
@@ -930,8 +990,10 @@ static enum tk_status visit_specs(struct meta *m, const struct tsdl_node *specs,
 
 	if (++m->depth > META_MAX_DEPTH) {
 		m->depth--;
-		return TK_FAIL(TK_ERR_UNSUPPORTED, "Cannot build metadata: line=%d, "
-			       "reason=types nested too deeply", specs->line);
+		return TK_FAIL(TK_ERR_UNSUPPORTED,
+			       "Cannot build metadata: line=%d, "
+			       "reason=types nested too deeply",
+			       specs->line);
 	}
 	switch (specs->sub) {
 	case TSDL_SPEC_INTEGER:
@@ -976,8 +1038,10 @@ static enum tk_status visit_declarator(struct meta *m, const struct tsdl_node *s
 	enum tk_status st;
 
 	if (decl && decl->b)
-		return TK_FAIL(TK_ERR_UNSUPPORTED, "Cannot read field: line=%d, "
-			       "reason=bit-fields are not supported", decl->line);
+		return TK_FAIL(TK_ERR_UNSUPPORTED,
+			       "Cannot read field: line=%d, "
+			       "reason=bit-fields are not supported",
+			       decl->line);
 	if (decl && decl->u) {
 		const char *name;
 
@@ -996,8 +1060,10 @@ static enum tk_status visit_declarator(struct meta *m, const struct tsdl_node *s
 	}
 	for (d = decl ? decl->a : NULL; d; d = d->next) {
 		if (nd == TK_ARRAY_SIZE(dims))
-			return TK_FAIL(TK_ERR_UNSUPPORTED, "Cannot read field: line=%d, "
-				       "reason=too many dimensions", d->line);
+			return TK_FAIL(TK_ERR_UNSUPPORTED,
+				       "Cannot read field: line=%d, "
+				       "reason=too many dimensions",
+				       d->line);
 		dims[nd++] = d;
 	}
 	for (i = nd; i > 0; i--) {
@@ -1018,9 +1084,11 @@ static enum tk_status visit_declarator(struct meta *m, const struct tsdl_node *s
 				if (!strcmp(VEC_AT(&m->env, struct model_env, k).key, key))
 					env = &VEC_AT(&m->env, struct model_env, k);
 			if (!env || env->str || env->integer < 0)
-				return TK_FAIL(TK_ERR_FORMAT, "Cannot read array length: line=%d, "
+				return TK_FAIL(TK_ERR_FORMAT,
+					       "Cannot read array length: line=%d, "
 					       "name=%s, reason=no such non-negative integer "
-					       "environment entry", dim->line, key);
+					       "environment entry",
+					       dim->line, key);
 			arr = fc_new(m, MODEL_FC_ARRAY);
 			if (!arr)
 				return META_NOMEM(dim);
@@ -1031,8 +1099,10 @@ static enum tk_status visit_declarator(struct meta *m, const struct tsdl_node *s
 				return META_NOMEM(dim);
 			arr->ref = dim->name;
 		} else {
-			return TK_FAIL(TK_ERR_FORMAT, "Cannot read array length: line=%d, "
-				       "reason=expecting a length or a field name", dim->line);
+			return TK_FAIL(TK_ERR_FORMAT,
+				       "Cannot read array length: line=%d, "
+				       "reason=expecting a length or a field name",
+				       dim->line);
 		}
 		arr->u.arr.elem = fc;
 		fc = arr;
@@ -1053,14 +1123,18 @@ static enum tk_status register_decls(struct meta *m, const struct tsdl_node *n)
 	case TSDL_TYPEDEF:
 		for (d = n->b; d; d = d->next) {
 			if (!d->name)
-				return TK_FAIL(TK_ERR_FORMAT, "Cannot read typedef: line=%d, "
-					       "reason=missing name", d->line);
+				return TK_FAIL(TK_ERR_FORMAT,
+					       "Cannot read typedef: line=%d, "
+					       "reason=missing name",
+					       d->line);
 			st = visit_declarator(m, n->a, d, &fc);
 			if (st < 0)
 				return st;
 			if (fc->kind == MODEL_FC_VARIANT && !fc->ref)
-				return TK_FAIL(TK_ERR_FORMAT, "Cannot read typedef: line=%d, "
-					       "reason=untagged variant", d->line);
+				return TK_FAIL(TK_ERR_FORMAT,
+					       "Cannot read typedef: line=%d, "
+					       "reason=untagged variant",
+					       d->line);
 			st = scope_add(m, DECL_ALIAS, d->name, fc, d->line);
 			if (st < 0)
 				return st;
@@ -1068,28 +1142,37 @@ static enum tk_status register_decls(struct meta *m, const struct tsdl_node *n)
 		return TK_OK;
 	case TSDL_TYPEALIAS:
 		if (n->b && n->b->name)
-			return TK_FAIL(TK_ERR_FORMAT, "Cannot read typealias: line=%d, "
-				       "reason=target has a name", n->line);
+			return TK_FAIL(TK_ERR_FORMAT,
+				       "Cannot read typealias: line=%d, "
+				       "reason=target has a name",
+				       n->line);
 		st = visit_declarator(m, n->a, n->b, &fc);
 		if (st < 0)
 			return st;
 		if (fc->kind == MODEL_FC_VARIANT && !fc->ref)
-			return TK_FAIL(TK_ERR_FORMAT, "Cannot read typealias: line=%d, "
-				       "reason=untagged variant", n->line);
+			return TK_FAIL(TK_ERR_FORMAT,
+				       "Cannot read typealias: line=%d, "
+				       "reason=untagged variant",
+				       n->line);
 		if (n->d && (n->d->name || n->d->a))
-			return TK_FAIL(TK_ERR_FORMAT, "Cannot read typealias: line=%d, "
-				       "reason=unexpected alias declarator", n->line);
+			return TK_FAIL(TK_ERR_FORMAT,
+				       "Cannot read typealias: line=%d, "
+				       "reason=unexpected alias declarator",
+				       n->line);
 		st = specs_name(m, n->c, n->d ? n->d->u : 0, &name);
 		if (st < 0)
 			return st;
 		return scope_add(m, DECL_ALIAS, name, fc, n->line);
 	case TSDL_DECL:
 		if (n->b)
-			return TK_FAIL(TK_ERR_FORMAT, "Cannot read declaration: line=%d, "
-				       "reason=field declared outside a structure", n->line);
-		if (n->a->next || (n->a->sub != TSDL_SPEC_STRUCT && n->a->sub != TSDL_SPEC_VARIANT &&
-				   n->a->sub != TSDL_SPEC_ENUM))
-			return TK_FAIL(TK_ERR_FORMAT, "Cannot read declaration: line=%d, "
+			return TK_FAIL(TK_ERR_FORMAT,
+				       "Cannot read declaration: line=%d, "
+				       "reason=field declared outside a structure",
+				       n->line);
+		if (n->a->next || (n->a->sub != TSDL_SPEC_STRUCT &&
+				   n->a->sub != TSDL_SPEC_VARIANT && n->a->sub != TSDL_SPEC_ENUM))
+			return TK_FAIL(TK_ERR_FORMAT,
+				       "Cannot read declaration: line=%d, "
 				       "reason=expecting a structure, variant or enumeration",
 				       n->line);
 		return visit_specs(m, n->a, &fc);
@@ -1108,8 +1191,10 @@ static enum tk_status visit_scope_type(struct meta *m, const struct tsdl_node *e
 	enum tk_status st;
 
 	if (*slot)
-		return TK_FAIL(TK_ERR_FORMAT, "Cannot read metadata: line=%d, "
-			       "reason=duplicate %s", e->line, what);
+		return TK_FAIL(TK_ERR_FORMAT,
+			       "Cannot read metadata: line=%d, "
+			       "reason=duplicate %s",
+			       e->line, what);
 	st = visit_specs(m, e->a, &fc);
 	if (st < 0)
 		return TK_FAIL(st, "Cannot read %s: line=%d", what, e->line);
@@ -1129,8 +1214,10 @@ static enum tk_status find_trace_byte_order(struct meta *m, const struct tsdl_no
 		if (n->kind != TSDL_BLOCK || n->sub != TSDL_BLOCK_TRACE)
 			continue;
 		if (trace)
-			return TK_FAIL(TK_ERR_FORMAT, "Cannot read metadata: line=%d, "
-				       "reason=more than one trace block", n->line);
+			return TK_FAIL(TK_ERR_FORMAT,
+				       "Cannot read metadata: line=%d, "
+				       "reason=more than one trace block",
+				       n->line);
 		trace = n;
 	}
 	if (!trace)
@@ -1146,8 +1233,10 @@ static enum tk_status find_trace_byte_order(struct meta *m, const struct tsdl_no
 			return TK_OK;
 		}
 	}
-	return TK_FAIL(TK_ERR_FORMAT, "Cannot read trace block: line=%d, "
-		       "reason=missing byte_order attribute", trace->line);
+	return TK_FAIL(TK_ERR_FORMAT,
+		       "Cannot read trace block: line=%d, "
+		       "reason=missing byte_order attribute",
+		       trace->line);
 }
 
 static enum tk_status visit_env(struct meta *m, const struct tsdl_node *blk)
@@ -1159,8 +1248,10 @@ static enum tk_status visit_env(struct meta *m, const struct tsdl_node *blk)
 		size_t i;
 
 		if (e->kind != TSDL_ASSIGN)
-			return TK_FAIL(TK_ERR_FORMAT, "Cannot read environment: line=%d, "
-				       "reason=expecting key = value", e->line);
+			return TK_FAIL(TK_ERR_FORMAT,
+				       "Cannot read environment: line=%d, "
+				       "reason=expecting key = value",
+				       e->line);
 		for (i = 0; i < m->env.len; i++)
 			if (!strcmp(VEC_AT(&m->env, struct model_env, i).key, e->name))
 				break;
@@ -1201,8 +1292,10 @@ static enum tk_status visit_clock(struct meta *m, const struct tsdl_node *blk)
 		const struct tsdl_node *v = e->a;
 
 		if (e->kind != TSDL_ASSIGN)
-			return TK_FAIL(TK_ERR_FORMAT, "Cannot read clock: line=%d, "
-				       "reason=expecting name = value", e->line);
+			return TK_FAIL(TK_ERR_FORMAT,
+				       "Cannot read clock: line=%d, "
+				       "reason=expecting name = value",
+				       e->line);
 		if (!strcmp(e->name, "name")) {
 			ATTR_ONCE(1, "name");
 			st = val_string(v, "name", &c->name);
@@ -1212,8 +1305,10 @@ static enum tk_status visit_clock(struct meta *m, const struct tsdl_node *blk)
 			ATTR_ONCE(2, "uuid");
 			st = val_string(v, "uuid", &s);
 			if (st >= 0 && parse_uuid(s, c->uuid))
-				st = TK_FAIL(TK_ERR_FORMAT, "Cannot read clock: line=%d, "
-					     "reason=malformed uuid", v->line);
+				st = TK_FAIL(TK_ERR_FORMAT,
+					     "Cannot read clock: line=%d, "
+					     "reason=malformed uuid",
+					     v->line);
 			c->has_uuid = 1;
 		} else if (!strcmp(e->name, "description")) {
 			ATTR_ONCE(4, "description");
@@ -1222,9 +1317,10 @@ static enum tk_status visit_clock(struct meta *m, const struct tsdl_node *blk)
 			ATTR_ONCE(8, "freq");
 			st = val_uint(v, "freq", &c->freq);
 			if (st >= 0 && (c->freq == 0 || c->freq == UINT64_MAX))
-				st = TK_FAIL(TK_ERR_FORMAT, "Cannot read clock: line=%d, "
-					     "freq=%llu, reason=invalid frequency", v->line,
-					     (unsigned long long) c->freq);
+				st = TK_FAIL(TK_ERR_FORMAT,
+					     "Cannot read clock: line=%d, "
+					     "freq=%llu, reason=invalid frequency",
+					     v->line, (unsigned long long) c->freq);
 		} else if (!strcmp(e->name, "precision")) {
 			ATTR_ONCE(16, "precision");
 			st = val_uint(v, "precision", &c->precision);
@@ -1251,8 +1347,10 @@ static enum tk_status visit_clock(struct meta *m, const struct tsdl_node *blk)
 		return TK_FAIL(TK_ERR_FORMAT, "Cannot read clock: line=%d, reason=missing name",
 			       blk->line);
 	if (find_clock(m, c->name))
-		return TK_FAIL(TK_ERR_FORMAT, "Cannot read clock: line=%d, name=%s, "
-			       "reason=duplicate clock", blk->line, c->name);
+		return TK_FAIL(TK_ERR_FORMAT,
+			       "Cannot read clock: line=%d, name=%s, "
+			       "reason=duplicate clock",
+			       blk->line, c->name);
 	model_clock_finish(c);
 	slot = vec_push(&m->clocks, sizeof(*slot));
 	if (!slot)
@@ -1286,24 +1384,28 @@ static enum tk_status visit_trace(struct meta *m, const struct tsdl_node *blk)
 			ATTR_ONCE(1, "major");
 			st = val_uint(v, "major", &u);
 			if (st >= 0 && u != 1)
-				st = TK_FAIL(TK_ERR_UNSUPPORTED, "Cannot read trace block: line=%d, "
-					     "major=%llu, reason=expecting 1", v->line,
-					     (unsigned long long) u);
+				st = TK_FAIL(TK_ERR_UNSUPPORTED,
+					     "Cannot read trace block: line=%d, "
+					     "major=%llu, reason=expecting 1",
+					     v->line, (unsigned long long) u);
 		} else if (!strcmp(e->name, "minor")) {
 			ATTR_ONCE(2, "minor");
 			st = val_uint(v, "minor", &u);
 			if (st >= 0 && u != 8)
-				st = TK_FAIL(TK_ERR_UNSUPPORTED, "Cannot read trace block: line=%d, "
-					     "minor=%llu, reason=expecting 8", v->line,
-					     (unsigned long long) u);
+				st = TK_FAIL(TK_ERR_UNSUPPORTED,
+					     "Cannot read trace block: line=%d, "
+					     "minor=%llu, reason=expecting 8",
+					     v->line, (unsigned long long) u);
 		} else if (!strcmp(e->name, "uuid")) {
 			const char *s = NULL;
 
 			ATTR_ONCE(4, "uuid");
 			st = val_string(v, "uuid", &s);
 			if (st >= 0 && parse_uuid(s, m->src->uuid))
-				st = TK_FAIL(TK_ERR_FORMAT, "Cannot read trace block: line=%d, "
-					     "reason=malformed uuid", v->line);
+				st = TK_FAIL(TK_ERR_FORMAT,
+					     "Cannot read trace block: line=%d, "
+					     "reason=malformed uuid",
+					     v->line);
 			m->src->has_uuid = 1;
 		} else if (!strcmp(e->name, "byte_order")) {
 			ATTR_ONCE(8, "byte_order");
@@ -1315,8 +1417,10 @@ static enum tk_status visit_trace(struct meta *m, const struct tsdl_node *blk)
 	if (st < 0)
 		return st;
 	if (!(seen & 1) || !(seen & 2))
-		return TK_FAIL(TK_ERR_FORMAT, "Cannot read trace block: line=%d, "
-			       "reason=missing major or minor attribute", blk->line);
+		return TK_FAIL(TK_ERR_FORMAT,
+			       "Cannot read trace block: line=%d, "
+			       "reason=missing major or minor attribute",
+			       blk->line);
 	return TK_OK;
 }
 
@@ -1378,9 +1482,11 @@ static enum tk_status auto_map_clock(struct meta *m, struct model_fc *fc, const 
 					return TK_FAIL(TK_ERR_NOMEM, "Cannot create default clock");
 				*slot = clk;
 			} else if (m->clocks.len > 1) {
-				return TK_FAIL(TK_ERR_FORMAT, "Cannot map field to a clock: "
-					       "field=%s, reason=several clocks and no map attribute",
-					       name);
+				return TK_FAIL(
+					TK_ERR_FORMAT,
+					"Cannot map field to a clock: "
+					"field=%s, reason=several clocks and no map attribute",
+					name);
 			}
 			c->clock = VEC_AT(&m->clocks, struct tk_clock *, 0);
 		}
@@ -1443,16 +1549,22 @@ static enum tk_status visit_stream(struct meta *m, const struct tsdl_node *blk)
 			     ph->u.st.members[i].fc->kind == MODEL_FC_ENUM))
 				found = 1;
 		if (!found)
-			return TK_FAIL(TK_ERR_FORMAT, "Cannot read stream block: line=%d, "
+			return TK_FAIL(TK_ERR_FORMAT,
+				       "Cannot read stream block: line=%d, "
 				       "reason=stream has an id but packet header has no stream_id "
-				       "integer", blk->line);
+				       "integer",
+				       blk->line);
 	} else if (m->scs.len) {
-		return TK_FAIL(TK_ERR_FORMAT, "Cannot read stream block: line=%d, "
-			       "reason=missing id with more than one stream", blk->line);
+		return TK_FAIL(TK_ERR_FORMAT,
+			       "Cannot read stream block: line=%d, "
+			       "reason=missing id with more than one stream",
+			       blk->line);
 	}
 	if (find_sc(m, id))
-		return TK_FAIL(TK_ERR_FORMAT, "Cannot read stream block: line=%d, id=%llu, "
-			       "reason=duplicate stream id", blk->line, (unsigned long long) id);
+		return TK_FAIL(TK_ERR_FORMAT,
+			       "Cannot read stream block: line=%d, id=%llu, "
+			       "reason=duplicate stream id",
+			       blk->line, (unsigned long long) id);
 	b = new_sc(m, id);
 	if (!b)
 		return META_NOMEM(blk);
@@ -1521,14 +1633,17 @@ static enum tk_status visit_event(struct meta *m, const struct tsdl_node *blk)
 	if (st < 0)
 		return TK_FAIL(st, "Cannot read event block: line=%d", blk->line);
 	if (!ec->name)
-		return TK_FAIL(TK_ERR_FORMAT, "Cannot read event block: line=%d, "
-			       "reason=missing name", blk->line);
+		return TK_FAIL(TK_ERR_FORMAT,
+			       "Cannot read event block: line=%d, "
+			       "reason=missing name",
+			       blk->line);
 	if (seen & 4) {
 		b = find_sc(m, sid);
 		if (!b)
-			return TK_FAIL(TK_ERR_FORMAT, "Cannot read event block: line=%d, "
-				       "stream-id=%llu, reason=no such stream", blk->line,
-				       (unsigned long long) sid);
+			return TK_FAIL(TK_ERR_FORMAT,
+				       "Cannot read event block: line=%d, "
+				       "stream-id=%llu, reason=no such stream",
+				       blk->line, (unsigned long long) sid);
 	} else if (m->scs.len == 0) {
 		b = new_sc(m, 0);
 		if (!b)
@@ -1536,17 +1651,22 @@ static enum tk_status visit_event(struct meta *m, const struct tsdl_node *blk)
 	} else if (m->scs.len == 1) {
 		b = &VEC_AT(&m->scs, struct sc_build, 0);
 	} else {
-		return TK_FAIL(TK_ERR_FORMAT, "Cannot read event block: line=%d, "
-			       "reason=missing stream_id with several streams", blk->line);
+		return TK_FAIL(TK_ERR_FORMAT,
+			       "Cannot read event block: line=%d, "
+			       "reason=missing stream_id with several streams",
+			       blk->line);
 	}
 	if (!(seen & 2) && b->ecs.len)
-		return TK_FAIL(TK_ERR_FORMAT, "Cannot read event block: line=%d, "
-			       "reason=missing id with several events in the stream", blk->line);
+		return TK_FAIL(TK_ERR_FORMAT,
+			       "Cannot read event block: line=%d, "
+			       "reason=missing id with several events in the stream",
+			       blk->line);
 	for (i = 0; i < b->ecs.len; i++)
 		if (VEC_AT(&b->ecs, struct tk_event_class *, i)->id == id)
-			return TK_FAIL(TK_ERR_FORMAT, "Cannot read event block: line=%d, "
-				       "id=%llu, reason=duplicate event id in stream", blk->line,
-				       (unsigned long long) id);
+			return TK_FAIL(TK_ERR_FORMAT,
+				       "Cannot read event block: line=%d, "
+				       "id=%llu, reason=duplicate event id in stream",
+				       blk->line, (unsigned long long) id);
 	ec->id = id;
 	ec->sc = b->sc;
 	slot = vec_push(&b->ecs, sizeof(*slot));

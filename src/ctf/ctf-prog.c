@@ -200,8 +200,7 @@ static enum tk_status compile_int(struct compiler *c, const struct model_fc *fc,
 	return TK_OK;
 }
 
-static enum tk_status compile_array(struct compiler *c, const struct model_fc *fc,
-				    const char *name)
+static enum tk_status compile_array(struct compiler *c, const struct model_fc *fc, const char *name)
 {
 	struct ctf_op *op;
 	size_t at, loop;
@@ -300,7 +299,8 @@ static enum tk_status compile_fc(struct compiler *c, const struct model_fc *fc, 
 
 	if (++c->depth > 128) {
 		c->depth--;
-		return TK_FAIL(TK_ERR_UNSUPPORTED, "Cannot compile decoder: reason=nested too deeply");
+		return TK_FAIL(TK_ERR_UNSUPPORTED,
+			       "Cannot compile decoder: reason=nested too deeply");
 	}
 	switch (fc->kind) {
 	case MODEL_FC_INT:
@@ -451,7 +451,7 @@ static int variant_select(const struct model_fc *fc, uint64_t tag, uint32_t *opt
 
 #define NEED(bits)                                                                                 \
 	do {                                                                                       \
-		if (TK_UNLIKELY(d->limit - d->pos < (bits) || d->pos > d->limit))                 \
+		if (TK_UNLIKELY(d->limit - d->pos < (bits) || d->pos > d->limit))                  \
 			return fail_short(prog, op, d, (bits));                                    \
 	} while (0)
 
@@ -468,9 +468,9 @@ static int variant_select(const struct model_fc *fc, uint64_t tag, uint32_t *opt
 
 #define LOAD(bytes, fn)                                                                            \
 	do {                                                                                       \
-		NEED((bytes) * 8);                                                                 \
+		NEED((bytes) *8);                                                                  \
 		last = fn(d->base + (d->pos >> 3));                                                \
-		d->pos += (bytes) * 8;                                                             \
+		d->pos += (bytes) *8;                                                              \
 	} while (0)
 
 static inline uint64_t ld8(const uint8_t *p)
@@ -568,11 +568,10 @@ enum tk_status ctf_prog_run(const struct ctf_prog *prog, struct ctf_dec *d)
 
 			NEED(op->size);
 			if ((d->pos & 7) == 0)
-				raw = op->size == 32
-					      ? tk_load_u32(d->base + (d->pos >> 3),
-							    (enum tk_byte_order) op->bo)
-					      : tk_load_u64(d->base + (d->pos >> 3),
-							    (enum tk_byte_order) op->bo);
+				raw = op->size == 32 ? tk_load_u32(d->base + (d->pos >> 3),
+								   (enum tk_byte_order) op->bo)
+						     : tk_load_u64(d->base + (d->pos >> 3),
+								   (enum tk_byte_order) op->bo);
 			else
 				raw = tk_bits_read(d->base, d->pos, op->size,
 						   (enum tk_byte_order) op->bo);

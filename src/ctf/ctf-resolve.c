@@ -31,7 +31,7 @@ enum scope_id {
 };
 
 static const char *const scope_prefix[SCOPE_COUNT] = {
-	"trace.packet.header.", "stream.packet.context.", "stream.event.header.",
+	"trace.packet.header.",	 "stream.packet.context.", "stream.event.header.",
 	"stream.event.context.", "event.context.",	   "event.fields.",
 };
 
@@ -66,9 +66,11 @@ static enum tk_status find_clock(const struct model_fc *fc, struct tk_clock **cl
 	case MODEL_FC_ENUM:
 		if (fc->clock) {
 			if (*clock && *clock != fc->clock)
-				return TK_FAIL(TK_ERR_FORMAT, "Cannot choose stream clock: "
-					       "clocks=%s and %s, reason=fields map to several clocks",
-					       (*clock)->name, fc->clock->name);
+				return TK_FAIL(
+					TK_ERR_FORMAT,
+					"Cannot choose stream clock: "
+					"clocks=%s and %s, reason=fields map to several clocks",
+					(*clock)->name, fc->clock->name);
 			*clock = fc->clock;
 		}
 		return TK_OK;
@@ -104,8 +106,10 @@ static enum tk_status set_default_clocks(struct tk_source *src, struct ctf_trace
 	if (st < 0)
 		return st;
 	if (clock)
-		return TK_FAIL(TK_ERR_FORMAT, "Cannot read packet header: clock=%s, "
-			       "reason=packet header fields cannot map to a clock", clock->name);
+		return TK_FAIL(TK_ERR_FORMAT,
+			       "Cannot read packet header: clock=%s, "
+			       "reason=packet header fields cannot map to a clock",
+			       clock->name);
 	for (i = 0; i < src->n_scs; i++) {
 		struct model_stream_class *sc = src->scs[i];
 
@@ -249,7 +253,8 @@ static void set_stream_config(struct tk_source *src)
 		fc = member_int(pc, "packet_seq_num");
 		sc->has_discarded_packets = fc && fc->meaning == MODEL_MEANING_PACKET_SEQ_NUM;
 		sc->discarded_packets_have_ts = sc->has_discarded_packets &&
-						sc->packets_have_ts_begin && sc->packets_have_ts_end;
+						sc->packets_have_ts_begin &&
+						sc->packets_have_ts_end;
 	}
 }
 
@@ -387,9 +392,10 @@ static enum tk_status resolve_ref(struct resolve *r, const struct model_fc *user
 	}
 	if (tscope >= 0) {
 		if (tscope > (int) r->scope || !r->roots[tscope])
-			return TK_FAIL(TK_ERR_FORMAT, "Cannot resolve field path: path=%s, "
-				       "reason=scope not available before the %s", ref,
-				       scope_name[r->scope]);
+			return TK_FAIL(TK_ERR_FORMAT,
+				       "Cannot resolve field path: path=%s, "
+				       "reason=scope not available before the %s",
+				       ref, scope_name[r->scope]);
 		target = follow(r->roots[tscope], ref + strlen(scope_prefix[tscope]), INT64_MAX,
 				tpath, &tlen);
 	} else {
@@ -404,8 +410,10 @@ static enum tk_status resolve_ref(struct resolve *r, const struct model_fc *user
 		}
 	}
 	if (!target)
-		return TK_FAIL(TK_ERR_FORMAT, "Cannot resolve field path: path=%s, scope=%s, "
-			       "reason=no earlier field has this name", ref, scope_name[r->scope]);
+		return TK_FAIL(TK_ERR_FORMAT,
+			       "Cannot resolve field path: path=%s, scope=%s, "
+			       "reason=no earlier field has this name",
+			       ref, scope_name[r->scope]);
 	/* the target must come before its user in decode order */
 	slen = r->depth;
 	for (k = 0; k < slen; k++)
@@ -414,17 +422,23 @@ static enum tk_status resolve_ref(struct resolve *r, const struct model_fc *user
 		for (k = 0; k < tlen && k < slen && tpath[k] == spath[k]; k++)
 			;
 		if (k == tlen || k == slen || tpath[k] >= spath[k])
-			return TK_FAIL(TK_ERR_FORMAT, "Cannot resolve field path: path=%s, "
-				       "reason=target does not precede its user", ref);
+			return TK_FAIL(TK_ERR_FORMAT,
+				       "Cannot resolve field path: path=%s, "
+				       "reason=target does not precede its user",
+				       ref);
 	}
 	if (user->kind == MODEL_FC_VARIANT) {
 		if (target->kind != MODEL_FC_ENUM)
-			return TK_FAIL(TK_ERR_FORMAT, "Cannot resolve variant tag: path=%s, "
-				       "reason=tag is not an enumeration", ref);
+			return TK_FAIL(TK_ERR_FORMAT,
+				       "Cannot resolve variant tag: path=%s, "
+				       "reason=tag is not an enumeration",
+				       ref);
 	} else if ((target->kind != MODEL_FC_INT && target->kind != MODEL_FC_ENUM) ||
 		   target->is_signed) {
-		return TK_FAIL(TK_ERR_FORMAT, "Cannot resolve sequence length: path=%s, "
-			       "reason=length is not an unsigned integer", ref);
+		return TK_FAIL(TK_ERR_FORMAT,
+			       "Cannot resolve sequence length: path=%s, "
+			       "reason=length is not an unsigned integer",
+			       ref);
 	}
 	*out = target;
 	return TK_OK;
@@ -506,8 +520,10 @@ static enum tk_status resolve_fc(struct resolve *r, struct arena *a, struct mode
 	case MODEL_FC_ARRAY:
 	case MODEL_FC_SEQUENCE:
 		if (r->depth >= MAX_PATH)
-			return TK_FAIL(TK_ERR_UNSUPPORTED, "Cannot resolve %s: reason=nested too "
-				       "deeply", scope_name[r->scope]);
+			return TK_FAIL(TK_ERR_UNSUPPORTED,
+				       "Cannot resolve %s: reason=nested too "
+				       "deeply",
+				       scope_name[r->scope]);
 		n = fc->kind == MODEL_FC_STRUCT	   ? fc->u.st.count
 		    : fc->kind == MODEL_FC_VARIANT ? fc->u.var.count
 						   : 1;
@@ -721,8 +737,10 @@ static enum tk_status check_unsigned_member(const struct model_fc *st, const cha
 	if (!fc)
 		return TK_OK;
 	if ((fc->kind != MODEL_FC_INT && fc->kind != MODEL_FC_ENUM) || fc->is_signed)
-		return TK_FAIL(TK_ERR_FORMAT, "Cannot read %s: field=%s, "
-			       "reason=not an unsigned integer", scope, name);
+		return TK_FAIL(TK_ERR_FORMAT,
+			       "Cannot read %s: field=%s, "
+			       "reason=not an unsigned integer",
+			       scope, name);
 	return TK_OK;
 }
 
@@ -740,7 +758,8 @@ static enum tk_status validate(struct tk_source *src, struct ctf_trace *ct)
 	fc = member_any(ph, "magic", &index);
 	if (fc && (index != 0 || (fc->kind != MODEL_FC_INT && fc->kind != MODEL_FC_ENUM) ||
 		   fc->is_signed || fc->size != 32))
-		return TK_FAIL(TK_ERR_FORMAT, "Cannot read packet header: field=magic, "
+		return TK_FAIL(TK_ERR_FORMAT,
+			       "Cannot read packet header: field=magic, "
 			       "reason=must be the first field, a 32-bit unsigned integer");
 	st = check_unsigned_member(ph, "stream_id", "packet header");
 	if (st >= 0)
@@ -748,15 +767,17 @@ static enum tk_status validate(struct tk_source *src, struct ctf_trace *ct)
 	if (st < 0)
 		return st;
 	if (!member_any(ph, "stream_id", NULL) && src->n_scs > 1)
-		return TK_FAIL(TK_ERR_FORMAT, "Cannot read packet header: reason=no stream_id "
-			       "field but %zu stream classes", src->n_scs);
+		return TK_FAIL(TK_ERR_FORMAT,
+			       "Cannot read packet header: reason=no stream_id "
+			       "field but %zu stream classes",
+			       src->n_scs);
 	fc = member_any(ph, "uuid", NULL);
-	if (fc && (fc->kind != MODEL_FC_ARRAY || fc->u.arr.length != 16 ||
-		   (fc->u.arr.elem->kind != MODEL_FC_INT && fc->u.arr.elem->kind != MODEL_FC_ENUM) ||
-		   fc->u.arr.elem->size != 8 || fc->u.arr.elem->is_signed ||
-		   fc->u.arr.elem->align != 8))
+	if (fc &&
+	    (fc->kind != MODEL_FC_ARRAY || fc->u.arr.length != 16 ||
+	     (fc->u.arr.elem->kind != MODEL_FC_INT && fc->u.arr.elem->kind != MODEL_FC_ENUM) ||
+	     fc->u.arr.elem->size != 8 || fc->u.arr.elem->is_signed || fc->u.arr.elem->align != 8))
 		return TK_FAIL(TK_ERR_FORMAT, "Cannot read packet header: field=uuid, "
-			       "reason=must be an array of 16 unsigned bytes");
+					      "reason=must be an array of 16 unsigned bytes");
 	for (i = 0; i < src->n_scs; i++) {
 		const struct model_stream_class *sc = src->scs[i];
 
@@ -770,7 +791,8 @@ static enum tk_status validate(struct tk_source *src, struct ctf_trace *ct)
 		if (st < 0)
 			return st;
 		if (!member_any(sc->event_header, "id", NULL) && sc->n_ecs > 1)
-			return TK_FAIL(TK_ERR_FORMAT, "Cannot read event header: stream-class=%llu, "
+			return TK_FAIL(TK_ERR_FORMAT,
+				       "Cannot read event header: stream-class=%llu, "
 				       "reason=no id field but %zu event classes",
 				       (unsigned long long) sc->id, sc->n_ecs);
 	}
@@ -812,9 +834,9 @@ static void set_quirks(struct tk_source *src, struct ctf_trace *ct)
 		ct->quirk_event_after_packet = major < 2 || (major == 2 && minor < 11);
 	} else if (!strcmp(tracer, "lttng-modules")) {
 		ct->quirk_lttng_crash = 1;
-		ct->quirk_event_after_packet = major < 2 ||
-					       (major == 2 && ((minor == 10 && patch < 10) ||
-							       (minor == 9 && patch < 13) || minor < 9));
+		ct->quirk_event_after_packet =
+			major < 2 || (major == 2 && ((minor == 10 && patch < 10) ||
+						     (minor == 9 && patch < 13) || minor < 9));
 	} else if (!strcmp(tracer, "barectf")) {
 		ct->quirk_barectf_event_before_packet =
 			major < 2 || (major == 2 && (minor < 3 || (minor == 3 && patch < 1)));

@@ -24,8 +24,8 @@
 static enum tk_status unpack_metadata(const uint8_t *data, size_t size, const char *path,
 				      char **out, size_t *len)
 {
-	enum tk_byte_order bo = tk_load_le32(data) == METADATA_MAGIC ? TK_BYTE_ORDER_LE
-								    : TK_BYTE_ORDER_BE;
+	enum tk_byte_order bo =
+		tk_load_le32(data) == METADATA_MAGIC ? TK_BYTE_ORDER_LE : TK_BYTE_ORDER_BE;
 	uint8_t uuid[16];
 	size_t off = 0, n = 0, k = 0;
 	char *text = malloc(size + 1);
@@ -44,30 +44,36 @@ static enum tk_status unpack_metadata(const uint8_t *data, size_t size, const ch
 		packet = tk_load_u32(h + 28, bo);
 		if (h[32] || h[33] || h[34] || tk_load_u32(h + 20, bo)) {
 			free(text);
-			return TK_FAIL(TK_ERR_UNSUPPORTED, "Cannot read metadata packet: path=%s, "
+			return TK_FAIL(TK_ERR_UNSUPPORTED,
+				       "Cannot read metadata packet: path=%s, "
 				       "packet=%zu, reason=compression, encryption or checksums "
-				       "are not supported", path, k);
+				       "are not supported",
+				       path, k);
 		}
 		if (h[35] != 1 || h[36] != 8) {
 			free(text);
-			return TK_FAIL(TK_ERR_UNSUPPORTED, "Cannot read metadata packet: path=%s, "
-				       "packet=%zu, version=%u.%u, reason=expecting 1.8", path, k,
-				       h[35], h[36]);
+			return TK_FAIL(TK_ERR_UNSUPPORTED,
+				       "Cannot read metadata packet: path=%s, "
+				       "packet=%zu, version=%u.%u, reason=expecting 1.8",
+				       path, k, h[35], h[36]);
 		}
 		if (k == 0)
 			memcpy(uuid, h + 4, 16);
 		else if (memcmp(uuid, h + 4, 16)) {
 			free(text);
-			return TK_FAIL(TK_ERR_FORMAT, "Cannot read metadata packet: path=%s, "
+			return TK_FAIL(TK_ERR_FORMAT,
+				       "Cannot read metadata packet: path=%s, "
 				       "packet=%zu, reason=UUID differs from the first packet's",
 				       path, k);
 		}
 		if (content / 8 < METADATA_HEADER_SIZE || packet < content ||
 		    content / 8 > size - off) {
 			free(text);
-			return TK_FAIL(TK_ERR_FORMAT, "Cannot read metadata packet: path=%s, "
+			return TK_FAIL(TK_ERR_FORMAT,
+				       "Cannot read metadata packet: path=%s, "
 				       "packet=%zu, content-size=%u, packet-size=%u, "
-				       "reason=sizes do not fit", path, k, content, packet);
+				       "reason=sizes do not fit",
+				       path, k, content, packet);
 		}
 		memcpy(text + n, h + METADATA_HEADER_SIZE, content / 8 - METADATA_HEADER_SIZE);
 		n += content / 8 - METADATA_HEADER_SIZE;
@@ -82,19 +88,21 @@ static enum tk_status unpack_metadata(const uint8_t *data, size_t size, const ch
 	return TK_OK;
 bad_header:
 	free(text);
-	return TK_FAIL(TK_ERR_FORMAT, "Cannot read metadata packet: path=%s, packet=%zu, "
-		       "offset=%zu, reason=bad packet header", path, k, off);
+	return TK_FAIL(TK_ERR_FORMAT,
+		       "Cannot read metadata packet: path=%s, packet=%zu, "
+		       "offset=%zu, reason=bad packet header",
+		       path, k, off);
 }
 
 int ctf_metadata_looks_valid(const uint8_t *data, size_t size)
 {
 	size_t i = 0;
 
-	if (size >= 4 && (tk_load_le32(data) == METADATA_MAGIC ||
-			  tk_load_be32(data) == METADATA_MAGIC))
+	if (size >= 4 &&
+	    (tk_load_le32(data) == METADATA_MAGIC || tk_load_be32(data) == METADATA_MAGIC))
 		return 1;
-	while (i < size && (data[i] == ' ' || data[i] == '\t' || data[i] == '\n' ||
-			    data[i] == '\r'))
+	while (i < size &&
+	       (data[i] == ' ' || data[i] == '\t' || data[i] == '\n' || data[i] == '\r'))
 		i++;
 	return size - i >= 2 && data[i] == '/' && (data[i + 1] == '*' || data[i + 1] == '/');
 }
@@ -124,8 +132,35 @@ static enum tk_status check_signature(const char *text, const char *path)
 	if (end == p)
 		return TK_OK;
 	if (major != 1 || minor != 8)
-		return TK_FAIL(TK_ERR_UNSUPPORTED, "Cannot read metadata: path=%s, version=%lu.%lu, "
-			       "reason=only CTF 1.8 is supported", path, major, minor);
+		return TK_FAIL(TK_ERR_UNSUPPORTED,
+			       "Cannot read metadata: path=%s, version=%lu.%lu, "
+			       "reason=only CTF 1.8 is supported",
+			       path, major, minor);
+	return TK_OK;
+}
+
+enum tk_status ctf_metadata_decode(const uint8_t *data, size_t size, const char *path, char **out,
+				   size_t *len)
+{
+	enum tk_status st;
+	char *text;
+
+	if (size >= 4 &&
+	    (tk_load_le32(data) == METADATA_MAGIC || tk_load_be32(data) == METADATA_MAGIC))
+		return unpack_metadata(data, size, path, out, len);
+	text = malloc(size + 1);
+	if (!text)
+		return TK_FAIL(TK_ERR_NOMEM, "Cannot read metadata: path=%s, size=%zu", path, size);
+	if (size)
+		memcpy(text, data, size);
+	text[size] = '\0';
+	st = check_signature(text, path);
+	if (st < 0) {
+		free(text);
+		return st;
+	}
+	*out = text;
+	*len = size;
 	return TK_OK;
 }
 
@@ -133,36 +168,15 @@ enum tk_status ctf_metadata_read(const char *path, char **out, size_t *len, int 
 {
 	struct mfile mf;
 	enum tk_status st;
-	char *text;
 
 	st = mfile_open(&mf, path);
 	if (st < 0)
 		return st;
 	*packetized = mf.size >= 4 && (tk_load_le32(mf.data) == METADATA_MAGIC ||
 				       tk_load_be32(mf.data) == METADATA_MAGIC);
-	if (*packetized) {
-		st = unpack_metadata(mf.data, mf.size, path, out, len);
-		mfile_close(&mf);
-		return st;
-	}
-	text = malloc(mf.size + 1);
-	if (!text) {
-		mfile_close(&mf);
-		return TK_FAIL(TK_ERR_NOMEM, "Cannot read metadata: path=%s, size=%zu", path,
-			       mf.size);
-	}
-	if (mf.size)
-		memcpy(text, mf.data, mf.size);
-	text[mf.size] = '\0';
-	*len = mf.size;
+	st = ctf_metadata_decode(mf.data, mf.size, path, out, len);
 	mfile_close(&mf);
-	st = check_signature(text, path);
-	if (st < 0) {
-		free(text);
-		return st;
-	}
-	*out = text;
-	return TK_OK;
+	return st;
 }
 
 /* ---- one trace directory -------------------------------------------------------------------- */
@@ -363,16 +377,19 @@ enum tk_status ctf_sources_open(const char *const *paths, size_t npaths, struct 
 
 		if (!is_dir(paths[i])) {
 			st = TK_FAIL(TK_ERR_NOTFOUND, "Cannot open trace: path=%s, reason=%s",
-				     paths[i], access(paths[i], F_OK) ? "no such file or directory"
-								      : "not a directory");
+				     paths[i],
+				     access(paths[i], F_OK) ? "no such file or directory"
+							    : "not a directory");
 			break;
 		}
 		while (root_len > 1 && paths[i][root_len - 1] == '/')
 			root_len--;
 		st = discover(paths[i], root_len, &found, 0);
 		if (st >= 0 && found.len == before)
-			st = TK_FAIL(TK_ERR_NOTFOUND, "Cannot open trace: path=%s, reason=no CTF "
-				     "trace (directory with a metadata file) found", paths[i]);
+			st = TK_FAIL(TK_ERR_NOTFOUND,
+				     "Cannot open trace: path=%s, reason=no CTF "
+				     "trace (directory with a metadata file) found",
+				     paths[i]);
 	}
 	for (i = 0; i < found.len && st >= 0; i++) {
 		struct found *f = &VEC_AT(&found, struct found, i);
@@ -418,8 +435,8 @@ enum tk_status ctf_sources_open(const char *const *paths, size_t npaths, struct 
 			else
 				*slot = main;
 		}
-		if (st < 0 && (!sources->len || VEC_AT(sources, struct tk_source *,
-							sources->len - 1) != main))
+		if (st < 0 && (!sources->len ||
+			       VEC_AT(sources, struct tk_source *, sources->len - 1) != main))
 			source_destroy(main);
 	}
 	for (i = 0; i < found.len; i++) {
@@ -435,4 +452,44 @@ enum tk_status ctf_sources_open(const char *const *paths, size_t npaths, struct 
 void ctf_source_destroy(struct tk_source *src)
 {
 	source_destroy(src);
+}
+
+enum tk_status ctf_source_open_mem(struct tk_source **out, const uint8_t *metadata, size_t mlen,
+				   const uint8_t *const *data, const size_t *sizes, size_t n)
+{
+	struct tk_source *src = calloc(1, sizeof(*src));
+	char *text = NULL, **names = NULL;
+	size_t len, i;
+	enum tk_status st;
+
+	if (!src)
+		return TK_FAIL(TK_ERR_NOMEM, "Cannot open trace in memory");
+	arena_init(&src->arena);
+	src->ops = &ctf_source_ops;
+	src->format = "CTF 1.8";
+	src->path = "(memory)";
+	src->name = "";
+	st = ctf_metadata_decode(metadata, mlen, "(memory)", &text, &len);
+	if (st >= 0)
+		st = ctf_meta_build(src, text, len);
+	free(text);
+	names = calloc(n + 1, sizeof(*names));
+	if (st >= 0 && !names)
+		st = TK_FAIL(TK_ERR_NOMEM, "Cannot open trace in memory");
+	for (i = 0; st >= 0 && i < n; i++) {
+		names[i] = arena_alloc(&src->arena, 48);
+		if (!names[i])
+			st = TK_FAIL(TK_ERR_NOMEM, "Cannot open trace in memory");
+		else
+			snprintf(names[i], 48, "(memory)/stream%zu", i);
+	}
+	if (st >= 0)
+		st = ctf_streams_open_mem(src, (const char *const *) names, data, sizes, n);
+	free(names);
+	if (st < 0) {
+		source_destroy(src);
+		return st;
+	}
+	*out = src;
+	return TK_OK;
 }

@@ -30,13 +30,14 @@
 #define UNSET UINT64_MAX
 
 struct ctf_pkt {
-	uint64_t offset;       /* bytes in the file */
-	uint64_t packet_bits;  /* from the index */
+	uint64_t offset;      /* bytes in the file */
+	uint64_t packet_bits; /* from the index */
 	uint64_t content_bits;
 };
 
 struct ctf_file {
 	const char *path;
+	const uint8_t *mem; /* contents held in memory (fuzzers, tests), or NULL */
 	int64_t begin_ns;
 	uint8_t has_begin;
 	uint64_t size;
@@ -68,9 +69,9 @@ static void dec_reset_meanings(struct ctf_dec *d)
 
 struct pkt_info {
 	struct model_stream_class *sc;
-	uint64_t packet_bits;	 /* UNSET: runs to the end of the file */
-	uint64_t content_bits;	 /* UNSET: runs to the end of the file */
-	size_t header_values;	 /* values of the packet header */
+	uint64_t packet_bits;  /* UNSET: runs to the end of the file */
+	uint64_t content_bits; /* UNSET: runs to the end of the file */
+	size_t header_values;  /* values of the packet header */
 };
 
 /*
@@ -99,15 +100,18 @@ static enum tk_status read_packet_start(const struct tk_source *src, const uint8
 	pi->header_values = d->nv;
 	if (d->stream_class_id == UNSET) {
 		if (src->n_scs != 1)
-			return TK_FAIL(TK_ERR_FORMAT, "Cannot read packet: reason=no stream_id "
-				       "field and %zu stream classes", src->n_scs);
+			return TK_FAIL(TK_ERR_FORMAT,
+				       "Cannot read packet: reason=no stream_id "
+				       "field and %zu stream classes",
+				       src->n_scs);
 		sc = src->scs[0];
 	} else {
 		for (i = 0; i < src->n_scs; i++)
 			if (src->scs[i]->id == d->stream_class_id)
 				sc = src->scs[i];
 		if (!sc)
-			return TK_FAIL(TK_ERR_FORMAT, "Cannot read packet: stream-class-id=%llu, "
+			return TK_FAIL(TK_ERR_FORMAT,
+				       "Cannot read packet: stream-class-id=%llu, "
 				       "reason=no such stream class",
 				       (unsigned long long) d->stream_class_id);
 	}
@@ -129,29 +133,36 @@ static enum tk_status read_packet_start(const struct tk_source *src, const uint8
 	}
 	if (pi->packet_bits != UNSET) {
 		if (pi->content_bits > pi->packet_bits)
-			return TK_FAIL(TK_ERR_FORMAT, "Cannot read packet: content-size=%llu, "
+			return TK_FAIL(TK_ERR_FORMAT,
+				       "Cannot read packet: content-size=%llu, "
 				       "packet-size=%llu, reason=content larger than packet",
 				       (unsigned long long) pi->content_bits,
 				       (unsigned long long) pi->packet_bits);
 		if (pi->packet_bits % 8 || pi->packet_bits == 0)
-			return TK_FAIL(TK_ERR_FORMAT, "Cannot read packet: packet-size=%llu, "
+			return TK_FAIL(TK_ERR_FORMAT,
+				       "Cannot read packet: packet-size=%llu, "
 				       "reason=not a whole, non-zero number of bytes",
 				       (unsigned long long) pi->packet_bits);
 		if (pi->packet_bits > avail_bits)
-			return TK_FAIL(TK_ERR_FORMAT, "Cannot read packet: packet-size-bits=%llu, "
+			return TK_FAIL(TK_ERR_FORMAT,
+				       "Cannot read packet: packet-size-bits=%llu, "
 				       "bytes-left-in-file=%llu, reason=packet goes past the end "
-				       "of the file", (unsigned long long) pi->packet_bits,
+				       "of the file",
+				       (unsigned long long) pi->packet_bits,
 				       (unsigned long long) (size - off));
-		if (ix && (pi->packet_bits != ix->packet_bits ||
-			   pi->content_bits != ix->content_bits))
-			return TK_FAIL(TK_ERR_FORMAT, "Cannot read packet: packet-size=%llu, "
+		if (ix &&
+		    (pi->packet_bits != ix->packet_bits || pi->content_bits != ix->content_bits))
+			return TK_FAIL(TK_ERR_FORMAT,
+				       "Cannot read packet: packet-size=%llu, "
 				       "index-packet-size=%llu, reason=packet and index disagree",
 				       (unsigned long long) pi->packet_bits,
 				       (unsigned long long) ix->packet_bits);
 		if (d->pos > pi->content_bits)
-			return TK_FAIL(TK_ERR_FORMAT, "Cannot read packet: header-bits=%llu, "
+			return TK_FAIL(TK_ERR_FORMAT,
+				       "Cannot read packet: header-bits=%llu, "
 				       "content-size=%llu, reason=header and context larger than "
-				       "the content", (unsigned long long) d->pos,
+				       "the content",
+				       (unsigned long long) d->pos,
 				       (unsigned long long) pi->content_bits);
 		d->limit = pi->content_bits;
 	}
@@ -232,18 +243,43 @@ static int cmp_name(const void *a, const void *b)
 	return strcmp(*(char *const *) a, *(char *const *) b);
 }
 
+/* Read the first packet of a data file (@data, @size) and record what it says in @probes. */
+static enum tk_status probe_data(struct tk_source *src, struct ctf_file *f, const uint8_t *data,
+				 struct vec *probes, struct ctf_dec *d)
+{
+	struct pkt_info pi;
+	struct probe *pr;
+	enum tk_status st;
+
+	st = read_packet_start(src, data, f->size, 0, f->idx, d, &pi);
+	if (st < 0)
+		return TK_FAIL(st, "Cannot read first packet of stream file: path=%s", f->path);
+	if (d->ts_begin != UNSET && pi.sc->clock) {
+		if (model_clock_ns(pi.sc->clock, d->ts_begin, &f->begin_ns))
+			return TK_FAIL(TK_ERR_FORMAT,
+				       "Cannot read first packet of stream file: "
+				       "path=%s, reason=begin time overflows",
+				       f->path);
+		f->has_begin = 1;
+	}
+	pr = vec_push(probes, sizeof(*pr));
+	if (!pr)
+		return TK_FAIL(TK_ERR_NOMEM, "Cannot open stream file: path=%s", f->path);
+	pr->file = f;
+	pr->sc = pi.sc;
+	pr->data_stream_id = f->has_begin ? d->data_stream_id : UNSET;
+	return TK_OK;
+}
+
 static enum tk_status probe_file(struct tk_source *src, const char *dir, const char *name,
 				 struct vec *probes, struct ctf_dec *d)
 {
 	struct arena *a = &src->arena;
 	char *path;
 	struct mfile mf;
-	struct pkt_info pi;
 	struct ctf_file *f;
-	struct probe *pr;
 	enum tk_status st;
 	size_t dl = strlen(dir), nl = strlen(name);
-	const struct model_stream_class *sc;
 
 	path = arena_alloc(a, dl + nl + 2);
 	if (!path)
@@ -266,24 +302,9 @@ static enum tk_status probe_file(struct tk_source *src, const char *dir, const c
 	f->path = path;
 	f->size = mf.size;
 	read_index(dir, name, f);
-	st = read_packet_start(src, mf.data, mf.size, 0, f->idx, d, &pi);
+	st = probe_data(src, f, mf.data, probes, d);
 	mfile_close(&mf);
-	if (st < 0)
-		return TK_FAIL(st, "Cannot read first packet of stream file: path=%s", path);
-	sc = pi.sc;
-	if (d->ts_begin != UNSET && sc->clock) {
-		if (model_clock_ns(sc->clock, d->ts_begin, &f->begin_ns))
-			return TK_FAIL(TK_ERR_FORMAT, "Cannot read first packet of stream file: "
-				       "path=%s, reason=begin time overflows", path);
-		f->has_begin = 1;
-	}
-	pr = vec_push(probes, sizeof(*pr));
-	if (!pr)
-		return TK_FAIL(TK_ERR_NOMEM, "Cannot open stream file: path=%s", path);
-	pr->file = f;
-	pr->sc = pi.sc;
-	pr->data_stream_id = f->has_begin ? d->data_stream_id : UNSET;
-	return TK_OK;
+	return st;
 }
 
 /* Files of one stream are ordered by their first packet's time (stable for equal times). */
@@ -334,47 +355,46 @@ static enum tk_status list_data_files(const char *dir, struct vec *names)
 	return TK_OK;
 }
 
-/*
- * Probe every data file of @dir and add its streams to @src (which may already hold streams
- * of other directories of the same trace: files of the same stream instance are merged).
- */
-enum tk_status ctf_streams_open(struct tk_source *src, const char *dir)
+static enum tk_status dec_init(struct ctf_dec *d, const struct ctf_trace *ct)
 {
-	struct vec names = VEC_INIT, probes = VEC_INIT, streams = VEC_INIT;
-	struct ctf_trace *ct = src->fmt;
-	struct ctf_dec d;
+	memset(d, 0, sizeof(*d));
+	d->stored = calloc(ct->n_stored + 1, sizeof(uint64_t));
+	if (!d->stored)
+		return TK_FAIL(TK_ERR_NOMEM, "Cannot allocate decoder");
+	return TK_OK;
+}
+
+static void dec_free(struct ctf_dec *d)
+{
+	ctf_dec_fini(d);
+	free(d->stored);
+	d->stored = NULL;
+}
+
+/*
+ * Add the probed files to the streams of @src (which may already hold streams of other
+ * directories of the same trace: files of the same stream instance are merged), then number
+ * the streams without an instance ID in path order.
+ */
+static enum tk_status group_probes(struct tk_source *src, struct vec *probes)
+{
+	struct vec streams = VEC_INIT;
 	enum tk_status st = TK_OK;
 	size_t i, j;
 	uint64_t next_id = 0;
 
-	memset(&d, 0, sizeof(d));
-	d.stored = calloc(ct->n_stored + 1, sizeof(uint64_t));
-	if (!d.stored)
-		return TK_FAIL(TK_ERR_NOMEM, "Cannot open streams: path=%s", dir);
-	st = list_data_files(dir, &names);
-	for (i = 0; st >= 0 && i < names.len; i++)
-		st = probe_file(src, dir, VEC_AT(&names, char *, i), &probes, &d);
-	for (i = 0; i < names.len; i++)
-		free(VEC_AT(&names, char *, i));
-	vec_fini(&names);
-	ctf_dec_fini(&d);
-	free(d.stored);
-	if (st < 0)
-		goto out;
-
-	/* previously opened directories of the same trace */
 	for (i = 0; i < src->n_streams; i++) {
 		struct tk_stream **slot = vec_push(&streams, sizeof(*slot));
 
 		if (!slot) {
-			st = TK_FAIL(TK_ERR_NOMEM, "Cannot open streams: path=%s", dir);
+			st = TK_FAIL(TK_ERR_NOMEM, "Cannot open streams");
 			goto out;
 		}
 		*slot = src->streams[i];
 	}
-	qsort(probes.data, probes.len, sizeof(struct probe), cmp_probe_time);
-	for (i = 0; i < probes.len; i++) {
-		struct probe *pr = &VEC_AT(&probes, struct probe, i);
+	qsort(probes->data, probes->len, sizeof(struct probe), cmp_probe_time);
+	for (i = 0; i < probes->len; i++) {
+		struct probe *pr = &VEC_AT(probes, struct probe, i);
 		struct tk_stream *s = NULL;
 		struct ctf_stream *cs;
 		struct ctf_file **files;
@@ -394,7 +414,7 @@ enum tk_status ctf_streams_open(struct tk_source *src, const char *dir)
 			s = arena_alloc(&src->arena, sizeof(*s));
 			cs = arena_alloc(&src->arena, sizeof(*cs));
 			if (!slot || !s || !cs) {
-				st = TK_FAIL(TK_ERR_NOMEM, "Cannot open streams: path=%s", dir);
+				st = TK_FAIL(TK_ERR_NOMEM, "Cannot open streams");
 				goto out;
 			}
 			*slot = s;
@@ -407,7 +427,7 @@ enum tk_status ctf_streams_open(struct tk_source *src, const char *dir)
 		cs = s->fmt;
 		files = arena_alloc(&src->arena, (cs->nfiles + 1) * sizeof(*files));
 		if (!files) {
-			st = TK_FAIL(TK_ERR_NOMEM, "Cannot open streams: path=%s", dir);
+			st = TK_FAIL(TK_ERR_NOMEM, "Cannot open streams");
 			goto out;
 		}
 		/* insert before the first file that starts later (babeltrace2's order) */
@@ -427,7 +447,7 @@ enum tk_status ctf_streams_open(struct tk_source *src, const char *dir)
 	src->n_streams = streams.len;
 	src->streams = arena_alloc(&src->arena, (streams.len + 1) * sizeof(*src->streams));
 	if (!src->streams) {
-		st = TK_FAIL(TK_ERR_NOMEM, "Cannot open streams: path=%s", dir);
+		st = TK_FAIL(TK_ERR_NOMEM, "Cannot open streams");
 		goto out;
 	}
 	for (i = 0; i < streams.len; i++) {
@@ -438,8 +458,64 @@ enum tk_status ctf_streams_open(struct tk_source *src, const char *dir)
 		s->id = cs->data_stream_id != UNSET ? cs->data_stream_id : next_id++;
 	}
 out:
-	vec_fini(&probes);
 	vec_fini(&streams);
+	return st;
+}
+
+enum tk_status ctf_streams_open(struct tk_source *src, const char *dir)
+{
+	struct vec names = VEC_INIT, probes = VEC_INIT;
+	struct ctf_dec d;
+	enum tk_status st;
+	size_t i;
+
+	st = dec_init(&d, src->fmt);
+	if (st < 0)
+		return st;
+	st = list_data_files(dir, &names);
+	for (i = 0; st >= 0 && i < names.len; i++)
+		st = probe_file(src, dir, VEC_AT(&names, char *, i), &probes, &d);
+	for (i = 0; i < names.len; i++)
+		free(VEC_AT(&names, char *, i));
+	vec_fini(&names);
+	dec_free(&d);
+	if (st >= 0)
+		st = group_probes(src, &probes);
+	vec_fini(&probes);
+	if (st < 0)
+		return TK_FAIL(st, "Cannot open streams: path=%s", dir);
+	return TK_OK;
+}
+
+enum tk_status ctf_streams_open_mem(struct tk_source *src, const char *const *names,
+				    const uint8_t *const *data, const size_t *sizes, size_t n)
+{
+	struct vec probes = VEC_INIT;
+	struct ctf_dec d;
+	enum tk_status st;
+	size_t i;
+
+	st = dec_init(&d, src->fmt);
+	if (st < 0)
+		return st;
+	for (i = 0; st >= 0 && i < n; i++) {
+		struct ctf_file *f;
+
+		if (!sizes[i])
+			continue;
+		f = arena_alloc(&src->arena, sizeof(*f));
+		if (!f || !(f->path = arena_strdup(&src->arena, names[i]))) {
+			st = TK_FAIL(TK_ERR_NOMEM, "Cannot open streams");
+			break;
+		}
+		f->mem = data[i];
+		f->size = sizes[i];
+		st = probe_data(src, f, data[i], &probes, &d);
+	}
+	dec_free(&d);
+	if (st >= 0)
+		st = group_probes(src, &probes);
+	vec_fini(&probes);
 	return st;
 }
 
@@ -485,14 +561,14 @@ struct ctf_cursor {
 	const struct ctf_sc *csc;
 	struct ctf_dec d;
 	enum cur_state state;
-	size_t file;	      /* index in cs->files of the mapped file */
+	size_t file; /* index in cs->files of the mapped file */
 	struct mfile mf;
-	uint64_t pkt_off;     /* bytes */
-	uint64_t pkt_bits;    /* UNSET: to the end of the file */
+	uint64_t pkt_off;  /* bytes */
+	uint64_t pkt_bits; /* UNSET: to the end of the file */
 	uint64_t content_bits;
-	size_t pkt_no;	      /* packet number in the current file */
-	size_t npkt_vals;     /* values of packet header and context */
-	size_t pctx_off;      /* first value of the packet context */
+	size_t pkt_no;	  /* packet number in the current file */
+	size_t npkt_vals; /* values of packet header and context */
+	size_t pctx_off;  /* first value of the packet context */
 	struct snapshots cur, prev;
 	struct tk_event ev;
 	struct tk_notice notice;
@@ -501,9 +577,10 @@ struct ctf_cursor {
 static enum tk_status cycles_to_ns(const struct tk_stream *s, uint64_t cycles, int64_t *ns)
 {
 	if (model_clock_ns(s->sc->clock, cycles, ns))
-		return TK_FAIL(TK_ERR_FORMAT, "Cannot convert time: stream=%s, cycles=%llu, "
-			       "reason=nanoseconds from origin overflow 64 bits", s->path,
-			       (unsigned long long) cycles);
+		return TK_FAIL(TK_ERR_FORMAT,
+			       "Cannot convert time: stream=%s, cycles=%llu, "
+			       "reason=nanoseconds from origin overflow 64 bits",
+			       s->path, (unsigned long long) cycles);
 	return TK_OK;
 }
 
@@ -515,6 +592,12 @@ static enum tk_status cursor_next_file(struct ctf_cursor *c)
 	mfile_close(&c->mf);
 	if (c->file >= c->cs->nfiles)
 		return TK_END;
+	if (c->cs->files[c->file]->mem) {
+		mfile_borrow(&c->mf, c->cs->files[c->file]->mem, c->cs->files[c->file]->size);
+		c->pkt_off = 0;
+		c->pkt_no = 0;
+		return TK_OK;
+	}
 	st = mfile_open(&c->mf, c->cs->files[c->file]->path);
 	if (st < 0)
 		return st;
@@ -522,8 +605,10 @@ static enum tk_status cursor_next_file(struct ctf_cursor *c)
 		const char *path = c->cs->files[c->file]->path;
 
 		mfile_close(&c->mf);
-		return TK_FAIL(TK_ERR_IO, "Cannot read stream file: path=%s, "
-			       "reason=file changed size since the trace was opened", path);
+		return TK_FAIL(TK_ERR_IO,
+			       "Cannot read stream file: path=%s, "
+			       "reason=file changed size since the trace was opened",
+			       path);
 	}
 	c->pkt_off = 0;
 	c->pkt_no = 0;
@@ -548,9 +633,10 @@ static enum tk_status cursor_read_packet(struct ctf_cursor *c)
 	}
 	if (f->idx) {
 		if (c->pkt_no >= f->nidx)
-			return TK_FAIL(TK_ERR_FORMAT, "Cannot read packet: path=%s, offset=%llu, "
-				       "reason=not in the index", f->path,
-				       (unsigned long long) c->pkt_off);
+			return TK_FAIL(TK_ERR_FORMAT,
+				       "Cannot read packet: path=%s, offset=%llu, "
+				       "reason=not in the index",
+				       f->path, (unsigned long long) c->pkt_off);
 		ix = &f->idx[c->pkt_no];
 	}
 	mfile_release_before(&c->mf, c->pkt_off);
@@ -561,9 +647,10 @@ static enum tk_status cursor_read_packet(struct ctf_cursor *c)
 		return TK_FAIL(st, "Cannot read packet: path=%s, offset=%llu", f->path,
 			       (unsigned long long) c->pkt_off);
 	if (pi.sc != c->stream->sc)
-		return TK_FAIL(TK_ERR_FORMAT, "Cannot read packet: path=%s, offset=%llu, "
-			       "reason=packet of another stream class", f->path,
-			       (unsigned long long) c->pkt_off);
+		return TK_FAIL(TK_ERR_FORMAT,
+			       "Cannot read packet: path=%s, offset=%llu, "
+			       "reason=packet of another stream class",
+			       f->path, (unsigned long long) c->pkt_off);
 	c->pctx_off = pi.header_values;
 	c->npkt_vals = c->d.nv;
 	c->pkt_bits = pi.packet_bits;
@@ -606,7 +693,8 @@ static enum tk_status cursor_decode_event(struct ctf_cursor *c)
 	enum tk_status st;
 
 	if (c->content_bits != UNSET && d->pos > c->content_bits)
-		return TK_FAIL(TK_ERR_FORMAT, "Cannot read event: offset-bits=%llu, "
+		return TK_FAIL(TK_ERR_FORMAT,
+			       "Cannot read event: offset-bits=%llu, "
 			       "content-size=%llu, reason=past the packet content",
 			       (unsigned long long) d->pos, (unsigned long long) c->content_bits);
 	d->nv = c->npkt_vals;
@@ -616,14 +704,18 @@ static enum tk_status cursor_decode_event(struct ctf_cursor *c)
 		return st;
 	if (d->event_id == UNSET) {
 		if (sc->n_ecs != 1)
-			return TK_FAIL(TK_ERR_FORMAT, "Cannot read event: reason=no event id and "
-				       "%zu event classes", sc->n_ecs);
+			return TK_FAIL(TK_ERR_FORMAT,
+				       "Cannot read event: reason=no event id and "
+				       "%zu event classes",
+				       sc->n_ecs);
 		ec = sc->ecs[0];
 	} else {
 		ec = model_stream_class_find_ec(sc, d->event_id);
 		if (!ec)
-			return TK_FAIL(TK_ERR_FORMAT, "Cannot read event: id=%llu, "
-				       "reason=no such event class", (unsigned long long) d->event_id);
+			return TK_FAIL(TK_ERR_FORMAT,
+				       "Cannot read event: id=%llu, "
+				       "reason=no such event class",
+				       (unsigned long long) d->event_id);
 	}
 	c->ev.ec = ec;
 	c->ev.cycles = d->clock;
@@ -646,12 +738,14 @@ static enum tk_status cursor_decode_event(struct ctf_cursor *c)
 	if (st < 0)
 		return st;
 	if (c->content_bits != UNSET && d->pos > c->content_bits)
-		return TK_FAIL(TK_ERR_FORMAT, "Cannot read event: name=%s, end-bits=%llu, "
+		return TK_FAIL(TK_ERR_FORMAT,
+			       "Cannot read event: name=%s, end-bits=%llu, "
 			       "content-size=%llu, reason=event goes past the packet content",
 			       ec->name ? ec->name : "", (unsigned long long) d->pos,
 			       (unsigned long long) c->content_bits);
 	if (d->pos == start)
-		return TK_FAIL(TK_ERR_FORMAT, "Cannot read event: name=%s, offset-bits=%llu, "
+		return TK_FAIL(TK_ERR_FORMAT,
+			       "Cannot read event: name=%s, offset-bits=%llu, "
 			       "reason=event takes no room (CTF forbids empty events)",
 			       ec->name ? ec->name : "", (unsigned long long) start);
 	c->ev.scope[MODEL_SCOPE_PACKET_CONTEXT] = d->vals + c->pctx_off;
@@ -838,7 +932,7 @@ enum tk_status ctf_cursor_open(struct tk_stream *stream, struct model_cursor **o
 	c->cs = stream->fmt;
 	c->ct = stream->source->fmt;
 	c->csc = stream->sc->fmt;
-	c->mf.fd = -1;
+	mfile_init(&c->mf);
 	c->d.stored = calloc(c->ct->n_stored + 1, sizeof(uint64_t));
 	if (!c->d.stored) {
 		free(c);

@@ -110,6 +110,13 @@ void ctf_dec_fini(struct ctf_dec *d);
 /* Open the data streams of a CTF trace directory (reads each file's first packet). */
 enum tk_status ctf_streams_open(struct tk_source *src, const char *dir);
 
+/*
+ * Like ctf_streams_open(), for @n data files held in memory (fuzzers and tests); @names name
+ * them in messages. The memory must outlive the source.
+ */
+enum tk_status ctf_streams_open_mem(struct tk_source *src, const char *const *names,
+				    const uint8_t *const *data, const size_t *sizes, size_t n);
+
 /* model_source_ops.cursor_open for CTF streams. */
 enum tk_status ctf_cursor_open(struct tk_stream *stream, struct model_cursor **out);
 
@@ -122,7 +129,18 @@ void ctf_streams_close(struct tk_source *src);
  */
 enum tk_status ctf_sources_open(const char *const *paths, size_t npaths, struct vec *sources);
 
-/* Free a source made by ctf_sources_open(). */
+/* Free a source made by ctf_sources_open() or ctf_source_open_mem(). */
 void ctf_source_destroy(struct tk_source *src);
+
+/*
+ * A source from metadata and data stream files held in memory (the fuzzers' entry point):
+ * @metadata is plain or packetized metadata of @mlen bytes. Memory must outlive the source.
+ */
+enum tk_status ctf_source_open_mem(struct tk_source **out, const uint8_t *metadata, size_t mlen,
+				   const uint8_t *const *data, const size_t *sizes, size_t n);
+
+/* Metadata stream bytes (plain text or packetized) to TSDL text, malloc'ed in *out. */
+enum tk_status ctf_metadata_decode(const uint8_t *data, size_t size, const char *path, char **out,
+				   size_t *len);
 
 #endif /* TK_CTF_CTF_H */

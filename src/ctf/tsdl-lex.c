@@ -94,8 +94,10 @@ static enum tk_status lex_quoted(struct tsdl_parser *p, const char *s, size_t n,
 			continue;
 		}
 		if (++i == n)
-			return TK_FAIL(TK_ERR_FORMAT, "Cannot read metadata string: line=%d, "
-				       "reason=escape at end", line);
+			return TK_FAIL(TK_ERR_FORMAT,
+				       "Cannot read metadata string: line=%d, "
+				       "reason=escape at end",
+				       line);
 		c = s[i];
 		switch (c) {
 		case 'n':
@@ -133,7 +135,8 @@ static enum tk_status lex_quoted(struct tsdl_parser *p, const char *s, size_t n,
 			if (!k)
 				return TK_FAIL(TK_ERR_FORMAT,
 					       "Cannot read metadata string: line=%d, "
-					       "reason=bad \\x escape", line);
+					       "reason=bad \\x escape",
+					       line);
 			dst[o++] = (char) v;
 			break;
 		}
@@ -189,8 +192,10 @@ static enum tk_status lex_number(struct tsdl_parser *p, const char *s, size_t le
 		any = 1;
 	}
 	if (!any)
-		return TK_FAIL(TK_ERR_FORMAT, "Cannot read metadata integer: line=%d, "
-			       "reason=hexadecimal prefix without digits", line);
+		return TK_FAIL(TK_ERR_FORMAT,
+			       "Cannot read metadata integer: line=%d, "
+			       "reason=hexadecimal prefix without digits",
+			       line);
 	if (i < len && is_digit(s[i])) {
 		/* an 8 or 9 in an octal literal: longest run of digits must be consumed */
 		while (i < len && (is_digit(s[i]) || is_ident_start(s[i])))
@@ -242,8 +247,10 @@ enum tk_status tsdl_lex(struct tsdl_parser *p, const char *s, size_t len)
 				j++;
 			}
 			if (j + 1 >= len)
-				return TK_FAIL(TK_ERR_FORMAT, "Cannot read metadata: line=%d, "
-					       "reason=unterminated comment", start_line);
+				return TK_FAIL(TK_ERR_FORMAT,
+					       "Cannot read metadata: line=%d, "
+					       "reason=unterminated comment",
+					       start_line);
 			i = j + 2;
 			continue;
 		}
@@ -293,8 +300,10 @@ enum tk_status tsdl_lex(struct tsdl_parser *p, const char *s, size_t len)
 				j++;
 			}
 			if (j >= len)
-				return TK_FAIL(TK_ERR_FORMAT, "Cannot read metadata: line=%d, "
-					       "reason=unterminated literal", line);
+				return TK_FAIL(TK_ERR_FORMAT,
+					       "Cannot read metadata: line=%d, "
+					       "reason=unterminated literal",
+					       line);
 			st = lex_quoted(p, s + i + 1, j - i - 1, line, &text);
 			if (st < 0)
 				return st;
@@ -370,9 +379,10 @@ enum tk_status tsdl_lex(struct tsdl_parser *p, const char *s, size_t len)
 			}
 			break;
 		default:
-			return TK_FAIL(TK_ERR_FORMAT,
-				       "Cannot read metadata: line=%d, reason=invalid character 0x%02x",
-				       line, (unsigned int) (unsigned char) c);
+			return TK_FAIL(
+				TK_ERR_FORMAT,
+				"Cannot read metadata: line=%d, reason=invalid character 0x%02x",
+				line, (unsigned int) (unsigned char) c);
 		}
 		if (!push_tok(p, kind, line))
 			return TK_FAIL(TK_ERR_NOMEM, "Cannot read metadata: line=%d", line);

@@ -148,8 +148,10 @@ static enum tk_status scope_push(struct tsdl_parser *p)
 	struct tsdl_scope *s;
 
 	if (p->depth >= TSDL_MAX_DEPTH)
-		return TK_FAIL(TK_ERR_UNSUPPORTED, "Cannot parse metadata: line=%d, "
-			       "reason=nesting deeper than %d", peek(p)->line, TSDL_MAX_DEPTH);
+		return TK_FAIL(TK_ERR_UNSUPPORTED,
+			       "Cannot parse metadata: line=%d, "
+			       "reason=nesting deeper than %d",
+			       peek(p)->line, TSDL_MAX_DEPTH);
 	s = calloc(1, sizeof(*s));
 	if (!s)
 		return TK_FAIL(TK_ERR_NOMEM, "Cannot parse metadata: line=%d", peek(p)->line);
@@ -217,8 +219,10 @@ static enum tk_status parse_postfix(struct tsdl_parser *p, struct tsdl_node **ou
 	if (t->kind == TSDL_T_LPAREN) {
 		next(p);
 		if (++p->depth > TSDL_MAX_DEPTH)
-			return TK_FAIL(TK_ERR_UNSUPPORTED, "Cannot parse metadata: line=%d, "
-				       "reason=nesting too deep", t->line);
+			return TK_FAIL(TK_ERR_UNSUPPORTED,
+				       "Cannot parse metadata: line=%d, "
+				       "reason=nesting too deep",
+				       t->line);
 		st = parse_unary(p, out);
 		p->depth--;
 		if (st < 0)
@@ -245,9 +249,11 @@ static enum tk_status parse_postfix(struct tsdl_parser *p, struct tsdl_node **ou
 			char *joined;
 
 			if (dot->kind == TSDL_T_ARROW)
-				return TK_FAIL(TK_ERR_UNSUPPORTED,
-					       "Cannot parse metadata: line=%d, reason=\"->\" paths "
-					       "are not supported", dot->line);
+				return TK_FAIL(
+					TK_ERR_UNSUPPORTED,
+					"Cannot parse metadata: line=%d, reason=\"->\" paths "
+					"are not supported",
+					dot->line);
 			if (id->kind != TSDL_T_IDENT && !is_keyword(id->kind))
 				return syntax_error(p, "identifier after \".\"");
 			next(p);
@@ -266,8 +272,10 @@ static enum tk_status parse_postfix(struct tsdl_parser *p, struct tsdl_node **ou
 		return syntax_error(p, "value");
 	}
 	if (peek(p)->kind == TSDL_T_LBRACK || peek(p)->kind == TSDL_T_DOT)
-		return TK_FAIL(TK_ERR_UNSUPPORTED, "Cannot parse metadata: line=%d, "
-			       "reason=unsupported expression", peek(p)->line);
+		return TK_FAIL(TK_ERR_UNSUPPORTED,
+			       "Cannot parse metadata: line=%d, "
+			       "reason=unsupported expression",
+			       peek(p)->line);
 	*out = n;
 	return TK_OK;
 }
@@ -287,8 +295,10 @@ static enum tk_status parse_unary(struct tsdl_parser *p, struct tsdl_node **out)
 	if (st < 0)
 		return st;
 	if ((*out)->sub != TSDL_UNARY_UINT && (*out)->sub != TSDL_UNARY_SINT)
-		return TK_FAIL(TK_ERR_FORMAT, "Cannot parse metadata: line=%d, "
-			       "reason=sign before a non-number", (*out)->line);
+		return TK_FAIL(TK_ERR_FORMAT,
+			       "Cannot parse metadata: line=%d, "
+			       "reason=sign before a non-number",
+			       (*out)->line);
 	if (neg) {
 		if ((*out)->sub == TSDL_UNARY_UINT)
 			(*out)->i = (int64_t) (0 - (*out)->u);
@@ -316,7 +326,8 @@ static enum tk_status parse_declarator(struct tsdl_parser *p, int abstract, int 
 			;
 	}
 	if (peek(p)->kind == TSDL_T_LPAREN)
-		return TK_FAIL(TK_ERR_UNSUPPORTED, "Cannot parse metadata: line=%d, "
+		return TK_FAIL(TK_ERR_UNSUPPORTED,
+			       "Cannot parse metadata: line=%d, "
 			       "reason=parenthesized declarators are not supported",
 			       peek(p)->line);
 	if (peek(p)->kind == TSDL_T_IDENT) {
@@ -335,8 +346,10 @@ static enum tk_status parse_declarator(struct tsdl_parser *p, int abstract, int 
 
 		if (peek(p)->kind == TSDL_T_RBRACK && abstract) {
 			next(p);
-			return TK_FAIL(TK_ERR_UNSUPPORTED, "Cannot parse metadata: line=%d, "
-				       "reason=array without length", peek(p)->line);
+			return TK_FAIL(TK_ERR_UNSUPPORTED,
+				       "Cannot parse metadata: line=%d, "
+				       "reason=array without length",
+				       peek(p)->line);
 		}
 		st = parse_unary(p, &dim);
 		if (st < 0)
@@ -476,8 +489,10 @@ static enum tk_status parse_variant_spec(struct tsdl_parser *p, struct tsdl_node
 		if (st < 0)
 			return st;
 		if (tag->sub != TSDL_UNARY_PATH)
-			return TK_FAIL(TK_ERR_FORMAT, "Cannot parse metadata: line=%d, "
-				       "reason=variant tag is not a field name", tag->line);
+			return TK_FAIL(TK_ERR_FORMAT,
+				       "Cannot parse metadata: line=%d, "
+				       "reason=variant tag is not a field name",
+				       tag->line);
 		spec->ref = tag->name;
 		st = expect(p, TSDL_T_GT, ">");
 		if (st < 0)
@@ -603,9 +618,10 @@ static enum tk_status parse_specifiers(struct tsdl_parser *p, int integer_only,
 			NEW_NODE(s, p, TSDL_SPEC);
 			next(p);
 			if (++p->depth > TSDL_MAX_DEPTH)
-				return TK_FAIL(TK_ERR_UNSUPPORTED, "Cannot parse metadata: line=%d, "
-					       "reason=nesting deeper than %d", t->line,
-					       TSDL_MAX_DEPTH);
+				return TK_FAIL(TK_ERR_UNSUPPORTED,
+					       "Cannot parse metadata: line=%d, "
+					       "reason=nesting deeper than %d",
+					       t->line, TSDL_MAX_DEPTH);
 			if (t->kind == TSDL_T_STRUCT)
 				st = parse_struct_spec(p, s);
 			else if (t->kind == TSDL_T_VARIANT)
@@ -716,8 +732,10 @@ static enum tk_status parse_assignments(struct tsdl_parser *p, struct tsdl_node 
 			if (st < 0)
 				return st;
 			if (left->sub != TSDL_UNARY_PATH)
-				return TK_FAIL(TK_ERR_FORMAT, "Cannot parse metadata: line=%d, "
-					       "reason=attribute name expected", left->line);
+				return TK_FAIL(TK_ERR_FORMAT,
+					       "Cannot parse metadata: line=%d, "
+					       "reason=attribute name expected",
+					       left->line);
 			if (accept(p, TSDL_T_EQUAL)) {
 				NEW_NODE(n, p, TSDL_ASSIGN);
 				n->line = left->line;

@@ -82,10 +82,10 @@ enum tsdl_tok {
 };
 
 struct tsdl_token {
-	uint8_t kind;	     /* enum tsdl_tok */
+	uint8_t kind; /* enum tsdl_tok */
 	int line;
-	const char *text;    /* identifiers, keywords and string literals (unescaped) */
-	uint64_t value;	     /* integer literals */
+	const char *text; /* identifiers, keywords and string literals (unescaped) */
+	uint64_t value;	  /* integer literals */
 };
 
 enum tsdl_node_kind {
@@ -156,7 +156,7 @@ struct tsdl_scope;
 struct tsdl_parser {
 	struct arena own;    /* used when no arena is given to tsdl_parser_init() */
 	struct arena *arena; /* tokens' text and nodes */
-	struct vec toks; /* struct tsdl_token */
+	struct vec toks;     /* struct tsdl_token */
 	size_t pos;
 	struct tsdl_scope *scope;
 	int depth;

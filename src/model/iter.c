@@ -23,7 +23,7 @@ struct iter_slot {
 	struct model_cursor *cursor;
 	struct tk_stream *stream;
 	struct model_item item;
-	int64_t k1; /* time */
+	int64_t k1;  /* time */
 	uint64_t k2; /* tie breaks */
 };
 
@@ -145,13 +145,15 @@ static enum tk_status check_clocks(struct tk_iter *it)
 			continue;
 		}
 		if (kind != expect || (kind == EXPECT_NOT_ABS_UUID && memcmp(uuid, c->uuid, 16)))
-			return TK_FAIL(TK_ERR_UNSUPPORTED,
-				       "Cannot merge streams with unrelated clocks: stream=%s, "
-				       "clock=%s, reason=%s",
-				       s->path, c ? c->name : "(none)",
-				       !c ? "stream has no clock while others have one"
-				       : kind == EXPECT_NONE ? "stream has a clock while others have none"
-				       : "clocks are neither all absolute nor share a UUID");
+			return TK_FAIL(
+				TK_ERR_UNSUPPORTED,
+				"Cannot merge streams with unrelated clocks: stream=%s, "
+				"clock=%s, reason=%s",
+				s->path, c ? c->name : "(none)",
+				!c ? "stream has no clock while others have one"
+				: kind == EXPECT_NONE
+					? "stream has a clock while others have none"
+					: "clocks are neither all absolute nor share a UUID");
 	}
 	return TK_OK;
 }

@@ -53,8 +53,7 @@ int model_clock_ns(const struct tk_clock *clock, uint64_t cycles, int64_t *ns)
 
 	if (clock->base_overflows)
 		return -1;
-	v = clock->freq == UINT64_C(1000000000) ? cycles
-						 : clock_cycles_to_ns(clock->freq, cycles);
+	v = clock->freq == UINT64_C(1000000000) ? cycles : clock_cycles_to_ns(clock->freq, cycles);
 	if (v >= (uint64_t) INT64_MAX)
 		return -1;
 	if (base > 0 && (int64_t) v > INT64_MAX - base)
@@ -63,8 +62,7 @@ int model_clock_ns(const struct tk_clock *clock, uint64_t cycles, int64_t *ns)
 	return 0;
 }
 
-struct tk_event_class *model_stream_class_find_ec(const struct model_stream_class *sc,
-						  uint64_t id)
+struct tk_event_class *model_stream_class_find_ec(const struct model_stream_class *sc, uint64_t id)
 {
 	size_t lo = 0, hi = sc->n_ecs;
 
@@ -162,9 +160,10 @@ enum tk_status model_trace_finish(struct tk_trace *trace)
 			ne += src->scs[j]->n_ecs;
 	}
 	if (ns >= (1u << 20) || ne >= (1u << 19))
-		return TK_FAIL(TK_ERR_UNSUPPORTED,
-			       "Cannot index trace: streams=%zu, event-classes=%zu, reason=too many",
-			       ns, ne);
+		return TK_FAIL(
+			TK_ERR_UNSUPPORTED,
+			"Cannot index trace: streams=%zu, event-classes=%zu, reason=too many", ns,
+			ne);
 	trace->streams = calloc(ns ? ns : 1, sizeof(*trace->streams));
 	trace->ecs = calloc(ne ? ne : 1, sizeof(*trace->ecs));
 	sorted = calloc(ns ? ns : 1, sizeof(*sorted));

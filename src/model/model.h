@@ -101,7 +101,7 @@ struct model_fc {
 	uint32_t align;	  /* bits, a power of two */
 	uint32_t mant_dig;
 	uint32_t exp_dig;
-	int32_t store; /* slot of the stored-values array the value is copied to, or -1 */
+	int32_t store;		/* slot of the stored-values array the value is copied to, or -1 */
 	struct tk_clock *clock; /* clock an integer field is mapped to, or NULL */
 	const char *ref;	/* sequence length or variant tag, as written */
 	union {
@@ -186,7 +186,7 @@ struct tk_event_class {
 	struct model_fc *context;
 	struct model_fc *payload;
 	struct model_stream_class *sc;
-	size_t index; /* dense, across the whole trace */
+	size_t index;  /* dense, across the whole trace */
 	uint32_t rank; /* order of (id, name, log level, EMF URI) across the trace */
 	void *fmt;     /* reader-private */
 };
@@ -196,7 +196,7 @@ struct tk_stream {
 	struct model_stream_class *sc;
 	uint64_t id;
 	const char *path;
-	size_t index;	/* dense, across the whole trace */
+	size_t index;	     /* dense, across the whole trace */
 	uint32_t rank_major; /* order of (trace UUID, trace name, stream class, stream) */
 	uint32_t rank_minor; /* order of (stream name, then discovery order) */
 	void *fmt;	     /* reader-private */
@@ -311,8 +311,7 @@ int model_clock_ns(const struct tk_clock *clock, uint64_t cycles, int64_t *ns);
 void model_clock_finish(struct tk_clock *clock);
 
 /* Event class of @sc with @id, or NULL. */
-struct tk_event_class *model_stream_class_find_ec(const struct model_stream_class *sc,
-						  uint64_t id);
+struct tk_event_class *model_stream_class_find_ec(const struct model_stream_class *sc, uint64_t id);
 
 /*
  * Index the sources of @trace: collect streams and event classes into dense arrays and

@@ -54,11 +54,10 @@ struct tk_printer {
 };
 
 static const char *const loglevel_names[] = {
-	"TRACE_EMERG",	       "TRACE_ALERT",	      "TRACE_CRIT",
-	"TRACE_ERR",	       "TRACE_WARNING",	      "TRACE_NOTICE",
-	"TRACE_INFO",	       "TRACE_DEBUG_SYSTEM",  "TRACE_DEBUG_PROGRAM",
-	"TRACE_DEBUG_PROCESS", "TRACE_DEBUG_MODULE",  "TRACE_DEBUG_UNIT",
-	"TRACE_DEBUG_FUNCTION", "TRACE_DEBUG_LINE",   "TRACE_DEBUG",
+	"TRACE_EMERG",		"TRACE_ALERT",	       "TRACE_CRIT",	     "TRACE_ERR",
+	"TRACE_WARNING",	"TRACE_NOTICE",	       "TRACE_INFO",	     "TRACE_DEBUG_SYSTEM",
+	"TRACE_DEBUG_PROGRAM",	"TRACE_DEBUG_PROCESS", "TRACE_DEBUG_MODULE", "TRACE_DEBUG_UNIT",
+	"TRACE_DEBUG_FUNCTION", "TRACE_DEBUG_LINE",    "TRACE_DEBUG",
 };
 
 enum tk_status tk_printer_open(struct tk_printer **out, const struct tk_print_opts *opts)
@@ -292,8 +291,7 @@ static void put_enum(struct writer *w, const struct model_fc *fc, uint64_t u)
  * consumed without output: the caller only calls this for shown fields, and compound fields
  * skip their hidden members here.
  */
-static const struct model_value *skip_value(const struct model_fc *fc,
-					    const struct model_value *v);
+static const struct model_value *skip_value(const struct model_fc *fc, const struct model_value *v);
 
 static const struct model_value *put_value(struct writer *w, const struct model_fc *fc,
 					   const struct model_value *v, int names)
@@ -384,8 +382,7 @@ static const struct model_value *put_value(struct writer *w, const struct model_
 	return v + 1;
 }
 
-static const struct model_value *skip_value(const struct model_fc *fc,
-					    const struct model_value *v)
+static const struct model_value *skip_value(const struct model_fc *fc, const struct model_value *v)
 {
 	uint32_t i;
 	uint64_t k, len;
@@ -740,10 +737,11 @@ enum tk_status tk_printer_print_notice(struct tk_printer *p, const struct tk_not
 		char u[64];
 		const uint8_t *b = src->uuid;
 
-		snprintf(u, sizeof(u),
-			 "(UUID: %02x%02x%02x%02x-%02x%02x-%02x%02x-%02x%02x-%02x%02x%02x%02x%02x%02x) ",
-			 b[0], b[1], b[2], b[3], b[4], b[5], b[6], b[7], b[8], b[9], b[10], b[11],
-			 b[12], b[13], b[14], b[15]);
+		snprintf(
+			u, sizeof(u),
+			"(UUID: %02x%02x%02x%02x-%02x%02x-%02x%02x-%02x%02x-%02x%02x%02x%02x%02x%02x) ",
+			b[0], b[1], b[2], b[3], b[4], b[5], b[6], b[7], b[8], b[9], b[10], b[11],
+			b[12], b[13], b[14], b[15]);
 		writer_puts(&p->out, u);
 	} else {
 		PUT(&p->out, "(no UUID) ");

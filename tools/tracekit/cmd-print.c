@@ -58,11 +58,13 @@ static const struct item field_items[] = {
 	{"callsite", TK_PRINT_FIELD_CALLSITE},
 };
 
-#define NAMES_MASK (TK_PRINT_NAMES_PAYLOAD | TK_PRINT_NAMES_CONTEXT | TK_PRINT_NAMES_SCOPE | \
-		    TK_PRINT_NAMES_HEADER)
-#define FIELDS_MASK (TK_PRINT_FIELD_TRACE | TK_PRINT_FIELD_HOSTNAME | TK_PRINT_FIELD_DOMAIN | \
-		     TK_PRINT_FIELD_PROCNAME | TK_PRINT_FIELD_VPID | TK_PRINT_FIELD_LOGLEVEL |     \
-		     TK_PRINT_FIELD_EMF | TK_PRINT_FIELD_CALLSITE)
+#define NAMES_MASK                                                                                 \
+	(TK_PRINT_NAMES_PAYLOAD | TK_PRINT_NAMES_CONTEXT | TK_PRINT_NAMES_SCOPE |                  \
+	 TK_PRINT_NAMES_HEADER)
+#define FIELDS_MASK                                                                                \
+	(TK_PRINT_FIELD_TRACE | TK_PRINT_FIELD_HOSTNAME | TK_PRINT_FIELD_DOMAIN |                  \
+	 TK_PRINT_FIELD_PROCNAME | TK_PRINT_FIELD_VPID | TK_PRINT_FIELD_LOGLEVEL |                 \
+	 TK_PRINT_FIELD_EMF | TK_PRINT_FIELD_CALLSITE)
 
 /*
  * babeltrace2's list options: "all" shows everything, "none" hides everything, and a list of
@@ -164,8 +166,9 @@ int cmd_print(int argc, char **argv)
 			popts.flags |= TK_PRINT_NO_DELTA;
 			break;
 		case 'n':
-			if (parse_list(optarg, name_items, sizeof(name_items) / sizeof(name_items[0]),
-				       NAMES_MASK, &popts.flags, "--names"))
+			if (parse_list(optarg, name_items,
+				       sizeof(name_items) / sizeof(name_items[0]), NAMES_MASK,
+				       &popts.flags, "--names"))
 				return 2;
 			break;
 		case 'f':

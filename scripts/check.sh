@@ -1,0 +1,39 @@
+#!/bin/sh
+# SPDX-License-Identifier: MIT
+#
+# Quick start, command 2 (and what CI runs): the whole test suite. Installs the Debian
+# packages it needs when they are missing, then
+#   1. builds with gcc, warnings as errors, and runs every suite (unit, cli, interop, fuzz);
+#   2. builds with clang, warnings as errors, under AddressSanitizer and UndefinedBehavior-
+#      Sanitizer, and runs every suite again;
+#   3. checks the formatting against .clang-format.
+# Tests that cannot run on this machine (no corpus, no LTTng) are reported as skipped.
+set -eu
+cd "$(dirname "$0")/.."
+sh scripts/deps.sh gcc clang meson ninja-build pkg-config libcmocka-dev babeltrace2 \
+	lttng-tools liblttng-ust-dev clang-format python3
+
+setup() {
+	dir=$1
+	shift
+	if [ -f "$dir/build.ninja" ]; then
+		meson setup --reconfigure "$dir" "$@" >/dev/null
+	else
+		meson setup "$dir" "$@" >/dev/null
+	fi
+}
+
+echo "== gcc, -Werror"
+CC=gcc setup build-check-gcc -Dwerror=true
+ninja -C build-check-gcc
+meson test -C build-check-gcc --print-errorlogs --num-processes 2
+
+echo "== clang, -Werror, ASan + UBSan"
+CC=clang setup build-check-asan -Dwerror=true -Db_sanitize=address,undefined -Db_lundef=false
+ninja -C build-check-asan
+UBSAN_OPTIONS=halt_on_error=1:print_stacktrace=1 ASAN_OPTIONS=detect_leaks=1 \
+	meson test -C build-check-asan --print-errorlogs --num-processes 2
+
+echo "== clang-format"
+ninja -C build-check-gcc clang-format-check
+echo "all checks passed"

@@ -1,0 +1,62 @@
+#!/bin/sh
+# SPDX-License-Identifier: MIT
+#
+# Design rules the compiler cannot check (STYLE.md 2.1, 2.2):
+#  - libtracekit exports only names starting with tk_ (hidden visibility by default);
+#  - source folders include only their own folder or folders to their left:
+#    common <- model <- ctf <- output, api <- tools (format folders never include each other);
+#  - the CLI includes only the public header.
+# Usage: symbols.sh LIBTRACEKIT.so SOURCE-ROOT
+set -u
+lib=$1
+src=$2
+fail=0
+
+if ! command -v nm >/dev/null; then
+	echo "skip: nm not found" >&2
+	exit 77
+fi
+bad=$(nm -D --defined-only "$lib" | awk '$2 ~ /^[TDBRW]$/ {print $3}' | grep -v '^tk_' || true)
+if [ -n "$bad" ]; then
+	echo "FAIL: libtracekit exports names without the tk_ prefix:"
+	echo "$bad" | sed 's/^/    /'
+	fail=1
+fi
+if ! nm -D --defined-only "$lib" | grep -q ' T tk_trace_open$'; then
+	echo "FAIL: tk_trace_open is not exported"
+	fail=1
+fi
+
+# allowed[folder] = folders it may include (besides itself and the public headers)
+allowed() {
+	case $1 in
+	common) echo "" ;;
+	model) echo "common" ;;
+	ctf | ftrace | eventheader) echo "common model" ;;
+	tracedat) echo "common model ftrace" ;;
+	output | api) echo "common model ctf ftrace tracedat eventheader" ;;
+	esac
+}
+for dir in "$src"/src/*/; do
+	folder=$(basename "$dir")
+	ok=$(allowed "$folder")
+	for f in "$dir"*.c "$dir"*.h; do
+		[ -e "$f" ] || continue
+		grep -o '#include "\.\./[a-z]*/' "$f" | sed 's|#include "\.\./||; s|/$||' | sort -u |
+		while read -r inc; do
+			case " $ok " in
+			*" $inc "*) ;;
+			*) echo "FAIL: $f includes ../$inc/ (not allowed for $folder)"; echo x >"$src/.layout-fail.$$" ;;
+			esac
+		done
+	done
+done
+if ls "$src"/.layout-fail.$$ >/dev/null 2>&1; then
+	rm -f "$src"/.layout-fail.$$
+	fail=1
+fi
+if grep -n '#include "' "$src"/tools/tracekit/*.c | grep -v '"cli.h"'; then
+	echo "FAIL: the CLI includes private headers (only <tracekit/tracekit.h> is allowed)"
+	fail=1
+fi
+exit $fail
