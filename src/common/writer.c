@@ -10,7 +10,7 @@
 
 #include "writer.h"
 
-static const char digit_pairs[201] = "00010203040506070809"
+const char writer_digit_pairs[201] = "00010203040506070809"
 				     "10111213141516171819"
 				     "20212223242526272829"
 				     "30313233343536373839"
@@ -90,86 +90,63 @@ void writer_write_slow(struct writer *w, const void *p, size_t n)
 	}
 }
 
-static inline unsigned int count_digits(uint64_t v)
-{
-	unsigned int n = 1;
-
-	for (;;) {
-		if (v < 10)
-			return n;
-		if (v < 100)
-			return n + 1;
-		if (v < 1000)
-			return n + 2;
-		if (v < 10000)
-			return n + 3;
-		v /= 10000;
-		n += 4;
-	}
-}
-
-static inline void put_digits(char *end, uint64_t v)
-{
-	while (v >= 100) {
-		unsigned int i = (unsigned int) (v % 100) * 2;
-
-		v /= 100;
-		*--end = digit_pairs[i + 1];
-		*--end = digit_pairs[i];
-	}
-	if (v >= 10) {
-		unsigned int i = (unsigned int) v * 2;
-
-		*--end = digit_pairs[i + 1];
-		*--end = digit_pairs[i];
-	} else {
-		*--end = (char) ('0' + v);
-	}
-}
-
-size_t fmt_u64(char *dst, uint64_t v)
-{
-	unsigned int n = count_digits(v);
-
-	put_digits(dst + n, v);
-	return n;
-}
-
-size_t fmt_i64(char *dst, int64_t v)
-{
-	if (v < 0) {
-		*dst = '-';
-		return 1 + fmt_u64(dst + 1, (uint64_t) 0 - (uint64_t) v);
-	}
-	return fmt_u64(dst, (uint64_t) v);
-}
+const uint64_t writer_pow10[20] = {
+	UINT64_C(1),
+	UINT64_C(10),
+	UINT64_C(100),
+	UINT64_C(1000),
+	UINT64_C(10000),
+	UINT64_C(100000),
+	UINT64_C(1000000),
+	UINT64_C(10000000),
+	UINT64_C(100000000),
+	UINT64_C(1000000000),
+	UINT64_C(10000000000),
+	UINT64_C(100000000000),
+	UINT64_C(1000000000000),
+	UINT64_C(10000000000000),
+	UINT64_C(100000000000000),
+	UINT64_C(1000000000000000),
+	UINT64_C(10000000000000000),
+	UINT64_C(100000000000000000),
+	UINT64_C(1000000000000000000),
+	UINT64_C(10000000000000000000),
+};
 
 size_t fmt_u64_pad(char *dst, uint64_t v, unsigned int width)
 {
-	unsigned int n = count_digits(v);
-	unsigned int i;
+	unsigned int n, i;
 
+	if (width == 9 && v < UINT64_C(1000000000)) { /* nanoseconds: the common case */
+		dst[0] = (char) ('0' + v / 100000000);
+		fmt_put_digits8(dst + 9, (uint32_t) (v % 100000000));
+		return 9;
+	}
+	n = fmt_count_digits(v);
 	if (n >= width)
 		return fmt_u64(dst, v);
 	for (i = 0; i < width - n; i++)
 		dst[i] = '0';
-	put_digits(dst + width, v);
+	fmt_put_digits(dst + width, v);
 	return width;
 }
 
 size_t fmt_hex_upper(char *dst, uint64_t v)
 {
 	static const char hex[] = "0123456789ABCDEF";
-	unsigned int n = 1;
-	uint64_t t = v;
-	unsigned int i;
+	unsigned int n = (64 - (unsigned int) __builtin_clzll(v | 1) + 3) / 4;
+	char *p = dst + n;
 
-	while (t >>= 4)
-		n++;
-	for (i = n; i > 0; i--) {
-		dst[i - 1] = hex[v & 15];
-		v >>= 4;
+	while (p - dst >= 2) {
+		unsigned int b = (unsigned int) (v & 0xff);
+
+		p -= 2;
+		p[0] = hex[b >> 4];
+		p[1] = hex[b & 15];
+		v >>= 8;
 	}
+	if (p > dst)
+		dst[0] = hex[v & 15];
 	return n;
 }
 
@@ -186,4 +163,142 @@ size_t fmt_oct(char *dst, uint64_t v)
 		v >>= 3;
 	}
 	return n;
+}
+
+/*
+ * %g with 6 significant digits, exactly as printf: the decimal digits are the correct
+ * rounding of the binary value, found with 128-bit integer arithmetic for the usual range of
+ * magnitudes. Subnormals, infinities, NaNs, very large or small magnitudes and exact ties
+ * (where rounding direction matters) go to snprintf.
+ */
+__extension__ typedef unsigned __int128 u128;
+
+static int g_digits(uint64_t m, int e, int x, uint64_t *q, int *tie)
+{
+	int s = 5 - x;
+	u128 n, d, r;
+
+	if (s >= 0) {
+		if (s > 22 || e >= 0 || -e > 127)
+			return -1;
+		n = (u128) m;
+		while (s-- > 0)
+			n *= 10;
+		*q = (uint64_t) (n >> -e);
+		r = n & (((u128) 1 << -e) - 1);
+		d = (u128) 1 << -e;
+	} else {
+		int k = -s;
+
+		if (k > 38)
+			return -1;
+		d = 1;
+		while (k-- > 0)
+			d *= 10;
+		if (e >= 0) {
+			if (e > 74)
+				return -1;
+			n = (u128) m << e;
+		} else {
+			if (-e > 60 || d >> (127 + e))
+				return -1;
+			n = m;
+			d <<= -e;
+		}
+		*q = (uint64_t) (n / d);
+		r = n % d;
+	}
+	*tie = 2 * r == d;
+	if (2 * r > d)
+		(*q)++;
+	return 0;
+}
+
+size_t fmt_double_g(char *dst, double v)
+{
+	uint64_t bits, m, q = 0;
+	int bexp, e, x, tie = 0, i, n, k;
+	char digits[8], *p = dst;
+
+	memcpy(&bits, &v, sizeof(bits));
+	bexp = (int) ((bits >> 52) & 0x7ff);
+	m = bits & ((UINT64_C(1) << 52) - 1);
+	if (bexp == 0x7ff || (bexp == 0 && m))
+		goto slow;
+	if (bits >> 63)
+		*p++ = '-';
+	if (bexp == 0 && !m) {
+		*p++ = '0';
+		return (size_t) (p - dst);
+	}
+	m |= UINT64_C(1) << 52;
+	e = bexp - 1075;
+	/* first guess of the decimal exponent: log10(2) ~ 0.30103 */
+	x = (int) (((e + 52) * 30103L) / 100000L) - ((e + 52) < 0);
+	for (k = 0; k < 4; k++) {
+		if (g_digits(m, e, x, &q, &tie))
+			goto slow;
+		if (q >= 1000000 && !(q == 1000000 && k)) {
+			x++;
+			continue;
+		}
+		if (q < 100000) {
+			x--;
+			continue;
+		}
+		break;
+	}
+	if (k == 4 || tie)
+		goto slow;
+	if (q == 1000000) { /* rounding carried into a new digit */
+		q = 100000;
+		x++;
+	}
+	for (i = 5; i >= 0; i--) {
+		digits[i] = (char) ('0' + q % 10);
+		q /= 10;
+	}
+	n = 6;
+	if (x < -4 || x >= 6) {
+		while (n > 1 && digits[n - 1] == '0')
+			n--;
+		*p++ = digits[0];
+		if (n > 1) {
+			*p++ = '.';
+			memcpy(p, digits + 1, (size_t) (n - 1));
+			p += n - 1;
+		}
+		*p++ = 'e';
+		*p++ = x < 0 ? '-' : '+';
+		if (x < 0)
+			x = -x;
+		if (x >= 100)
+			*p++ = (char) ('0' + x / 100);
+		*p++ = (char) ('0' + x / 10 % 10);
+		*p++ = (char) ('0' + x % 10);
+		return (size_t) (p - dst);
+	}
+	if (x >= 0) {
+		memcpy(p, digits, (size_t) x + 1);
+		p += x + 1;
+		while (n > x + 1 && digits[n - 1] == '0')
+			n--;
+		if (n > x + 1) {
+			*p++ = '.';
+			memcpy(p, digits + x + 1, (size_t) (n - x - 1));
+			p += n - x - 1;
+		}
+		return (size_t) (p - dst);
+	}
+	while (n > 1 && digits[n - 1] == '0')
+		n--;
+	*p++ = '0';
+	*p++ = '.';
+	for (i = 0; i < -x - 1; i++)
+		*p++ = '0';
+	memcpy(p, digits, (size_t) n);
+	p += n;
+	return (size_t) (p - dst);
+slow:
+	return (size_t) snprintf(dst, 32, "%g", v);
 }

@@ -81,11 +81,77 @@ static inline void writer_putc(struct writer *w, char c)
 	w->len++;
 }
 
+/* "00" to "99", and the powers of ten up to 10^19, for the formatters below. */
+extern const char writer_digit_pairs[201];
+extern const uint64_t writer_pow10[20];
+
+/* Decimal digits of @v: log10 estimated from the bit length (1233/4096 ~ log10(2)). */
+static inline unsigned int fmt_count_digits(uint64_t v)
+{
+	unsigned int bits = 64 - (unsigned int) __builtin_clzll(v | 1);
+	unsigned int t = (bits * 1233) >> 12;
+
+	return t + 1 - ((v | 1) < writer_pow10[t]);
+}
+
+/* Two digits at a time, 32-bit arithmetic: @v < 10^8, written right-aligned before @end. */
+static inline void fmt_put_digits32(char *end, uint32_t v)
+{
+	while (v >= 100) {
+		uint32_t i = (v % 100) * 2;
+
+		v /= 100;
+		end -= 2;
+		memcpy(end, writer_digit_pairs + i, 2);
+	}
+	if (v >= 10) {
+		end -= 2;
+		memcpy(end, writer_digit_pairs + v * 2, 2);
+	} else {
+		*--end = (char) ('0' + v);
+	}
+}
+
+/* Exactly 8 digits of @v < 10^8 (leading zeros kept), ending at @end. */
+static inline void fmt_put_digits8(char *end, uint32_t v)
+{
+	uint32_t hi = v / 10000, lo = v % 10000;
+
+	memcpy(end - 2, writer_digit_pairs + (lo % 100) * 2, 2);
+	memcpy(end - 4, writer_digit_pairs + (lo / 100) * 2, 2);
+	memcpy(end - 6, writer_digit_pairs + (hi % 100) * 2, 2);
+	memcpy(end - 8, writer_digit_pairs + (hi / 100) * 2, 2);
+}
+
+/* The digits of @v right-aligned before @end (64-bit values split in 8-digit chunks). */
+static inline void fmt_put_digits(char *end, uint64_t v)
+{
+	while (v >= UINT64_C(100000000)) {
+		fmt_put_digits8(end, (uint32_t) (v % UINT64_C(100000000)));
+		v /= UINT64_C(100000000);
+		end -= 8;
+	}
+	fmt_put_digits32(end, (uint32_t) v);
+}
+
 /* Decimal digits of @v at @dst (room for 20 bytes); returns the count. */
-size_t fmt_u64(char *dst, uint64_t v);
+static inline size_t fmt_u64(char *dst, uint64_t v)
+{
+	unsigned int n = fmt_count_digits(v);
+
+	fmt_put_digits(dst + n, v);
+	return n;
+}
 
 /* Signed decimal (room for 20 bytes); returns the count. */
-size_t fmt_i64(char *dst, int64_t v);
+static inline size_t fmt_i64(char *dst, int64_t v)
+{
+	if (v < 0) {
+		*dst = '-';
+		return 1 + fmt_u64(dst + 1, (uint64_t) 0 - (uint64_t) v);
+	}
+	return fmt_u64(dst, (uint64_t) v);
+}
 
 /* At least @width decimal digits, zero-padded (room for max(20, width) bytes). */
 size_t fmt_u64_pad(char *dst, uint64_t v, unsigned int width);
@@ -95,5 +161,8 @@ size_t fmt_hex_upper(char *dst, uint64_t v);
 
 /* Octal without prefix (room for 22 bytes). */
 size_t fmt_oct(char *dst, uint64_t v);
+
+/* printf("%g") of @d (room for 32 bytes), identical to the C library's; returns the count. */
+size_t fmt_double_g(char *dst, double d);
 
 #endif /* TK_COMMON_WRITER_H */

@@ -46,9 +46,38 @@ enum op_code {
 	OP_LOOP,
 	OP_VARIANT,
 	OP_JUMP,
-	OP_STORE,
-	OP_CLOCK,
-	OP_MEANING,
+	OP_MARK,
+	OP_LTTNG_HEADER,
+};
+
+/*
+ * The LTTng event header (reference: CTF 1.8.3 section 6 examples, LTTng's compact and large
+ * headers): an id enumeration, then a variant selected by it holding either a short
+ * timestamp (compact) or a 32-bit id and a 64-bit timestamp (extended). It starts every event
+ * of most CTF traces, so it gets one operation instead of seven.
+ */
+struct hdr_field {
+	uint32_t align;
+	uint32_t bits;
+	uint8_t bo;
+};
+
+struct lttng_header {
+	struct hdr_field id;
+	uint64_t extended; /* id value selecting the extended form */
+	int32_t id_store;
+	uint32_t compact_align;
+	struct hdr_field compact_ts;
+	uint32_t extended_align;
+	struct hdr_field extended_id;
+	struct hdr_field extended_ts;
+};
+
+/* Side effects of an integer read, fused into the read operation. */
+enum op_fx {
+	FX_STORE = 1,	/* copy to stored-value slot a */
+	FX_CLOCK = 2,	/* update the stream clock with a size-bit value */
+	FX_MEANING = 4, /* special field: update the decoder state */
 };
 
 struct ctf_op {
@@ -56,13 +85,16 @@ struct ctf_op {
 	uint8_t bo;
 	uint8_t is_signed;
 	uint8_t empty_elem; /* arrays whose element may take no bits */
+	uint8_t fx;	    /* enum op_fx, for integer reads */
+	uint8_t meaning;    /* enum model_meaning, with FX_MEANING */
 	uint32_t size;	    /* bits */
 	uint32_t a;	    /* alignment, slot, jump target, meaning */
 	uint32_t b;	    /* loop exit or start */
 	uint64_t len;	    /* static array length */
 	const struct model_fc *fc;
 	const uint32_t *targets; /* variant: first op of each option */
-	const char *name;	 /* field name, for error messages */
+	const struct lttng_header *hdr;
+	const char *name; /* field name, for error messages */
 };
 
 struct ctf_prog {
@@ -186,17 +218,15 @@ static enum tk_status compile_int(struct compiler *c, const struct model_fc *fc,
 	op->fc = fc;
 	c->known = after(c->known, fc->size);
 	if (fc->meaning != MODEL_MEANING_NONE) {
-		EMIT(op, c, OP_MEANING, name);
-		op->a = fc->meaning;
+		op->fx |= FX_MEANING;
+		op->meaning = fc->meaning;
 	}
 	if (fc->store >= 0) {
-		EMIT(op, c, OP_STORE, name);
+		op->fx |= FX_STORE;
 		op->a = (uint32_t) fc->store;
 	}
-	if (fc->clock && !fc->is_signed) {
-		EMIT(op, c, OP_CLOCK, name);
-		op->size = fc->size;
-	}
+	if (fc->clock && !fc->is_signed)
+		op->fx |= FX_CLOCK;
 	return TK_OK;
 }
 
@@ -347,6 +377,482 @@ static enum tk_status compile_fc(struct compiler *c, const struct model_fc *fc, 
 	return st;
 }
 
+static enum tk_status finish_prog(struct compiler *c, const char *scope, struct ctf_prog **out)
+{
+	struct ctf_prog *prog;
+
+	if (!emit(c, OP_END, scope))
+		return TK_FAIL(TK_ERR_NOMEM, "Cannot compile %s decoder", scope);
+	prog = arena_alloc(c->a, sizeof(*prog));
+	if (!prog)
+		return TK_FAIL(TK_ERR_NOMEM, "Cannot compile %s decoder", scope);
+	prog->ops = arena_alloc(c->a, c->ops.len * sizeof(struct ctf_op));
+	if (!prog->ops)
+		return TK_FAIL(TK_ERR_NOMEM, "Cannot compile %s decoder", scope);
+	memcpy(prog->ops, c->ops.data, c->ops.len * sizeof(struct ctf_op));
+	prog->n = (uint32_t) c->ops.len;
+	prog->scope = scope;
+	*out = prog;
+	return TK_OK;
+}
+
+/*
+ * Size in bits of @fc when it has a fixed layout, starting at a position aligned to every
+ * alignment it contains (*max_align). Integers with side effects, strings, sequences and
+ * variants make a layout dynamic (returns 0).
+ */
+static int static_layout(const struct model_fc *fc, uint64_t *pos, uint32_t *max_align)
+{
+	uint32_t i;
+
+	if (fc->align > *max_align)
+		*max_align = fc->align;
+	*pos = (*pos + fc->align - 1) & ~((uint64_t) fc->align - 1);
+	switch (fc->kind) {
+	case MODEL_FC_INT:
+	case MODEL_FC_ENUM:
+		if (fc->store >= 0 || fc->clock || fc->meaning != MODEL_MEANING_NONE)
+			return 0;
+		*pos += fc->size;
+		return 1;
+	case MODEL_FC_FLOAT:
+		*pos += fc->size;
+		return 1;
+	case MODEL_FC_STRUCT:
+		for (i = 0; i < fc->u.st.count; i++)
+			if (!static_layout(fc->u.st.members[i].fc, pos, max_align))
+				return 0;
+		return 1;
+	case MODEL_FC_ARRAY: {
+		uint64_t elem = 0;
+		uint32_t ea = 1;
+
+		if (fc->is_text) {
+			if (fc->u.arr.length > (UINT64_C(1) << 40))
+				return 0;
+			*pos += fc->u.arr.length * 8;
+			return 1;
+		}
+		if (!static_layout(fc->u.arr.elem, &elem, &ea) || elem % ea ||
+		    (elem && fc->u.arr.length > (UINT64_C(1) << 40) / elem))
+			return 0;
+		if (ea > *max_align)
+			*max_align = ea;
+		*pos += elem * fc->u.arr.length;
+		return 1;
+	}
+	default:
+		return 0;
+	}
+}
+
+enum static_kind {
+	SF_U8,
+	SF_S8,
+	SF_U16LE,
+	SF_U16BE,
+	SF_S16LE,
+	SF_S16BE,
+	SF_U32LE,
+	SF_U32BE,
+	SF_S32LE,
+	SF_S32BE,
+	SF_U64LE,
+	SF_U64BE,
+	SF_BITS,
+	SF_F32,
+	SF_F64,
+	SF_TEXT,
+	SF_COUNT, /* the length value of a static array */
+};
+
+static enum tk_status grow_vals(struct ctf_dec *d);
+
+struct ctf_static_field {
+	uint32_t off; /* bits from the body start */
+	uint8_t kind;
+	uint8_t size;
+	uint8_t bo;
+	uint8_t is_signed;
+	uint64_t len; /* text length in bytes, or array length */
+};
+
+#define STATIC_MAX_FIELDS 1024
+
+struct static_builder {
+	struct vec fields; /* struct ctf_static_field */
+	uint64_t pos;
+	int last_bo;
+	int ok;
+};
+
+static void sf_add(struct static_builder *sb, uint8_t kind, const struct model_fc *fc, uint64_t len)
+{
+	struct ctf_static_field *f;
+
+	if (!sb->ok)
+		return;
+	if (sb->fields.len >= STATIC_MAX_FIELDS || sb->pos > UINT32_MAX ||
+	    !(f = vec_push(&sb->fields, sizeof(*f)))) {
+		sb->ok = 0;
+		return;
+	}
+	f->off = (uint32_t) sb->pos;
+	f->kind = kind;
+	f->len = len;
+	if (fc) {
+		f->size = (uint8_t) fc->size;
+		f->bo = fc->byte_order;
+		f->is_signed = fc->is_signed;
+	}
+}
+
+/*
+ * Field descriptors of a static layout starting byte-aligned, in value order. Bit fields that
+ * start inside a byte after a bit field of the other byte order are refused (the program
+ * reports that error), so the fast path never hides it.
+ */
+static void static_fields(struct static_builder *sb, const struct model_fc *fc)
+{
+	uint32_t i;
+	uint64_t k;
+
+	sb->pos = (sb->pos + fc->align - 1) & ~((uint64_t) fc->align - 1);
+	switch (fc->kind) {
+	case MODEL_FC_INT:
+	case MODEL_FC_ENUM: {
+		int be = fc->byte_order == TK_BYTE_ORDER_BE, s = fc->is_signed;
+		uint8_t kind = SF_BITS;
+
+		if (!(sb->pos & 7)) {
+			switch (fc->size) {
+			case 8:
+				kind = s ? SF_S8 : SF_U8;
+				break;
+			case 16:
+				kind = s ? (be ? SF_S16BE : SF_S16LE) : (be ? SF_U16BE : SF_U16LE);
+				break;
+			case 32:
+				kind = s ? (be ? SF_S32BE : SF_S32LE) : (be ? SF_U32BE : SF_U32LE);
+				break;
+			case 64:
+				kind = be ? SF_U64BE : SF_U64LE;
+				break;
+			default:
+				break;
+			}
+		}
+		if (kind == SF_BITS) {
+			if ((sb->pos & 7) && sb->last_bo >= 0 && sb->last_bo != fc->byte_order)
+				sb->ok = 0;
+			sb->last_bo = fc->byte_order;
+		}
+		sf_add(sb, kind, fc, 0);
+		sb->pos += fc->size;
+		return;
+	}
+	case MODEL_FC_FLOAT:
+		sf_add(sb, fc->size == 32 ? SF_F32 : SF_F64, fc, 0);
+		sb->pos += fc->size;
+		return;
+	case MODEL_FC_STRUCT:
+		for (i = 0; i < fc->u.st.count; i++)
+			static_fields(sb, fc->u.st.members[i].fc);
+		return;
+	case MODEL_FC_ARRAY:
+		if (fc->is_text) {
+			sf_add(sb, SF_TEXT, NULL, fc->u.arr.length);
+			sb->pos += fc->u.arr.length * 8;
+			return;
+		}
+		sf_add(sb, SF_COUNT, NULL, fc->u.arr.length);
+		for (k = 0; k < fc->u.arr.length && sb->ok; k++)
+			static_fields(sb, fc->u.arr.elem);
+		return;
+	default:
+		sb->ok = 0;
+		return;
+	}
+}
+
+enum tk_status ctf_static_decode(const struct ctf_ec *cec, struct ctf_dec *d, uint64_t pos)
+{
+	const struct ctf_static_field *f = cec->fields, *end = f + cec->n_fields;
+	const uint8_t *b = d->base + (pos >> 3);
+	struct model_value *v;
+	size_t base_nv = d->nv;
+
+	while (d->cap - d->nv < cec->n_fields) {
+		enum tk_status st = grow_vals(d);
+
+		if (st < 0)
+			return st;
+	}
+	v = d->vals + d->nv;
+	for (; f < end; f++, v++) {
+		const uint8_t *q = b + (f->off >> 3);
+
+		switch (f->kind) {
+		case SF_U8:
+			v->v.u = *q;
+			break;
+		case SF_S8:
+			v->v.i = (int8_t) *q;
+			break;
+		case SF_U16LE:
+			v->v.u = tk_load_le16(q);
+			break;
+		case SF_U16BE:
+			v->v.u = tk_load_be16(q);
+			break;
+		case SF_S16LE:
+			v->v.i = (int16_t) tk_load_le16(q);
+			break;
+		case SF_S16BE:
+			v->v.i = (int16_t) tk_load_be16(q);
+			break;
+		case SF_U32LE:
+			v->v.u = tk_load_le32(q);
+			break;
+		case SF_U32BE:
+			v->v.u = tk_load_be32(q);
+			break;
+		case SF_S32LE:
+			v->v.i = (int32_t) tk_load_le32(q);
+			break;
+		case SF_S32BE:
+			v->v.i = (int32_t) tk_load_be32(q);
+			break;
+		case SF_U64LE:
+			v->v.u = tk_load_le64(q);
+			break;
+		case SF_U64BE:
+			v->v.u = tk_load_be64(q);
+			break;
+		case SF_BITS:
+			v->v.u = tk_bits_read(d->base, pos + f->off, f->size,
+					      (enum tk_byte_order) f->bo);
+			if (f->is_signed)
+				v->v.i = tk_bits_sign_extend(v->v.u, f->size);
+			break;
+		case SF_F32: {
+			uint32_t r = (uint32_t) tk_bits_read(d->base, pos + f->off, 32,
+							     (enum tk_byte_order) f->bo);
+			float x;
+
+			memcpy(&x, &r, sizeof(x));
+			v->v.d = x;
+			break;
+		}
+		case SF_F64: {
+			uint64_t r = tk_bits_read(d->base, pos + f->off, 64, (enum tk_byte_order) f->bo);
+
+			memcpy(&v->v.d, &r, sizeof(v->v.d));
+			break;
+		}
+		case SF_TEXT:
+			v->v.s = (const char *) q;
+			v->n = f->len ? strnlen((const char *) q, f->len) : 0;
+			break;
+		case SF_COUNT:
+			v->n = f->len;
+			break;
+		}
+	}
+	d->nv += cec->n_fields;
+	d->marks[0] = base_nv + cec->marks[0];
+	d->marks[1] = base_nv + cec->marks[1];
+	d->marks[2] = base_nv + cec->marks[2];
+	if (cec->body_last_bo >= 0)
+		d->last_bo = cec->body_last_bo;
+	return TK_OK;
+}
+
+enum tk_status ctf_prog_compile_body(struct arena *a, const struct model_fc *ectx,
+				     const struct model_fc *ctx, const struct model_fc *payload,
+				     struct ctf_ec *cec)
+{
+	const struct model_fc *scopes[3] = {ectx, ctx, payload};
+	static const char *const names[3] = {"stream event context", "event context",
+					     "event payload"};
+	struct compiler c;
+	struct ctf_op *op;
+	enum tk_status st = TK_OK;
+	uint64_t pos = 0;
+	uint32_t align = 1, k;
+	int is_static = 1;
+
+	memset(&c, 0, sizeof(c));
+	c.a = a;
+	c.known = 1;
+	for (k = 0; k < 3 && st >= 0; k++) {
+		op = emit(&c, OP_MARK, names[k]);
+		if (!op) {
+			st = TK_FAIL(TK_ERR_NOMEM, "Cannot compile event decoder");
+			break;
+		}
+		op->a = k;
+		if (scopes[k]) {
+			st = compile_fc(&c, scopes[k], names[k]);
+			if (is_static && !static_layout(scopes[k], &pos, &align))
+				is_static = 0;
+		}
+	}
+	if (st >= 0)
+		st = finish_prog(&c, "event", &cec->body_prog);
+	vec_fini(&c.ops);
+	if (st < 0)
+		return st;
+	cec->body_static = (uint8_t) is_static;
+	cec->body_align = align;
+	cec->body_bits = pos;
+	cec->body_last_bo = -1;
+	if (is_static) {
+		struct static_builder sb;
+
+		memset(&sb, 0, sizeof(sb));
+		sb.last_bo = -1;
+		sb.ok = align % 8 == 0;
+		for (k = 0; k < 3 && sb.ok; k++) {
+			cec->marks[k] = (uint32_t) sb.fields.len;
+			if (scopes[k])
+				static_fields(&sb, scopes[k]);
+		}
+		if (sb.ok) {
+			struct ctf_static_field *f =
+				arena_alloc(a, (sb.fields.len + 1) * sizeof(*f));
+
+			if (!f) {
+				vec_fini(&sb.fields);
+				return TK_FAIL(TK_ERR_NOMEM, "Cannot compile event decoder");
+			}
+			if (sb.fields.len)
+				memcpy(f, sb.fields.data, sb.fields.len * sizeof(*f));
+			cec->fields = f;
+			cec->n_fields = (uint32_t) sb.fields.len;
+			cec->body_last_bo = (int8_t) sb.last_bo;
+		} else {
+			cec->body_static = 0; /* keep the checked program */
+		}
+		vec_fini(&sb.fields);
+	}
+	return TK_OK;
+}
+
+static int plain_uint(const struct model_fc *fc)
+{
+	return (fc->kind == MODEL_FC_INT || fc->kind == MODEL_FC_ENUM) && !fc->is_signed &&
+	       fc->size <= 64;
+}
+
+static void hdr_field(struct hdr_field *h, const struct model_fc *fc)
+{
+	h->align = fc->align;
+	h->bits = fc->size;
+	h->bo = fc->byte_order;
+}
+
+/* Recognise the LTTng compact or large event header; fill @h if it is one. */
+static int match_lttng_header(const struct model_fc *fc, struct lttng_header *h)
+{
+	const struct model_fc *id, *var, *cpt, *ext;
+	const struct model_variant_range *r;
+	uint64_t k;
+	uint32_t ic, ie;
+
+	if (fc->kind != MODEL_FC_STRUCT || fc->u.st.count != 2)
+		return 0;
+	id = fc->u.st.members[0].fc;
+	var = fc->u.st.members[1].fc;
+	if (id->kind != MODEL_FC_ENUM || !plain_uint(id) || id->clock ||
+	    id->meaning != MODEL_MEANING_EVENT_CLASS_ID || id->size >= 64 || id->size < 2 ||
+	    var->kind != MODEL_FC_VARIANT || var->u.var.tag != id || var->u.var.count != 2 ||
+	    var->u.var.nranges != 2)
+		return 0;
+	k = (UINT64_C(1) << id->size) - 1;
+	r = var->u.var.ranges; /* sorted by lower bound */
+	if (r[0].lo.u != 0 || r[0].hi.u != k - 1 || r[1].lo.u != k || r[1].hi.u != k)
+		return 0;
+	ic = r[0].option;
+	ie = r[1].option;
+	cpt = var->u.var.options[ic].fc;
+	ext = var->u.var.options[ie].fc;
+	if (cpt->kind != MODEL_FC_STRUCT || cpt->u.st.count != 1 || ext->kind != MODEL_FC_STRUCT ||
+	    ext->u.st.count != 2)
+		return 0;
+	if (!plain_uint(cpt->u.st.members[0].fc) || !cpt->u.st.members[0].fc->clock ||
+	    cpt->u.st.members[0].fc->meaning != MODEL_MEANING_NONE ||
+	    cpt->u.st.members[0].fc->store >= 0)
+		return 0;
+	if (!plain_uint(ext->u.st.members[0].fc) || ext->u.st.members[0].fc->clock ||
+	    ext->u.st.members[0].fc->meaning != MODEL_MEANING_EVENT_CLASS_ID ||
+	    ext->u.st.members[0].fc->store >= 0 || !plain_uint(ext->u.st.members[1].fc) ||
+	    !ext->u.st.members[1].fc->clock ||
+	    ext->u.st.members[1].fc->meaning != MODEL_MEANING_NONE ||
+	    ext->u.st.members[1].fc->store >= 0)
+		return 0;
+	hdr_field(&h->id, id);
+	h->extended = k;
+	h->id_store = id->store;
+	h->compact_align = cpt->align;
+	hdr_field(&h->compact_ts, cpt->u.st.members[0].fc);
+	h->extended_align = ext->align;
+	hdr_field(&h->extended_id, ext->u.st.members[0].fc);
+	hdr_field(&h->extended_ts, ext->u.st.members[1].fc);
+	return 1;
+}
+
+static int le_bytes(const struct hdr_field *f, uint32_t bits)
+{
+	return f->bits == bits && f->align == 8 && f->bo == TK_BYTE_ORDER_LE;
+}
+
+/* Which hand-written decoder of ctf_header_run() matches @h (with header alignment @align). */
+static uint8_t header_kind(const struct lttng_header *h, uint32_t align)
+{
+	if (align != 8 || h->extended_align != 8 || !le_bytes(&h->extended_id, 32) ||
+	    !le_bytes(&h->extended_ts, 64))
+		return CTF_HEADER_PROGRAM;
+	if (le_bytes(&h->id, 16) && le_bytes(&h->compact_ts, 32) && h->compact_align <= 8)
+		return CTF_HEADER_LTTNG_LARGE_LE;
+	if (h->id.bits == 5 && h->id.align == 1 && h->id.bo == TK_BYTE_ORDER_LE &&
+	    h->compact_ts.bits == 27 && h->compact_ts.align == 1 &&
+	    h->compact_ts.bo == TK_BYTE_ORDER_LE && h->compact_align == 1)
+		return CTF_HEADER_LTTNG_COMPACT_LE;
+	return CTF_HEADER_PROGRAM;
+}
+
+enum tk_status ctf_prog_compile_header(struct arena *a, const struct model_fc *fc,
+				       struct ctf_prog **out, uint8_t *kind)
+{
+	struct lttng_header h, *hp;
+	struct compiler c;
+	struct ctf_op *op;
+	enum tk_status st;
+
+	*kind = CTF_HEADER_PROGRAM;
+	if (!fc || !match_lttng_header(fc, &h))
+		return ctf_prog_compile(a, fc, "event header", out);
+	*kind = header_kind(&h, fc->align);
+	hp = arena_alloc(a, sizeof(*hp));
+	if (!hp)
+		return TK_FAIL(TK_ERR_NOMEM, "Cannot compile event header decoder");
+	*hp = h;
+	memset(&c, 0, sizeof(c));
+	c.a = a;
+	c.known = 1;
+	st = emit_align(&c, fc->align, "event header");
+	op = st >= 0 ? emit(&c, OP_LTTNG_HEADER, "event header") : NULL;
+	if (op)
+		op->hdr = hp;
+	else if (st >= 0)
+		st = TK_FAIL(TK_ERR_NOMEM, "Cannot compile event header decoder");
+	if (st >= 0)
+		st = finish_prog(&c, "event header", out);
+	vec_fini(&c.ops);
+	return st;
+}
+
 enum tk_status ctf_prog_compile(struct arena *a, const struct model_fc *fc, const char *scope,
 				struct ctf_prog **out)
 {
@@ -415,21 +921,6 @@ static TK_NOINLINE TK_COLD enum tk_status fail_short(const struct ctf_prog *prog
 		       (unsigned long long) (d->limit > d->pos ? d->limit - d->pos : 0));
 }
 
-/* babeltrace2: an N-bit clock field updates the low bits, assuming at most one wrap. */
-static inline void update_clock(struct ctf_dec *d, uint64_t v, uint32_t size)
-{
-	uint64_t mask;
-
-	if (size >= 64) {
-		d->clock = v;
-		return;
-	}
-	mask = (UINT64_C(1) << size) - 1;
-	if (v < (d->clock & mask))
-		d->clock += mask + 1;
-	d->clock = (d->clock & ~mask) | v;
-}
-
 static int variant_select(const struct model_fc *fc, uint64_t tag, uint32_t *option)
 {
 	const struct model_variant_range *r = fc->u.var.ranges;
@@ -478,268 +969,428 @@ static inline uint64_t ld8(const uint8_t *p)
 	return *p;
 }
 
+static TK_NOINLINE enum tk_status apply_meaning(struct ctf_dec *d, uint8_t meaning, uint64_t v)
+{
+	switch (meaning) {
+	case MODEL_MEANING_MAGIC:
+		if (v != UINT32_C(0xC1FC1FC1))
+			return TK_FAIL(TK_ERR_FORMAT,
+				       "Cannot decode packet header: magic=0x%llx, "
+				       "reason=expecting 0xc1fc1fc1",
+				       (unsigned long long) v);
+		break;
+	case MODEL_MEANING_STREAM_CLASS_ID:
+		d->stream_class_id = v;
+		break;
+	case MODEL_MEANING_DATA_STREAM_ID:
+		d->data_stream_id = v;
+		break;
+	case MODEL_MEANING_PACKET_BEGIN_TIME:
+		d->ts_begin = v;
+		break;
+	case MODEL_MEANING_PACKET_END_TIME:
+		d->ts_end = v;
+		break;
+	case MODEL_MEANING_DISCARDED_EVENTS:
+		d->discarded = v;
+		break;
+	case MODEL_MEANING_PACKET_SEQ_NUM:
+		d->seq_num = v;
+		break;
+	case MODEL_MEANING_PACKET_SIZE:
+		d->packet_size = v;
+		break;
+	case MODEL_MEANING_CONTENT_SIZE:
+		d->content_size = v;
+		break;
+	case MODEL_MEANING_EVENT_CLASS_ID:
+		d->event_id = v;
+		break;
+	default:
+		break;
+	}
+	return TK_OK;
+}
+
+/* Read an unsigned field of the LTTng header, aligning first; byte-aligned fast paths. */
+static inline enum tk_status hdr_read(const struct ctf_prog *prog, const struct ctf_op *op,
+				      struct ctf_dec *d, const struct hdr_field *f, uint64_t *v)
+{
+	d->pos = (d->pos + f->align - 1) & ~((uint64_t) f->align - 1);
+	if (TK_UNLIKELY(d->limit - d->pos < f->bits || d->pos > d->limit))
+		return fail_short(prog, op, d, f->bits);
+	if (!(d->pos & 7)) {
+		const uint8_t *p = d->base + (d->pos >> 3);
+
+		switch (f->bits) {
+		case 8:
+			*v = *p;
+			d->pos += 8;
+			return TK_OK;
+		case 16:
+			*v = tk_load_u16(p, (enum tk_byte_order) f->bo);
+			d->pos += 16;
+			return TK_OK;
+		case 32:
+			*v = tk_load_u32(p, (enum tk_byte_order) f->bo);
+			d->pos += 32;
+			return TK_OK;
+		case 64:
+			*v = tk_load_u64(p, (enum tk_byte_order) f->bo);
+			d->pos += 64;
+			return TK_OK;
+		default:
+			break;
+		}
+	} else if (d->last_bo >= 0 && d->last_bo != f->bo) {
+		return TK_FAIL(TK_ERR_FORMAT,
+			       "Cannot decode event header: offset-bits=%llu, "
+			       "reason=byte order changes within a byte",
+			       (unsigned long long) d->pos);
+	}
+	*v = tk_bits_read(d->base, d->pos, f->bits, (enum tk_byte_order) f->bo);
+	d->pos += f->bits;
+	d->last_bo = f->bo;
+	return TK_OK;
+}
+
+static enum tk_status run_lttng_header(const struct ctf_prog *prog, const struct ctf_op *op,
+				       struct ctf_dec *d)
+{
+	const struct lttng_header *h = op->hdr;
+	uint64_t id = 0, v = 0;
+	enum tk_status st;
+
+	st = hdr_read(prog, op, d, &h->id, &id);
+	if (st < 0)
+		return st;
+	if (h->id_store >= 0)
+		d->stored[h->id_store] = id;
+	if (id != h->extended) {
+		d->pos = (d->pos + h->compact_align - 1) & ~((uint64_t) h->compact_align - 1);
+		st = hdr_read(prog, op, d, &h->compact_ts, &v);
+		if (st < 0)
+			return st;
+		ctf_update_clock(d, v, h->compact_ts.bits);
+		d->event_id = id;
+		return TK_OK;
+	}
+	d->pos = (d->pos + h->extended_align - 1) & ~((uint64_t) h->extended_align - 1);
+	st = hdr_read(prog, op, d, &h->extended_id, &d->event_id);
+	if (st < 0)
+		return st;
+	st = hdr_read(prog, op, d, &h->extended_ts, &v);
+	if (st < 0)
+		return st;
+	ctf_update_clock(d, v, h->extended_ts.bits);
+	return TK_OK;
+}
+
+/*
+ * The interpreter. Dispatch is threaded (each operation jumps straight to the next one's
+ * handler through a table of label addresses, a GNU C extension), which lets the branch
+ * predictor learn operation sequences: it is the hottest loop of every reader.
+ */
+#pragma GCC diagnostic push
+#pragma GCC diagnostic ignored "-Wpedantic"
 enum tk_status ctf_prog_run(const struct ctf_prog *prog, struct ctf_dec *d)
 {
+	static const void *const labels[] = {
+		[OP_END] = &&L_OP_END,
+		[OP_ALIGN] = &&L_OP_ALIGN,
+		[OP_U8] = &&L_OP_U8,
+		[OP_S8] = &&L_OP_S8,
+		[OP_U16LE] = &&L_OP_U16LE,
+		[OP_U16BE] = &&L_OP_U16BE,
+		[OP_S16LE] = &&L_OP_S16LE,
+		[OP_S16BE] = &&L_OP_S16BE,
+		[OP_U32LE] = &&L_OP_U32LE,
+		[OP_U32BE] = &&L_OP_U32BE,
+		[OP_S32LE] = &&L_OP_S32LE,
+		[OP_S32BE] = &&L_OP_S32BE,
+		[OP_U64LE] = &&L_OP_U64LE,
+		[OP_S64LE] = &&L_OP_S64LE,
+		[OP_U64BE] = &&L_OP_U64BE,
+		[OP_S64BE] = &&L_OP_S64BE,
+		[OP_BITS] = &&L_OP_BITS,
+		[OP_FLOAT] = &&L_OP_FLOAT,
+		[OP_STRING] = &&L_OP_STRING,
+		[OP_TEXT] = &&L_OP_TEXT,
+		[OP_TEXT_SEQ] = &&L_OP_TEXT_SEQ,
+		[OP_ARRAY] = &&L_OP_ARRAY,
+		[OP_SEQ] = &&L_OP_SEQ,
+		[OP_LOOP] = &&L_OP_LOOP,
+		[OP_VARIANT] = &&L_OP_VARIANT,
+		[OP_JUMP] = &&L_OP_JUMP,
+		[OP_MARK] = &&L_OP_MARK,
+		[OP_LTTNG_HEADER] = &&L_OP_LTTNG_HEADER,
+	};
 	const struct ctf_op *ops = prog->ops, *op;
 	uint32_t pc = 0;
 	uint64_t last = 0;
 
+#define DISPATCH() goto *labels[op->code]
+#define NEXT()                                                                                     \
+	do {                                                                                       \
+		op = &ops[++pc];                                                                   \
+		DISPATCH();                                                                        \
+	} while (0)
+#define JUMP(target)                                                                               \
+	do {                                                                                       \
+		pc = (target);                                                                     \
+		op = &ops[pc];                                                                     \
+		DISPATCH();                                                                        \
+	} while (0)
+
 	d->loop_depth = 0;
-	for (;;) {
-		op = &ops[pc];
-		switch (op->code) {
-		case OP_END:
-			return TK_OK;
-		case OP_ALIGN:
-			d->pos = (d->pos + op->a - 1) & ~((uint64_t) op->a - 1);
-			break;
-		case OP_U8:
-			LOAD(1, ld8);
-			PUSH(last);
-			break;
-		case OP_S8:
-			LOAD(1, ld8);
-			last = (uint64_t) (int64_t) (int8_t) last;
-			PUSH(last);
-			break;
-		case OP_U16LE:
-			LOAD(2, tk_load_le16);
-			PUSH(last);
-			break;
-		case OP_U16BE:
-			LOAD(2, tk_load_be16);
-			PUSH(last);
-			break;
-		case OP_S16LE:
-			LOAD(2, tk_load_le16);
-			last = (uint64_t) (int64_t) (int16_t) last;
-			PUSH(last);
-			break;
-		case OP_S16BE:
-			LOAD(2, tk_load_be16);
-			last = (uint64_t) (int64_t) (int16_t) last;
-			PUSH(last);
-			break;
-		case OP_U32LE:
-			LOAD(4, tk_load_le32);
-			PUSH(last);
-			break;
-		case OP_U32BE:
-			LOAD(4, tk_load_be32);
-			PUSH(last);
-			break;
-		case OP_S32LE:
-			LOAD(4, tk_load_le32);
-			last = (uint64_t) (int64_t) (int32_t) last;
-			PUSH(last);
-			break;
-		case OP_S32BE:
-			LOAD(4, tk_load_be32);
-			last = (uint64_t) (int64_t) (int32_t) last;
-			PUSH(last);
-			break;
-		case OP_U64LE:
-		case OP_S64LE:
-			LOAD(8, tk_load_le64);
-			PUSH(last);
-			break;
-		case OP_U64BE:
-		case OP_S64BE:
-			LOAD(8, tk_load_be64);
-			PUSH(last);
-			break;
-		case OP_BITS:
-			NEED(op->size);
-			if (TK_UNLIKELY((d->pos & 7) && d->last_bo >= 0 && d->last_bo != op->bo))
-				return TK_FAIL(TK_ERR_FORMAT,
-					       "Cannot decode %s field: name=%s, offset-bits=%llu, "
-					       "reason=byte order changes within a byte",
-					       prog->scope, op->name ? op->name : "",
-					       (unsigned long long) d->pos);
-			last = tk_bits_read(d->base, d->pos, op->size, (enum tk_byte_order) op->bo);
-			if (op->is_signed)
-				last = (uint64_t) tk_bits_sign_extend(last, op->size);
-			d->pos += op->size;
-			d->last_bo = op->bo;
-			PUSH(last);
-			break;
-		case OP_FLOAT: {
-			uint64_t raw;
+	op = &ops[0];
+	DISPATCH();
+L_OP_END:
+	return TK_OK;
+L_OP_ALIGN:
+	d->pos = (d->pos + op->a - 1) & ~((uint64_t) op->a - 1);
+	NEXT();
+L_OP_U8:
+	LOAD(1, ld8);
+	PUSH(last);
+	if (TK_UNLIKELY(op->fx))
+		goto side_effects;
+	NEXT();
+L_OP_S8:
+	LOAD(1, ld8);
+	last = (uint64_t) (int64_t) (int8_t) last;
+	PUSH(last);
+	if (TK_UNLIKELY(op->fx))
+		goto side_effects;
+	NEXT();
+L_OP_U16LE:
+	LOAD(2, tk_load_le16);
+	PUSH(last);
+	if (TK_UNLIKELY(op->fx))
+		goto side_effects;
+	NEXT();
+L_OP_U16BE:
+	LOAD(2, tk_load_be16);
+	PUSH(last);
+	if (TK_UNLIKELY(op->fx))
+		goto side_effects;
+	NEXT();
+L_OP_S16LE:
+	LOAD(2, tk_load_le16);
+	last = (uint64_t) (int64_t) (int16_t) last;
+	PUSH(last);
+	if (TK_UNLIKELY(op->fx))
+		goto side_effects;
+	NEXT();
+L_OP_S16BE:
+	LOAD(2, tk_load_be16);
+	last = (uint64_t) (int64_t) (int16_t) last;
+	PUSH(last);
+	if (TK_UNLIKELY(op->fx))
+		goto side_effects;
+	NEXT();
+L_OP_U32LE:
+	LOAD(4, tk_load_le32);
+	PUSH(last);
+	if (TK_UNLIKELY(op->fx))
+		goto side_effects;
+	NEXT();
+L_OP_U32BE:
+	LOAD(4, tk_load_be32);
+	PUSH(last);
+	if (TK_UNLIKELY(op->fx))
+		goto side_effects;
+	NEXT();
+L_OP_S32LE:
+	LOAD(4, tk_load_le32);
+	last = (uint64_t) (int64_t) (int32_t) last;
+	PUSH(last);
+	if (TK_UNLIKELY(op->fx))
+		goto side_effects;
+	NEXT();
+L_OP_S32BE:
+	LOAD(4, tk_load_be32);
+	last = (uint64_t) (int64_t) (int32_t) last;
+	PUSH(last);
+	if (TK_UNLIKELY(op->fx))
+		goto side_effects;
+	NEXT();
+L_OP_U64LE:
+L_OP_S64LE:
+	LOAD(8, tk_load_le64);
+	PUSH(last);
+	if (TK_UNLIKELY(op->fx))
+		goto side_effects;
+	NEXT();
+L_OP_U64BE:
+L_OP_S64BE:
+	LOAD(8, tk_load_be64);
+	PUSH(last);
+	if (TK_UNLIKELY(op->fx))
+		goto side_effects;
+	NEXT();
+L_OP_BITS:
+	NEED(op->size);
+	if (TK_UNLIKELY((d->pos & 7) && d->last_bo >= 0 && d->last_bo != op->bo))
+		return TK_FAIL(TK_ERR_FORMAT,
+			       "Cannot decode %s field: name=%s, offset-bits=%llu, "
+			       "reason=byte order changes within a byte",
+			       prog->scope, op->name ? op->name : "", (unsigned long long) d->pos);
+	last = tk_bits_read(d->base, d->pos, op->size, (enum tk_byte_order) op->bo);
+	if (op->is_signed)
+		last = (uint64_t) tk_bits_sign_extend(last, op->size);
+	d->pos += op->size;
+	d->last_bo = op->bo;
+	PUSH(last);
+	if (TK_UNLIKELY(op->fx))
+		goto side_effects;
+	NEXT();
+L_OP_FLOAT : {
+	uint64_t raw;
 
-			NEED(op->size);
-			if ((d->pos & 7) == 0)
-				raw = op->size == 32 ? tk_load_u32(d->base + (d->pos >> 3),
-								   (enum tk_byte_order) op->bo)
-						     : tk_load_u64(d->base + (d->pos >> 3),
-								   (enum tk_byte_order) op->bo);
-			else
-				raw = tk_bits_read(d->base, d->pos, op->size,
-						   (enum tk_byte_order) op->bo);
-			d->pos += op->size;
-			if (TK_UNLIKELY(d->nv == d->cap) && grow_vals(d) < 0)
-				return TK_ERR_NOMEM;
-			if (op->size == 32) {
-				uint32_t r32 = (uint32_t) raw;
-				float f;
+	NEED(op->size);
+	if ((d->pos & 7) == 0)
+		raw = op->size == 32
+			      ? tk_load_u32(d->base + (d->pos >> 3), (enum tk_byte_order) op->bo)
+			      : tk_load_u64(d->base + (d->pos >> 3), (enum tk_byte_order) op->bo);
+	else
+		raw = tk_bits_read(d->base, d->pos, op->size, (enum tk_byte_order) op->bo);
+	d->pos += op->size;
+	if (TK_UNLIKELY(d->nv == d->cap) && grow_vals(d) < 0)
+		return TK_ERR_NOMEM;
+	if (op->size == 32) {
+		uint32_t r32 = (uint32_t) raw;
+		float f;
 
-				memcpy(&f, &r32, sizeof(f));
-				d->vals[d->nv].v.d = f;
-			} else {
-				double f;
+		memcpy(&f, &r32, sizeof(f));
+		d->vals[d->nv].v.d = f;
+	} else {
+		double f;
 
-				memcpy(&f, &raw, sizeof(f));
-				d->vals[d->nv].v.d = f;
-			}
-			d->nv++;
-			break;
-		}
-		case OP_STRING: {
-			const uint8_t *p, *nul;
-			uint64_t avail;
-
-			NEED(8);
-			p = d->base + (d->pos >> 3);
-			avail = (d->limit - d->pos) >> 3;
-			nul = memchr(p, 0, avail);
-			if (TK_UNLIKELY(!nul))
-				return TK_FAIL(TK_ERR_FORMAT,
-					       "Cannot decode %s field: name=%s, offset-bits=%llu, "
-					       "reason=string not terminated before the end of the "
-					       "packet content",
-					       prog->scope, op->name ? op->name : "",
-					       (unsigned long long) d->pos);
-			if (TK_UNLIKELY(d->nv == d->cap) && grow_vals(d) < 0)
-				return TK_ERR_NOMEM;
-			d->vals[d->nv].v.s = (const char *) p;
-			d->vals[d->nv].n = (uint64_t) (nul - p);
-			d->nv++;
-			d->pos += (uint64_t) (nul - p + 1) * 8;
-			break;
-		}
-		case OP_TEXT:
-		case OP_TEXT_SEQ: {
-			uint64_t len = op->code == OP_TEXT ? op->len : d->stored[op->a];
-			const uint8_t *p;
-
-			if (TK_UNLIKELY(len > (d->limit - d->pos) / 8 || d->pos > d->limit))
-				return fail_short(prog, op, d, len * 8);
-			p = d->base + (d->pos >> 3);
-			if (TK_UNLIKELY(d->nv == d->cap) && grow_vals(d) < 0)
-				return TK_ERR_NOMEM;
-			d->vals[d->nv].v.s = (const char *) p;
-			d->vals[d->nv].n = len ? strnlen((const char *) p, len) : 0;
-			d->nv++;
-			d->pos += len * 8;
-			break;
-		}
-		case OP_ARRAY:
-		case OP_SEQ: {
-			uint64_t len = op->code == OP_ARRAY ? op->len : d->stored[op->a];
-
-			if (TK_UNLIKELY(d->nv == d->cap) && grow_vals(d) < 0)
-				return TK_ERR_NOMEM;
-			d->vals[d->nv].n = len;
-			d->nv++;
-			if (!len) {
-				pc = op->b;
-				continue;
-			}
-			if (TK_UNLIKELY(op->empty_elem && len > (UINT64_C(1) << 20)))
-				return TK_FAIL(TK_ERR_FORMAT,
-					       "Cannot decode %s field: name=%s, length=%llu, "
-					       "reason=too many elements that may be empty",
-					       prog->scope, op->name ? op->name : "",
-					       (unsigned long long) len);
-			if (TK_UNLIKELY(!op->empty_elem && len > d->limit - d->pos &&
-					d->limit >= d->pos))
-				return fail_short(prog, op, d, len);
-			if (TK_UNLIKELY(d->loop_depth == TK_ARRAY_SIZE(d->loops)))
-				return TK_FAIL(TK_ERR_UNSUPPORTED,
-					       "Cannot decode %s field: name=%s, "
-					       "reason=arrays nested too deeply",
-					       prog->scope, op->name ? op->name : "");
-			d->loops[d->loop_depth].start = pc + 1;
-			d->loops[d->loop_depth].left = len;
-			d->loop_depth++;
-			break;
-		}
-		case OP_LOOP: {
-			struct ctf_loop *l = &d->loops[d->loop_depth - 1];
-
-			if (--l->left) {
-				pc = l->start;
-				continue;
-			}
-			d->loop_depth--;
-			break;
-		}
-		case OP_VARIANT: {
-			uint64_t tag = d->stored[op->a];
-			uint32_t option;
-
-			if (TK_UNLIKELY(!variant_select(op->fc, tag, &option)))
-				return TK_FAIL(TK_ERR_FORMAT,
-					       "Cannot decode %s field: name=%s, tag=%lld, "
-					       "reason=no variant option for this tag value",
-					       prog->scope, op->name ? op->name : "",
-					       (long long) tag);
-			if (TK_UNLIKELY(d->nv == d->cap) && grow_vals(d) < 0)
-				return TK_ERR_NOMEM;
-			d->vals[d->nv].n = option;
-			d->nv++;
-			pc = op->targets[option];
-			continue;
-		}
-		case OP_JUMP:
-			pc = op->a;
-			continue;
-		case OP_STORE:
-			d->stored[op->a] = last;
-			break;
-		case OP_CLOCK:
-			update_clock(d, last, op->size);
-			break;
-		case OP_MEANING:
-			switch (op->a) {
-			case MODEL_MEANING_MAGIC:
-				if (last != UINT32_C(0xC1FC1FC1))
-					return TK_FAIL(TK_ERR_FORMAT,
-						       "Cannot decode packet header: magic=0x%llx, "
-						       "reason=expecting 0xc1fc1fc1",
-						       (unsigned long long) last);
-				break;
-			case MODEL_MEANING_STREAM_CLASS_ID:
-				d->stream_class_id = last;
-				break;
-			case MODEL_MEANING_DATA_STREAM_ID:
-				d->data_stream_id = last;
-				break;
-			case MODEL_MEANING_PACKET_BEGIN_TIME:
-				d->ts_begin = last;
-				break;
-			case MODEL_MEANING_PACKET_END_TIME:
-				d->ts_end = last;
-				break;
-			case MODEL_MEANING_DISCARDED_EVENTS:
-				d->discarded = last;
-				break;
-			case MODEL_MEANING_PACKET_SEQ_NUM:
-				d->seq_num = last;
-				break;
-			case MODEL_MEANING_PACKET_SIZE:
-				d->packet_size = last;
-				break;
-			case MODEL_MEANING_CONTENT_SIZE:
-				d->content_size = last;
-				break;
-			case MODEL_MEANING_EVENT_CLASS_ID:
-				d->event_id = last;
-				break;
-			default:
-				break;
-			}
-			break;
-		}
-		pc++;
+		memcpy(&f, &raw, sizeof(f));
+		d->vals[d->nv].v.d = f;
 	}
+	d->nv++;
+	NEXT();
 }
+L_OP_STRING : {
+	const uint8_t *p, *nul;
+	uint64_t avail;
+
+	NEED(8);
+	p = d->base + (d->pos >> 3);
+	avail = (d->limit - d->pos) >> 3;
+	nul = memchr(p, 0, avail);
+	if (TK_UNLIKELY(!nul))
+		return TK_FAIL(TK_ERR_FORMAT,
+			       "Cannot decode %s field: name=%s, offset-bits=%llu, "
+			       "reason=string not terminated before the end of the "
+			       "packet content",
+			       prog->scope, op->name ? op->name : "", (unsigned long long) d->pos);
+	if (TK_UNLIKELY(d->nv == d->cap) && grow_vals(d) < 0)
+		return TK_ERR_NOMEM;
+	d->vals[d->nv].v.s = (const char *) p;
+	d->vals[d->nv].n = (uint64_t) (nul - p);
+	d->nv++;
+	d->pos += (uint64_t) (nul - p + 1) * 8;
+	NEXT();
+}
+L_OP_TEXT:
+L_OP_TEXT_SEQ : {
+	uint64_t len = op->code == OP_TEXT ? op->len : d->stored[op->a];
+	const uint8_t *p;
+
+	if (TK_UNLIKELY(len > (d->limit - d->pos) / 8 || d->pos > d->limit))
+		return fail_short(prog, op, d, len * 8);
+	p = d->base + (d->pos >> 3);
+	if (TK_UNLIKELY(d->nv == d->cap) && grow_vals(d) < 0)
+		return TK_ERR_NOMEM;
+	d->vals[d->nv].v.s = (const char *) p;
+	d->vals[d->nv].n = len ? strnlen((const char *) p, len) : 0;
+	d->nv++;
+	d->pos += len * 8;
+	NEXT();
+}
+L_OP_ARRAY:
+L_OP_SEQ : {
+	uint64_t len = op->code == OP_ARRAY ? op->len : d->stored[op->a];
+
+	if (TK_UNLIKELY(d->nv == d->cap) && grow_vals(d) < 0)
+		return TK_ERR_NOMEM;
+	d->vals[d->nv].n = len;
+	d->nv++;
+	if (!len) {
+		JUMP(op->b);
+	}
+	if (TK_UNLIKELY(op->empty_elem && len > (UINT64_C(1) << 20)))
+		return TK_FAIL(TK_ERR_FORMAT,
+			       "Cannot decode %s field: name=%s, length=%llu, "
+			       "reason=too many elements that may be empty",
+			       prog->scope, op->name ? op->name : "", (unsigned long long) len);
+	if (TK_UNLIKELY(!op->empty_elem && len > d->limit - d->pos && d->limit >= d->pos))
+		return fail_short(prog, op, d, len);
+	if (TK_UNLIKELY(d->loop_depth == TK_ARRAY_SIZE(d->loops)))
+		return TK_FAIL(TK_ERR_UNSUPPORTED,
+			       "Cannot decode %s field: name=%s, "
+			       "reason=arrays nested too deeply",
+			       prog->scope, op->name ? op->name : "");
+	d->loops[d->loop_depth].start = pc + 1;
+	d->loops[d->loop_depth].left = len;
+	d->loop_depth++;
+	NEXT();
+}
+L_OP_LOOP : {
+	struct ctf_loop *l = &d->loops[d->loop_depth - 1];
+
+	if (--l->left) {
+		JUMP(l->start);
+	}
+	d->loop_depth--;
+	NEXT();
+}
+L_OP_VARIANT : {
+	uint64_t tag = d->stored[op->a];
+	uint32_t option;
+
+	if (TK_UNLIKELY(!variant_select(op->fc, tag, &option)))
+		return TK_FAIL(TK_ERR_FORMAT,
+			       "Cannot decode %s field: name=%s, tag=%lld, "
+			       "reason=no variant option for this tag value",
+			       prog->scope, op->name ? op->name : "", (long long) tag);
+	if (TK_UNLIKELY(d->nv == d->cap) && grow_vals(d) < 0)
+		return TK_ERR_NOMEM;
+	d->vals[d->nv].n = option;
+	d->nv++;
+	JUMP(op->targets[option]);
+}
+L_OP_JUMP:
+	JUMP(op->a);
+L_OP_MARK:
+	d->marks[op->a] = d->nv;
+	NEXT();
+L_OP_LTTNG_HEADER : {
+	enum tk_status st = run_lttng_header(prog, op, d);
+
+	if (st < 0)
+		return st;
+	NEXT();
+}
+
+side_effects:
+	/* an integer read with fused side effects (stored value, clock, meaning) */
+	if (op->fx & FX_STORE)
+		d->stored[op->a] = last;
+	if (op->fx & FX_CLOCK)
+		ctf_update_clock(d, last, op->size);
+	if (op->fx & FX_MEANING) {
+		enum tk_status st = apply_meaning(d, op->meaning, last);
+
+		if (st < 0)
+			return st;
+	}
+	NEXT();
+#undef DISPATCH
+#undef NEXT
+#undef JUMP
+}
+#pragma GCC diagnostic pop

@@ -863,8 +863,8 @@ static enum tk_status compile_all(struct tk_source *src, struct ctf_trace *ct)
 		st = ctf_prog_compile(&src->arena, sc->packet_context, "packet context",
 				      &csc->pctx_prog);
 		if (st >= 0)
-			st = ctf_prog_compile(&src->arena, sc->event_header, "event header",
-					      &csc->header_prog);
+			st = ctf_prog_compile_header(&src->arena, sc->event_header,
+						     &csc->header_prog, &csc->header_kind);
 		if (st >= 0)
 			st = ctf_prog_compile(&src->arena, sc->event_context,
 					      "stream event context", &csc->ectx_prog);
@@ -880,6 +880,9 @@ static enum tk_status compile_all(struct tk_source *src, struct ctf_trace *ct)
 			if (st >= 0)
 				st = ctf_prog_compile(&src->arena, ec->payload, "event payload",
 						      &cec->payload_prog);
+			if (st >= 0)
+				st = ctf_prog_compile_body(&src->arena, sc->event_context,
+							   ec->context, ec->payload, cec);
 		}
 		if (st < 0)
 			return st;

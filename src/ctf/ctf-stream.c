@@ -101,7 +101,7 @@ static enum tk_status read_packet_start(const struct tk_source *src, const uint8
 	if (d->stream_class_id == UNSET) {
 		if (src->n_scs != 1)
 			return TK_FAIL(TK_ERR_FORMAT,
-				       "Cannot read packet: reason=no stream_id "
+				       "Cannot find stream class: reason=no stream_id "
 				       "field and %zu stream classes",
 				       src->n_scs);
 		sc = src->scs[0];
@@ -111,7 +111,7 @@ static enum tk_status read_packet_start(const struct tk_source *src, const uint8
 				sc = src->scs[i];
 		if (!sc)
 			return TK_FAIL(TK_ERR_FORMAT,
-				       "Cannot read packet: stream-class-id=%llu, "
+				       "Cannot find stream class: id=%llu, "
 				       "reason=no such stream class",
 				       (unsigned long long) d->stream_class_id);
 	}
@@ -134,18 +134,18 @@ static enum tk_status read_packet_start(const struct tk_source *src, const uint8
 	if (pi->packet_bits != UNSET) {
 		if (pi->content_bits > pi->packet_bits)
 			return TK_FAIL(TK_ERR_FORMAT,
-				       "Cannot read packet: content-size=%llu, "
+				       "Cannot use packet size: content-size=%llu, "
 				       "packet-size=%llu, reason=content larger than packet",
 				       (unsigned long long) pi->content_bits,
 				       (unsigned long long) pi->packet_bits);
 		if (pi->packet_bits % 8 || pi->packet_bits == 0)
 			return TK_FAIL(TK_ERR_FORMAT,
-				       "Cannot read packet: packet-size=%llu, "
+				       "Cannot use packet size: packet-size=%llu, "
 				       "reason=not a whole, non-zero number of bytes",
 				       (unsigned long long) pi->packet_bits);
 		if (pi->packet_bits > avail_bits)
 			return TK_FAIL(TK_ERR_FORMAT,
-				       "Cannot read packet: packet-size-bits=%llu, "
+				       "Cannot use packet size: packet-size-bits=%llu, "
 				       "bytes-left-in-file=%llu, reason=packet goes past the end "
 				       "of the file",
 				       (unsigned long long) pi->packet_bits,
@@ -153,13 +153,13 @@ static enum tk_status read_packet_start(const struct tk_source *src, const uint8
 		if (ix &&
 		    (pi->packet_bits != ix->packet_bits || pi->content_bits != ix->content_bits))
 			return TK_FAIL(TK_ERR_FORMAT,
-				       "Cannot read packet: packet-size=%llu, "
+				       "Cannot use packet size: packet-size=%llu, "
 				       "index-packet-size=%llu, reason=packet and index disagree",
 				       (unsigned long long) pi->packet_bits,
 				       (unsigned long long) ix->packet_bits);
 		if (d->pos > pi->content_bits)
 			return TK_FAIL(TK_ERR_FORMAT,
-				       "Cannot read packet: header-bits=%llu, "
+				       "Cannot use packet size: header-bits=%llu, "
 				       "content-size=%llu, reason=header and context larger than "
 				       "the content",
 				       (unsigned long long) d->pos,
@@ -247,7 +247,7 @@ static int cmp_name(const void *a, const void *b)
 static enum tk_status probe_data(struct tk_source *src, struct ctf_file *f, const uint8_t *data,
 				 struct vec *probes, struct ctf_dec *d)
 {
-	struct pkt_info pi;
+	struct pkt_info pi = {NULL, 0, 0, 0};
 	struct probe *pr;
 	enum tk_status st;
 
@@ -572,9 +572,12 @@ struct ctf_cursor {
 	struct snapshots cur, prev;
 	struct tk_event ev;
 	struct tk_notice notice;
+	uint64_t body_pos; /* where the current event's body starts */
+	size_t body_nv;	   /* value index where its values start */
 };
 
-static enum tk_status cycles_to_ns(const struct tk_stream *s, uint64_t cycles, int64_t *ns)
+static TK_NOINLINE enum tk_status cycles_to_ns_slow(const struct tk_stream *s, uint64_t cycles,
+						    int64_t *ns)
 {
 	if (model_clock_ns(s->sc->clock, cycles, ns))
 		return TK_FAIL(TK_ERR_FORMAT,
@@ -582,6 +585,19 @@ static enum tk_status cycles_to_ns(const struct tk_stream *s, uint64_t cycles, i
 			       "reason=nanoseconds from origin overflow 64 bits",
 			       s->path, (unsigned long long) cycles);
 	return TK_OK;
+}
+
+/* Clock value to ns from origin; 1 GHz clocks with an offset that cannot overflow inline. */
+static inline enum tk_status cycles_to_ns(const struct tk_stream *s, uint64_t cycles, int64_t *ns)
+{
+	const struct tk_clock *clk = s->sc->clock;
+
+	if (TK_LIKELY(clk->freq == UINT64_C(1000000000) && !clk->base_overflows &&
+		      clk->base_ns >= 0 && cycles < (uint64_t) (INT64_MAX - clk->base_ns))) {
+		*ns = clk->base_ns + (int64_t) cycles;
+		return TK_OK;
+	}
+	return cycles_to_ns_slow(s, cycles, ns);
 }
 
 /* Map the next file of the stream; TK_END after the last one. */
@@ -618,7 +634,7 @@ static enum tk_status cursor_next_file(struct ctf_cursor *c)
 static enum tk_status cursor_read_packet(struct ctf_cursor *c)
 {
 	struct ctf_file *f;
-	struct pkt_info pi;
+	struct pkt_info pi = {NULL, 0, 0, 0};
 	const struct ctf_pkt *ix = NULL;
 	enum tk_status st;
 
@@ -634,9 +650,9 @@ static enum tk_status cursor_read_packet(struct ctf_cursor *c)
 	if (f->idx) {
 		if (c->pkt_no >= f->nidx)
 			return TK_FAIL(TK_ERR_FORMAT,
-				       "Cannot read packet: path=%s, offset=%llu, "
-				       "reason=not in the index",
-				       f->path, (unsigned long long) c->pkt_off);
+				       "Cannot read packet: file=%s, index=%zu, offset=%llu, "
+				       "reason=not in the index file",
+				       f->path, c->pkt_no, (unsigned long long) c->pkt_off);
 		ix = &f->idx[c->pkt_no];
 	}
 	mfile_release_before(&c->mf, c->pkt_off);
@@ -644,13 +660,13 @@ static enum tk_status cursor_read_packet(struct ctf_cursor *c)
 	st = read_packet_start(c->stream->source, c->mf.data, c->mf.size, c->pkt_off, ix, &c->d,
 			       &pi);
 	if (st < 0)
-		return TK_FAIL(st, "Cannot read packet: path=%s, offset=%llu", f->path,
-			       (unsigned long long) c->pkt_off);
+		return TK_FAIL(st, "Cannot read packet: file=%s, index=%zu, offset=%llu", f->path,
+			       c->pkt_no, (unsigned long long) c->pkt_off);
 	if (pi.sc != c->stream->sc)
 		return TK_FAIL(TK_ERR_FORMAT,
-			       "Cannot read packet: path=%s, offset=%llu, "
+			       "Cannot read packet: file=%s, index=%zu, offset=%llu, "
 			       "reason=packet of another stream class",
-			       f->path, (unsigned long long) c->pkt_off);
+			       f->path, c->pkt_no, (unsigned long long) c->pkt_off);
 	c->pctx_off = pi.header_values;
 	c->npkt_vals = c->d.nv;
 	c->pkt_bits = pi.packet_bits;
@@ -682,6 +698,35 @@ static int cursor_at_packet_end(const struct ctf_cursor *c)
 	return c->d.pos >= c->d.limit; /* no packet size: events run to the end of the file */
 }
 
+static void set_scopes(struct ctf_cursor *c)
+{
+	struct ctf_dec *d = &c->d;
+
+	c->ev.scope[MODEL_SCOPE_PACKET_CONTEXT] = d->vals + c->pctx_off;
+	c->ev.scope[MODEL_SCOPE_EVENT_COMMON_CONTEXT] = d->vals + d->marks[0];
+	c->ev.scope[MODEL_SCOPE_EVENT_CONTEXT] = d->vals + d->marks[1];
+	c->ev.scope[MODEL_SCOPE_PAYLOAD] = d->vals + d->marks[2];
+}
+
+/* model_cursor_ops.values: decode the body of a fixed-size event that was skipped. */
+static enum tk_status cursor_values(struct model_cursor *mc)
+{
+	struct ctf_cursor *c = (struct ctf_cursor *) mc;
+	struct ctf_dec *d = &c->d;
+	const struct ctf_ec *cec = c->ev.ec->fmt;
+	uint64_t end = d->pos;
+	enum tk_status st;
+
+	d->nv = c->body_nv;
+	st = ctf_static_decode(cec, d, c->body_pos);
+	if (st < 0)
+		return TK_FAIL(st, "Cannot decode event: name=%s", c->ev.ec->name ? c->ev.ec->name : "");
+	d->pos = end;
+	set_scopes(c);
+	c->ev.pending = NULL;
+	return TK_OK;
+}
+
 static enum tk_status cursor_decode_event(struct ctf_cursor *c)
 {
 	struct ctf_dec *d = &c->d;
@@ -689,7 +734,6 @@ static enum tk_status cursor_decode_event(struct ctf_cursor *c)
 	struct tk_event_class *ec;
 	const struct ctf_ec *cec;
 	uint64_t start = d->pos;
-	size_t common_off, ctx_off, payload_off;
 	enum tk_status st;
 
 	if (c->content_bits != UNSET && d->pos > c->content_bits)
@@ -699,7 +743,7 @@ static enum tk_status cursor_decode_event(struct ctf_cursor *c)
 			       (unsigned long long) d->pos, (unsigned long long) c->content_bits);
 	d->nv = c->npkt_vals;
 	d->event_id = UNSET;
-	st = ctf_prog_run(c->csc->header_prog, d);
+	st = ctf_header_run(c->csc, d);
 	if (st < 0)
 		return st;
 	if (d->event_id == UNSET) {
@@ -725,18 +769,22 @@ static enum tk_status cursor_decode_event(struct ctf_cursor *c)
 			return st;
 	}
 	cec = ec->fmt;
-	common_off = d->nv;
-	st = ctf_prog_run(c->csc->ectx_prog, d);
-	if (st < 0)
-		return st;
-	ctx_off = d->nv;
-	st = ctf_prog_run(cec->ctx_prog, d);
-	if (st < 0)
-		return st;
-	payload_off = d->nv;
-	st = ctf_prog_run(cec->payload_prog, d);
-	if (st < 0)
-		return st;
+	c->body_pos = d->pos;
+	c->body_nv = d->nv;
+	if (cec->body_static && !(d->pos & (cec->body_align - 1)) &&
+	    cec->body_bits <= d->limit - d->pos) {
+		/* fixed layout that fits: skip it, decode only if someone asks */
+		d->pos += cec->body_bits;
+		if (cec->body_last_bo >= 0)
+			d->last_bo = cec->body_last_bo;
+		c->ev.pending = &c->base;
+	} else {
+		st = ctf_prog_run(cec->body_prog, d);
+		if (st < 0)
+			return st;
+		c->ev.pending = NULL;
+		set_scopes(c);
+	}
 	if (c->content_bits != UNSET && d->pos > c->content_bits)
 		return TK_FAIL(TK_ERR_FORMAT,
 			       "Cannot read event: name=%s, end-bits=%llu, "
@@ -748,10 +796,6 @@ static enum tk_status cursor_decode_event(struct ctf_cursor *c)
 			       "Cannot read event: name=%s, offset-bits=%llu, "
 			       "reason=event takes no room (CTF forbids empty events)",
 			       ec->name ? ec->name : "", (unsigned long long) start);
-	c->ev.scope[MODEL_SCOPE_PACKET_CONTEXT] = d->vals + c->pctx_off;
-	c->ev.scope[MODEL_SCOPE_EVENT_COMMON_CONTEXT] = d->vals + common_off;
-	c->ev.scope[MODEL_SCOPE_EVENT_CONTEXT] = d->vals + ctx_off;
-	c->ev.scope[MODEL_SCOPE_PAYLOAD] = d->vals + payload_off;
 	return TK_OK;
 }
 
@@ -874,8 +918,10 @@ static enum tk_status cursor_next(struct model_cursor *mc, struct model_item *ou
 			}
 			st = cursor_decode_event(c);
 			if (st < 0)
-				return TK_FAIL(st, "Cannot read event: path=%s, packet-offset=%llu",
-					       c->cs->files[c->file]->path,
+				return TK_FAIL(st,
+					       "Cannot read event: file=%s, packet-index=%zu, "
+					       "packet-offset=%llu",
+					       c->cs->files[c->file]->path, c->pkt_no,
 					       (unsigned long long) c->pkt_off);
 			out->kind = MODEL_ITEM_EVENT;
 			out->event = &c->ev;
@@ -917,6 +963,7 @@ static void cursor_destroy(struct model_cursor *mc)
 
 static const struct model_cursor_ops ctf_cursor_ops = {
 	.next = cursor_next,
+	.values = cursor_values,
 	.destroy = cursor_destroy,
 };
 

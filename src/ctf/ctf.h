@@ -12,6 +12,7 @@
 
 #include <tracekit/status.h>
 
+#include "../common/bytes.h"
 #include "../common/mfile.h"
 #include "../common/vec.h"
 #include "../model/model.h"
@@ -32,18 +33,49 @@ struct ctf_trace {
 	size_t n_warnings; /* unknown attributes and the like, ignored like babeltrace2 */
 };
 
+/* Event headers decoded by hand instead of by program (see ctf_header_run()). */
+enum ctf_header_kind {
+	CTF_HEADER_PROGRAM,
+	CTF_HEADER_LTTNG_LARGE_LE,   /* 16-bit id, 32-bit or extended 64-bit time, bytes */
+	CTF_HEADER_LTTNG_COMPACT_LE, /* 5-bit id, 27-bit or extended 64-bit time */
+};
+
 /* Per stream class (model_stream_class.fmt). */
 struct ctf_sc {
 	struct ctf_prog *pctx_prog;
 	struct ctf_prog *header_prog;
 	struct ctf_prog *ectx_prog;
+	uint8_t header_kind; /* enum ctf_header_kind */
 };
 
-/* Per event class (tk_event_class.fmt). */
+/*
+ * Per event class (tk_event_class.fmt). The body (stream event context, event context,
+ * payload) has one program marking where each scope's values start (marks 0, 1, 2). When
+ * the body has a fixed layout (no strings, sequences, variants or side effects) its size is
+ * known: readers can skip it and decode its values only when asked.
+ */
+struct ctf_static_field;
+struct ctf_dec;
+
 struct ctf_ec {
 	struct ctf_prog *ctx_prog;
 	struct ctf_prog *payload_prog;
+	struct ctf_prog *body_prog;
+	uint8_t body_static; /* body_bits is its size when it starts aligned to body_align */
+	int8_t body_last_bo; /* byte order of its last bit field, -1 if none */
+	uint32_t body_align;
+	uint64_t body_bits;
+	/* a static body's values at fixed offsets (ctf_static_decode()), or NULL */
+	const struct ctf_static_field *fields;
+	uint32_t n_fields;
+	uint32_t marks[3];
 };
+
+/*
+ * Decode a static body starting at @pos (aligned to cec->body_align, and known to fit) into
+ * d->vals, with its scope marks: loads at offsets computed once, no checks per field.
+ */
+enum tk_status ctf_static_decode(const struct ctf_ec *cec, struct ctf_dec *d, uint64_t pos);
 
 /*
  * Parse metadata text into @src: clocks, environment, stream and event classes with their
@@ -87,12 +119,29 @@ struct ctf_dec {
 	uint64_t seq_num;
 	uint64_t packet_size;
 	uint64_t content_size;
+	size_t marks[4]; /* value index where each scope of an event body starts */
 	uint32_t loop_depth;
 	struct ctf_loop {
 		uint32_t start;
 		uint64_t left;
 	} loops[64];
 };
+
+/*
+ * Compile the body program of an event class: its stream's event context @ectx, its own
+ * context @ctx and payload @payload (each may be NULL), and find whether its layout is fixed.
+ */
+enum tk_status ctf_prog_compile_body(struct arena *a, const struct model_fc *ectx,
+				     const struct model_fc *ctx, const struct model_fc *payload,
+				     struct ctf_ec *cec);
+
+/*
+ * Compile the event header program; LTTng's compact and large headers get a dedicated
+ * operation. The program yields no values (headers are never shown), only the event id and
+ * the clock update.
+ */
+enum tk_status ctf_prog_compile_header(struct arena *a, const struct model_fc *fc,
+				       struct ctf_prog **out, uint8_t *kind);
 
 /* Compile the decode program of one scope; @fc may be NULL (empty program). */
 enum tk_status ctf_prog_compile(struct arena *a, const struct model_fc *fc, const char *scope,
@@ -103,6 +152,68 @@ enum tk_status ctf_prog_compile(struct arena *a, const struct model_fc *fc, cons
  * position is unspecified and a cause names the field and bit offset.
  */
 enum tk_status ctf_prog_run(const struct ctf_prog *prog, struct ctf_dec *d);
+
+/* babeltrace2: an N-bit clock field updates the low bits, assuming at most one wrap. */
+static inline void ctf_update_clock(struct ctf_dec *d, uint64_t v, uint32_t size)
+{
+	uint64_t mask;
+
+	if (size >= 64) {
+		d->clock = v;
+		return;
+	}
+	mask = (UINT64_C(1) << size) - 1;
+	if (v < (d->clock & mask))
+		d->clock += mask + 1;
+	d->clock = (d->clock & ~mask) | v;
+}
+
+/*
+ * Decode an event header: LTTng's little-endian compact and large headers by hand when all
+ * their bytes are there, anything else (and the end of a packet) by program.
+ */
+static inline enum tk_status ctf_header_run(const struct ctf_sc *csc, struct ctf_dec *d)
+{
+	const uint8_t *p;
+	uint64_t pos = (d->pos + 7) & ~(uint64_t) 7;
+
+	if (csc->header_kind == CTF_HEADER_LTTNG_LARGE_LE && pos <= d->limit &&
+	    d->limit - pos >= 112) {
+		uint16_t id;
+
+		p = d->base + (pos >> 3);
+		id = tk_load_le16(p);
+		if (id != 0xffff) {
+			ctf_update_clock(d, tk_load_le32(p + 2), 32);
+			d->event_id = id;
+			d->pos = pos + 48;
+		} else {
+			d->event_id = tk_load_le32(p + 2);
+			d->clock = tk_load_le64(p + 6);
+			d->pos = pos + 112;
+		}
+		return TK_OK;
+	}
+	if (csc->header_kind == CTF_HEADER_LTTNG_COMPACT_LE && pos <= d->limit &&
+	    d->limit - pos >= 104) {
+		uint32_t v;
+
+		p = d->base + (pos >> 3);
+		v = tk_load_le32(p);
+		d->last_bo = TK_BYTE_ORDER_LE;
+		if ((v & 31) != 31) {
+			ctf_update_clock(d, v >> 5, 27);
+			d->event_id = v & 31;
+			d->pos = pos + 32;
+		} else {
+			d->event_id = tk_load_le32(p + 1);
+			d->clock = tk_load_le64(p + 5);
+			d->pos = pos + 104;
+		}
+		return TK_OK;
+	}
+	return ctf_prog_run(csc->header_prog, d);
+}
 
 /* Release the value buffer of @d. */
 void ctf_dec_fini(struct ctf_dec *d);

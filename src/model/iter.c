@@ -23,8 +23,9 @@ struct iter_slot {
 	struct model_cursor *cursor;
 	struct tk_stream *stream;
 	struct model_item item;
-	int64_t k1;  /* time */
-	uint64_t k2; /* tie breaks */
+	int64_t k1;	  /* time */
+	uint64_t k2;	  /* tie breaks */
+	uint64_t k2_base; /* the stream's part of k2 */
 };
 
 enum clock_expect {
@@ -66,16 +67,18 @@ static unsigned int item_weight(uint8_t kind)
 	}
 }
 
-static void slot_key(struct tk_iter *it, struct iter_slot *s)
+/*
+ * Sort keys of a stream's current item: k1 is its time (or the last time returned, for items
+ * without one), k2 packs the tie breaks: stream ranks, item kind, event class rank.
+ */
+static inline void slot_key(struct tk_iter *it, struct iter_slot *s)
 {
-	uint64_t ec_rank = 0;
-
 	s->k1 = s->item.has_ts ? s->item.ts_ns : it->last_ts;
-	if (s->item.kind == MODEL_ITEM_EVENT)
-		ec_rank = s->item.event->ec->rank;
-	s->k2 = ((uint64_t) s->stream->rank_major << 42) |
-		((uint64_t) (7 - item_weight(s->item.kind)) << 39) | (ec_rank << 20) |
-		s->stream->rank_minor;
+	if (TK_LIKELY(s->item.kind == MODEL_ITEM_EVENT))
+		s->k2 = s->k2_base | ((uint64_t) (7 - 5) << 39) |
+			((uint64_t) s->item.event->ec->rank << 20);
+	else
+		s->k2 = s->k2_base | ((uint64_t) (7 - item_weight(s->item.kind)) << 39);
 }
 
 static inline int slot_less(const struct iter_slot *a, const struct iter_slot *b)
@@ -89,6 +92,13 @@ static void heap_sift_down(struct tk_iter *it, size_t i)
 	size_t n = it->heap_len;
 	uint32_t v = h[i];
 
+	if (n <= 2) { /* the common one- and two-stream cases */
+		if (n == 2 && i == 0 && slot_less(&it->slots[h[1]], &it->slots[v])) {
+			h[0] = h[1];
+			h[1] = v;
+		}
+		return;
+	}
 	for (;;) {
 		size_t c = 2 * i + 1;
 
@@ -182,6 +192,7 @@ enum tk_status tk_iter_create(struct tk_iter **out, struct tk_trace *trace)
 		struct tk_stream *s = trace->streams[i];
 
 		it->slots[i].stream = s;
+		it->slots[i].k2_base = ((uint64_t) s->rank_major << 42) | s->rank_minor;
 		st = s->source->ops->cursor_open(s, &it->slots[i].cursor);
 		if (st < 0) {
 			tk_iter_destroy(it);
@@ -227,7 +238,7 @@ static enum tk_status iter_start(struct tk_iter *it)
 		if (st == TK_END)
 			continue;
 		if (st < 0)
-			return TK_FAIL(st, "Cannot read stream: path=%s", s->stream->path);
+			return TK_FAIL(st, "Cannot read stream: index=%zu", i);
 		slot_key(it, s);
 		it->heap[it->heap_len++] = (uint32_t) i;
 		heap_sift_up(it, it->heap_len - 1);
@@ -248,7 +259,7 @@ static enum tk_status iter_advance_top(struct tk_iter *it)
 		return TK_OK;
 	}
 	if (st < 0)
-		return TK_FAIL(st, "Cannot read stream: path=%s", s->stream->path);
+		return TK_FAIL(st, "Cannot read stream: index=%u", it->heap[0]);
 	slot_key(it, s);
 	heap_sift_down(it, 0);
 	return TK_OK;

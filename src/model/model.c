@@ -32,8 +32,14 @@ void model_clock_finish(struct tk_clock *clock)
 	if (clock->offset_cycles >= clock->freq) {
 		uint64_t s = clock->offset_cycles / clock->freq;
 
-		clock->offset_s += (int64_t) s;
 		clock->offset_cycles -= s * clock->freq;
+		/* whole seconds beyond the int64 range cannot be represented in ns anyway */
+		if (s > (uint64_t) INT64_MAX ||
+		    __builtin_add_overflow(clock->offset_s, (int64_t) s, &clock->offset_s)) {
+			clock->base_overflows = 1;
+			clock->base_ns = 0;
+			return;
+		}
 	}
 	clock->base_overflows = 0;
 	if (clock->offset_s <= INT64_MIN / NS_PER_S - 1 ||
@@ -66,6 +72,9 @@ struct tk_event_class *model_stream_class_find_ec(const struct model_stream_clas
 {
 	size_t lo = 0, hi = sc->n_ecs;
 
+	if (id < sc->n_ec_table && sc->ec_table[id])
+		return sc->ec_table[id];
+
 	while (lo < hi) {
 		size_t mid = lo + (hi - lo) / 2;
 		uint64_t mid_id = sc->ecs[mid]->id;
@@ -78,6 +87,31 @@ struct tk_event_class *model_stream_class_find_ec(const struct model_stream_clas
 			hi = mid;
 	}
 	return NULL;
+}
+
+/*
+ * Event classes are looked up by ID for every event: when IDs are small (they usually count
+ * from 0), a direct table replaces the binary search.
+ */
+enum tk_status model_stream_class_index(struct model_stream_class *sc, struct arena *a)
+{
+	uint64_t max = 0;
+	size_t i;
+
+	if (sc->ec_table || !sc->n_ecs)
+		return TK_OK;
+	/* the table covers the small IDs; the few large ones are still found by search */
+	for (i = 0; i < sc->n_ecs; i++)
+		if (sc->ecs[i]->id > max && sc->ecs[i]->id <= 8 * sc->n_ecs + 64)
+			max = sc->ecs[i]->id;
+	sc->ec_table = arena_alloc(a, (size_t) (max + 1) * sizeof(*sc->ec_table));
+	if (!sc->ec_table)
+		return TK_FAIL(TK_ERR_NOMEM, "Cannot index event classes");
+	for (i = 0; i < sc->n_ecs; i++)
+		if (sc->ecs[i]->id <= max)
+			sc->ec_table[sc->ecs[i]->id] = sc->ecs[i];
+	sc->n_ec_table = (size_t) max + 1;
+	return TK_OK;
 }
 
 static int cmp_nullable_str(const char *a, const char *b)
@@ -204,6 +238,19 @@ enum tk_status model_trace_finish(struct tk_trace *trace)
 	for (i = 0; i < ns; i++)
 		sorted[i]->rank_minor = (uint32_t) i;
 
+	for (i = 0; i < trace->n_sources; i++) {
+		struct tk_source *src = trace->sources[i];
+
+		for (j = 0; j < src->n_scs; j++) {
+			enum tk_status st = model_stream_class_index(src->scs[j], &src->arena);
+
+			if (st < 0) {
+				free(sorted);
+				free(esorted);
+				return st;
+			}
+		}
+	}
 	memcpy(esorted, trace->ecs, ne * sizeof(*esorted));
 	qsort(esorted, ne, sizeof(*esorted), cmp_event_class);
 	for (i = 0, k = 0; i < ne; i++) {

@@ -168,6 +168,8 @@ struct model_stream_class {
 	struct tk_clock *clock;		/* default clock, or NULL */
 	struct tk_event_class **ecs;	/* sorted by id */
 	size_t n_ecs;
+	struct tk_event_class **ec_table; /* ecs by id when ids are small, else NULL */
+	size_t n_ec_table;
 	uint8_t packets_have_ts_begin;
 	uint8_t packets_have_ts_end;
 	uint8_t has_discarded_events;
@@ -249,7 +251,13 @@ struct tk_event {
 	uint8_t has_ts;
 	/* packet context, stream event context, event context, payload; NULL when absent */
 	const struct model_value *scope[4];
+	/*
+	 * Set when the values were not decoded yet (readers skip fixed-size events unless
+	 * asked): call model_event_values() before reading scope[].
+	 */
+	struct model_cursor *pending;
 };
+
 
 enum model_scope {
 	MODEL_SCOPE_PACKET_CONTEXT,
@@ -293,12 +301,22 @@ struct model_item {
 struct model_cursor_ops {
 	/* TK_OK with *out filled, TK_END, or an error with its causes. */
 	enum tk_status (*next)(struct model_cursor *c, struct model_item *out);
+	/* Decode the values of the current event, left pending by next(). */
+	enum tk_status (*values)(struct model_cursor *c);
 	void (*destroy)(struct model_cursor *c);
 };
 
 struct model_cursor {
 	const struct model_cursor_ops *ops;
 };
+
+/* Make sure the values of @ev are decoded (scope[] valid). */
+static inline enum tk_status model_event_values(const struct tk_event *ev)
+{
+	if (__builtin_expect(!ev->pending, 1))
+		return TK_OK;
+	return ev->pending->ops->values(ev->pending);
+}
 
 /*
  * Nanoseconds from the origin of @clock for @cycles, the way babeltrace2 computes them:
@@ -309,6 +327,9 @@ int model_clock_ns(const struct tk_clock *clock, uint64_t cycles, int64_t *ns);
 
 /* Normalize offset_cycles below freq and compute base_ns; call once the clock is parsed. */
 void model_clock_finish(struct tk_clock *clock);
+
+/* Build the direct id table of @sc's event classes when their ids are small enough. */
+enum tk_status model_stream_class_index(struct model_stream_class *sc, struct arena *a);
 
 /* Event class of @sc with @id, or NULL. */
 struct tk_event_class *model_stream_class_find_ec(const struct model_stream_class *sc, uint64_t id);

@@ -22,36 +22,9 @@
 #include "../common/error.h"
 #include "../common/writer.h"
 #include "../model/model.h"
+#include "pretty.h"
 
 #define NS_PER_S INT64_C(1000000000)
-
-/* What a line needs from a source's environment, looked up once. */
-struct source_cache {
-	const struct tk_source *src;
-	const char *hostname;
-	const char *domain;
-	const char *procname;
-	uint8_t has_vpid;
-	int64_t vpid;
-};
-
-struct tk_printer {
-	struct writer out;
-	int err_fd;
-	unsigned int flags;
-	uint8_t has_last_ns;
-	uint8_t has_last_cycles;
-	uint8_t negative_warned;
-	int64_t last_ns;
-	uint64_t last_cycles;
-	/* time of day of the last whole second printed */
-	int64_t cached_sec;
-	uint8_t has_cached_sec;
-	char cached_time[32]; /* "YYYY-MM-DD " (when dated) then "HH:MM:SS" */
-	size_t cached_len;
-	struct source_cache *sources;
-	size_t n_sources;
-};
 
 static const char *const loglevel_names[] = {
 	"TRACE_EMERG",		"TRACE_ALERT",	       "TRACE_CRIT",	     "TRACE_ERR",
@@ -94,6 +67,7 @@ enum tk_status tk_printer_flush(struct tk_printer *p)
 enum tk_status tk_printer_close(struct tk_printer *p)
 {
 	enum tk_status st;
+	size_t i;
 
 	if (!p)
 		return TK_OK;
@@ -101,6 +75,9 @@ enum tk_status tk_printer_close(struct tk_printer *p)
 	st = writer_flush(&p->out);
 	writer_fini(&p->out);
 	free(p->sources);
+	for (i = 0; i < p->n_plans; i++)
+		plan_free(p->plans[i]);
+	free(p->plans);
 	free(p);
 	return st;
 }
@@ -152,18 +129,30 @@ static inline void put_lit(struct writer *w, const char *s, size_t n)
 #define PUT(w, lit) put_lit((w), (lit), sizeof(lit) - 1)
 
 /* babeltrace2's string escapes: \\ \' \" \? and C escapes for control characters. */
-static void put_escaped(struct writer *w, const char *s, size_t n)
+/* Bytes babeltrace2 escapes: control characters, DEL, backslash, quotes and '?'. */
+static const uint8_t needs_escape[256] = {
+	1, 1, 1, 1, 1, 1, 1,	     1,		 1,	     1,		1,	   1, 1,
+	1, 1, 1, 1, 1, 1, 1,	     1,		 1,	     1,		1,	   1, 1,
+	1, 1, 1, 1, 1, 1, [127] = 1, ['\\'] = 1, ['\''] = 1, ['"'] = 1, ['?'] = 1,
+};
+
+void pretty_put_escaped(struct writer *w, const char *s, size_t n)
 {
-	size_t i, run = 0;
+	const unsigned char *u = (const unsigned char *) s;
+	size_t i = 0, run = 0;
 
 	writer_putc(w, '"');
-	for (i = 0; i < n; i++) {
-		unsigned char c = (unsigned char) s[i];
-		const char *esc = NULL;
+	for (;;) {
+		const char *esc;
 		char hex[5];
+		unsigned char c;
 
-		if (c >= 0x20 && c != 0x7f && c != '\\' && c != '\'' && c != '"' && c != '?')
-			continue;
+		while (i < n && !needs_escape[u[i]])
+			i++;
+		writer_write(w, s + run, i - run);
+		if (i == n)
+			break;
+		c = u[i];
 		switch (c) {
 		case '\\':
 			esc = "\\\\";
@@ -206,11 +195,9 @@ static void put_escaped(struct writer *w, const char *s, size_t n)
 			esc = hex;
 			break;
 		}
-		writer_write(w, s + run, i - run);
 		writer_puts(w, esc);
-		run = i + 1;
+		run = ++i;
 	}
-	writer_write(w, s + run, n - run);
 	writer_putc(w, '"');
 }
 
@@ -257,7 +244,7 @@ static void put_int(struct writer *w, const struct model_fc *fc, uint64_t u)
 	writer_commit_to(w, p);
 }
 
-static void put_enum(struct writer *w, const struct model_fc *fc, uint64_t u)
+void pretty_put_enum(struct writer *w, const struct model_fc *fc, uint64_t u)
 {
 	uint32_t i, k;
 	int n = 0;
@@ -274,7 +261,7 @@ static void put_enum(struct writer *w, const struct model_fc *fc, uint64_t u)
 			if (in) {
 				if (n++)
 					PUT(w, ", ");
-				put_escaped(w, mp->label, strlen(mp->label));
+				pretty_put_escaped(w, mp->label, strlen(mp->label));
 				break;
 			}
 		}
@@ -286,126 +273,12 @@ static void put_enum(struct writer *w, const struct model_fc *fc, uint64_t u)
 	PUT(w, " )");
 }
 
-/*
- * Print the value of @fc starting at *@v (advanced past it). Fields not shown to users are
- * consumed without output: the caller only calls this for shown fields, and compound fields
- * skip their hidden members here.
- */
-static const struct model_value *skip_value(const struct model_fc *fc, const struct model_value *v);
-
-static const struct model_value *put_value(struct writer *w, const struct model_fc *fc,
-					   const struct model_value *v, int names)
+void pretty_put_double(struct writer *w, double d)
 {
-	uint32_t i;
-	int n = 0;
+	char *p = writer_reserve(w, 64);
 
-	switch (fc->kind) {
-	case MODEL_FC_INT:
-		put_int(w, fc, v->v.u);
-		return v + 1;
-	case MODEL_FC_ENUM:
-		put_enum(w, fc, v->v.u);
-		return v + 1;
-	case MODEL_FC_FLOAT: {
-		char *p = writer_reserve(w, 64);
-
-		p += snprintf(p, 64, "%g", v->v.d);
-		writer_commit_to(w, p);
-		return v + 1;
-	}
-	case MODEL_FC_STRING:
-		put_escaped(w, v->v.s, v->n);
-		return v + 1;
-	case MODEL_FC_STRUCT:
-		writer_putc(w, '{');
-		for (i = 0; i < fc->u.st.count; i++) {
-			const struct model_member *mb = &fc->u.st.members[i];
-
-			if (!mb->fc->in_ir) {
-				v = skip_value(mb->fc, v);
-				continue;
-			}
-			if (n++)
-				PUT(w, ", ");
-			else
-				writer_putc(w, ' ');
-			if (names) {
-				writer_puts(w, mb->name);
-				PUT(w, " = ");
-			}
-			v = put_value(w, mb->fc, v, names);
-		}
-		PUT(w, " }");
-		return v;
-	case MODEL_FC_ARRAY:
-	case MODEL_FC_SEQUENCE: {
-		uint64_t len, k;
-
-		if (fc->is_text) {
-			put_escaped(w, v->v.s, v->n);
-			return v + 1;
-		}
-		len = v->n;
-		v++;
-		writer_putc(w, '[');
-		for (k = 0; k < len; k++) {
-			if (k)
-				PUT(w, ", ");
-			else
-				writer_putc(w, ' ');
-			if (names) {
-				char *p = writer_reserve(w, 32);
-
-				*p++ = '[';
-				p += fmt_u64(p, k);
-				*p++ = ']';
-				*p++ = ' ';
-				*p++ = '=';
-				*p++ = ' ';
-				writer_commit_to(w, p);
-			}
-			v = put_value(w, fc->u.arr.elem, v, names);
-		}
-		PUT(w, " ]");
-		return v;
-	}
-	case MODEL_FC_VARIANT: {
-		uint64_t opt = v->n;
-
-		v++;
-		PUT(w, "{ ");
-		v = put_value(w, fc->u.var.options[opt].fc, v, names);
-		PUT(w, " }");
-		return v;
-	}
-	}
-	return v + 1;
-}
-
-static const struct model_value *skip_value(const struct model_fc *fc, const struct model_value *v)
-{
-	uint32_t i;
-	uint64_t k, len;
-
-	switch (fc->kind) {
-	case MODEL_FC_STRUCT:
-		for (i = 0; i < fc->u.st.count; i++)
-			v = skip_value(fc->u.st.members[i].fc, v);
-		return v;
-	case MODEL_FC_ARRAY:
-	case MODEL_FC_SEQUENCE:
-		if (fc->is_text)
-			return v + 1;
-		len = v->n;
-		v++;
-		for (k = 0; k < len; k++)
-			v = skip_value(fc->u.arr.elem, v);
-		return v;
-	case MODEL_FC_VARIANT:
-		return skip_value(fc->u.var.options[v->n].fc, v + 1);
-	default:
-		return v + 1;
-	}
+	p += fmt_double_g(p, d);
+	writer_commit_to(w, p);
 }
 
 /* ---- time ------------------------------------------------------------------------------------- */
@@ -552,140 +425,183 @@ static void put_timestamp(struct tk_printer *p, const struct tk_event *ev, int *
 	*start_line = !names;
 }
 
-static void put_scope(struct tk_printer *p, const struct model_fc *fc, const struct model_value *v,
-		      const char *scope_name, int field_names, int *start_line)
+/* A growable byte string (the header text of print plans). */
+static enum tk_status sb_add(struct vec *sb, const char *s, size_t n)
 {
-	struct writer *w = &p->out;
-
-	if (!fc || !fc->in_ir || !v)
-		return;
-	if (!*start_line)
-		PUT(w, ", ");
-	*start_line = 0;
-	if (p->flags & TK_PRINT_NAMES_SCOPE) {
-		writer_puts(w, scope_name);
-		PUT(w, " = ");
-	}
-	put_value(w, fc, v, field_names);
+	if (vec_reserve(sb, 1, n))
+		return TK_FAIL(TK_ERR_NOMEM, "Cannot build print plan");
+	memcpy((char *) sb->data + sb->len, s, n);
+	sb->len += n;
+	return TK_OK;
 }
 
+#define SB(sb, lit) sb_add((sb), (lit), sizeof(lit) - 1)
+
 /* Separator before a trace field, then its name or a colon after another domain field. */
-static void field_prefix(struct writer *w, int start_line, int names, int dom_print,
-			 const char *name)
+static enum tk_status field_prefix(struct vec *sb, int start_line, int names, int dom_print,
+				   const char *name)
 {
+	enum tk_status st = TK_OK;
+
 	if (!start_line)
-		PUT(w, ", ");
-	if (names) {
-		writer_puts(w, name);
-		PUT(w, " = ");
-	} else if (dom_print) {
-		writer_putc(w, ':');
+		st = SB(sb, ", ");
+	if (st >= 0 && names) {
+		st = sb_add(sb, name, strlen(name));
+		if (st >= 0)
+			st = SB(sb, " = ");
+	} else if (st >= 0 && dom_print) {
+		st = SB(sb, ":");
 	}
+	return st;
+}
+
+/*
+ * babeltrace2's print_event_header() after the time: trace fields from the environment, log
+ * level, EMF URI and the event name, all fixed for an event class of a source.
+ */
+enum tk_status pretty_header_text(struct tk_printer *p, const struct tk_event_class *ec,
+				  struct vec *sb)
+{
+	unsigned int f = p->flags;
+	int names = !!(f & TK_PRINT_NAMES_HEADER);
+	int start_line = ec->sc->clock ? !names : 1;
+	int dom_print = 0;
+	enum tk_status st = TK_OK;
+	char num[32];
+
+	if (f & (TK_PRINT_FIELD_TRACE | TK_PRINT_FIELD_HOSTNAME | TK_PRINT_FIELD_DOMAIN |
+		 TK_PRINT_FIELD_PROCNAME | TK_PRINT_FIELD_VPID)) {
+		const struct source_cache *c = source_info(p, ec->sc->source);
+
+		if (!c)
+			return TK_FAIL(TK_ERR_NOMEM, "Cannot build print plan");
+		if ((f & TK_PRINT_FIELD_TRACE) && c->src->name) {
+			if (!start_line)
+				st = SB(sb, ", ");
+			if (st >= 0 && names)
+				st = SB(sb, "trace = ");
+			if (st >= 0)
+				st = sb_add(sb, c->src->name, strlen(c->src->name));
+			if (st >= 0 && names)
+				st = SB(sb, ", ");
+		}
+		if (st >= 0 && (f & TK_PRINT_FIELD_HOSTNAME) && c->hostname) {
+			if (!start_line)
+				st = SB(sb, ", ");
+			if (st >= 0 && names)
+				st = SB(sb, "trace:hostname = ");
+			if (st >= 0)
+				st = sb_add(sb, c->hostname, strlen(c->hostname));
+			dom_print = 1;
+		}
+		if (st >= 0 && (f & TK_PRINT_FIELD_DOMAIN) && c->domain) {
+			st = field_prefix(sb, start_line, names, dom_print, "trace:domain");
+			if (st >= 0)
+				st = sb_add(sb, c->domain, strlen(c->domain));
+			dom_print = 1;
+		}
+		if (st >= 0 && (f & TK_PRINT_FIELD_PROCNAME) && c->procname) {
+			st = field_prefix(sb, start_line, names, dom_print, "trace:procname");
+			if (st >= 0)
+				st = sb_add(sb, c->procname, strlen(c->procname));
+			dom_print = 1;
+		}
+		if (st >= 0 && (f & TK_PRINT_FIELD_VPID) && c->has_vpid) {
+			st = field_prefix(sb, start_line, names, dom_print, "trace:vpid");
+			num[0] = '(';
+			num[1 + fmt_i64(num + 1, c->vpid)] = '\0';
+			if (st >= 0)
+				st = sb_add(sb, num, strlen(num));
+			if (st >= 0)
+				st = SB(sb, ")");
+			dom_print = 1;
+		}
+	}
+	if (st >= 0 && (f & TK_PRINT_FIELD_LOGLEVEL) && ec->has_loglevel) {
+		st = field_prefix(sb, start_line, names, dom_print, "loglevel");
+		if (st >= 0)
+			st = sb_add(sb, loglevel_names[ec->loglevel],
+				    strlen(loglevel_names[ec->loglevel]));
+		num[0] = ' ';
+		num[1] = '(';
+		num[2 + fmt_i64(num + 2, ec->loglevel)] = '\0';
+		if (st >= 0)
+			st = sb_add(sb, num, strlen(num));
+		if (st >= 0)
+			st = SB(sb, ")");
+		dom_print = 1;
+	}
+	if (st >= 0 && (f & TK_PRINT_FIELD_EMF) && ec->emf_uri) {
+		st = field_prefix(sb, start_line, names, dom_print, "model.emf.uri");
+		if (st >= 0)
+			st = sb_add(sb, ec->emf_uri, strlen(ec->emf_uri));
+		dom_print = 1;
+	}
+	if (st >= 0 && dom_print && !names)
+		st = SB(sb, " ");
+	if (st >= 0 && !start_line)
+		st = SB(sb, ", ");
+	if (st >= 0 && names)
+		st = SB(sb, "name = ");
+	if (st >= 0)
+		st = ec->name ? sb_add(sb, ec->name, strlen(ec->name)) : SB(sb, "<unknown>");
+	if (st >= 0)
+		st = names ? SB(sb, ", ") : SB(sb, ": ");
+	return st;
+}
+
+static enum tk_status plan_for(struct tk_printer *p, const struct tk_event_class *ec,
+			       const struct plan **out)
+{
+	struct plan *pl;
+	enum tk_status st;
+
+	if (ec->index >= p->n_plans) {
+		size_t n = ec->index + 16;
+		struct plan **pp = realloc(p->plans, n * sizeof(*pp));
+
+		if (!pp)
+			return TK_FAIL(TK_ERR_NOMEM, "Cannot build print plan");
+		memset(pp + p->n_plans, 0, (n - p->n_plans) * sizeof(*pp));
+		p->plans = pp;
+		p->n_plans = n;
+	}
+	pl = p->plans[ec->index];
+	if (pl && plan_event_class(pl) == ec) {
+		*out = pl;
+		return TK_OK;
+	}
+	plan_free(pl);
+	p->plans[ec->index] = NULL;
+	st = plan_build(p, ec, &pl);
+	if (st < 0)
+		return st;
+	p->plans[ec->index] = pl;
+	*out = pl;
+	return TK_OK;
 }
 
 enum tk_status tk_printer_print(struct tk_printer *p, const struct tk_event *ev)
 {
-	struct writer *w = &p->out;
-	const struct tk_event_class *ec = ev->ec;
-	const struct model_stream_class *sc = ec->sc;
-	unsigned int f = p->flags;
-	int names = !!(f & TK_PRINT_NAMES_HEADER);
-	int start_line = 1, dom_print = 0;
-	int ctx_names = !!(f & TK_PRINT_NAMES_CONTEXT);
+	const struct plan *pl = NULL;
+	enum tk_status st = model_event_values(ev);
 
-	if (sc->clock) {
+	if (st >= 0)
+		st = plan_for(p, ev->ec, &pl);
+	if (st < 0)
+		return st;
+	if (ev->ec->sc->clock) {
+		int start_line;
+
 		put_timestamp(p, ev, &start_line);
 		p->last_ns = ev->ns;
 		p->has_last_ns = 1;
 		p->last_cycles = ev->cycles;
 		p->has_last_cycles = 1;
 	}
-	if (f & (TK_PRINT_FIELD_TRACE | TK_PRINT_FIELD_HOSTNAME | TK_PRINT_FIELD_DOMAIN |
-		 TK_PRINT_FIELD_PROCNAME | TK_PRINT_FIELD_VPID)) {
-		const struct source_cache *c = source_info(p, ev->stream->source);
-
-		if (!c)
-			return TK_FAIL(TK_ERR_NOMEM, "Cannot print event");
-		if ((f & TK_PRINT_FIELD_TRACE) && c->src->name) {
-			if (!start_line)
-				PUT(w, ", ");
-			if (names)
-				PUT(w, "trace = ");
-			writer_puts(w, c->src->name);
-			if (names)
-				PUT(w, ", ");
-		}
-		if ((f & TK_PRINT_FIELD_HOSTNAME) && c->hostname) {
-			if (!start_line)
-				PUT(w, ", ");
-			if (names)
-				PUT(w, "trace:hostname = ");
-			writer_puts(w, c->hostname);
-			dom_print = 1;
-		}
-		if ((f & TK_PRINT_FIELD_DOMAIN) && c->domain) {
-			field_prefix(w, start_line, names, dom_print, "trace:domain");
-			writer_puts(w, c->domain);
-			dom_print = 1;
-		}
-		if ((f & TK_PRINT_FIELD_PROCNAME) && c->procname) {
-			field_prefix(w, start_line, names, dom_print, "trace:procname");
-			writer_puts(w, c->procname);
-			dom_print = 1;
-		}
-		if ((f & TK_PRINT_FIELD_VPID) && c->has_vpid) {
-			char *q;
-
-			field_prefix(w, start_line, names, dom_print, "trace:vpid");
-			q = writer_reserve(w, 32);
-			*q++ = '(';
-			q += fmt_i64(q, c->vpid);
-			*q++ = ')';
-			writer_commit_to(w, q);
-			dom_print = 1;
-		}
-	}
-	if ((f & TK_PRINT_FIELD_LOGLEVEL) && ec->has_loglevel) {
-		char *q;
-
-		field_prefix(w, start_line, names, dom_print, "loglevel");
-		writer_puts(w, loglevel_names[ec->loglevel]);
-		q = writer_reserve(w, 32);
-		*q++ = ' ';
-		*q++ = '(';
-		q += fmt_i64(q, ec->loglevel);
-		*q++ = ')';
-		writer_commit_to(w, q);
-		dom_print = 1;
-	}
-	if ((f & TK_PRINT_FIELD_EMF) && ec->emf_uri) {
-		field_prefix(w, start_line, names, dom_print, "model.emf.uri");
-		writer_puts(w, ec->emf_uri);
-		dom_print = 1;
-	}
-	if (dom_print && !names)
-		writer_putc(w, ' ');
-	if (!start_line)
-		PUT(w, ", ");
-	start_line = 1;
-	if (names)
-		PUT(w, "name = ");
-	writer_puts(w, ec->name ? ec->name : "<unknown>");
-	if (names)
-		PUT(w, ", ");
-	else
-		PUT(w, ": ");
-	put_scope(p, sc->packet_context, ev->scope[MODEL_SCOPE_PACKET_CONTEXT],
-		  "stream.packet.context", ctx_names, &start_line);
-	put_scope(p, sc->event_context, ev->scope[MODEL_SCOPE_EVENT_COMMON_CONTEXT],
-		  "stream.event.context", ctx_names, &start_line);
-	put_scope(p, ec->context, ev->scope[MODEL_SCOPE_EVENT_CONTEXT], "event.context", ctx_names,
-		  &start_line);
-	put_scope(p, ec->payload, ev->scope[MODEL_SCOPE_PAYLOAD], "event.fields",
-		  !!(f & TK_PRINT_NAMES_PAYLOAD), &start_line);
-	writer_putc(w, '\n');
-	if (TK_UNLIKELY(w->err))
-		return writer_flush(w);
+	plan_run(p, pl, ev);
+	if (TK_UNLIKELY(p->out.err))
+		return writer_flush(&p->out);
 	return TK_OK;
 }
 

@@ -157,7 +157,7 @@ int cmd_info(int argc, char **argv)
 	st = tk_trace_open(&trace, (const char *const *) argv + optind, (size_t) (argc - optind),
 			   NULL);
 	if (st < 0)
-		return cli_fail("cannot open trace");
+		return cli_fail("Cannot open trace");
 	memset(&in, 0, sizeof(in));
 	n_ec = tk_trace_get_event_class_count(trace);
 	in.ec_counts = calloc(n_ec + 1, sizeof(uint64_t));
@@ -170,7 +170,7 @@ int cmd_info(int argc, char **argv)
 	}
 	st = tk_iter_create(&it, trace);
 	if (st < 0) {
-		rc = cli_fail("cannot read trace");
+		rc = cli_fail("Cannot read trace");
 		goto out;
 	}
 	tk_iter_set_notice_cb(it, on_notice, &in);
@@ -188,7 +188,7 @@ int cmd_info(int argc, char **argv)
 		}
 	}
 	if (st < 0) {
-		err = cli_error_text("cannot read trace");
+		err = cli_error_text("Cannot read trace");
 		rc = 1;
 	}
 	for (i = 0; i < tk_trace_get_source_count(trace); i++)

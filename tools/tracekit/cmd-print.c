@@ -189,27 +189,27 @@ int cmd_print(int argc, char **argv)
 	st = tk_trace_open(&trace, (const char *const *) argv + optind, (size_t) (argc - optind),
 			   NULL);
 	if (st < 0)
-		return cli_fail("cannot open trace");
+		return cli_fail("Cannot open trace");
 	st = tk_printer_open(&ctx.printer, &popts);
 	if (st < 0) {
 		tk_trace_close(trace);
-		return cli_fail("cannot print");
+		return cli_fail("Cannot print");
 	}
 	st = tk_iter_create(&it, trace);
 	if (st < 0) {
-		rc = cli_fail("cannot read trace");
+		rc = cli_fail("Cannot read trace");
 		goto out;
 	}
 	tk_iter_set_notice_cb(it, on_notice, &ctx);
 	while ((st = tk_iter_next(it, &ev)) == TK_OK) {
 		if (tk_printer_print(ctx.printer, ev) < 0) {
-			rc = cli_fail("cannot write output");
+			rc = cli_fail("Cannot write output");
 			goto out;
 		}
 	}
 	if (st < 0) {
 		/* print every good event before reporting the damage */
-		char *msg = cli_error_text("cannot read trace");
+		char *msg = cli_error_text("Cannot read trace");
 
 		tk_printer_flush(ctx.printer);
 		fprintf(stderr, "%s\n", msg ? msg : "tracekit: cannot read trace");
@@ -219,7 +219,7 @@ int cmd_print(int argc, char **argv)
 out:
 	tk_iter_destroy(it);
 	if (tk_printer_close(ctx.printer) < 0 && !rc)
-		rc = cli_fail("cannot write output");
+		rc = cli_fail("Cannot write output");
 	tk_trace_close(trace);
 	return rc;
 }

@@ -1,0 +1,599 @@
+// SPDX-License-Identifier: MIT
+/*
+ * Print plans: the part of a babeltrace2-style line that follows the time, compiled once per
+ * event class into a flat list of operations (ARCHITECTURE.md, decision 2, applied to text).
+ *
+ * Everything that does not depend on the event is decided at compile time: the trace fields
+ * and event name become one literal, field names and separators are merged into literals,
+ * hidden fields become skips, and each integer gets its display format. Every operation
+ * first writes the literal that precedes it. Running a plan walks
+ * the event's values (laid out as model.h describes) once, with no string length, name or
+ * type decision per field.
+ */
+#include <stdlib.h>
+#include <string.h>
+
+#include "../common/error.h"
+#include "pretty.h"
+
+enum plan_code {
+	P_END,
+	P_SCOPE,   /* values of scope a start here */
+	P_UDEC,	   /* unsigned decimal */
+	P_SDEC,	   /* signed decimal */
+	P_HEX,	   /* 0x + upper-case hex of value & mask */
+	P_OCT,	   /* 0 + octal of value & mask */
+	P_BIN,	   /* 0b + a bits */
+	P_ENUM,	   /* ( labels : container = N ) */
+	P_FLOAT,   /* %g */
+	P_STR,	   /* quoted, escaped */
+	P_SKIP,	   /* a hidden scalar values */
+	P_SKIP_FC, /* a hidden compound value of class fc */
+	P_ARRAY,   /* count from the value; empty: "[ ]" and go to op a */
+	P_ELEM,	   /* separator (and "[i] = " when names) before an element */
+	P_LOOP,	   /* next element, or " ]" */
+	P_VARIANT, /* "{ ", then the option's ops */
+	P_VEND,	   /* " }", then go to op a */
+};
+
+struct plan_op {
+	uint8_t code;
+	uint8_t names;
+	uint32_t len;
+	uint32_t a;
+	uint64_t mask;
+	const char *lit;
+	const struct model_fc *fc;
+	const uint32_t *targets;
+};
+
+struct plan {
+	const struct tk_event_class *ec;
+	struct plan_op *ops;
+	uint32_t n;
+	char *text;	    /* all literals */
+	uint32_t *jumps;    /* variant option targets */
+	uint32_t max_depth; /* array nesting */
+};
+
+struct builder {
+	struct vec ops;	    /* struct plan_op, lit holds an offset in text until the end */
+	struct vec pending; /* literal being accumulated */
+	struct vec text;
+	struct vec jumps; /* uint32_t */
+	uint32_t depth;
+	uint32_t max_depth;
+};
+
+#define PLAN_MAX_DEPTH 64
+
+static enum tk_status lit(struct builder *b, const char *s, size_t n)
+{
+	if (vec_reserve(&b->pending, 1, n))
+		return TK_FAIL(TK_ERR_NOMEM, "Cannot build print plan");
+	memcpy((char *) b->pending.data + b->pending.len, s, n);
+	b->pending.len += n;
+	return TK_OK;
+}
+
+#define LIT(b, s) lit((b), (s), sizeof(s) - 1)
+
+/*
+ * Append an operation; the literal accumulated so far becomes its prefix (written before the
+ * operation runs), so separators and field names cost no dispatch of their own.
+ */
+static struct plan_op *op(struct builder *b, uint8_t code)
+{
+	struct plan_op *o;
+	size_t off = b->text.len;
+
+	if (b->pending.len) {
+		if (vec_reserve(&b->text, 1, b->pending.len))
+			return NULL;
+		memcpy((char *) b->text.data + off, b->pending.data, b->pending.len);
+		b->text.len += b->pending.len;
+	}
+	o = vec_push(&b->ops, sizeof(*o));
+	if (!o)
+		return NULL;
+	o->code = code;
+	o->len = (uint32_t) b->pending.len;
+	o->lit = (const char *) (uintptr_t) off;
+	b->pending.len = 0;
+	return o;
+}
+
+#define OP(o, b, code)                                                                             \
+	do {                                                                                       \
+		(o) = op((b), (code));                                                             \
+		if (!(o))                                                                          \
+			return TK_FAIL(TK_ERR_NOMEM, "Cannot build print plan");                   \
+	} while (0)
+
+static int is_scalar(const struct model_fc *fc)
+{
+	return fc->kind != MODEL_FC_STRUCT && fc->kind != MODEL_FC_VARIANT &&
+	       ((fc->kind != MODEL_FC_ARRAY && fc->kind != MODEL_FC_SEQUENCE) || fc->is_text);
+}
+
+static enum tk_status compile(struct builder *b, const struct model_fc *fc, int names);
+
+static enum tk_status compile_int(struct builder *b, const struct model_fc *fc)
+{
+	struct plan_op *o;
+
+	if (fc->kind == MODEL_FC_ENUM) {
+		OP(o, b, P_ENUM);
+		o->fc = fc;
+		return TK_OK;
+	}
+	switch (fc->base) {
+	case 16:
+		OP(o, b, P_HEX);
+		o->mask = fc->size < 64 ? (UINT64_C(1) << ((fc->size + 3) & ~3u)) - 1 : UINT64_MAX;
+		break;
+	case 8:
+		OP(o, b, P_OCT);
+		o->mask = fc->is_signed && fc->size < 64
+				  ? (UINT64_C(1) << (((fc->size - 1) / 3 + 1) * 3)) - 1
+				  : UINT64_MAX;
+		break;
+	case 2:
+		OP(o, b, P_BIN);
+		o->a = fc->size;
+		break;
+	default:
+		OP(o, b, fc->is_signed ? P_SDEC : P_UDEC);
+		break;
+	}
+	return TK_OK;
+}
+
+static enum tk_status compile_struct(struct builder *b, const struct model_fc *fc, int names)
+{
+	struct plan_op *o;
+	enum tk_status st;
+	uint32_t i;
+	int n = 0;
+
+	st = LIT(b, "{");
+	for (i = 0; st >= 0 && i < fc->u.st.count; i++) {
+		const struct model_member *mb = &fc->u.st.members[i];
+
+		if (!mb->fc->in_ir) {
+			if (is_scalar(mb->fc)) {
+				struct plan_op *last =
+					b->ops.len && !b->pending.len
+						? &VEC_AT(&b->ops, struct plan_op, b->ops.len - 1)
+						: NULL;
+				/* consecutive hidden scalars: one skip */
+
+				if (last && last->code == P_SKIP) {
+					last->a++;
+					continue;
+				}
+				OP(o, b, P_SKIP);
+				o->a = 1;
+			} else {
+				OP(o, b, P_SKIP_FC);
+				o->fc = mb->fc;
+			}
+			continue;
+		}
+		st = n++ ? LIT(b, ", ") : LIT(b, " ");
+		if (st >= 0 && names) {
+			st = lit(b, mb->name, strlen(mb->name));
+			if (st >= 0)
+				st = LIT(b, " = ");
+		}
+		if (st >= 0)
+			st = compile(b, mb->fc, names);
+	}
+	if (st >= 0)
+		st = LIT(b, " }");
+	return st;
+}
+
+static enum tk_status compile_array(struct builder *b, const struct model_fc *fc, int names)
+{
+	struct plan_op *o;
+	size_t at, loop;
+	enum tk_status st;
+
+	if (++b->depth > PLAN_MAX_DEPTH)
+		return TK_FAIL(TK_ERR_UNSUPPORTED,
+			       "Cannot build print plan: reason=arrays nested "
+			       "deeper than %d",
+			       PLAN_MAX_DEPTH);
+	if (b->depth > b->max_depth)
+		b->max_depth = b->depth;
+	OP(o, b, P_ARRAY);
+	at = b->ops.len - 1;
+	OP(o, b, P_ELEM);
+	o->names = (uint8_t) names;
+	st = compile(b, fc->u.arr.elem, names);
+	if (st < 0)
+		return st;
+	OP(o, b, P_LOOP);
+	loop = b->ops.len - 1;
+	VEC_AT(&b->ops, struct plan_op, at).a = (uint32_t) (loop + 1);
+	b->depth--;
+	return TK_OK;
+}
+
+static enum tk_status compile_variant(struct builder *b, const struct model_fc *fc, int names)
+{
+	struct plan_op *o;
+	size_t at, first, i, *ends;
+	enum tk_status st = TK_OK;
+
+	OP(o, b, P_VARIANT);
+	at = b->ops.len - 1;
+	first = b->jumps.len;
+	if (vec_reserve(&b->jumps, sizeof(uint32_t), fc->u.var.count + 1))
+		return TK_FAIL(TK_ERR_NOMEM, "Cannot build print plan");
+	b->jumps.len += fc->u.var.count;
+	VEC_AT(&b->ops, struct plan_op, at).a = (uint32_t) first;
+	ends = calloc(fc->u.var.count + 1, sizeof(*ends));
+	if (!ends)
+		return TK_FAIL(TK_ERR_NOMEM, "Cannot build print plan");
+	for (i = 0; i < fc->u.var.count && st >= 0; i++) {
+		VEC_AT(&b->jumps, uint32_t, first + i) = (uint32_t) b->ops.len;
+		st = compile(b, fc->u.var.options[i].fc, names);
+		if (st >= 0 && !(o = op(b, P_VEND)))
+			st = TK_FAIL(TK_ERR_NOMEM, "Cannot build print plan");
+		ends[i] = b->ops.len - 1;
+	}
+	for (i = 0; i < fc->u.var.count && st >= 0; i++)
+		VEC_AT(&b->ops, struct plan_op, ends[i]).a = (uint32_t) b->ops.len;
+	free(ends);
+	return st;
+}
+
+static enum tk_status compile(struct builder *b, const struct model_fc *fc, int names)
+{
+	struct plan_op *o;
+
+	switch (fc->kind) {
+	case MODEL_FC_INT:
+	case MODEL_FC_ENUM:
+		return compile_int(b, fc);
+	case MODEL_FC_FLOAT:
+		OP(o, b, P_FLOAT);
+		return TK_OK;
+	case MODEL_FC_STRING:
+		OP(o, b, P_STR);
+		return TK_OK;
+	case MODEL_FC_STRUCT:
+		return compile_struct(b, fc, names);
+	case MODEL_FC_ARRAY:
+	case MODEL_FC_SEQUENCE:
+		if (fc->is_text) {
+			OP(o, b, P_STR);
+			return TK_OK;
+		}
+		return compile_array(b, fc, names);
+	case MODEL_FC_VARIANT:
+		return compile_variant(b, fc, names);
+	}
+	return TK_OK;
+}
+
+static enum tk_status compile_scope(struct builder *b, const struct model_fc *fc, uint32_t scope,
+				    const char *scope_name, int scope_names, int field_names,
+				    int *start_line)
+{
+	struct plan_op *o;
+	enum tk_status st = TK_OK;
+
+	if (!fc || !fc->in_ir)
+		return TK_OK;
+	if (!*start_line)
+		st = LIT(b, ", ");
+	*start_line = 0;
+	if (st >= 0 && scope_names) {
+		st = lit(b, scope_name, strlen(scope_name));
+		if (st >= 0)
+			st = LIT(b, " = ");
+	}
+	if (st < 0)
+		return st;
+	OP(o, b, P_SCOPE);
+	o->a = scope;
+	return compile(b, fc, field_names);
+}
+
+static void builder_fini(struct builder *b)
+{
+	vec_fini(&b->ops);
+	vec_fini(&b->pending);
+	vec_fini(&b->text);
+	vec_fini(&b->jumps);
+}
+
+enum tk_status plan_build(struct tk_printer *p, const struct tk_event_class *ec, struct plan **out)
+{
+	const struct model_stream_class *sc = ec->sc;
+	unsigned int f = p->flags;
+	int ctx_names = !!(f & TK_PRINT_NAMES_CONTEXT);
+	int scope_names = !!(f & TK_PRINT_NAMES_SCOPE);
+	int start_line = 1;
+	struct builder b;
+	struct plan *pl = NULL;
+	struct plan_op *o;
+	enum tk_status st;
+	size_t i;
+
+	memset(&b, 0, sizeof(b));
+	st = pretty_header_text(p, ec, &b.pending);
+	if (st >= 0)
+		st = compile_scope(&b, sc->packet_context, MODEL_SCOPE_PACKET_CONTEXT,
+				   "stream.packet.context", scope_names, ctx_names, &start_line);
+	if (st >= 0)
+		st = compile_scope(&b, sc->event_context, MODEL_SCOPE_EVENT_COMMON_CONTEXT,
+				   "stream.event.context", scope_names, ctx_names, &start_line);
+	if (st >= 0)
+		st = compile_scope(&b, ec->context, MODEL_SCOPE_EVENT_CONTEXT, "event.context",
+				   scope_names, ctx_names, &start_line);
+	if (st >= 0)
+		st = compile_scope(&b, ec->payload, MODEL_SCOPE_PAYLOAD, "event.fields",
+				   scope_names, !!(f & TK_PRINT_NAMES_PAYLOAD), &start_line);
+	if (st >= 0)
+		st = LIT(&b, "\n");
+	if (st >= 0 && !(o = op(&b, P_END)))
+		st = TK_FAIL(TK_ERR_NOMEM, "Cannot build print plan");
+	if (st >= 0) {
+		pl = calloc(1, sizeof(*pl));
+		if (pl) {
+			pl->ec = ec;
+			pl->n = (uint32_t) b.ops.len;
+			pl->ops = malloc(b.ops.len * sizeof(struct plan_op));
+			/* padded: literals are copied 16 bytes at a time */
+			pl->text = calloc(1, b.text.len + 16);
+			pl->jumps = malloc((b.jumps.len + 1) * sizeof(uint32_t));
+			pl->max_depth = b.max_depth;
+		}
+		if (!pl || !pl->ops || !pl->text || !pl->jumps) {
+			plan_free(pl);
+			pl = NULL;
+			st = TK_FAIL(TK_ERR_NOMEM, "Cannot build print plan");
+		}
+	}
+	if (st >= 0) {
+		memcpy(pl->ops, b.ops.data, b.ops.len * sizeof(struct plan_op));
+		if (b.text.len)
+			memcpy(pl->text, b.text.data, b.text.len);
+		if (b.jumps.len)
+			memcpy(pl->jumps, b.jumps.data, b.jumps.len * sizeof(uint32_t));
+		for (i = 0; i < pl->n; i++) {
+			struct plan_op *po = &pl->ops[i];
+
+			po->lit = pl->text + (uintptr_t) po->lit;
+			if (po->code == P_VARIANT)
+				po->targets = pl->jumps + po->a;
+		}
+		*out = pl;
+	}
+	builder_fini(&b);
+	return st;
+}
+
+void plan_free(struct plan *pl)
+{
+	if (!pl)
+		return;
+	free(pl->ops);
+	free(pl->text);
+	free(pl->jumps);
+	free(pl);
+}
+
+const struct tk_event_class *plan_event_class(const struct plan *pl)
+{
+	return pl->ec;
+}
+
+static const struct model_value *skip_value(const struct model_fc *fc, const struct model_value *v)
+{
+	uint32_t i;
+	uint64_t k, len;
+
+	switch (fc->kind) {
+	case MODEL_FC_STRUCT:
+		for (i = 0; i < fc->u.st.count; i++)
+			v = skip_value(fc->u.st.members[i].fc, v);
+		return v;
+	case MODEL_FC_ARRAY:
+	case MODEL_FC_SEQUENCE:
+		if (fc->is_text)
+			return v + 1;
+		len = v->n;
+		v++;
+		for (k = 0; k < len; k++)
+			v = skip_value(fc->u.arr.elem, v);
+		return v;
+	case MODEL_FC_VARIANT:
+		return skip_value(fc->u.var.options[v->n].fc, v + 1);
+	default:
+		return v + 1;
+	}
+}
+
+static inline void put_lit(struct writer *w, const char *s, size_t n)
+{
+	writer_write(w, s, n);
+}
+
+/*
+ * Threaded dispatch (GNU C label addresses), as in the decoder: each operation writes its
+ * literal, does its work and jumps straight to the next one's handler.
+ */
+#pragma GCC diagnostic push
+#pragma GCC diagnostic ignored "-Wpedantic"
+void plan_run(struct tk_printer *p, const struct plan *pl, const struct tk_event *ev)
+{
+	static const void *const labels[] = {
+		[P_END] = &&L_P_END,	     [P_SCOPE] = &&L_P_SCOPE, [P_UDEC] = &&L_P_UDEC,
+		[P_SDEC] = &&L_P_SDEC,	     [P_HEX] = &&L_P_HEX,     [P_OCT] = &&L_P_OCT,
+		[P_BIN] = &&L_P_BIN,	     [P_ENUM] = &&L_P_ENUM,   [P_FLOAT] = &&L_P_FLOAT,
+		[P_STR] = &&L_P_STR,	     [P_SKIP] = &&L_P_SKIP,   [P_SKIP_FC] = &&L_P_SKIP_FC,
+		[P_ARRAY] = &&L_P_ARRAY,     [P_ELEM] = &&L_P_ELEM,   [P_LOOP] = &&L_P_LOOP,
+		[P_VARIANT] = &&L_P_VARIANT, [P_VEND] = &&L_P_VEND,
+	};
+	struct writer *w = &p->out;
+	const struct plan_op *ops = pl->ops, *o = ops;
+	const struct model_value *v = NULL;
+	struct frame {
+		uint64_t count;
+		uint64_t idx;
+		const struct plan_op *start;
+	} stack[PLAN_MAX_DEPTH + 1];
+	unsigned int sp = 0;
+	char *q;
+
+#define DISPATCH()                                                                                 \
+	do {                                                                                       \
+		if (o->len <= 16 && w->cap - w->len >= 16) {                                       \
+			memcpy(w->buf + w->len, o->lit, 16); /* plan text is padded */             \
+			w->len += o->len;                                                          \
+		} else {                                                                           \
+			put_lit(w, o->lit, o->len);                                                \
+		}                                                                                  \
+		goto *labels[o->code];                                                             \
+	} while (0)
+#define NEXT()                                                                                     \
+	do {                                                                                       \
+		o++;                                                                               \
+		DISPATCH();                                                                        \
+	} while (0)
+#define GOTO(target)                                                                               \
+	do {                                                                                       \
+		o = (target);                                                                      \
+		DISPATCH();                                                                        \
+	} while (0)
+
+	DISPATCH();
+L_P_END:
+	return;
+L_P_SCOPE:
+	v = ev->scope[o->a];
+	NEXT();
+L_P_UDEC:
+	q = writer_reserve(w, 24);
+	q += fmt_u64(q, v->v.u);
+	writer_commit_to(w, q);
+	v++;
+	NEXT();
+L_P_SDEC:
+	q = writer_reserve(w, 24);
+	q += fmt_i64(q, v->v.i);
+	writer_commit_to(w, q);
+	v++;
+	NEXT();
+L_P_HEX:
+	q = writer_reserve(w, 24);
+	*q++ = '0';
+	*q++ = 'x';
+	q += fmt_hex_upper(q, v->v.u & o->mask);
+	writer_commit_to(w, q);
+	v++;
+	NEXT();
+L_P_OCT:
+	q = writer_reserve(w, 32);
+	*q++ = '0';
+	q += fmt_oct(q, v->v.u & o->mask);
+	writer_commit_to(w, q);
+	v++;
+	NEXT();
+L_P_BIN : {
+	uint64_t u = v->v.u;
+	uint32_t i;
+
+	q = writer_reserve(w, 72);
+	*q++ = '0';
+	*q++ = 'b';
+	if (o->a < 64)
+		u <<= 64 - o->a;
+	for (i = 0; i < o->a; i++) {
+		*q++ = (u >> 63) ? '1' : '0';
+		u <<= 1;
+	}
+	writer_commit_to(w, q);
+	v++;
+	NEXT();
+}
+L_P_ENUM:
+	pretty_put_enum(w, o->fc, v->v.u);
+	v++;
+	NEXT();
+L_P_FLOAT:
+	pretty_put_double(w, v->v.d);
+	v++;
+	NEXT();
+L_P_STR:
+	pretty_put_escaped(w, v->v.s, v->n);
+	v++;
+	NEXT();
+L_P_SKIP:
+	v += o->a;
+	NEXT();
+L_P_SKIP_FC:
+	v = skip_value(o->fc, v);
+	NEXT();
+L_P_ARRAY : {
+	uint64_t count = v->n;
+
+	v++;
+	if (!count) {
+		put_lit(w, "[ ]", 3);
+		GOTO(ops + o->a);
+	}
+	writer_putc(w, '[');
+	stack[sp].count = count;
+	stack[sp].idx = 0;
+	stack[sp].start = o + 1;
+	sp++;
+	NEXT();
+}
+L_P_ELEM : {
+	const struct frame *fr = &stack[sp - 1];
+
+	if (fr->idx)
+		put_lit(w, ", ", 2);
+	else
+		writer_putc(w, ' ');
+	if (o->names) {
+		q = writer_reserve(w, 32);
+		*q++ = '[';
+		q += fmt_u64(q, fr->idx);
+		memcpy(q, "] = ", 4);
+		writer_commit_to(w, q + 4);
+	}
+	NEXT();
+}
+L_P_LOOP : {
+	struct frame *fr = &stack[sp - 1];
+
+	if (++fr->idx < fr->count) {
+		GOTO(fr->start);
+	}
+	sp--;
+	put_lit(w, " ]", 2);
+	NEXT();
+}
+L_P_VARIANT : {
+	uint64_t opt = v->n;
+
+	v++;
+	put_lit(w, "{ ", 2);
+	GOTO(ops + o->targets[opt]);
+}
+L_P_VEND:
+	put_lit(w, " }", 2);
+	GOTO(ops + o->a);
+
+#undef DISPATCH
+#undef NEXT
+#undef GOTO
+}
+#pragma GCC diagnostic pop

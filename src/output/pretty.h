@@ -1,0 +1,73 @@
+/* SPDX-License-Identifier: MIT */
+/*
+ * Internals of the babeltrace2-style printer shared by pretty.c (printer, times, header
+ * fields, loss notices) and pretty-plan.c (the per-event-class print plans).
+ */
+#ifndef TK_OUTPUT_PRETTY_H
+#define TK_OUTPUT_PRETTY_H
+
+#include <stddef.h>
+#include <stdint.h>
+
+#include <tracekit/print.h>
+
+#include "../common/vec.h"
+#include "../common/writer.h"
+#include "../model/model.h"
+
+struct plan;
+
+/* What a line needs from a source's environment, looked up once. */
+struct source_cache {
+	const struct tk_source *src;
+	const char *hostname;
+	const char *domain;
+	const char *procname;
+	uint8_t has_vpid;
+	int64_t vpid;
+};
+
+struct tk_printer {
+	struct writer out;
+	int err_fd;
+	unsigned int flags;
+	uint8_t has_last_ns;
+	uint8_t has_last_cycles;
+	uint8_t negative_warned;
+	int64_t last_ns;
+	uint64_t last_cycles;
+	/* time of day of the last whole second printed */
+	int64_t cached_sec;
+	uint8_t has_cached_sec;
+	char cached_time[32]; /* "YYYY-MM-DD " (when dated) then "HH:MM:SS" */
+	size_t cached_len;
+	struct source_cache *sources;
+	size_t n_sources;
+	struct plan **plans; /* by event class index */
+	size_t n_plans;
+};
+
+/*
+ * Everything of a line after the time for events of @ec: trace fields, event name and the
+ * scopes, compiled once (literals merged, hidden fields skipped, formats chosen).
+ */
+enum tk_status plan_build(struct tk_printer *p, const struct tk_event_class *ec,
+			  struct plan **out);
+void plan_run(struct tk_printer *p, const struct plan *pl, const struct tk_event *ev);
+void plan_free(struct plan *pl);
+const struct tk_event_class *plan_event_class(const struct plan *pl);
+
+/* The text between the time and the scopes ("host:proc:(vpid) name: "), into @lit. */
+enum tk_status pretty_header_text(struct tk_printer *p, const struct tk_event_class *ec,
+				  struct vec *lit);
+
+/* A string between double quotes with babeltrace2's escapes. */
+void pretty_put_escaped(struct writer *w, const char *s, size_t n);
+
+/* An enumeration value: ( "LABEL", ... : container = N ). */
+void pretty_put_enum(struct writer *w, const struct model_fc *fc, uint64_t u);
+
+/* A double as printf's %g. */
+void pretty_put_double(struct writer *w, double d);
+
+#endif /* TK_OUTPUT_PRETTY_H */
