@@ -43,8 +43,7 @@ enum tk_status tk_trace_open(struct tk_trace **out, const char *const *paths, si
 		st = model_trace_finish(t);
 	if (st < 0) {
 		tk_trace_close(t);
-		return TK_FAIL(st, "Cannot open trace: path=%s%s", paths[0],
-			       npaths > 1 ? " (and others)" : "");
+		return TK_FAIL(st, "Cannot open trace");
 	}
 	*out = t;
 	return TK_OK;

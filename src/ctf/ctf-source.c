@@ -376,7 +376,7 @@ enum tk_status ctf_sources_open(const char *const *paths, size_t npaths, struct 
 		size_t root_len = strlen(paths[i]);
 
 		if (!is_dir(paths[i])) {
-			st = TK_FAIL(TK_ERR_NOTFOUND, "Cannot open trace: path=%s, reason=%s",
+			st = TK_FAIL(TK_ERR_NOTFOUND, "Cannot find trace: path=%s, reason=%s",
 				     paths[i],
 				     access(paths[i], F_OK) ? "no such file or directory"
 							    : "not a directory");
@@ -387,7 +387,7 @@ enum tk_status ctf_sources_open(const char *const *paths, size_t npaths, struct 
 		st = discover(paths[i], root_len, &found, 0);
 		if (st >= 0 && found.len == before)
 			st = TK_FAIL(TK_ERR_NOTFOUND,
-				     "Cannot open trace: path=%s, reason=no CTF "
+				     "Cannot find trace: path=%s, reason=no CTF "
 				     "trace (directory with a metadata file) found",
 				     paths[i]);
 	}

@@ -736,11 +736,11 @@ static enum tk_status cursor_decode_event(struct ctf_cursor *c)
 	uint64_t start = d->pos;
 	enum tk_status st;
 
-	if (c->content_bits != UNSET && d->pos > c->content_bits)
+	if (d->pos > d->limit)
 		return TK_FAIL(TK_ERR_FORMAT,
 			       "Cannot read event: offset-bits=%llu, "
 			       "content-size=%llu, reason=past the packet content",
-			       (unsigned long long) d->pos, (unsigned long long) c->content_bits);
+			       (unsigned long long) d->pos, (unsigned long long) d->limit);
 	d->nv = c->npkt_vals;
 	d->event_id = UNSET;
 	st = ctf_header_run(c->csc, d);
@@ -785,12 +785,13 @@ static enum tk_status cursor_decode_event(struct ctf_cursor *c)
 		c->ev.pending = NULL;
 		set_scopes(c);
 	}
-	if (c->content_bits != UNSET && d->pos > c->content_bits)
+	/* trailing padding is not checked by the decoder: an event must end within content */
+	if (d->pos > d->limit)
 		return TK_FAIL(TK_ERR_FORMAT,
 			       "Cannot read event: name=%s, end-bits=%llu, "
 			       "content-size=%llu, reason=event goes past the packet content",
 			       ec->name ? ec->name : "", (unsigned long long) d->pos,
-			       (unsigned long long) c->content_bits);
+			       (unsigned long long) d->limit);
 	if (d->pos == start)
 		return TK_FAIL(TK_ERR_FORMAT,
 			       "Cannot read event: name=%s, offset-bits=%llu, "

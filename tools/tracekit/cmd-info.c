@@ -157,7 +157,7 @@ int cmd_info(int argc, char **argv)
 	st = tk_trace_open(&trace, (const char *const *) argv + optind, (size_t) (argc - optind),
 			   NULL);
 	if (st < 0)
-		return cli_fail("Cannot open trace");
+		return cli_fail(NULL);
 	memset(&in, 0, sizeof(in));
 	n_ec = tk_trace_get_event_class_count(trace);
 	in.ec_counts = calloc(n_ec + 1, sizeof(uint64_t));

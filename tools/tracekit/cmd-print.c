@@ -189,7 +189,7 @@ int cmd_print(int argc, char **argv)
 	st = tk_trace_open(&trace, (const char *const *) argv + optind, (size_t) (argc - optind),
 			   NULL);
 	if (st < 0)
-		return cli_fail("Cannot open trace");
+		return cli_fail(NULL);
 	st = tk_printer_open(&ctx.printer, &popts);
 	if (st < 0) {
 		tk_trace_close(trace);

@@ -35,7 +35,7 @@ static void usage(FILE *out)
 
 char *cli_error_text(const char *context)
 {
-	size_t i, n = tk_error_count(), len = strlen(context) + 64;
+	size_t i, n = tk_error_count(), len = (context ? strlen(context) : 0) + 64;
 	char *s;
 
 	for (i = 0; i < n; i++)
@@ -43,9 +43,10 @@ char *cli_error_text(const char *context)
 	s = malloc(len);
 	if (!s)
 		return NULL;
-	len = (size_t) snprintf(s, len, "tracekit: %s", context);
+	len = (size_t) snprintf(s, len, "tracekit: %s", context ? context : "");
 	for (i = 0; i < n; i++)
-		len += (size_t) sprintf(s + len, ": %s", tk_error_cause(i));
+		len += (size_t) sprintf(s + len, "%s%s", i || context ? ": " : "",
+					tk_error_cause(i));
 	if (tk_error_dropped())
 		sprintf(s + len, " (%zu more causes)", tk_error_dropped());
 	return s;
