@@ -1,0 +1,440 @@
+// SPDX-License-Identifier: MIT
+/*
+ * Unit tests of the buffered writer and the hand-written number formatters
+ * (src/common/writer.h).
+ *
+ * The formatters replace printf on the per-event path, so the C library's snprintf is the
+ * independent oracle here: every formatter must produce exactly the bytes snprintf gives for the
+ * matching conversion. The writer is checked by sending output to a temporary file or a pipe
+ * and comparing what arrives with the bytes that were written, whatever the buffer size.
+ */
+#include <stdarg.h>
+#include <stddef.h>
+#include <setjmp.h>
+#include <stdint.h>
+#include <inttypes.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <unistd.h>
+
+#include <cmocka.h>
+
+#include "common/writer.h"
+
+/* ---- formatters ---------------------------------------------------------------------------- */
+
+static uint64_t xorshift(uint64_t *s)
+{
+	uint64_t x = *s;
+
+	x ^= x << 13;
+	x ^= x >> 7;
+	x ^= x << 17;
+	*s = x;
+	return x;
+}
+
+static void check_u64(uint64_t v)
+{
+	char got[32], want[32];
+	size_t n;
+
+	memset(got, 0, sizeof(got));
+	n = fmt_u64(got, v);
+	snprintf(want, sizeof(want), "%" PRIu64, v);
+	assert_int_equal(n, strlen(want));
+	assert_memory_equal(got, want, n);
+}
+
+static void check_i64(int64_t v)
+{
+	char got[32], want[32];
+	size_t n;
+
+	memset(got, 0, sizeof(got));
+	n = fmt_i64(got, v);
+	snprintf(want, sizeof(want), "%" PRId64, v);
+	assert_int_equal(n, strlen(want));
+	assert_memory_equal(got, want, n);
+}
+
+static void check_pad(uint64_t v, unsigned int width)
+{
+	char got[64], want[64];
+	size_t n;
+
+	memset(got, 0, sizeof(got));
+	n = fmt_u64_pad(got, v, width);
+	snprintf(want, sizeof(want), "%0*" PRIu64, (int) width, v);
+	if (n != strlen(want) || memcmp(got, want, n)) {
+		print_error("fmt_u64_pad(%" PRIu64 ", %u): got \"%.*s\", want \"%s\"\n", v, width,
+			    (int) n, got, want);
+		fail();
+	}
+}
+
+static void test_fmt_u64_powers_of_ten_and_neighbours(void **state)
+{
+	uint64_t p = 1;
+	int k;
+
+	(void) state;
+	check_u64(0);
+	for (k = 0; k <= 19; k++) {
+		check_u64(p - 1);
+		check_u64(p);
+		check_u64(p + 1);
+		if (k < 19)
+			p *= 10;
+	}
+	check_u64(UINT64_MAX);
+	check_u64(UINT64_MAX - 1);
+}
+
+static void test_fmt_u64_known_strings(void **state)
+{
+	char buf[32];
+
+	(void) state;
+	assert_int_equal(fmt_u64(buf, 0), 1);
+	assert_memory_equal(buf, "0", 1);
+	assert_int_equal(fmt_u64(buf, 1000000000), 10);
+	assert_memory_equal(buf, "1000000000", 10);
+	assert_int_equal(fmt_u64(buf, UINT64_MAX), 20);
+	assert_memory_equal(buf, "18446744073709551615", 20);
+}
+
+static void test_fmt_u64_random_values(void **state)
+{
+	uint64_t seed = 0x1234567;
+	int i;
+
+	(void) state;
+	for (i = 0; i < 100000; i++) {
+		uint64_t v = xorshift(&seed);
+
+		/* spread over all magnitudes, not only 20-digit numbers */
+		check_u64(v >> (i % 64));
+	}
+}
+
+static void test_fmt_i64_extremes_and_boundaries(void **state)
+{
+	int64_t p = 1;
+	int k;
+
+	(void) state;
+	check_i64(0);
+	check_i64(-1);
+	check_i64(1);
+	check_i64(INT64_MIN);
+	check_i64(INT64_MIN + 1);
+	check_i64(INT64_MAX);
+	for (k = 0; k <= 18; k++) {
+		check_i64(p - 1);
+		check_i64(p);
+		check_i64(-p);
+		check_i64(-(p - 1));
+		check_i64(-p - 1);
+		if (k < 18)
+			p *= 10;
+	}
+}
+
+static void test_fmt_i64_known_strings(void **state)
+{
+	char buf[32];
+
+	(void) state;
+	assert_int_equal(fmt_i64(buf, INT64_MIN), 20);
+	assert_memory_equal(buf, "-9223372036854775808", 20);
+	assert_int_equal(fmt_i64(buf, -1), 2);
+	assert_memory_equal(buf, "-1", 2);
+	assert_int_equal(fmt_i64(buf, -10), 3);
+	assert_memory_equal(buf, "-10", 3);
+}
+
+static void test_fmt_u64_pad_widths(void **state)
+{
+	static const unsigned int widths[] = {0, 1, 2, 9, 12, 20, 25};
+	static const uint64_t values[] = {
+		0,	    1, 9, 10, 999999999, 1000000000, 123456789, 999999999999, 1000000000000,
+		UINT64_MAX, 42};
+	size_t i, j;
+
+	(void) state;
+	for (i = 0; i < sizeof(widths) / sizeof(widths[0]); i++)
+		for (j = 0; j < sizeof(values) / sizeof(values[0]); j++)
+			check_pad(values[j], widths[i]);
+}
+
+static void test_fmt_u64_pad_never_truncates(void **state)
+{
+	char buf[32];
+
+	(void) state;
+	/* nine-digit nanoseconds field: a ten-digit value keeps all ten digits */
+	assert_int_equal(fmt_u64_pad(buf, 1234567890, 9), 10);
+	assert_memory_equal(buf, "1234567890", 10);
+	assert_int_equal(fmt_u64_pad(buf, 5, 9), 9);
+	assert_memory_equal(buf, "000000005", 9);
+	assert_int_equal(fmt_u64_pad(buf, 76267, 12), 12);
+	assert_memory_equal(buf, "000000076267", 12);
+	assert_int_equal(fmt_u64_pad(buf, 1967640810463, 20), 20);
+	assert_memory_equal(buf, "00000001967640810463", 20);
+}
+
+static void test_fmt_hex_upper_and_oct(void **state)
+{
+	uint64_t seed = 99;
+	char got[32], want[32];
+	size_t n;
+	int i;
+
+	(void) state;
+	for (i = 0; i < 20000; i++) {
+		uint64_t v = i < 70 ? (i < 64 ? UINT64_C(1) << i : (uint64_t) (i - 64))
+				    : xorshift(&seed) >> (i % 64);
+
+		n = fmt_hex_upper(got, v);
+		snprintf(want, sizeof(want), "%" PRIX64, v);
+		assert_int_equal(n, strlen(want));
+		assert_memory_equal(got, want, n);
+		n = fmt_oct(got, v);
+		snprintf(want, sizeof(want), "%" PRIo64, v);
+		assert_int_equal(n, strlen(want));
+		assert_memory_equal(got, want, n);
+	}
+	n = fmt_hex_upper(got, UINT64_MAX);
+	assert_int_equal(n, 16);
+	assert_memory_equal(got, "FFFFFFFFFFFFFFFF", 16);
+	n = fmt_oct(got, UINT64_MAX);
+	assert_int_equal(n, 22);
+	assert_memory_equal(got, "1777777777777777777777", 22);
+	assert_int_equal(fmt_hex_upper(got, 0), 1);
+	assert_int_equal(got[0], '0');
+	assert_int_equal(fmt_oct(got, 0), 1);
+	assert_int_equal(got[0], '0');
+}
+
+/* ---- the writer ---------------------------------------------------------------------------- */
+
+/* Everything in @fd from offset 0; the caller frees it. */
+static char *slurp_file(int fd, size_t *len)
+{
+	size_t cap = 1 << 16, n = 0;
+	char *buf = malloc(cap);
+	ssize_t r;
+
+	assert_non_null(buf);
+	assert_int_equal(lseek(fd, 0, SEEK_SET), 0);
+	while ((r = read(fd, buf + n, cap - n)) > 0) {
+		n += (size_t) r;
+		if (n == cap) {
+			cap *= 2;
+			buf = realloc(buf, cap);
+			assert_non_null(buf);
+		}
+	}
+	assert_true(r == 0);
+	*len = n;
+	return buf;
+}
+
+/* Growable expectation built with snprintf, independent of the writer. */
+struct expect {
+	char *buf;
+	size_t len, cap;
+};
+
+static void expect_add(struct expect *e, const char *p, size_t n)
+{
+	if (e->len + n > e->cap) {
+		e->cap = (e->len + n) * 2;
+		e->buf = realloc(e->buf, e->cap);
+		assert_non_null(e->buf);
+	}
+	memcpy(e->buf + e->len, p, n);
+	e->len += n;
+}
+
+static void test_writer_init_raises_small_buffers(void **state)
+{
+	struct writer w;
+
+	(void) state;
+	assert_int_equal(writer_init(&w, -1, 16), TK_OK);
+	assert_true(w.cap >= WRITER_MAX_RESERVE);
+	assert_int_equal(w.len, 0);
+	writer_fini(&w);
+	assert_null(w.buf);
+}
+
+static void test_writer_many_small_writes_to_file(void **state)
+{
+	FILE *f = tmpfile();
+	struct writer w;
+	struct expect e = {NULL, 0, 0};
+	char tmp[64];
+	size_t len;
+	char *got;
+	int i;
+
+	(void) state;
+	assert_non_null(f);
+	assert_int_equal(writer_init(&w, fileno(f), WRITER_MAX_RESERVE), TK_OK);
+	for (i = 0; i < 50000; i++) {
+		char *p;
+		int n;
+
+		/* a number through reserve/commit, a string, a character */
+		p = writer_reserve(&w, 24);
+		assert_non_null(p);
+		p += fmt_i64(p, (int64_t) i * -7919);
+		writer_commit_to(&w, p);
+		writer_puts(&w, " = value");
+		writer_putc(&w, i % 10 == 9 ? '\n' : ' ');
+		n = snprintf(tmp, sizeof(tmp), "%" PRId64 " = value%c", (int64_t) i * -7919,
+			     i % 10 == 9 ? '\n' : ' ');
+		expect_add(&e, tmp, (size_t) n);
+	}
+	assert_int_equal(writer_flush(&w), TK_OK);
+	assert_int_equal(w.len, 0);
+	got = slurp_file(fileno(f), &len);
+	assert_int_equal(len, e.len);
+	assert_memory_equal(got, e.buf, len);
+	free(got);
+	free(e.buf);
+	writer_fini(&w);
+	fclose(f);
+}
+
+static void test_writer_writes_larger_than_buffer(void **state)
+{
+	FILE *f = tmpfile();
+	struct writer w;
+	struct expect e = {NULL, 0, 0};
+	size_t big = 3 * WRITER_MAX_RESERVE + 123, i, len;
+	char *blob = malloc(big);
+	char *got;
+
+	(void) state;
+	assert_non_null(f);
+	assert_non_null(blob);
+	for (i = 0; i < big; i++)
+		blob[i] = (char) ('a' + i % 26);
+	assert_int_equal(writer_init(&w, fileno(f), WRITER_MAX_RESERVE), TK_OK);
+	/* a few buffered bytes, then a block larger than the whole buffer, then more */
+	writer_puts(&w, "head:");
+	expect_add(&e, "head:", 5);
+	writer_write(&w, blob, big);
+	expect_add(&e, blob, big);
+	writer_write(&w, blob, 7);
+	expect_add(&e, blob, 7);
+	writer_write(&w, blob, WRITER_MAX_RESERVE);
+	expect_add(&e, blob, WRITER_MAX_RESERVE);
+	writer_puts(&w, ":tail");
+	expect_add(&e, ":tail", 5);
+	assert_int_equal(writer_flush(&w), TK_OK);
+	got = slurp_file(fileno(f), &len);
+	assert_int_equal(len, e.len);
+	assert_memory_equal(got, e.buf, len);
+	free(got);
+	free(e.buf);
+	free(blob);
+	writer_fini(&w);
+	fclose(f);
+}
+
+static void test_writer_to_pipe_and_flush_empty(void **state)
+{
+	int fds[2];
+	struct writer w;
+	struct expect e = {NULL, 0, 0};
+	char tmp[32];
+	char got[16384];
+	size_t n = 0;
+	ssize_t r;
+	int i;
+
+	(void) state;
+	assert_int_equal(pipe(fds), 0);
+	assert_int_equal(writer_init(&w, fds[1], WRITER_MAX_RESERVE), TK_OK);
+	/* flushing nothing writes nothing and succeeds */
+	assert_int_equal(writer_flush(&w), TK_OK);
+	/* about 9 KiB: fits in a pipe, needs more than one buffer */
+	for (i = 0; i < 1000; i++) {
+		char *p = writer_reserve(&w, 32);
+		int k;
+
+		p += fmt_u64_pad(p, (uint64_t) i * 1000003, 9);
+		*p++ = '\n';
+		writer_commit_to(&w, p);
+		k = snprintf(tmp, sizeof(tmp), "%09" PRIu64 "\n", (uint64_t) i * 1000003);
+		expect_add(&e, tmp, (size_t) k);
+	}
+	assert_int_equal(writer_flush(&w), TK_OK);
+	close(fds[1]);
+	while ((r = read(fds[0], got + n, sizeof(got) - n)) > 0)
+		n += (size_t) r;
+	close(fds[0]);
+	assert_int_equal(n, e.len);
+	assert_memory_equal(got, e.buf, n);
+	free(e.buf);
+	writer_fini(&w);
+}
+
+static void test_writer_reports_failed_write_and_stays_usable(void **state)
+{
+	int fds[2];
+	struct writer w;
+	const char *cause;
+	int i;
+
+	(void) state;
+	assert_int_equal(pipe(fds), 0);
+	/* the read end of a pipe cannot be written: write() fails with EBADF */
+	assert_int_equal(writer_init(&w, fds[0], WRITER_MAX_RESERVE), TK_OK);
+	tk_error_clear();
+	writer_puts(&w, "lost");
+	assert_int_equal(writer_flush(&w), TK_ERR_IO);
+	assert_true(tk_error_count() >= 1);
+	cause = tk_error_cause(0);
+	assert_non_null(cause);
+	assert_non_null(strstr(cause, "Cannot "));
+	assert_non_null(strstr(cause, "errno="));
+	/* later output is discarded, never crashes, and the failure is reported again */
+	for (i = 0; i < 3 * WRITER_MAX_RESERVE; i++) {
+		char *p = writer_reserve(&w, 16);
+
+		assert_non_null(p);
+		p += fmt_u64(p, (uint64_t) i);
+		writer_commit_to(&w, p);
+	}
+	assert_int_equal(writer_flush(&w), TK_ERR_IO);
+	writer_fini(&w);
+	close(fds[0]);
+	close(fds[1]);
+}
+
+int main(void)
+{
+	const struct CMUnitTest tests[] = {
+		cmocka_unit_test(test_fmt_u64_powers_of_ten_and_neighbours),
+		cmocka_unit_test(test_fmt_u64_known_strings),
+		cmocka_unit_test(test_fmt_u64_random_values),
+		cmocka_unit_test(test_fmt_i64_extremes_and_boundaries),
+		cmocka_unit_test(test_fmt_i64_known_strings),
+		cmocka_unit_test(test_fmt_u64_pad_widths),
+		cmocka_unit_test(test_fmt_u64_pad_never_truncates),
+		cmocka_unit_test(test_fmt_hex_upper_and_oct),
+		cmocka_unit_test(test_writer_init_raises_small_buffers),
+		cmocka_unit_test(test_writer_many_small_writes_to_file),
+		cmocka_unit_test(test_writer_writes_larger_than_buffer),
+		cmocka_unit_test(test_writer_to_pipe_and_flush_empty),
+		cmocka_unit_test(test_writer_reports_failed_write_and_stays_usable),
+	};
+
+	return cmocka_run_group_tests(tests, NULL, NULL);
+}
