@@ -21,6 +21,23 @@ const char writer_digit_pairs[201] = "00010203040506070809"
 				     "80818283848586878889"
 				     "90919293949596979899";
 
+const char writer_hex_pairs[513] = "000102030405060708090A0B0C0D0E0F"
+				   "101112131415161718191A1B1C1D1E1F"
+				   "202122232425262728292A2B2C2D2E2F"
+				   "303132333435363738393A3B3C3D3E3F"
+				   "404142434445464748494A4B4C4D4E4F"
+				   "505152535455565758595A5B5C5D5E5F"
+				   "606162636465666768696A6B6C6D6E6F"
+				   "707172737475767778797A7B7C7D7E7F"
+				   "808182838485868788898A8B8C8D8E8F"
+				   "909192939495969798999A9B9C9D9E9F"
+				   "A0A1A2A3A4A5A6A7A8A9AAABACADAEAF"
+				   "B0B1B2B3B4B5B6B7B8B9BABBBCBDBEBF"
+				   "C0C1C2C3C4C5C6C7C8C9CACBCCCDCECF"
+				   "D0D1D2D3D4D5D6D7D8D9DADBDCDDDEDF"
+				   "E0E1E2E3E4E5E6E7E8E9EAEBECEDEEEF"
+				   "F0F1F2F3F4F5F6F7F8F9FAFBFCFDFEFF";
+
 enum tk_status writer_init(struct writer *w, int fd, size_t cap)
 {
 	if (cap < WRITER_MAX_RESERVE)
@@ -118,8 +135,7 @@ size_t fmt_u64_pad(char *dst, uint64_t v, unsigned int width)
 	unsigned int n, i;
 
 	if (width == 9 && v < UINT64_C(1000000000)) { /* nanoseconds: the common case */
-		dst[0] = (char) ('0' + v / 100000000);
-		fmt_put_digits8(dst + 9, (uint32_t) (v % 100000000));
+		fmt_put_ns9(dst, (uint32_t) v);
 		return 9;
 	}
 	n = fmt_count_digits(v);
@@ -129,25 +145,6 @@ size_t fmt_u64_pad(char *dst, uint64_t v, unsigned int width)
 		dst[i] = '0';
 	fmt_put_digits(dst + width, v);
 	return width;
-}
-
-size_t fmt_hex_upper(char *dst, uint64_t v)
-{
-	static const char hex[] = "0123456789ABCDEF";
-	unsigned int n = (64 - (unsigned int) __builtin_clzll(v | 1) + 3) / 4;
-	char *p = dst + n;
-
-	while (p - dst >= 2) {
-		unsigned int b = (unsigned int) (v & 0xff);
-
-		p -= 2;
-		p[0] = hex[b >> 4];
-		p[1] = hex[b & 15];
-		v >>= 8;
-	}
-	if (p > dst)
-		dst[0] = hex[v & 15];
-	return n;
 }
 
 size_t fmt_oct(char *dst, uint64_t v)
@@ -223,10 +220,14 @@ size_t fmt_double_g(char *dst, double v)
 	memcpy(&bits, &v, sizeof(bits));
 	bexp = (int) ((bits >> 52) & 0x7ff);
 	m = bits & ((UINT64_C(1) << 52) - 1);
-	if (bexp == 0x7ff || (bexp == 0 && m))
-		goto slow;
 	if (bits >> 63)
 		*p++ = '-';
+	if (bexp == 0x7ff) { /* glibc's spelling, sign included ("-nan") */
+		memcpy(p, m ? "nan" : "inf", 3);
+		return (size_t) (p + 3 - dst);
+	}
+	if (bexp == 0 && m)
+		goto slow;
 	if (bexp == 0 && !m) {
 		*p++ = '0';
 		return (size_t) (p - dst);

@@ -81,8 +81,9 @@ static inline void writer_putc(struct writer *w, char c)
 	w->len++;
 }
 
-/* "00" to "99", and the powers of ten up to 10^19, for the formatters below. */
+/* "00" to "99", "00" to "FF", and the powers of ten up to 10^19, for the formatters below. */
 extern const char writer_digit_pairs[201];
+extern const char writer_hex_pairs[513];
 extern const uint64_t writer_pow10[20];
 
 /* Decimal digits of @v: log10 estimated from the bit length (1233/4096 ~ log10(2)). */
@@ -137,7 +138,30 @@ static inline void fmt_put_digits(char *end, uint64_t v)
 /* Decimal digits of @v at @dst (room for 20 bytes); returns the count. */
 static inline size_t fmt_u64(char *dst, uint64_t v)
 {
-	unsigned int n = fmt_count_digits(v);
+	unsigned int n;
+
+	/* most printed integers (CPU ids, pids, counts, indexes) have four digits or fewer */
+	if (v < 100) {
+		if (v < 10) {
+			*dst = (char) ('0' + v);
+			return 1;
+		}
+		memcpy(dst, writer_digit_pairs + v * 2, 2);
+		return 2;
+	}
+	if (v < 10000) {
+		uint32_t hi = (uint32_t) v / 100, lo = (uint32_t) v % 100;
+
+		if (hi < 10) {
+			*dst = (char) ('0' + hi);
+			memcpy(dst + 1, writer_digit_pairs + lo * 2, 2);
+			return 3;
+		}
+		memcpy(dst, writer_digit_pairs + hi * 2, 2);
+		memcpy(dst + 2, writer_digit_pairs + lo * 2, 2);
+		return 4;
+	}
+	n = fmt_count_digits(v);
 
 	fmt_put_digits(dst + n, v);
 	return n;
@@ -153,11 +177,33 @@ static inline size_t fmt_i64(char *dst, int64_t v)
 	return fmt_u64(dst, (uint64_t) v);
 }
 
+/* Exactly 9 digits of @v < 10^9 (nanoseconds of a second) at @dst. */
+static inline void fmt_put_ns9(char *dst, uint32_t v)
+{
+	uint32_t top = v / 100000000;
+
+	dst[0] = (char) ('0' + top);
+	fmt_put_digits8(dst + 9, v - top * 100000000);
+}
+
 /* At least @width decimal digits, zero-padded (room for max(20, width) bytes). */
 size_t fmt_u64_pad(char *dst, uint64_t v, unsigned int width);
 
-/* Upper-case hexadecimal without prefix (room for 16 bytes). */
-size_t fmt_hex_upper(char *dst, uint64_t v);
+/* Upper-case hexadecimal without prefix (room for 16 bytes), a byte at a time. */
+static inline size_t fmt_hex_upper(char *dst, uint64_t v)
+{
+	unsigned int n = (64 - (unsigned int) __builtin_clzll(v | 1) + 3) / 4;
+	char *p = dst + n;
+
+	while (p - dst >= 2) {
+		p -= 2;
+		memcpy(p, writer_hex_pairs + (v & 0xff) * 2, 2);
+		v >>= 8;
+	}
+	if (p > dst)
+		dst[0] = writer_hex_pairs[(v & 15) * 2 + 1];
+	return n;
+}
 
 /* Octal without prefix (room for 22 bytes). */
 size_t fmt_oct(char *dst, uint64_t v);

@@ -45,7 +45,21 @@ struct plan_op {
 	const char *lit;
 	const struct model_fc *fc;
 	const uint32_t *targets;
+	const struct enum_table *enums; /* P_ENUM: pre-rendered values, or NULL */
 };
+
+/*
+ * The whole text of an enumeration value, "( \"A\", \"B\" : container = 3 )", for every
+ * value of a small span: label lookup and escaping happen once per plan, not per event.
+ */
+struct enum_table {
+	uint64_t lo;	 /* first value (two's complement for signed enums) */
+	uint64_t count;	 /* values lo .. lo + count - 1 */
+	uint32_t *off;	 /* text of value lo + k: text + off[k] .. text + off[k + 1] */
+	char *text;
+};
+
+#define ENUM_TABLE_MAX 256
 
 struct plan {
 	const struct tk_event_class *ec;
@@ -54,6 +68,8 @@ struct plan {
 	char *text;	    /* all literals */
 	uint32_t *jumps;    /* variant option targets */
 	uint32_t max_depth; /* array nesting */
+	struct enum_table **enums;
+	size_t n_enums;
 };
 
 struct builder {
@@ -61,6 +77,7 @@ struct builder {
 	struct vec pending; /* literal being accumulated */
 	struct vec text;
 	struct vec jumps; /* uint32_t */
+	struct vec enums; /* struct enum_table *, owned until moved to the plan */
 	uint32_t depth;
 	uint32_t max_depth;
 };
@@ -118,13 +135,95 @@ static int is_scalar(const struct model_fc *fc)
 
 static enum tk_status compile(struct builder *b, const struct model_fc *fc, int names);
 
+static void enum_table_free(struct enum_table *t)
+{
+	if (!t)
+		return;
+	free(t->off);
+	free(t->text);
+	free(t);
+}
+
+/*
+ * Pre-render the values of @fc from its smallest to its largest mapped value when that span
+ * is small; NULL (not an error) when it is not worth it. Values outside the span, or labels
+ * too long for the scratch writer, are printed the slow way.
+ */
+static struct enum_table *enum_table_build(const struct model_fc *fc)
+{
+	struct enum_table *t = NULL;
+	struct writer w = {NULL, 0, 0, -1, 0};
+	uint64_t lo = 0, hi = 0, k;
+	size_t labels = 0, total = 0;
+	uint32_t i, j;
+	int first = 1;
+
+	for (i = 0; i < fc->u.en.count; i++) {
+		const struct model_enum_mapping *mp = &fc->u.en.maps[i];
+
+		labels += strlen(mp->label) * 4 + 4;
+		for (j = 0; j < mp->nranges; j++) {
+			const struct model_range *r = &mp->ranges[j];
+
+			if (fc->is_signed) {
+				if (first || r->lo.i < (int64_t) lo)
+					lo = (uint64_t) r->lo.i;
+				if (first || r->hi.i > (int64_t) hi)
+					hi = (uint64_t) r->hi.i;
+			} else {
+				if (first || r->lo.u < lo)
+					lo = r->lo.u;
+				if (first || r->hi.u > hi)
+					hi = r->hi.u;
+			}
+			first = 0;
+		}
+	}
+	if (first || hi - lo >= ENUM_TABLE_MAX || labels + 128 > WRITER_MAX_RESERVE)
+		return NULL;
+	if (writer_init(&w, -1, WRITER_MAX_RESERVE * 2) < 0)
+		return NULL;
+	t = calloc(1, sizeof(*t));
+	if (!t)
+		goto fail;
+	t->lo = lo;
+	t->count = hi - lo + 1;
+	t->off = malloc((t->count + 1) * sizeof(*t->off));
+	t->text = malloc(t->count * (labels + 128));
+	if (!t->off || !t->text)
+		goto fail;
+	for (k = 0; k < t->count; k++) {
+		w.len = 0;
+		pretty_put_enum(&w, fc, lo + k);
+		t->off[k] = (uint32_t) total;
+		memcpy(t->text + total, w.buf, w.len);
+		total += w.len;
+	}
+	t->off[t->count] = (uint32_t) total;
+	writer_fini(&w);
+	return t;
+fail:
+	writer_fini(&w);
+	enum_table_free(t);
+	return NULL;
+}
+
 static enum tk_status compile_int(struct builder *b, const struct model_fc *fc)
 {
 	struct plan_op *o;
 
 	if (fc->kind == MODEL_FC_ENUM) {
+		struct enum_table *t = enum_table_build(fc), **slot = NULL;
+
+		if (t && !(slot = vec_push(&b->enums, sizeof(*slot)))) {
+			enum_table_free(t);
+			return TK_FAIL(TK_ERR_NOMEM, "Cannot build print plan");
+		}
+		if (slot)
+			*slot = t;
 		OP(o, b, P_ENUM);
 		o->fc = fc;
+		o->enums = t;
 		return TK_OK;
 	}
 	switch (fc->base) {
@@ -309,6 +408,9 @@ static void builder_fini(struct builder *b)
 	vec_fini(&b->pending);
 	vec_fini(&b->text);
 	vec_fini(&b->jumps);
+	for (size_t i = 0; i < b->enums.len; i++)
+		enum_table_free(VEC_AT(&b->enums, struct enum_table *, i));
+	vec_fini(&b->enums);
 }
 
 enum tk_status plan_build(struct tk_printer *p, const struct tk_event_class *ec, struct plan **out)
@@ -365,6 +467,10 @@ enum tk_status plan_build(struct tk_printer *p, const struct tk_event_class *ec,
 			memcpy(pl->text, b.text.data, b.text.len);
 		if (b.jumps.len)
 			memcpy(pl->jumps, b.jumps.data, b.jumps.len * sizeof(uint32_t));
+		/* the plan takes the enumeration tables */
+		pl->enums = b.enums.data;
+		pl->n_enums = b.enums.len;
+		b.enums = (struct vec) VEC_INIT;
 		for (i = 0; i < pl->n; i++) {
 			struct plan_op *po = &pl->ops[i];
 
@@ -385,6 +491,9 @@ void plan_free(struct plan *pl)
 	free(pl->ops);
 	free(pl->text);
 	free(pl->jumps);
+	for (size_t i = 0; i < pl->n_enums; i++)
+		enum_table_free(pl->enums[i]);
+	free(pl->enums);
 	free(pl);
 }
 
@@ -419,14 +528,18 @@ static const struct model_value *skip_value(const struct model_fc *fc, const str
 	}
 }
 
-static inline void put_lit(struct writer *w, const char *s, size_t n)
-{
-	writer_write(w, s, n);
-}
+/*
+ * Room kept free at the output position between operations: a literal of up to 16 bytes
+ * (copied as 16) plus the widest fixed-size value (0b and 64 binary digits).
+ */
+#define PLAN_SLACK 128
 
 /*
  * Threaded dispatch (GNU C label addresses), as in the decoder: each operation writes its
- * literal, does its work and jumps straight to the next one's handler.
+ * literal, does its work and jumps straight to the next one's handler. The output position
+ * lives in a local (a register) rather than in the writer: before each operation at least
+ * PLAN_SLACK bytes are free, so fixed-size values are formatted with no bounds check, and
+ * only values of unbounded size (strings, enumerations, floats) go through the writer.
  */
 #pragma GCC diagnostic push
 #pragma GCC diagnostic ignored "-Wpedantic"
@@ -449,16 +562,30 @@ void plan_run(struct tk_printer *p, const struct plan *pl, const struct tk_event
 		const struct plan_op *start;
 	} stack[PLAN_MAX_DEPTH + 1];
 	unsigned int sp = 0;
-	char *q;
+	char *q, *lim = w->buf + w->cap - PLAN_SLACK;
 
+/* hand the position to the writer for a call, and take it back */
+#define SYNC() (w->len = (size_t) (q - w->buf))
+#define LOAD() (q = w->buf + w->len)
+#define ROOM()                                                                                     \
+	do {                                                                                       \
+		if (TK_UNLIKELY(q > lim)) {                                                        \
+			SYNC();                                                                    \
+			writer_flush(w); /* a failure stays in w->err for the caller */           \
+			LOAD();                                                                    \
+		}                                                                                  \
+	} while (0)
 #define DISPATCH()                                                                                 \
 	do {                                                                                       \
-		if (o->len <= 16 && w->cap - w->len >= 16) {                                       \
-			memcpy(w->buf + w->len, o->lit, 16); /* plan text is padded */             \
-			w->len += o->len;                                                          \
+		if (TK_LIKELY(o->len <= 16)) {                                                     \
+			memcpy(q, o->lit, 16); /* plan text is padded */                           \
+			q += o->len;                                                               \
 		} else {                                                                           \
-			put_lit(w, o->lit, o->len);                                                \
+			SYNC();                                                                    \
+			writer_write(w, o->lit, o->len);                                           \
+			LOAD();                                                                    \
 		}                                                                                  \
+		ROOM();                                                                            \
 		goto *labels[o->code];                                                             \
 	} while (0)
 #define NEXT()                                                                                     \
@@ -471,45 +598,45 @@ void plan_run(struct tk_printer *p, const struct plan *pl, const struct tk_event
 		o = (target);                                                                      \
 		DISPATCH();                                                                        \
 	} while (0)
+#define CALL(expr)                                                                                 \
+	do {                                                                                       \
+		SYNC();                                                                            \
+		expr;                                                                              \
+		LOAD();                                                                            \
+		ROOM();                                                                            \
+	} while (0)
 
+	LOAD();
+	ROOM();
 	DISPATCH();
 L_P_END:
+	SYNC();
 	return;
 L_P_SCOPE:
 	v = ev->scope[o->a];
 	NEXT();
 L_P_UDEC:
-	q = writer_reserve(w, 24);
 	q += fmt_u64(q, v->v.u);
-	writer_commit_to(w, q);
 	v++;
 	NEXT();
 L_P_SDEC:
-	q = writer_reserve(w, 24);
 	q += fmt_i64(q, v->v.i);
-	writer_commit_to(w, q);
 	v++;
 	NEXT();
 L_P_HEX:
-	q = writer_reserve(w, 24);
-	*q++ = '0';
-	*q++ = 'x';
-	q += fmt_hex_upper(q, v->v.u & o->mask);
-	writer_commit_to(w, q);
+	memcpy(q, "0x", 2);
+	q += 2 + fmt_hex_upper(q + 2, v->v.u & o->mask);
 	v++;
 	NEXT();
 L_P_OCT:
-	q = writer_reserve(w, 32);
 	*q++ = '0';
 	q += fmt_oct(q, v->v.u & o->mask);
-	writer_commit_to(w, q);
 	v++;
 	NEXT();
 L_P_BIN : {
 	uint64_t u = v->v.u;
 	uint32_t i;
 
-	q = writer_reserve(w, 72);
 	*q++ = '0';
 	*q++ = 'b';
 	if (o->a < 64)
@@ -518,20 +645,26 @@ L_P_BIN : {
 		*q++ = (u >> 63) ? '1' : '0';
 		u <<= 1;
 	}
-	writer_commit_to(w, q);
 	v++;
 	NEXT();
 }
 L_P_ENUM:
-	pretty_put_enum(w, o->fc, v->v.u);
+	if (o->enums && v->v.u - o->enums->lo < o->enums->count) {
+		const struct enum_table *t = o->enums;
+		uint64_t k = v->v.u - t->lo;
+
+		CALL(writer_write(w, t->text + t->off[k], t->off[k + 1] - t->off[k]));
+	} else {
+		CALL(pretty_put_enum(w, o->fc, v->v.u));
+	}
 	v++;
 	NEXT();
 L_P_FLOAT:
-	pretty_put_double(w, v->v.d);
+	q += fmt_double_g(q, v->v.d);
 	v++;
 	NEXT();
 L_P_STR:
-	pretty_put_escaped(w, v->v.s, v->n);
+	CALL(pretty_put_escaped(w, v->v.s, v->n));
 	v++;
 	NEXT();
 L_P_SKIP:
@@ -545,10 +678,11 @@ L_P_ARRAY : {
 
 	v++;
 	if (!count) {
-		put_lit(w, "[ ]", 3);
+		memcpy(q, "[ ]", 3);
+		q += 3;
 		GOTO(ops + o->a);
 	}
-	writer_putc(w, '[');
+	*q++ = '[';
 	stack[sp].count = count;
 	stack[sp].idx = 0;
 	stack[sp].start = o + 1;
@@ -558,16 +692,17 @@ L_P_ARRAY : {
 L_P_ELEM : {
 	const struct frame *fr = &stack[sp - 1];
 
-	if (fr->idx)
-		put_lit(w, ", ", 2);
-	else
-		writer_putc(w, ' ');
+	if (fr->idx) {
+		memcpy(q, ", ", 2);
+		q += 2;
+	} else {
+		*q++ = ' ';
+	}
 	if (o->names) {
-		q = writer_reserve(w, 32);
 		*q++ = '[';
 		q += fmt_u64(q, fr->idx);
 		memcpy(q, "] = ", 4);
-		writer_commit_to(w, q + 4);
+		q += 4;
 	}
 	NEXT();
 }
@@ -578,22 +713,29 @@ L_P_LOOP : {
 		GOTO(fr->start);
 	}
 	sp--;
-	put_lit(w, " ]", 2);
+	memcpy(q, " ]", 2);
+	q += 2;
 	NEXT();
 }
 L_P_VARIANT : {
 	uint64_t opt = v->n;
 
 	v++;
-	put_lit(w, "{ ", 2);
+	memcpy(q, "{ ", 2);
+	q += 2;
 	GOTO(ops + o->targets[opt]);
 }
 L_P_VEND:
-	put_lit(w, " }", 2);
+	memcpy(q, " }", 2);
+	q += 2;
 	GOTO(ops + o->a);
 
+#undef SYNC
+#undef LOAD
+#undef ROOM
 #undef DISPATCH
 #undef NEXT
 #undef GOTO
+#undef CALL
 }
 #pragma GCC diagnostic pop

@@ -128,75 +128,121 @@ static inline void put_lit(struct writer *w, const char *s, size_t n)
 
 #define PUT(w, lit) put_lit((w), (lit), sizeof(lit) - 1)
 
-/* babeltrace2's string escapes: \\ \' \" \? and C escapes for control characters. */
-/* Bytes babeltrace2 escapes: control characters, DEL, backslash, quotes and '?'. */
-static const uint8_t needs_escape[256] = {
-	1, 1, 1, 1, 1, 1, 1,	     1,		 1,	     1,		1,	   1, 1,
-	1, 1, 1, 1, 1, 1, 1,	     1,		 1,	     1,		1,	   1, 1,
-	1, 1, 1, 1, 1, 1, [127] = 1, ['\\'] = 1, ['\''] = 1, ['"'] = 1, ['?'] = 1,
+/*
+ * Bytes babeltrace2 escapes in strings: control characters and DEL (as C escapes or \xHH),
+ * backslash, both quotes and '?'. Other bytes, UTF-8 included, are printed as they are.
+ * The value is the second character of the escape, or 'x' for the \xHH form.
+ */
+static const char escape_char[256] = {
+	['\0'] = 'x', [1] = 'x',   [2] = 'x',	[3] = 'x',   [4] = 'x',	  [5] = 'x',   [6] = 'x',
+	['\a'] = 'a', ['\b'] = 'b', ['\t'] = 't', ['\n'] = 'n', ['\v'] = 'v', ['\f'] = 'f',
+	['\r'] = 'r', [14] = 'x',   [15] = 'x',	[16] = 'x',  [17] = 'x',  [18] = 'x',  [19] = 'x',
+	[20] = 'x',   [21] = 'x',   [22] = 'x',	[23] = 'x',  [24] = 'x',  [25] = 'x',  [26] = 'x',
+	[27] = 'e',   [28] = 'x',   [29] = 'x',	[30] = 'x',  [31] = 'x',  [127] = 'x', ['\\'] = '\\',
+	['\''] = '\'', ['"'] = '"', ['?'] = '?',
 };
+
+#ifdef __SSE2__
+#include <emmintrin.h>
+
+/* Bit i set when byte i of the 16 at @s needs an escape (see escape_char). */
+static inline unsigned int block_escapes(const char *s)
+{
+	__m128i x = _mm_loadu_si128((const __m128i *) s);
+	__m128i ctl = _mm_cmpeq_epi8(_mm_max_epu8(x, _mm_set1_epi8(0x1f)), _mm_set1_epi8(0x1f));
+	__m128i m = _mm_or_si128(ctl, _mm_cmpeq_epi8(x, _mm_set1_epi8(0x7f)));
+
+	m = _mm_or_si128(m, _mm_cmpeq_epi8(x, _mm_set1_epi8('\\')));
+	m = _mm_or_si128(m, _mm_cmpeq_epi8(x, _mm_set1_epi8('\'')));
+	m = _mm_or_si128(m, _mm_cmpeq_epi8(x, _mm_set1_epi8('"')));
+	m = _mm_or_si128(m, _mm_cmpeq_epi8(x, _mm_set1_epi8('?')));
+	return (unsigned int) _mm_movemask_epi8(m);
+}
+#else
+static inline unsigned int block_escapes(const char *s)
+{
+	unsigned int m = 0, i;
+
+	for (i = 0; i < 16; i++)
+		m |= (unsigned int) (escape_char[(unsigned char) s[i]] != 0) << i;
+	return m;
+}
+#endif
+
+/*
+ * Escaped copy of @n bytes of @s at @q (room for 4 * n + 16 bytes); returns the new end.
+ * Strings without escapes (nearly all) are checked and copied 16 bytes at a time: a short
+ * string through a zero-padded copy, the end of a long one as a block overlapping the
+ * previous one. Only a block holding an escape takes the byte loop.
+ */
+static char *escape_into(char *q, const char *s, size_t n)
+{
+	const unsigned char *u = (const unsigned char *) s;
+	size_t i = 0;
+
+	if (n < 16) {
+		char pad[16] = {0};
+
+		memcpy(pad, s, n);
+		if (!(block_escapes(pad) & ((1u << n) - 1))) {
+			memcpy(q, pad, 16);
+			return q + n;
+		}
+	} else {
+		while (n - i >= 16 && !block_escapes(s + i)) {
+			memcpy(q, s + i, 16);
+			q += 16;
+			i += 16;
+		}
+		if (i == n)
+			return q;
+		if (n - i < 16 && !block_escapes(s + n - 16)) { /* overlaps clean bytes */
+			memcpy(q + (n - i) - 16, s + n - 16, 16);
+			return q + (n - i);
+		}
+	}
+	for (; i < n; i++) {
+		unsigned char c = u[i];
+		char e = escape_char[c];
+
+		if (TK_LIKELY(!e)) {
+			*q++ = (char) c;
+			continue;
+		}
+		*q++ = '\\';
+		*q++ = e;
+		if (e == 'x') {
+			*q++ = "0123456789abcdef"[c >> 4];
+			*q++ = "0123456789abcdef"[c & 15];
+		}
+	}
+	return q;
+}
 
 void pretty_put_escaped(struct writer *w, const char *s, size_t n)
 {
-	const unsigned char *u = (const unsigned char *) s;
-	size_t i = 0, run = 0;
+	const size_t chunk = (WRITER_MAX_RESERVE - 18) / 4;
+	char *q;
 
-	writer_putc(w, '"');
-	for (;;) {
-		const char *esc;
-		char hex[5];
-		unsigned char c;
+	if (TK_LIKELY(n <= chunk)) { /* one reservation for the whole quoted string */
+		q = writer_reserve(w, n * 4 + 18);
+		*q = '"';
+		q = escape_into(q + 1, s, n);
+		*q = '"';
+		writer_commit_to(w, q + 1);
+		return;
+	}
+	q = writer_reserve(w, 1);
+	*q = '"';
+	writer_commit_to(w, q + 1);
+	while (n) {
+		size_t k = n < chunk ? n : chunk;
 
-		while (i < n && !needs_escape[u[i]])
-			i++;
-		writer_write(w, s + run, i - run);
-		if (i == n)
-			break;
-		c = u[i];
-		switch (c) {
-		case '\\':
-			esc = "\\\\";
-			break;
-		case '\'':
-			esc = "\\'";
-			break;
-		case '"':
-			esc = "\\\"";
-			break;
-		case '?':
-			esc = "\\?";
-			break;
-		case '\a':
-			esc = "\\a";
-			break;
-		case '\b':
-			esc = "\\b";
-			break;
-		case 27:
-			esc = "\\e";
-			break;
-		case '\f':
-			esc = "\\f";
-			break;
-		case '\n':
-			esc = "\\n";
-			break;
-		case '\r':
-			esc = "\\r";
-			break;
-		case '\t':
-			esc = "\\t";
-			break;
-		case '\v':
-			esc = "\\v";
-			break;
-		default:
-			snprintf(hex, sizeof(hex), "\\x%02x", c);
-			esc = hex;
-			break;
-		}
-		writer_puts(w, esc);
-		run = ++i;
+		q = writer_reserve(w, k * 4 + 16);
+		q = escape_into(q, s, k);
+		writer_commit_to(w, q);
+		s += k;
+		n -= k;
 	}
 	writer_putc(w, '"');
 }
@@ -380,6 +426,29 @@ static void put_timestamp(struct tk_printer *p, const struct tk_event *ev, int *
 	int names = !!(p->flags & TK_PRINT_NAMES_HEADER);
 	char *q;
 
+	/* the default line start, "[HH:MM:SS.nnnnnnnnn] (+S.nnnnnnnnn) ", in one go */
+	if (!(p->flags & (TK_PRINT_NAMES_HEADER | TK_PRINT_CLOCK_CYCLES | TK_PRINT_CLOCK_SECONDS |
+			  TK_PRINT_NO_DELTA)) &&
+	    ev->ns >= 0 && p->has_last_ns && ev->ns >= p->last_ns &&
+	    time_of_day(p, ev->ns / NS_PER_S) == 0) {
+		uint64_t delta = (uint64_t) ev->ns - (uint64_t) p->last_ns;
+
+		q = writer_reserve(w, 96);
+		*q++ = '[';
+		memcpy(q, p->cached_time, sizeof(p->cached_time));
+		q += p->cached_len;
+		*q++ = '.';
+		fmt_put_ns9(q, (uint32_t) (ev->ns % NS_PER_S));
+		memcpy(q + 9, "] (+", 4);
+		q += 13;
+		q += fmt_u64(q, delta / 1000000000u);
+		*q++ = '.';
+		fmt_put_ns9(q, (uint32_t) (delta % 1000000000u));
+		memcpy(q + 9, ") ", 2);
+		writer_commit_to(w, q + 11);
+		*start_line = 1;
+		return;
+	}
 	if (names)
 		PUT(w, "timestamp = ");
 	else

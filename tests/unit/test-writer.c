@@ -13,6 +13,7 @@
 #include <setjmp.h>
 #include <stdint.h>
 #include <inttypes.h>
+#include <math.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -418,6 +419,57 @@ static void test_writer_reports_failed_write_and_stays_usable(void **state)
 	close(fds[1]);
 }
 
+static void check_double(double v)
+{
+	char got[64], want[64];
+	size_t n;
+
+	memset(got, 0, sizeof(got));
+	n = fmt_double_g(got, v);
+	snprintf(want, sizeof(want), "%g", v);
+	if (n != strlen(want) || memcmp(got, want, n)) {
+		print_error("fmt_double_g(%a): got \"%.*s\", want \"%s\"\n", v, (int) n, got, want);
+		fail();
+	}
+}
+
+/*
+ * %g, as babeltrace2 prints floating-point fields: special values, exact ties (which round
+ * to even in glibc), carries into a new digit, both notations and their boundaries, and a
+ * million random bit patterns (every exponent, denormals included).
+ */
+static void test_fmt_double_g_matches_snprintf(void **state)
+{
+	static const double fixed[] = {
+		0.0,	   -0.0,      1.0,	-1.0,	   0.5,	     0.1,	 1e-4,	      9.99999e-5,
+		1e-5,	   123456.0,  999999.0, 999999.5, 1e6,	     1234567.0,	 0.000123456, 2.5,
+		1.5,	   0.15,      9.9999949, 9.9999951, 1e100,  1e-100,	 1.7976931348623157e308,
+		4.9e-324,  2.2250738585072014e-308, 3.0517578125e-05, 65536.5, 100000.5, 3.14159265,
+	};
+	uint64_t seed = UINT64_C(0x243f6a8885a308d3);
+	size_t i;
+
+	(void) state;
+	for (i = 0; i < sizeof(fixed) / sizeof(fixed[0]); i++) {
+		check_double(fixed[i]);
+		check_double(-fixed[i]);
+	}
+	check_double((double) INFINITY);
+	check_double(-(double) INFINITY);
+	check_double((double) NAN);
+	check_double(-(double) NAN);
+	for (i = 0; i < 1000000; i++) {
+		uint64_t bits = xorshift(&seed);
+		double d;
+
+		memcpy(&d, &bits, sizeof(d));
+		check_double(d);
+		/* values with few significant digits, where ties and carries happen */
+		check_double((double) (int64_t) (bits % 20000001 - 10000000) /
+			     (double) (UINT64_C(1) << (bits >> 58)));
+	}
+}
+
 int main(void)
 {
 	const struct CMUnitTest tests[] = {
@@ -429,6 +481,7 @@ int main(void)
 		cmocka_unit_test(test_fmt_u64_pad_widths),
 		cmocka_unit_test(test_fmt_u64_pad_never_truncates),
 		cmocka_unit_test(test_fmt_hex_upper_and_oct),
+		cmocka_unit_test(test_fmt_double_g_matches_snprintf),
 		cmocka_unit_test(test_writer_init_raises_small_buffers),
 		cmocka_unit_test(test_writer_many_small_writes_to_file),
 		cmocka_unit_test(test_writer_writes_larger_than_buffer),
