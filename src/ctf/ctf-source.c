@@ -365,6 +365,61 @@ static enum tk_status set_name(struct tk_source *src, const char *rel)
 	return TK_OK;
 }
 
+/*
+ * @path made absolute, with empty, "." and ".." components removed by text alone (symbolic
+ * links are not followed), as babeltrace2 does with its input paths: stream paths in
+ * messages then read the same in both tools. NULL when out of memory or the working
+ * directory is unknown. Ownership: the caller frees the result.
+ */
+static char *normalize_path(const char *path)
+{
+	char *cwd = NULL, *joined, *out;
+	size_t n, len = 0;
+	const char *p;
+
+	if (path[0] != '/') {
+		cwd = getcwd(NULL, 0);
+		if (!cwd)
+			return NULL;
+	}
+	n = (cwd ? strlen(cwd) : 0) + strlen(path) + 2;
+	joined = malloc(n);
+	out = malloc(n);
+	if (!joined || !out) {
+		free(cwd);
+		free(joined);
+		free(out);
+		return NULL;
+	}
+	snprintf(joined, n, "%s/%s", cwd ? cwd : "", path);
+	free(cwd);
+	for (p = joined; *p;) {
+		size_t k;
+
+		while (*p == '/')
+			p++;
+		k = strcspn(p, "/");
+		if (k == 0 || (k == 1 && p[0] == '.')) {
+			/* nothing to add */
+		} else if (k == 2 && p[0] == '.' && p[1] == '.') {
+			while (len > 0 && out[len - 1] != '/')
+				len--;
+			if (len > 0)
+				len--; /* the slash before the removed component */
+		} else {
+			out[len++] = '/';
+			memcpy(out + len, p, k);
+			len += k;
+		}
+		p += k;
+	}
+	if (len == 0)
+		out[len++] = '/';
+	out[len] = '\0';
+	free(joined);
+	return out;
+}
+
 enum tk_status ctf_sources_open(const char *const *paths, size_t npaths, struct vec *sources)
 {
 	struct vec found = VEC_INIT;
@@ -373,7 +428,7 @@ enum tk_status ctf_sources_open(const char *const *paths, size_t npaths, struct 
 
 	for (i = 0; i < npaths && st >= 0; i++) {
 		size_t before = found.len;
-		size_t root_len = strlen(paths[i]);
+		char *root;
 
 		if (!is_dir(paths[i])) {
 			st = TK_FAIL(TK_ERR_NOTFOUND, "Cannot find trace: path=%s, reason=%s",
@@ -382,9 +437,15 @@ enum tk_status ctf_sources_open(const char *const *paths, size_t npaths, struct 
 							    : "not a directory");
 			break;
 		}
-		while (root_len > 1 && paths[i][root_len - 1] == '/')
-			root_len--;
-		st = discover(paths[i], root_len, &found, 0);
+		root = normalize_path(paths[i]);
+		if (!root) {
+			st = TK_FAIL(errno == ENOMEM ? TK_ERR_NOMEM : TK_ERR_IO,
+				     "Cannot find trace: path=%s, errno=%s", paths[i],
+				     strerror(errno));
+			break;
+		}
+		st = discover(root, strlen(root), &found, 0);
+		free(root);
 		if (st >= 0 && found.len == before)
 			st = TK_FAIL(TK_ERR_NOTFOUND,
 				     "Cannot find trace: path=%s, reason=no CTF "

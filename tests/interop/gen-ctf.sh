@@ -37,6 +37,8 @@ done
 here=$(cd "$(dirname "$0")" && pwd)
 tmp=$(mktemp -d)
 trap 'rm -rf "$tmp"' EXIT
+# traces are named by relative paths: stream paths in WARNING lines must still be absolute
+cd "$tmp" || exit 1
 export TZ=UTC
 failures=0
 checked=0
@@ -133,7 +135,7 @@ run() {
 check() {
 	name=$1
 	shift
-	dir=$tmp/$name
+	dir=./$name/
 	lost=0
 	case " $* " in
 	*" --lost "*) lost=1 ;;
