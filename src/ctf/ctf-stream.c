@@ -574,6 +574,8 @@ struct ctf_cursor {
 	struct tk_notice notice;
 	uint64_t body_pos; /* where the current event's body starts */
 	size_t body_nv;	   /* value index where its values start */
+	struct pkt_ref *order; /* streams of several files: every packet, in reading order */
+	size_t norder, next_ref;
 };
 
 static TK_NOINLINE enum tk_status cycles_to_ns_slow(const struct tk_stream *s, uint64_t cycles,
@@ -598,6 +600,164 @@ static inline enum tk_status cycles_to_ns(const struct tk_stream *s, uint64_t cy
 		return TK_OK;
 	}
 	return cycles_to_ns_slow(s, cycles, ns);
+}
+
+/*
+ * A packet of a stream made of several files (a trace read from several overlapping
+ * snapshots or directories of one trace, or rotated files): babeltrace2 reads such a stream
+ * as one list of packets sorted by beginning time, where a packet identical to one already
+ * listed (same size, times and sequence number) is dropped. A file that cannot be walked to
+ * its end contributes its good packets and then one bad entry, read last, which reports the
+ * damage when the cursor reaches it.
+ */
+struct pkt_ref {
+	uint32_t file;
+	uint8_t bad;
+	size_t no; /* packet number in its file */
+	uint64_t offset;
+	uint64_t packet_bits, content_bits; /* UNSET: to the end of the file */
+	int64_t begin_ns;
+	uint64_t ts_end, seq_num;
+};
+
+static int pkt_ref_same(const struct pkt_ref *a, const struct pkt_ref *b)
+{
+	return !a->bad && !b->bad && a->packet_bits == b->packet_bits &&
+	       a->begin_ns == b->begin_ns && a->ts_end == b->ts_end && a->seq_num == b->seq_num;
+}
+
+/* The packets of file @k (@data, @size) in file order, appended to @out. */
+static enum tk_status walk_file(struct ctf_cursor *c, uint32_t k, const uint8_t *data,
+				uint64_t size, struct vec *out)
+{
+	const struct ctf_file *f = c->cs->files[k];
+	uint64_t off = 0;
+	size_t no = 0;
+
+	while (off < size) {
+		struct pkt_info pi = {NULL, 0, 0, 0};
+		const struct ctf_pkt *ix = f->idx && no < f->nidx ? &f->idx[no] : NULL;
+		struct pkt_ref *r = vec_push(out, sizeof(*r));
+
+		if (!r)
+			return TK_FAIL(TK_ERR_NOMEM, "Cannot order packets: path=%s", f->path);
+		r->file = k;
+		r->no = no;
+		r->offset = off;
+		if ((f->idx && !ix) ||
+		    read_packet_start(c->stream->source, data, size, off, ix, &c->d, &pi) < 0 ||
+		    pi.sc != c->stream->sc || c->d.ts_begin == UNSET || !pi.sc->clock ||
+		    model_clock_ns(pi.sc->clock, c->d.ts_begin, &r->begin_ns)) {
+			error_reset(); /* the cursor reads this packet again and reports why */
+			r->bad = 1;
+			r->begin_ns = INT64_MAX;
+			return TK_OK;
+		}
+		r->packet_bits = pi.packet_bits;
+		r->content_bits = pi.content_bits;
+		r->ts_end = c->d.ts_end;
+		r->seq_num = c->d.seq_num;
+		off = pi.packet_bits == UNSET ? size : off + pi.packet_bits / 8;
+		no++;
+	}
+	return TK_OK;
+}
+
+/*
+ * Merge @add (one file's packets) into the sorted list @all: a packet goes before the first
+ * listed one that does not begin earlier, unless that one is the same packet. Bad entries
+ * stay at the end.
+ */
+static enum tk_status merge_refs(struct vec *all, const struct vec *add)
+{
+	const struct pkt_ref *a = all->data, *b = add->data;
+	size_t i = 0, j = 0, n = 0;
+	struct pkt_ref *m = malloc((all->len + add->len + 1) * sizeof(*m));
+
+	if (!m)
+		return TK_FAIL(TK_ERR_NOMEM, "Cannot order packets");
+	while (i < all->len || j < add->len) {
+		if (j < add->len && (i == all->len || b[j].begin_ns <= a[i].begin_ns)) {
+			if (!(i < all->len && pkt_ref_same(&b[j], &a[i])))
+				m[n++] = b[j];
+			j++;
+		} else {
+			m[n++] = a[i++];
+		}
+	}
+	free(all->data);
+	all->cap = all->len + add->len + 1;
+	all->data = m;
+	all->len = n;
+	return TK_OK;
+}
+
+static enum tk_status cursor_build_order(struct ctf_cursor *c)
+{
+	struct vec all = VEC_INIT, add = VEC_INIT;
+	enum tk_status st = TK_OK;
+	uint32_t k;
+
+	for (k = 0; k < c->cs->nfiles && st >= 0; k++) {
+		const struct ctf_file *f = c->cs->files[k];
+		struct mfile mf;
+
+		mfile_init(&mf);
+		if (f->mem)
+			mfile_borrow(&mf, f->mem, f->size);
+		else if (mfile_open(&mf, f->path) < 0)
+			error_reset(); /* reported when the cursor opens it */
+		add.len = 0;
+		if (mf.data && mf.size == f->size) {
+			st = walk_file(c, k, mf.data, mf.size, &add);
+		} else {
+			struct pkt_ref *r = vec_push(&add, sizeof(*r));
+
+			if (!r)
+				st = TK_FAIL(TK_ERR_NOMEM, "Cannot order packets");
+			else
+				*r = (struct pkt_ref){.file = k, .bad = 1, .begin_ns = INT64_MAX};
+		}
+		mfile_close(&mf);
+		if (st >= 0)
+			st = merge_refs(&all, &add);
+	}
+	vec_fini(&add);
+	if (st < 0) {
+		vec_fini(&all);
+		return st;
+	}
+	c->order = all.data;
+	c->norder = all.len;
+	c->next_ref = 0;
+	return TK_OK;
+}
+
+/* Map file @k of the stream, unless it is the one mapped. */
+static enum tk_status cursor_map_file(struct ctf_cursor *c, size_t k)
+{
+	const struct ctf_file *f = c->cs->files[k];
+	enum tk_status st;
+
+	if (c->mf.data && c->file == k)
+		return TK_OK;
+	mfile_close(&c->mf);
+	c->file = k;
+	if (f->mem) {
+		mfile_borrow(&c->mf, f->mem, f->size);
+		return TK_OK;
+	}
+	st = mfile_open(&c->mf, f->path);
+	if (st < 0)
+		return st;
+	if (c->mf.size != f->size) {
+		mfile_close(&c->mf);
+		return TK_FAIL(TK_ERR_IO,
+			       "Cannot read stream file: path=%s, "
+			       "reason=file changed size since the trace was opened",
+			       f->path);
+	}
+	return TK_OK;
 }
 
 /* Map the next file of the stream; TK_END after the last one. */
@@ -638,10 +798,27 @@ static enum tk_status cursor_read_packet(struct ctf_cursor *c)
 	const struct ctf_pkt *ix = NULL;
 	enum tk_status st;
 
+	if (c->order) {
+		const struct pkt_ref *r;
+
+		if (c->next_ref >= c->norder)
+			return TK_END;
+		r = &c->order[c->next_ref++];
+		st = cursor_map_file(c, r->file);
+		if (st < 0)
+			return st;
+		c->pkt_off = r->offset;
+		c->pkt_no = r->no;
+	}
 	for (;;) {
 		f = c->cs->files[c->file];
 		if (c->pkt_off < c->mf.size)
 			break;
+		if (c->order) /* a bad entry past the end of its file */
+			return TK_FAIL(TK_ERR_FORMAT,
+				       "Cannot read packet: file=%s, index=%zu, reason=not in the "
+				       "file",
+				       f->path, c->pkt_no);
 		c->file++;
 		st = cursor_next_file(c);
 		if (st != TK_OK)
@@ -959,6 +1136,7 @@ static void cursor_destroy(struct model_cursor *mc)
 	mfile_close(&c->mf);
 	ctf_dec_fini(&c->d);
 	free(c->d.stored);
+	free(c->order);
 	free(c);
 }
 
@@ -993,7 +1171,10 @@ enum tk_status ctf_cursor_open(struct tk_stream *stream, struct model_cursor **o
 	c->notice.stream = stream;
 	c->state = CUR_PACKET;
 	c->file = 0;
-	st = cursor_next_file(c);
+	if (c->cs->nfiles > 1)
+		st = cursor_build_order(c);
+	else
+		st = cursor_next_file(c);
 	if (st < 0) {
 		cursor_destroy(&c->base);
 		return st;

@@ -173,6 +173,36 @@ for layout in lttng compact bitfield; do
 	done
 done
 
+# snapshots SRC A B: two overlapping copies of trace SRC, as two LTTng snapshots taken a
+# little apart would be: A holds the first 60% of each stream's packets, B the last 60%.
+# Read together (same UUID), packets present in both must be read once.
+snapshots() {
+	mkdir -p "$2" "$3" || return 1
+	cp "$1/metadata" "$2/" && cp "$1/metadata" "$3/" || return 1
+	for idx in "$1"/index/*.idx; do
+		f=$(basename "$idx" .idx)
+		elen=$(od -An -j 12 -N 4 -t u4 --endian=big "$idx" | tr -d ' ')
+		n=$((($(wc -c <"$idx") - 16) / elen))
+		a=$((n * 6 / 10))
+		b=$((n * 4 / 10))
+		cut_a=$(od -An -j $((16 + a * elen)) -N 8 -t u8 --endian=big "$idx" | tr -d ' ')
+		cut_b=$(od -An -j $((16 + b * elen)) -N 8 -t u8 --endian=big "$idx" | tr -d ' ')
+		head -c "$cut_a" "$1/$f" >"$2/$f" || return 1
+		tail -c +"$((cut_b + 1))" "$1/$f" >"$3/$f" || return 1
+	done
+}
+# (every event of the full trace once, so as many empty values as gen-ctf wrote)
+if empties=$("$gen" --count-empty --events 4000 --packet-size 1000 --streams 3 --seed 7 \
+	--lost full 2>"$tmp/gen.err") && snapshots full snaps/a snaps/b; then
+	run snapshots default 1 ./snaps/
+	run snapshots all 1 ./snaps/ --clock-seconds --names=all --fields=all
+else
+	checked=$((checked + 1))
+	failures=$((failures + 1))
+	echo "FAIL snapshots: cannot make overlapping snapshots"
+fi
+rm -rf full snaps
+
 # The defaults (the README demo), the smallest packets (most events grow their packet),
 # many streams, and losses in large LTTng-like packets.
 check defaults
