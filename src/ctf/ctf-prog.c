@@ -48,6 +48,8 @@ enum op_code {
 	OP_JUMP,
 	OP_MARK,
 	OP_LTTNG_HEADER,
+	OP_ARRAY_INTS, /* array of byte-aligned integers read in one go; b: element op */
+	OP_SEQ_INTS,
 };
 
 /*
@@ -230,6 +232,29 @@ static enum tk_status compile_int(struct compiler *c, const struct model_fc *fc,
 	return TK_OK;
 }
 
+/*
+ * An array or sequence (op @at) whose element compiled to one plain read of a byte-aligned
+ * 8- to 64-bit integer, perhaps after an alignment its size already keeps, becomes one
+ * operation that reads every element in a loop of its own: elements are contiguous, so no
+ * per-element dispatch or alignment is needed. Returns whether it did.
+ */
+static int bulk_ints(struct compiler *c, size_t at, const struct model_fc *elem)
+{
+	struct ctf_op *ops = c->ops.data, *arr = &ops[at];
+	size_t first = at + 1;
+
+	if (c->ops.len > first && ops[first].code == OP_ALIGN && ops[first].a <= elem->size)
+		first++;
+	if (c->ops.len != first + 1 || ops[first].code < OP_U8 || ops[first].code > OP_S64BE ||
+	    ops[first].fx || elem->align > elem->size)
+		return 0;
+	arr->code = arr->code == OP_ARRAY ? OP_ARRAY_INTS : OP_SEQ_INTS;
+	arr->b = ops[first].code;
+	arr->size = elem->size;
+	c->ops.len = at + 1;
+	return 1;
+}
+
 static enum tk_status compile_array(struct compiler *c, const struct model_fc *fc, const char *name)
 {
 	struct ctf_op *op;
@@ -269,6 +294,13 @@ static enum tk_status compile_array(struct compiler *c, const struct model_fc *f
 	if (st < 0)
 		return st;
 	loop = c->ops.len;
+	if (bulk_ints(c, at, fc->u.arr.elem)) {
+		/* contiguous elements: the position ends aligned to the element size at least */
+		uint64_t elem_bits = fc->u.arr.elem->size;
+
+		c->known = known_before < elem_bits ? known_before : elem_bits;
+		return TK_OK;
+	}
 	EMIT(op, c, OP_LOOP, name);
 	op->b = (uint32_t) (at + 1);
 	VEC_AT(&c->ops, struct ctf_op, at).b = (uint32_t) (loop + 1);
@@ -940,6 +972,45 @@ static int variant_select(const struct model_fc *fc, uint64_t tag, uint32_t *opt
 	return 0;
 }
 
+/* @n integers read by element op @code (OP_U8 ... OP_S64BE) from @p into @v. */
+static void read_ints(struct model_value *v, const uint8_t *p, uint64_t n, uint32_t code)
+{
+	uint64_t i;
+
+#define READ_INTS(step, expr)                                                                      \
+	for (i = 0; i < n; i++, p += (step))                                                       \
+		v[i].v.u = (uint64_t) (expr);                                                      \
+	break
+	switch (code) {
+	case OP_U8:
+		READ_INTS(1, *p);
+	case OP_S8:
+		READ_INTS(1, (int64_t) (int8_t) *p);
+	case OP_U16LE:
+		READ_INTS(2, tk_load_le16(p));
+	case OP_U16BE:
+		READ_INTS(2, tk_load_be16(p));
+	case OP_S16LE:
+		READ_INTS(2, (int64_t) (int16_t) tk_load_le16(p));
+	case OP_S16BE:
+		READ_INTS(2, (int64_t) (int16_t) tk_load_be16(p));
+	case OP_U32LE:
+		READ_INTS(4, tk_load_le32(p));
+	case OP_U32BE:
+		READ_INTS(4, tk_load_be32(p));
+	case OP_S32LE:
+		READ_INTS(4, (int64_t) (int32_t) tk_load_le32(p));
+	case OP_S32BE:
+		READ_INTS(4, (int64_t) (int32_t) tk_load_be32(p));
+	case OP_U64LE:
+	case OP_S64LE:
+		READ_INTS(8, tk_load_le64(p));
+	default: /* OP_U64BE, OP_S64BE */
+		READ_INTS(8, tk_load_be64(p));
+	}
+#undef READ_INTS
+}
+
 #define NEED(bits)                                                                                 \
 	do {                                                                                       \
 		if (TK_UNLIKELY(d->limit - d->pos < (bits) || d->pos > d->limit))                  \
@@ -1120,6 +1191,8 @@ enum tk_status ctf_prog_run(const struct ctf_prog *prog, struct ctf_dec *d)
 		[OP_ARRAY] = &&L_OP_ARRAY,
 		[OP_SEQ] = &&L_OP_SEQ,
 		[OP_LOOP] = &&L_OP_LOOP,
+		[OP_ARRAY_INTS] = &&L_OP_INTS,
+		[OP_SEQ_INTS] = &&L_OP_INTS,
 		[OP_VARIANT] = &&L_OP_VARIANT,
 		[OP_JUMP] = &&L_OP_JUMP,
 		[OP_MARK] = &&L_OP_MARK,
@@ -1337,6 +1410,24 @@ L_OP_SEQ : {
 	d->loops[d->loop_depth].start = pc + 1;
 	d->loops[d->loop_depth].left = len;
 	d->loop_depth++;
+	NEXT();
+}
+L_OP_INTS : {
+	uint64_t len = op->code == OP_ARRAY_INTS ? op->len : d->stored[op->a];
+
+	if (TK_UNLIKELY(d->pos > d->limit || len > (d->limit - d->pos) / op->size))
+		return fail_short(prog, op, d,
+				  len > UINT64_MAX / op->size ? UINT64_MAX : len * op->size);
+	while (TK_UNLIKELY(d->cap - d->nv <= len)) {
+		enum tk_status gst = grow_vals(d);
+
+		if (gst < 0)
+			return gst;
+	}
+	d->vals[d->nv++].n = len;
+	read_ints(d->vals + d->nv, d->base + (d->pos >> 3), len, op->b);
+	d->nv += len;
+	d->pos += len * op->size;
 	NEXT();
 }
 L_OP_LOOP : {
