@@ -677,7 +677,8 @@ enum tk_status ctf_static_decode(const struct ctf_ec *cec, struct ctf_dec *d, ui
 			break;
 		}
 		case SF_F64: {
-			uint64_t r = tk_bits_read(d->base, pos + f->off, 64, (enum tk_byte_order) f->bo);
+			uint64_t r =
+				tk_bits_read(d->base, pos + f->off, 64, (enum tk_byte_order) f->bo);
 
 			memcpy(&v->v.d, &r, sizeof(v->v.d));
 			break;

@@ -572,8 +572,8 @@ struct ctf_cursor {
 	struct snapshots cur, prev;
 	struct tk_event ev;
 	struct tk_notice notice;
-	uint64_t body_pos; /* where the current event's body starts */
-	size_t body_nv;	   /* value index where its values start */
+	uint64_t body_pos;     /* where the current event's body starts */
+	size_t body_nv;	       /* value index where its values start */
 	struct pkt_ref *order; /* streams of several files: every packet, in reading order */
 	size_t norder, next_ref;
 };
@@ -897,7 +897,8 @@ static enum tk_status cursor_values(struct model_cursor *mc)
 	d->nv = c->body_nv;
 	st = ctf_static_decode(cec, d, c->body_pos);
 	if (st < 0)
-		return TK_FAIL(st, "Cannot decode event: name=%s", c->ev.ec->name ? c->ev.ec->name : "");
+		return TK_FAIL(st, "Cannot decode event: name=%s",
+			       c->ev.ec->name ? c->ev.ec->name : "");
 	d->pos = end;
 	set_scopes(c);
 	c->ev.pending = NULL;

@@ -258,7 +258,6 @@ struct tk_event {
 	struct model_cursor *pending;
 };
 
-
 enum model_scope {
 	MODEL_SCOPE_PACKET_CONTEXT,
 	MODEL_SCOPE_EVENT_COMMON_CONTEXT,

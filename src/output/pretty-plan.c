@@ -53,9 +53,9 @@ struct plan_op {
  * value of a small span: label lookup and escaping happen once per plan, not per event.
  */
 struct enum_table {
-	uint64_t lo;	 /* first value (two's complement for signed enums) */
-	uint64_t count;	 /* values lo .. lo + count - 1 */
-	uint32_t *off;	 /* text of value lo + k: text + off[k] .. text + off[k + 1] */
+	uint64_t lo;	/* first value (two's complement for signed enums) */
+	uint64_t count; /* values lo .. lo + count - 1 */
+	uint32_t *off;	/* text of value lo + k: text + off[k] .. text + off[k + 1] */
 	char *text;
 };
 
@@ -571,7 +571,7 @@ void plan_run(struct tk_printer *p, const struct plan *pl, const struct tk_event
 	do {                                                                                       \
 		if (TK_UNLIKELY(q > lim)) {                                                        \
 			SYNC();                                                                    \
-			writer_flush(w); /* a failure stays in w->err for the caller */           \
+			writer_flush(w); /* a failure stays in w->err for the caller */            \
 			LOAD();                                                                    \
 		}                                                                                  \
 	} while (0)

@@ -51,8 +51,7 @@ struct tk_printer {
  * Everything of a line after the time for events of @ec: trace fields, event name and the
  * scopes, compiled once (literals merged, hidden fields skipped, formats chosen).
  */
-enum tk_status plan_build(struct tk_printer *p, const struct tk_event_class *ec,
-			  struct plan **out);
+enum tk_status plan_build(struct tk_printer *p, const struct tk_event_class *ec, struct plan **out);
 void plan_run(struct tk_printer *p, const struct plan *pl, const struct tk_event *ev);
 void plan_free(struct plan *pl);
 const struct tk_event_class *plan_event_class(const struct plan *pl);

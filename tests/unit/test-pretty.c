@@ -75,8 +75,9 @@ static void check(const unsigned char *s, size_t n)
 	size_t ng = escaped(got, sizeof(got), s, n);
 
 	if (ng != nw || memcmp(got, want, nw)) {
-		print_error("length %zu: got %zu bytes, want %zu: \"%.*s\" vs \"%.*s\"\n", n, ng, nw,
-			    (int) (ng < 200 ? ng : 200), got, (int) (nw < 200 ? nw : 200), want);
+		print_error("length %zu: got %zu bytes, want %zu: \"%.*s\" vs \"%.*s\"\n", n, ng,
+			    nw, (int) (ng < 200 ? ng : 200), got, (int) (nw < 200 ? nw : 200),
+			    want);
 		fail();
 	}
 }
@@ -108,8 +109,8 @@ static void test_each_byte_at_each_position(void **state)
 		memset(s, 'a', sizeof(s));
 		check(s, n);
 		for (pos = 0; pos < n; pos++) {
-			static const unsigned char specials[] = {'"', '\\', '\'', '?', 0, '\n', 27,
-								 31,  127,  0x80, 0xe2, ' ', '~'};
+			static const unsigned char specials[] = {
+				'"', '\\', '\'', '?', 0, '\n', 27, 31, 127, 0x80, 0xe2, ' ', '~'};
 			size_t k;
 
 			for (k = 0; k < sizeof(specials); k++) {
