@@ -7,6 +7,7 @@
 #define TK_COMMON_VEC_H
 
 #include <stddef.h>
+#include <stdlib.h>
 
 struct vec {
 	void *data;
@@ -28,5 +29,13 @@ void *vec_push(struct vec *v, size_t elem_size);
 void vec_fini(struct vec *v);
 
 #define VEC_AT(v, type, i) (((type *) (v)->data)[i])
+
+/* qsort() for arrays that may be empty (and then NULL, which qsort() may not be given). */
+static inline void sort_array(void *base, size_t n, size_t size,
+			      int (*cmp)(const void *, const void *))
+{
+	if (n > 1)
+		qsort(base, n, size, cmp);
+}
 
 #endif /* TK_COMMON_VEC_H */

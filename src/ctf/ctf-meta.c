@@ -1720,10 +1720,10 @@ static enum tk_status publish(struct meta *m)
 			return TK_FAIL(TK_ERR_NOMEM, "Cannot build metadata");
 		if (b->ecs.len)
 			memcpy(sc->ecs, b->ecs.data, b->ecs.len * sizeof(*sc->ecs));
-		qsort(sc->ecs, sc->n_ecs, sizeof(*sc->ecs), cmp_ec_id);
+		sort_array(sc->ecs, sc->n_ecs, sizeof(*sc->ecs), cmp_ec_id);
 		src->scs[i] = sc;
 	}
-	qsort(src->scs, src->n_scs, sizeof(*src->scs), cmp_sc_id);
+	sort_array(src->scs, src->n_scs, sizeof(*src->scs), cmp_sc_id);
 	return TK_OK;
 }
 

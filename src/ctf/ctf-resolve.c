@@ -487,7 +487,7 @@ static enum tk_status set_variant_ranges(struct arena *a, struct model_fc *var,
 			}
 		}
 	}
-	qsort(r, n, sizeof(*r), tag->is_signed ? cmp_vrange_signed : cmp_vrange);
+	sort_array(r, n, sizeof(*r), tag->is_signed ? cmp_vrange_signed : cmp_vrange);
 	var->u.var.tag = tag;
 	var->u.var.ranges = r;
 	var->u.var.nranges = n;

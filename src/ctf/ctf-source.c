@@ -331,7 +331,7 @@ static enum tk_status discover(const char *dir, size_t root_len, struct vec *fou
 		*slot = sub;
 	}
 	closedir(dh);
-	qsort(subdirs.data, subdirs.len, sizeof(char *), cmp_str);
+	sort_array(subdirs.data, subdirs.len, sizeof(char *), cmp_str);
 	for (i = 0; i < subdirs.len; i++) {
 		if (st >= 0)
 			st = discover(VEC_AT(&subdirs, char *, i), root_len, found, depth + 1);

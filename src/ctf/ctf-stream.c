@@ -351,7 +351,7 @@ static enum tk_status list_data_files(const char *dir, struct vec *names)
 		}
 	}
 	closedir(dh);
-	qsort(names->data, names->len, sizeof(char *), cmp_name);
+	sort_array(names->data, names->len, sizeof(char *), cmp_name);
 	return TK_OK;
 }
 
@@ -392,7 +392,7 @@ static enum tk_status group_probes(struct tk_source *src, struct vec *probes)
 		}
 		*slot = src->streams[i];
 	}
-	qsort(probes->data, probes->len, sizeof(struct probe), cmp_probe_time);
+	sort_array(probes->data, probes->len, sizeof(struct probe), cmp_probe_time);
 	for (i = 0; i < probes->len; i++) {
 		struct probe *pr = &VEC_AT(probes, struct probe, i);
 		struct tk_stream *s = NULL;
@@ -443,7 +443,7 @@ static enum tk_status group_probes(struct tk_source *src, struct vec *probes)
 		cs->files = files;
 		s->path = cs->files[0]->path; /* a stream is named after its earliest file */
 	}
-	qsort(streams.data, streams.len, sizeof(struct tk_stream *), cmp_stream_path);
+	sort_array(streams.data, streams.len, sizeof(struct tk_stream *), cmp_stream_path);
 	src->n_streams = streams.len;
 	src->streams = arena_alloc(&src->arena, (streams.len + 1) * sizeof(*src->streams));
 	if (!src->streams) {

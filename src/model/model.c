@@ -8,6 +8,7 @@
 #include <string.h>
 
 #include "../common/error.h"
+#include "../common/vec.h"
 #include "model.h"
 
 #define NS_PER_S INT64_C(1000000000)
@@ -228,13 +229,13 @@ enum tk_status model_trace_finish(struct tk_trace *trace)
 	}
 
 	memcpy(sorted, trace->streams, ns * sizeof(*sorted));
-	qsort(sorted, ns, sizeof(*sorted), cmp_stream_major);
+	sort_array(sorted, ns, sizeof(*sorted), cmp_stream_major);
 	for (i = 0, k = 0; i < ns; i++) {
 		if (i && cmp_stream_major(&sorted[i - 1], &sorted[i]))
 			k++;
 		sorted[i]->rank_major = (uint32_t) k;
 	}
-	qsort(sorted, ns, sizeof(*sorted), cmp_stream_minor);
+	sort_array(sorted, ns, sizeof(*sorted), cmp_stream_minor);
 	for (i = 0; i < ns; i++)
 		sorted[i]->rank_minor = (uint32_t) i;
 
@@ -252,7 +253,7 @@ enum tk_status model_trace_finish(struct tk_trace *trace)
 		}
 	}
 	memcpy(esorted, trace->ecs, ne * sizeof(*esorted));
-	qsort(esorted, ne, sizeof(*esorted), cmp_event_class);
+	sort_array(esorted, ne, sizeof(*esorted), cmp_event_class);
 	for (i = 0, k = 0; i < ne; i++) {
 		if (i && cmp_event_class(&esorted[i - 1], &esorted[i]))
 			k++;

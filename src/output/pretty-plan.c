@@ -229,7 +229,8 @@ static enum tk_status compile_int(struct builder *b, const struct model_fc *fc)
 	switch (fc->base) {
 	case 16:
 		OP(o, b, P_HEX);
-		o->mask = fc->size < 64 ? (UINT64_C(1) << ((fc->size + 3) & ~3u)) - 1 : UINT64_MAX;
+		/* whole nibbles: sizes above 60 show all 64 bits */
+		o->mask = fc->size <= 60 ? (UINT64_C(1) << ((fc->size + 3) & ~3u)) - 1 : UINT64_MAX;
 		break;
 	case 8:
 		OP(o, b, P_OCT);

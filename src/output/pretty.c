@@ -255,7 +255,7 @@ static void put_int(struct writer *w, const struct model_fc *fc, uint64_t u)
 
 	switch (fc->base) {
 	case 16:
-		if (len < 64)
+		if (len <= 60) /* whole nibbles: sizes above 60 show all 64 bits */
 			u &= (UINT64_C(1) << ((len + 3) & ~3u)) - 1;
 		*p++ = '0';
 		*p++ = 'x';
