@@ -43,6 +43,7 @@ struct ctf_file {
 	uint64_t size;
 	struct ctf_pkt *idx; /* NULL: walk packet sizes */
 	size_t nidx;
+	size_t idx_missing; /* packets the index lists past the end of the file (cut short) */
 };
 
 struct ctf_stream {
@@ -153,10 +154,13 @@ static enum tk_status read_packet_start(const struct tk_source *src, const uint8
 		if (ix &&
 		    (pi->packet_bits != ix->packet_bits || pi->content_bits != ix->content_bits))
 			return TK_FAIL(TK_ERR_FORMAT,
-				       "Cannot use packet size: packet-size=%llu, "
-				       "index-packet-size=%llu, reason=packet and index disagree",
+				       "Cannot use packet size: packet-size=%llu, content-size=%llu, "
+				       "index-packet-size=%llu, index-content-size=%llu, "
+				       "reason=packet and index disagree",
 				       (unsigned long long) pi->packet_bits,
-				       (unsigned long long) ix->packet_bits);
+				       (unsigned long long) pi->content_bits,
+				       (unsigned long long) ix->packet_bits,
+				       (unsigned long long) ix->content_bits);
 		if (d->pos > pi->content_bits)
 			return TK_FAIL(TK_ERR_FORMAT,
 				       "Cannot use packet size: header-bits=%llu, "
@@ -175,7 +179,10 @@ static enum tk_status read_packet_start(const struct tk_source *src, const uint8
  * index/<file>.idx beside a data file: a big-endian header (magic 0xC1F1DCC1, major 1, minor,
  * entry length) and one entry per packet (offset, packet and content sizes in bits, ...).
  * Any inconsistency makes the index ignored: packets are then found by walking their sizes,
- * as babeltrace2 does.
+ * as babeltrace2 does. One is kept: a data file that ends exactly where an entry's packet
+ * should start. It was cut short at a packet boundary, which the data alone cannot show
+ * (babeltrace2 reads what is left without a word); we read the packets that are there and
+ * then report the missing ones. A file cut inside a packet needs no index to be noticed.
  */
 static void read_index(const char *dir, const char *name, struct ctf_file *f)
 {
@@ -207,25 +214,34 @@ static void read_index(const char *dir, const char *name, struct ctf_file *f)
 		goto out;
 	for (i = 0; i < n; i++) {
 		const uint8_t *e = mf.data + 16 + i * entry_len;
+		uint64_t end;
 
 		pk[i].offset = tk_load_be64(e);
 		pk[i].packet_bits = tk_load_be64(e + 8);
 		pk[i].content_bits = tk_load_be64(e + 16);
+		end = pk[i].offset + pk[i].packet_bits / 8;
 		if (pk[i].packet_bits % 8 || !pk[i].packet_bits ||
-		    pk[i].content_bits > pk[i].packet_bits || pk[i].offset > f->size ||
-		    pk[i].packet_bits / 8 > f->size - pk[i].offset ||
+		    pk[i].content_bits > pk[i].packet_bits || end < pk[i].offset ||
 		    (i && pk[i].offset != pk[i - 1].offset + pk[i - 1].packet_bits / 8) ||
 		    (!i && pk[i].offset != 0)) {
 			free(pk);
 			goto out;
 		}
+		if (end > f->size) {
+			if (pk[i].offset != f->size) {
+				free(pk);
+				goto out;
+			}
+			f->idx_missing = n - i; /* this one and the rest are not in the file */
+			break;
+		}
 	}
-	if (pk[n - 1].offset + pk[n - 1].packet_bits / 8 != f->size) {
+	if (!f->idx_missing && pk[n - 1].offset + pk[n - 1].packet_bits / 8 != f->size) {
 		free(pk);
 		goto out;
 	}
 	f->idx = pk;
-	f->nidx = n;
+	f->nidx = n - f->idx_missing;
 out:
 	mfile_close(&mf);
 }
@@ -291,8 +307,18 @@ static enum tk_status probe_file(struct tk_source *src, const char *dir, const c
 	if (st < 0)
 		return st;
 	if (mf.size == 0) {
+		struct ctf_file empty = {.path = path};
+
 		mfile_close(&mf);
-		return TK_OK; /* empty files are skipped, like babeltrace2 */
+		/* empty files are skipped, like babeltrace2, unless an index lists packets */
+		read_index(dir, name, &empty);
+		free(empty.idx);
+		if (empty.idx_missing)
+			return TK_FAIL(TK_ERR_FORMAT,
+				       "Cannot read stream file: path=%s, reason=empty, but its index "
+				       "lists %zu packets (file cut short?)",
+				       path, empty.idx_missing);
+		return TK_OK;
 	}
 	f = arena_alloc(a, sizeof(*f));
 	if (!f) {
@@ -812,6 +838,13 @@ static enum tk_status cursor_read_packet(struct ctf_cursor *c)
 	}
 	for (;;) {
 		f = c->cs->files[c->file];
+		if (f->idx && c->pkt_no >= f->nidx && f->idx_missing)
+			return TK_FAIL(TK_ERR_FORMAT,
+				       "Cannot read packet: file=%s, index=%zu, offset=%llu, "
+				       "file-size=%llu, reason=the index lists %zu more packets than "
+				       "the file holds (file cut short?)",
+				       f->path, c->pkt_no, (unsigned long long) c->pkt_off,
+				       (unsigned long long) f->size, f->idx_missing);
 		if (c->pkt_off < c->mf.size)
 			break;
 		if (c->order) /* a bad entry past the end of its file */

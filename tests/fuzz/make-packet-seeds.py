@@ -1,10 +1,20 @@
 #!/usr/bin/env python3
 # SPDX-License-Identifier: MIT
 #
-# Recipe of the hand-made seeds in corpus/ctf-packet: small traces in the input layout of
+# Recipe of the seeds in corpus/ctf-packet: small traces in the input layout of
 # fuzz-ctf-packet.c (u32 LE metadata length, metadata, u32 LE length of stream 0, stream 0,
-# stream 1). Run from this directory: python3 make-packet-seeds.py
+# stream 1). hand-le and hand-be are written here byte by byte; given the path of the
+# project's trace generator, the script also packs small gen-ctf traces (every layout, both
+# byte orders, lost events, a single stream) into gen-* seeds, and copies gen-ctf metadata
+# (each layout, and one packetized file) into corpus/ctf-metadata, so the fuzzers start from
+# the layouts real tracers write. crash-* seeds are fuzzer findings, rebuilt small by hand.
+# Run from this directory:
+#   python3 make-packet-seeds.py [../../build/tests/tools/gen-ctf]
+import os
 import struct
+import subprocess
+import sys
+import tempfile
 
 META_LE = b"""/* CTF 1.8 */
 typealias integer { size = 8; align = 8; signed = false; } := u8;
@@ -96,5 +106,80 @@ def seed(order, name):
         f.write(data)
 
 
+# gen-ctf traces packed as seeds: (name, gen-ctf options). The -S values are picked so that
+# no large event grows a packet and each seed stays under 8 KiB.
+GEN_PACKET_SEEDS = [
+    ("gen-lttng-le", "-l lttng -b le -S 2"),
+    ("gen-lttng-be", "-l lttng -b be -S 7"),
+    ("gen-compact-le", "-l compact -b le -S 4"),
+    ("gen-compact-be", "-l compact -b be -S 4"),
+    ("gen-bitfield-le", "-l bitfield -b le -S 2"),
+    ("gen-bitfield-be", "-l bitfield -b be -S 2"),
+    ("gen-compact-le-lost", "-l compact -b le -S 4 --lost"),
+    ("gen-compact-le-1stream", "-l compact -b le -S 12 -s 1 -n 20"),
+]
+GEN_METADATA_SEEDS = [
+    ("gen-lttng.tsdl", "-l lttng -b le"),
+    ("gen-compact.tsdl", "-l compact -b le"),
+    ("gen-bitfield.tsdl", "-l bitfield -b be"),
+    ("gen-compact-be-packetized", "-l compact -b be --packetized-metadata"),
+]
+SEED_MAX = 8192
+
+
+def gen_trace(gen_ctf, opts, out):
+    """Run gen-ctf: 30 events, 256-byte packets, two streams, unless opts say otherwise."""
+    args = [gen_ctf, "-n", "30", "-p", "256", "-s", "2", "--no-index"] + opts.split() + [out]
+    subprocess.run(args, check=True, stdout=subprocess.DEVNULL)
+
+
+def read(path):
+    with open(path, "rb") as f:
+        return f.read()
+
+
+def write_seed(path, data):
+    if len(data) > SEED_MAX:
+        sys.exit("%s: %d bytes, more than %d: pick another -S" % (path, len(data), SEED_MAX))
+    with open(path, "wb") as f:
+        f.write(data)
+    print("%6d %s" % (len(data), path))
+
+
+def gen_seeds(gen_ctf):
+    with tempfile.TemporaryDirectory() as tmp:
+        for name, opts in GEN_PACKET_SEEDS:
+            out = os.path.join(tmp, name)
+            gen_trace(gen_ctf, opts, out)
+            meta = read(os.path.join(out, "metadata"))
+            s0 = read(os.path.join(out, "channel0_0"))
+            s1 = b""
+            if os.path.exists(os.path.join(out, "channel0_1")):
+                s1 = read(os.path.join(out, "channel0_1"))
+            write_seed("corpus/ctf-packet/" + name, struct.pack("<I", len(meta)) + meta +
+                       struct.pack("<I", len(s0)) + s0 + s1)
+        for name, opts in GEN_METADATA_SEEDS:
+            out = os.path.join(tmp, name)
+            gen_trace(gen_ctf, opts, out)
+            write_seed("corpus/ctf-metadata/" + name, read(os.path.join(out, "metadata")))
+
+
+def crash_seeds():
+    """Inputs that once broke the reader, made small by hand from hand-le."""
+    meta = META_LE % b"le"
+    streams = read("corpus/ctf-packet/hand-le")[4 + len(meta):]  # u32 length, stream 0, 1
+    # a 61-bit hexadecimal field: its print mask was computed with a shift by 64
+    hex61 = meta.replace(b"size = 13; align = 1; base = 16; } b13",
+                         b"size = 61; align = 1; base = 16; } b13")
+    with open("corpus/ctf-packet/crash-hex61-mask-shift", "wb") as f:
+        f.write(struct.pack("<I", len(hex61)) + hex61 + streams)
+    # metadata and one empty stream: no stream to sort, qsort() was given NULL
+    with open("corpus/ctf-packet/crash-empty-stream-qsort", "wb") as f:
+        f.write(struct.pack("<I", len(meta)) + meta + struct.pack("<I", 0))
+
+
 seed("le", "hand-le")
 seed("be", "hand-be")
+crash_seeds()
+if len(sys.argv) > 1:
+    gen_seeds(os.path.abspath(sys.argv[1]))

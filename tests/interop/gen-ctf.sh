@@ -23,17 +23,9 @@ if ! command -v babeltrace2 >/dev/null 2>&1; then
 	echo "skip: babeltrace2 not found in PATH" >&2
 	exit 77
 fi
-abspath() {
-	echo "$(cd "$(dirname "$1")" && pwd)/$(basename "$1")"
-}
-tk=$(abspath "${1:-${TRACEKIT:-}}")
-gen=$(abspath "${2:-${TRACEKIT_BUILD:-.}/tests/tools/gen-ctf}")
-for exe in "$tk" "$gen"; do
-	if [ ! -x "$exe" ]; then
-		echo "FAIL: not an executable: $exe"
-		exit 1
-	fi
-done
+# shellcheck source=../lib.sh
+. "$(dirname "$0")/../lib.sh"
+tools_from_args "$@"
 here=$(cd "$(dirname "$0")" && pwd)
 tmp=$(mktemp -d)
 trap 'rm -rf "$tmp"' EXIT
