@@ -170,17 +170,30 @@ size_t fmt_oct(char *dst, uint64_t v)
  */
 __extension__ typedef unsigned __int128 u128;
 
-static int g_digits(uint64_t m, int e, int x, uint64_t *q, int *tie)
+/* 10^k as a 128-bit integer, k <= 38. */
+static u128 pow10_128(int k)
+{
+	u128 p = writer_pow10[k < 19 ? k : 19];
+
+	for (k -= 19; k > 0; k--)
+		p *= 10;
+	return p;
+}
+
+/*
+ * q = round(m * 2^e * 10^(5 - x)), with *tie set when the value is exactly halfway. @a is
+ * |value| as a double, for a first estimate of the quotient that exact integer arithmetic
+ * then corrects, so no 128-bit division is needed.
+ */
+static int g_digits(uint64_t m, int e, int x, double a, uint64_t *q, int *tie)
 {
 	int s = 5 - x;
-	u128 n, d, r;
+	u128 n, d, r, prod;
 
 	if (s >= 0) {
 		if (s > 22 || e >= 0 || -e > 127)
 			return -1;
-		n = (u128) m;
-		while (s-- > 0)
-			n *= 10;
+		n = (s <= 19 ? (u128) m * writer_pow10[s] : (u128) m * pow10_128(s));
 		*q = (uint64_t) (n >> -e);
 		r = n & (((u128) 1 << -e) - 1);
 		d = (u128) 1 << -e;
@@ -189,9 +202,7 @@ static int g_digits(uint64_t m, int e, int x, uint64_t *q, int *tie)
 
 		if (k > 38)
 			return -1;
-		d = 1;
-		while (k-- > 0)
-			d *= 10;
+		d = pow10_128(k);
 		if (e >= 0) {
 			if (e > 74)
 				return -1;
@@ -202,8 +213,18 @@ static int g_digits(uint64_t m, int e, int x, uint64_t *q, int *tie)
 			n = m;
 			d <<= -e;
 		}
-		*q = (uint64_t) (n / d);
-		r = n % d;
+		/* the estimate is within a few units of n / d, which is below 10^7 */
+		*q = (uint64_t) (a / (double) pow10_128(k));
+		prod = (u128) *q * d;
+		while (prod > n) {
+			(*q)--;
+			prod -= d;
+		}
+		r = n - prod;
+		while (r >= d) {
+			(*q)++;
+			r -= d;
+		}
 	}
 	*tie = 2 * r == d;
 	if (2 * r > d)
@@ -237,7 +258,7 @@ size_t fmt_double_g(char *dst, double v)
 	/* first guess of the decimal exponent: log10(2) ~ 0.30103 */
 	x = (int) (((e + 52) * 30103L) / 100000L) - ((e + 52) < 0);
 	for (k = 0; k < 4; k++) {
-		if (g_digits(m, e, x, &q, &tie))
+		if (g_digits(m, e, x, v < 0 ? -v : v, &q, &tie))
 			goto slow;
 		if (q >= 1000000 && !(q == 1000000 && k)) {
 			x++;
