@@ -153,14 +153,15 @@ static enum tk_status read_packet_start(const struct tk_source *src, const uint8
 				       (unsigned long long) (size - off));
 		if (ix &&
 		    (pi->packet_bits != ix->packet_bits || pi->content_bits != ix->content_bits))
-			return TK_FAIL(TK_ERR_FORMAT,
-				       "Cannot use packet size: packet-size=%llu, content-size=%llu, "
-				       "index-packet-size=%llu, index-content-size=%llu, "
-				       "reason=packet and index disagree",
-				       (unsigned long long) pi->packet_bits,
-				       (unsigned long long) pi->content_bits,
-				       (unsigned long long) ix->packet_bits,
-				       (unsigned long long) ix->content_bits);
+			return TK_FAIL(
+				TK_ERR_FORMAT,
+				"Cannot use packet size: packet-size=%llu, content-size=%llu, "
+				"index-packet-size=%llu, index-content-size=%llu, "
+				"reason=packet and index disagree",
+				(unsigned long long) pi->packet_bits,
+				(unsigned long long) pi->content_bits,
+				(unsigned long long) ix->packet_bits,
+				(unsigned long long) ix->content_bits);
 		if (d->pos > pi->content_bits)
 			return TK_FAIL(TK_ERR_FORMAT,
 				       "Cannot use packet size: header-bits=%llu, "
@@ -314,10 +315,11 @@ static enum tk_status probe_file(struct tk_source *src, const char *dir, const c
 		read_index(dir, name, &empty);
 		free(empty.idx);
 		if (empty.idx_missing)
-			return TK_FAIL(TK_ERR_FORMAT,
-				       "Cannot read stream file: path=%s, reason=empty, but its index "
-				       "lists %zu packets (file cut short?)",
-				       path, empty.idx_missing);
+			return TK_FAIL(
+				TK_ERR_FORMAT,
+				"Cannot read stream file: path=%s, reason=empty, but its index "
+				"lists %zu packets (file cut short?)",
+				path, empty.idx_missing);
 		return TK_OK;
 	}
 	f = arena_alloc(a, sizeof(*f));
@@ -839,12 +841,13 @@ static enum tk_status cursor_read_packet(struct ctf_cursor *c)
 	for (;;) {
 		f = c->cs->files[c->file];
 		if (f->idx && c->pkt_no >= f->nidx && f->idx_missing)
-			return TK_FAIL(TK_ERR_FORMAT,
-				       "Cannot read packet: file=%s, index=%zu, offset=%llu, "
-				       "file-size=%llu, reason=the index lists %zu more packets than "
-				       "the file holds (file cut short?)",
-				       f->path, c->pkt_no, (unsigned long long) c->pkt_off,
-				       (unsigned long long) f->size, f->idx_missing);
+			return TK_FAIL(
+				TK_ERR_FORMAT,
+				"Cannot read packet: file=%s, index=%zu, offset=%llu, "
+				"file-size=%llu, reason=the index lists %zu more packets than "
+				"the file holds (file cut short?)",
+				f->path, c->pkt_no, (unsigned long long) c->pkt_off,
+				(unsigned long long) f->size, f->idx_missing);
 		if (c->pkt_off < c->mf.size)
 			break;
 		if (c->order) /* a bad entry past the end of its file */
