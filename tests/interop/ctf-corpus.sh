@@ -5,7 +5,9 @@
 # For every trace directory T under ctf/traces (except ctf2/), stdout must equal what
 # babeltrace2 printed (expect-babeltrace2/T.txt), and with
 # `--clock-seconds --names=all --fields=all` (T.all.txt); the exit status must be 0 where
-# babeltrace2's was 0 and non-zero elsewhere. lttng-ust-sample is compared the same way.
+# babeltrace2's was 0 and 1 elsewhere, with the cause on one stderr line ("tracekit: Cannot
+# ...") after the events babeltrace2 printed before the damage. lttng-ust-sample is compared
+# the same way.
 # meta-ctx-sequence makes babeltrace2 abort, so it is checked by tests/cli instead.
 #
 # Usage: ctf-corpus.sh TRACEKIT CORPUS_DIR      (exits 77 when the corpus is absent)
@@ -45,6 +47,12 @@ compare() {
 	elif [ "$want_rc" -ne 0 ] && [ "$rc" -eq 0 ]; then
 		ok=0
 		echo "FAIL $name: exit status 0, babeltrace2 failed with $want_rc"
+	elif [ "$want_rc" -ne 0 ] &&
+		{ [ "$(grep -vc '^WARNING: ' "$tmp/err")" -ne 1 ] ||
+			! grep -v '^WARNING: ' "$tmp/err" | grep -q '^tracekit: Cannot '; }; then
+		ok=0
+		echo "FAIL $name: want one 'tracekit: Cannot ...' line on stderr (besides WARNINGs)"
+		head -n 3 "$tmp/err" | sed 's/^/    /'
 	fi
 	if [ "$rc" -gt 1 ]; then
 		ok=0
