@@ -10,7 +10,8 @@
 # Tests that cannot run on this machine (no corpus, no LTTng) are reported as skipped.
 set -eu
 cd "$(dirname "$0")/.."
-sh scripts/deps.sh gcc clang meson ninja-build pkg-config libcmocka-dev babeltrace2 \
+sh scripts/deps.sh gcc clang meson ninja-build pkg-config libcmocka-dev libzstd-dev zlib1g-dev \
+	babeltrace2 trace-cmd \
 	lttng-tools liblttng-ust-dev clang-format python3
 
 setup() {

@@ -6,7 +6,7 @@
 # `tracekit info`.
 set -eu
 cd "$(dirname "$0")/.."
-sh scripts/deps.sh gcc meson ninja-build pkg-config
+sh scripts/deps.sh gcc meson ninja-build pkg-config libzstd-dev zlib1g-dev
 if [ ! -f build-release/build.ninja ]; then
 	meson setup build-release -Dbuildtype=release -Dtests=false >/dev/null
 fi

@@ -1,0 +1,134 @@
+/* SPDX-License-Identifier: MIT */
+/*
+ * The trace.dat container written by trace-cmd, versions 6 and 7: the file header, the
+ * metadata parts (header_page, header_event, event formats, kallsyms, printk formats, saved
+ * command lines), the options, v7 sections and their string table, and the per-CPU ring-buffer
+ * data of each buffer (the top one and instances), compressed (zstd, zlib) or not.
+ * Reference: ../shared/reference/tracedat.md sections 2 to 4.
+ *
+ * The file is mapped, not read: metadata and uncompressed pages are pointers into the mapping.
+ * Compressed per-CPU data is inflated one chunk at a time into a buffer of the page reader, so
+ * memory stays bounded whatever the file size.
+ *
+ *	struct tracedat *td;
+ *	st = tracedat_open(&td, "trace.dat");
+ *	... td->info: header fields, metadata texts, parsed options, buffers
+ *	struct tracedat_pages *pr;
+ *	st = tracedat_pages_open(td, 0, cpu_index, &pr);
+ *	while ((st = tracedat_pages_next(pr, &page, &size)) == TK_OK)
+ *		... one sub-buffer of td->info.buffers[0].page_size bytes
+ *	tracedat_pages_close(pr);
+ *	tracedat_close(td);
+ */
+#ifndef TK_TRACEDAT_TRACEDAT_H
+#define TK_TRACEDAT_TRACEDAT_H
+
+#include <stddef.h>
+#include <stdint.h>
+
+#include <tracekit/status.h>
+
+#include "../common/bytes.h"
+
+/* A piece of the file: text or binary, borrowed from the mapping or from inflated metadata. */
+struct tracedat_blob {
+	const uint8_t *data;
+	size_t len;
+};
+
+struct tracedat_system {
+	const char *name;
+	struct tracedat_blob *formats; /* one `format` file each */
+	size_t n_formats;
+};
+
+struct tracedat_cpu_data {
+	uint32_t cpu;	 /* CPU number */
+	uint64_t offset; /* file offset of the data (v7 compressed: of its chunk count) */
+	uint64_t size;	 /* bytes in the file (as written: trace-cmd <= 3.1 wrote 4 too few
+			    for compressed data, which the page reader tolerates) */
+};
+
+struct tracedat_buffer {
+	const char *name;      /* "" for the top buffer */
+	const char *clock;     /* "local", "global", "x86-tsc", ... or NULL when unknown */
+	uint32_t page_size;    /* sub-buffer size of this buffer */
+	uint8_t latency;       /* latency (text) buffer instead of flyrecord pages */
+	uint8_t compressed;    /* v7 data section with the compression flag */
+	struct tracedat_cpu_data *cpus; /* CPUs with data, in file order */
+	size_t n_cpus;
+	struct tracedat_blob latency_text; /* latency buffers, uncompressed ones only */
+};
+
+struct tracedat_option {
+	uint16_t id;
+	const uint8_t *data;
+	uint32_t size;
+};
+
+struct tracedat_info {
+	int version; /* 6 or 7 */
+	enum tk_byte_order bo;
+	uint8_t header_long_size;     /* as written by the writer: trust header_page instead */
+	uint32_t page_size;	      /* from the file header */
+	const char *compression;      /* v7: "none", "zstd", "zlib"; v6: "none" */
+	const char *compression_version;
+	uint32_t cpus;		      /* v6 field, or the CPUCOUNT option */
+	struct tracedat_blob header_page;
+	struct tracedat_blob header_event;
+	struct tracedat_blob *ftrace_formats; /* system "ftrace" */
+	size_t n_ftrace_formats;
+	struct tracedat_system *systems;
+	size_t n_systems;
+	struct tracedat_blob kallsyms;
+	struct tracedat_blob printk;
+	struct tracedat_blob cmdlines;
+	struct tracedat_option *options; /* every option, in file order */
+	size_t n_options;
+	/* parsed options; absent ones are zero / NULL */
+	uint8_t has_date;
+	int64_t date_offset_ns; /* DATE: µs from the file, times 1000 */
+	uint8_t has_offset;
+	int64_t offset_ns; /* OFFSET */
+	uint8_t has_tsc2nsec;
+	uint32_t tsc2nsec_mult, tsc2nsec_shift;
+	uint64_t tsc2nsec_offset;
+	const char *trace_clock; /* TRACECLOCK text (or the v6 clock blob), NULL if none */
+	const char *uname;
+	const char *tc_version;	 /* VERSION option */
+	struct tracedat_blob *cpustats; /* CPUSTAT texts, in file order */
+	size_t n_cpustats;
+	struct tracedat_buffer *buffers; /* [0] is the top buffer */
+	size_t n_buffers;
+};
+
+struct tracedat {
+	struct tracedat_info info;
+	void *priv; /* the container's own state */
+};
+
+/* Open @path (or @size bytes at @data, kept by the caller); a cause names what is wrong. */
+enum tk_status tracedat_open(struct tracedat **out, const char *path);
+enum tk_status tracedat_open_mem(struct tracedat **out, const uint8_t *data, size_t size);
+void tracedat_close(struct tracedat *td); /* NULL is fine */
+
+/* Reader of the pages of one CPU (index in buffers[buffer].cpus) of one buffer. */
+struct tracedat_pages;
+
+enum tk_status tracedat_pages_open(struct tracedat *td, size_t buffer, size_t cpu,
+				   struct tracedat_pages **out);
+
+/*
+ * The next sub-buffer: @page points at page_size bytes (or fewer for a short last page),
+ * valid until the next call. TK_END after the last one; an error (bad chunk, failed
+ * decompression) comes with a cause naming the CPU and the file offset.
+ */
+enum tk_status tracedat_pages_next(struct tracedat_pages *pr, const uint8_t **page,
+				   size_t *size);
+
+/* File offset of the page returned last (for messages). */
+uint64_t tracedat_pages_offset(const struct tracedat_pages *pr);
+
+void tracedat_pages_close(struct tracedat_pages *pr);
+
+#endif /* TK_TRACEDAT_TRACEDAT_H */
