@@ -127,6 +127,25 @@ TK_EXPORT int tk_event_has_timestamp(const struct tk_event *ev);
 TK_EXPORT int64_t tk_event_get_timestamp(const struct tk_event *ev);
 
 /**
+ * tk_event_get_cpu() - CPU an event was recorded on, when the format says (trace.dat).
+ * @ev: An event.
+ *
+ * Return: The CPU number, or -1 when unknown.
+ * Ownership: None.
+ */
+TK_EXPORT int tk_event_get_cpu(const struct tk_event *ev);
+
+/**
+ * tk_event_get_lost_before() - Events the tracer lost just before this one (ftrace rings).
+ * @ev: An event.
+ *
+ * Return: 0 when none were lost, their number, or -1 when some were lost but their number
+ *         is unknown. Always 0 for formats that report losses as notices (CTF).
+ * Ownership: None.
+ */
+TK_EXPORT int64_t tk_event_get_lost_before(const struct tk_event *ev);
+
+/**
  * tk_event_get_clock_value() - Raw clock value of an event, in clock cycles.
  * @ev: An event with a timestamp.
  *

@@ -1205,6 +1205,7 @@ enum tk_status ctf_cursor_open(struct tk_stream *stream, struct model_cursor **o
 	c->prev = c->cur;
 	c->ev.stream = stream;
 	c->ev.has_ts = stream->sc->clock != NULL;
+	c->ev.cpu = -1;
 	c->notice.stream = stream;
 	c->state = CUR_PACKET;
 	c->file = 0;

@@ -174,6 +174,16 @@ int64_t tk_event_get_timestamp(const struct tk_event *ev)
 	return ev->ns;
 }
 
+int64_t tk_event_get_lost_before(const struct tk_event *ev)
+{
+	return ev->missed;
+}
+
+int tk_event_get_cpu(const struct tk_event *ev)
+{
+	return ev->cpu;
+}
+
 uint64_t tk_event_get_clock_value(const struct tk_event *ev)
 {
 	return ev->cycles;

@@ -292,7 +292,7 @@ enum tk_status tk_iter_next(struct tk_iter *it, const struct tk_event **out)
 			return TK_END;
 		s = &it->slots[it->heap[0]];
 		ts = s->item.has_ts ? s->item.ts_ns : it->last_ts;
-		if (TK_UNLIKELY(ts < it->last_ts)) {
+		if (TK_UNLIKELY(ts < it->last_ts) && !s->stream->source->time_may_go_back) {
 			st = TK_FAIL(TK_ERR_FORMAT,
 				     "Cannot order events: stream=%s, time-ns=%lld, "
 				     "previous-time-ns=%lld, reason=time goes backwards",

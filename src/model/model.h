@@ -232,6 +232,11 @@ struct tk_source {
 	struct arena arena; /* everything above lives here */
 	const struct model_source_ops *ops;
 	void *fmt; /* reader-private */
+	/*
+	 * Streams of this source may go back in time (ftrace per-CPU buffers): merge them as
+	 * they come instead of failing, as trace-cmd does.
+	 */
+	uint8_t time_may_go_back;
 };
 
 struct tk_trace {
@@ -256,6 +261,11 @@ struct tk_event {
 	 * asked): call model_event_values() before reading scope[].
 	 */
 	struct model_cursor *pending;
+	/* formats with raw records (ftrace): the record as written, else NULL */
+	const uint8_t *raw;
+	uint32_t raw_size;
+	int32_t cpu;	/* CPU the event was recorded on, -1 when unknown */
+	int64_t missed; /* events lost just before this one: 0 none, -1 an unknown number */
 };
 
 enum model_scope {

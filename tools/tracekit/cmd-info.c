@@ -141,6 +141,7 @@ int cmd_info(int argc, char **argv)
 	const struct tk_event *ev;
 	enum tk_status st;
 	size_t i, n_ec, *order = NULL;
+	int64_t lost;
 	int c, rc = 0;
 	char *err = NULL;
 
@@ -178,12 +179,19 @@ int cmd_info(int argc, char **argv)
 		in.ec_counts[tk_event_class_get_index(tk_event_get_class(ev))]++;
 		in.stream_counts[tk_stream_get_index(tk_event_get_stream(ev))]++;
 		in.events++;
+		lost = tk_event_get_lost_before(ev);
+		if (lost < 0)
+			in.lost_events_unknown++;
+		else
+			in.lost_events += (uint64_t) lost;
 		if (tk_event_has_timestamp(ev)) {
 			int64_t ns = tk_event_get_timestamp(ev);
 
-			if (!in.has_time)
+			/* ftrace CPU buffers may go back in time: keep the extremes */
+			if (!in.has_time || ns < in.first_ns)
 				in.first_ns = ns;
-			in.last_ns = ns;
+			if (!in.has_time || ns > in.last_ns)
+				in.last_ns = ns;
 			in.has_time = 1;
 		}
 	}
@@ -195,9 +203,9 @@ int cmd_info(int argc, char **argv)
 		print_source(trace, tk_trace_get_source(trace, i), i + 1, &in);
 	printf("Events:         %" PRIu64 "%s\n", in.events, rc ? " (before the error below)" : "");
 	if (in.has_time) {
-		printf("First event:    ");
+		printf("Earliest event: ");
 		print_time(in.first_ns);
-		printf("\nLast event:     ");
+		printf("\nLatest event:   ");
 		print_time(in.last_ns);
 		printf("\nDuration:       %.9f s\n", (double) (in.last_ns - in.first_ns) / 1e9);
 	}
