@@ -11,11 +11,18 @@
  *	struct ftrace_ctx ctx;
  *	ftrace_ctx_init(&ctx, TK_BYTE_ORDER_LE);
  *	st = ftrace_page_layout_parse(header_page, len, &ctx.layout);
+ *	ctx.long_size = ctx.layout.commit_size;                                // see below
  *	st = ftrace_event_parse(&ctx, "sched", format_text, format_len, &ev);   // once per file
  *	st = ftrace_ctx_finish(&ctx);                                          // sort, index
  *	ev = ftrace_event_find(&ctx, id);
  *	...
  *	ftrace_ctx_fini(&ctx);
+ *
+ * Every table reproduces what libtraceevent 1.7.1 (the library of Debian's trace-cmd 3.1.6)
+ * builds from the same text -- the same fields, type strings and flags, the same symbols kept
+ * and the same entry found by each lookup, duplicates included -- because trace-cmd-style
+ * output is compared with trace-cmd byte for byte. Where libtraceevent reads out of bounds or
+ * crashes on garbage, these parsers report an error instead.
  */
 #ifndef TK_FTRACE_FTRACE_H
 #define TK_FTRACE_FTRACE_H
@@ -28,27 +35,66 @@
 #include "../common/arena.h"
 #include "../common/bytes.h"
 
+/*
+ * Field flags, set exactly as libtraceevent sets its TEP_FIELD_IS_* flags (its printer tests
+ * them, so ours must see the same bits):
+ * - ARRAY: the declaration has brackets: "char comm[16]", "u32 buf[]", and also every
+ *   "__data_loc char[] name"; plus a legacy size-2 __data_loc without brackets.
+ * - STRING: ARRAY and the type string contains "char", "u8" or "s8" anywhere (so "__u8[4]",
+ *   "unsigned char[6]" and "__data_loc char[]" are strings); plus legacy size-2 __data_loc.
+ * - LONG: the type string contains "long" anywhere: "long", "unsigned long", "long long",
+ *   "unsigned long[8]", "__data_loc unsigned long[]".
+ * - POINTER: a '*' token anywhere in the type ("const char *", "struct iocb * *").
+ * - DYNAMIC: the type starts with "__data_loc" or "__rel_loc" (with or without brackets:
+ *   "__data_loc cpumask_t" is DYNAMIC but not ARRAY); RELATIVE: it starts with "__rel_loc".
+ */
 enum ftrace_field_flag {
-	FTRACE_FIELD_SIGNED = 1u << 0,	 /* "signed:1" */
-	FTRACE_FIELD_ARRAY = 1u << 1,	 /* fixed array "name[N]": arraylen elements */
-	FTRACE_FIELD_POINTER = 1u << 2,	 /* type ends with '*' */
-	FTRACE_FIELD_STRING = 1u << 3,	 /* array (fixed or dynamic) of char, u8 or s8 */
+	FTRACE_FIELD_SIGNED = 1u << 0,	 /* "signed:" followed by a non-zero number */
+	FTRACE_FIELD_ARRAY = 1u << 1,	 /* brackets in the declaration (fixed, [] or dynamic) */
+	FTRACE_FIELD_POINTER = 1u << 2,	 /* a '*' in the type */
+	FTRACE_FIELD_STRING = 1u << 3,	 /* ARRAY of char, u8 or s8 (substring match) */
 	FTRACE_FIELD_DYNAMIC = 1u << 4,	 /* __data_loc or __rel_loc: u32 (len << 16 | offset) */
 	FTRACE_FIELD_RELATIVE = 1u << 5, /* __rel_loc: offset counted from the end of the field */
-	FTRACE_FIELD_LONG = 1u << 6,	 /* type long or unsigned long */
+	FTRACE_FIELD_LONG = 1u << 6,	 /* "long" in the type (long, unsigned long, long long) */
 };
 
-/* One `field:` line of a format file. */
+/*
+ * One `field:` line of a format file.
+ *
+ * type is libtraceevent's type string: the type tokens joined by one space, then the brackets
+ * with no space before them and their tokens joined as written ("unsigned long[8]",
+ * "char[TASK_COMM_LEN]", "u32[]", "__data_loc char[]", "__rel_loc char[]",
+ * "__data_loc cpumask_t", "const char *", "struct iocb * *", "void __seg_gs *",
+ * "char __attribute__((user)) *").
+ *
+ * arraylen is the value of the LAST token inside the brackets read like strtoul(.., 0):
+ * "[16]" -> 16, "[0x10]" -> 16, "[TASK_COMM_LEN]" -> 0, "[]" -> 0, "[8 + 8]" -> 8; 0 without
+ * brackets.
+ *
+ * elemsize: for ARRAY or DYNAMIC fields, size / arraylen when arraylen is not 0; else, for
+ * DYNAMIC fields, the size of the element type when it is exactly one of u8 u16 u32 u64 s8
+ * s16 s32 s64 char ("__data_loc char[]" -> 1, "__data_loc u64[]" -> 8, "__data_loc unsigned
+ * int[]" -> 0, "__data_loc cpumask_t" -> 0); else 1 for STRING; else the context's long_size
+ * (at parse time) for LONG ("unsigned long args[]"); else 0. For all other fields, size.
+ */
 struct ftrace_field {
 	const char *name;
-	const char *type;  /* the declaration without the name: "unsigned long", "char[16]",
-			      "__data_loc char[]", "pid_t" */
+	const char *type;  /* see above */
 	uint32_t offset;   /* bytes from the start of the record payload */
 	uint32_t size;	   /* bytes */
-	uint32_t arraylen; /* ARRAY: number of elements; else 0 */
-	uint32_t elemsize; /* ARRAY and DYNAMIC: bytes per element (size / arraylen, or the
-			      element type's size); else size */
+	uint32_t arraylen; /* see above */
+	uint32_t elemsize; /* see above */
 	uint32_t flags;	   /* enum ftrace_field_flag */
+};
+
+enum ftrace_event_flag {
+	/*
+	 * libtraceevent could not read the whole format (its TEP_EVENT_FL_FAILED, which makes
+	 * trace-cmd print "[FAILED TO PARSE]" and the raw fields): a bad field line (the fields
+	 * before it are kept; ftrace_event_parse() also returns an error) or no well-formed
+	 * `print fmt: "` after the fields (print_fmt is then NULL).
+	 */
+	FTRACE_EVENT_FAILED = 1u << 0,
 };
 
 /* One event `format` file. Strings and arrays live in the context's arena. */
@@ -59,10 +105,13 @@ struct ftrace_event {
 	struct ftrace_field *fields; /* common fields first, then the event's own */
 	uint32_t n_fields;
 	uint32_t n_common;
-	const char *print_fmt; /* everything after "print fmt: " up to the end of that line,
-				  or NULL when the file has none */
+	const char *print_fmt; /* everything after "print fmt: " to the end of the text (it
+				  may span lines: a string literal can hold a raw newline, as in
+				  ext4_fsmap_*), cut at a NUL byte, trailing whitespace removed;
+				  not parsed. NULL when the file has none (FAILED is then set) */
 	void *print;	       /* printfmt.c: the compiled print fmt, or NULL */
 	void *priv;	       /* the reader's own per-event data */
+	uint32_t flags;	       /* enum ftrace_event_flag */
 };
 
 /* Layout of a ring-buffer sub-buffer, from the header_page text. */
@@ -83,7 +132,10 @@ struct ftrace_sym {
 
 struct ftrace_printk {
 	uint64_t addr;
-	const char *fmt; /* unquoted, escapes kept as written ("\n" is two characters) */
+	const char *fmt; /* as written in printk_formats, escapes NOT processed ("\t" is two
+			    characters; libtraceevent's printer interprets them later), minus
+			    one leading '"' and one trailing '"' and, only when that trailing
+			    quote was there, a final two-character "\n" */
 };
 
 struct ftrace_comm {
@@ -103,34 +155,101 @@ struct ftrace_ctx {
 	size_t n_syms;
 	struct ftrace_printk *printk; /* sorted by address */
 	size_t n_printk;
-	struct ftrace_comm *comms; /* sorted by pid; the last one wins for a repeated pid */
+	struct ftrace_comm *comms; /* sorted by pid */
 	size_t n_comms;
 	size_t events_cap, syms_cap, printk_cap, comms_cap; /* private */
+	int finished;					    /* private: ftrace_ctx_finish() ran */
 };
 
+/*
+ * The four tables are heap arrays and every string lives in the arena; ftrace_ctx_fini()
+ * frees them all, and the compiled print fmts through ftrace_print_free().
+ */
 void ftrace_ctx_init(struct ftrace_ctx *ctx, enum tk_byte_order bo);
 void ftrace_ctx_fini(struct ftrace_ctx *ctx); /* frees compiled print fmts too */
 
-/* Sort and index what was added; call once after the last *_parse() call. */
+/*
+ * Sort and index what was added; call once after the last *_parse() call (a second call does
+ * nothing). Lookups are valid only after it. Later ftrace_event_parse() calls keep the events
+ * sorted; the kallsyms, printk and cmdlines parsers must not be called after it.
+ */
 enum tk_status ftrace_ctx_finish(struct ftrace_ctx *ctx);
 
-/* header_page text -> layout (also sets ctx->long_size when called through the ctx). */
+/*
+ * header_page text -> layout. It touches no context: the caller then sets
+ * ctx->long_size = ctx->layout.commit_size (or keeps the trace.dat header's long size, which
+ * is what libtraceevent's printer uses: trace-cmd copies that byte into tep->long_size and
+ * writes sizeof(long) of the recording tool there). "timestamp", "commit" and "data" lines are
+ * required, "overwrite" is optional; fails unless the timestamp is 8 bytes, commit is 4 or 8
+ * bytes and both lie before data.
+ */
 enum tk_status ftrace_page_layout_parse(const char *text, size_t len,
 					struct ftrace_page_layout *out);
 
 /*
- * Parse one `format` file of @system and add the event to @ctx. *out (may be NULL) borrows
- * the event from the context.
+ * The layout libtraceevent assumes when a trace.dat file has an empty header_page (kernels
+ * without one): timestamp 0/8, commit 8/@long_size, data at 8 + @long_size up to @page_size.
+ */
+void ftrace_page_layout_default(struct ftrace_page_layout *out, uint32_t long_size,
+				uint32_t page_size);
+
+/*
+ * Parse one `format` file of @system (@text need not be NUL-terminated) and add the event to
+ * @ctx. *out (may be NULL) borrows the event from the context. The system "ftrace" accepts
+ * libtraceevent's two ftrace quirks: a "special" token after "field" and '.' in types.
+ *
+ * Errors: TK_ERR_FORMAT with a cause naming system, event, line and reason. When the name and
+ * ID were read but a field line is bad, the event is still added, with the fields before
+ * that line and FTRACE_EVENT_FAILED, and *out is set -- libtraceevent keeps such events too
+ * and trace-cmd goes on -- so a caller that wants trace-cmd's output may carry on.
  */
 enum tk_status ftrace_event_parse(struct ftrace_ctx *ctx, const char *system, const char *text,
 				  size_t len, struct ftrace_event **out);
 
-/* /proc/kallsyms, printk_formats and saved_cmdlines texts, added to @ctx. */
+/*
+ * /proc/kallsyms, printk_formats and saved_cmdlines texts, added to @ctx. The text ends at
+ * @len or at its first NUL byte, lines are split at '\n' and empty lines are skipped.
+ *
+ * - kallsyms: "<hex addr> <type char> <name>[\t[<module>]]". Symbols of type 'A' or 'a'
+ *   (absolute) and names starting with '$' are skipped; every other one is kept, repeated
+ *   addresses included. module is the word after "\t[" minus its last character (the ']').
+ * - printk_formats: "<hex addr> : <fmt>" (see struct ftrace_printk for what fmt keeps).
+ * - saved_cmdlines: "<decimal pid> <comm>": comm is the rest of the line after the blanks
+ *   following the pid and may contain spaces; "123abc" gives pid 123, comm "abc".
+ *
+ * A line that does not parse stops the parse with TK_ERR_FORMAT and its line number; the
+ * entries of the lines before it stay added. That is exactly the table libtraceevent keeps
+ * (trace-cmd ignores the error), so a caller after trace-cmd's output may ignore the error.
+ */
 enum tk_status ftrace_kallsyms_parse(struct ftrace_ctx *ctx, const char *text, size_t len);
 enum tk_status ftrace_printk_parse(struct ftrace_ctx *ctx, const char *text, size_t len);
 enum tk_status ftrace_cmdlines_parse(struct ftrace_ctx *ctx, const char *text, size_t len);
 
-/* Lookups; NULL when absent. ftrace_sym_find() returns the symbol at or below @addr. */
+/*
+ * Add one pid -> comm mapping the way libtraceevent's tep_register_comm() does; its
+ * sched_switch and sched_wakeup plugins call that for every prev/next/wakee they print, so
+ * trace-cmd names later records of those pids. Before ftrace_ctx_finish() the entry is added
+ * like a saved_cmdlines line; after it, pid 0 and pids already present are left alone and a
+ * new pid is inserted in order. @comm is @len bytes, copied.
+ */
+enum tk_status ftrace_comm_register(struct ftrace_ctx *ctx, int32_t pid, const char *comm,
+				    size_t len);
+
+/*
+ * Lookups, after ftrace_ctx_finish(); NULL when absent. Each finds the entry libtraceevent's
+ * sort (stable) and glibc's bsearch() find, so a repeated id, address or pid answers the same
+ * entry as trace-cmd does. Which of several entries with one key that is depends on where
+ * they sit in the table (events keep their parse order among equals; symbols, printk formats
+ * and comms are in reverse order, as libtraceevent lists them before sorting).
+ *
+ * ftrace_sym_find(): the symbol whose address is @addr, or else the one with the greatest
+ * address below @addr -- but NULL below the first symbol and, past the last symbol, NULL
+ * unless @addr equals its address (libtraceevent has no size for the last symbol).
+ * ftrace_comm_find(): the table only; trace-cmd prints "<idle>" for pid 0 before looking and
+ * "<...>" when the pid is absent.
+ * ftrace_field_find(): common fields first, then the event's (libtraceevent's
+ * tep_find_any_field()).
+ */
 const struct ftrace_event *ftrace_event_find(const struct ftrace_ctx *ctx, uint32_t id);
 const struct ftrace_sym *ftrace_sym_find(const struct ftrace_ctx *ctx, uint64_t addr);
 const struct ftrace_printk *ftrace_printk_find(const struct ftrace_ctx *ctx, uint64_t addr);
@@ -139,14 +258,23 @@ const struct ftrace_field *ftrace_field_find(const struct ftrace_event *ev, cons
 
 /*
  * The integer value of a scalar field (sizes 1, 2, 4, 8) in the trace's byte order,
- * sign-extended when the field is signed. The caller has checked offset + size <= @size.
+ * sign-extended when the field is signed; 0 for other sizes (as libtraceevent's
+ * tep_read_number()). The caller has checked offset + size <= the record size.
  */
 uint64_t ftrace_field_u64(const struct ftrace_ctx *ctx, const struct ftrace_field *f,
 			  const uint8_t *rec);
 
 /*
  * Where the data of a DYNAMIC field is: offset from the start of @rec and length in bytes.
- * Returns -1 when the location word points outside the @size bytes of the record.
+ * The location word (read unsigned, of the field's size) holds the offset in its low 16 bits
+ * and the length in the next 16; a size-2 word holds only the offset, and the length is then
+ * @size - offset; RELATIVE adds the field's offset + size to the offset.
+ *
+ * Returns 0 when [offset, offset + len) lies within the @size bytes of the record, else -1.
+ * Either way *offset and *len are what libtraceevent computes (0 when the field itself does
+ * not fit; offset 0 when past the record; len 0 when offset + len is past it; the RELATIVE
+ * adjustment after those checks), so a printer can reproduce its output -- but after -1 it
+ * must not read the range.
  */
 int ftrace_field_dynamic(const struct ftrace_ctx *ctx, const struct ftrace_field *f,
 			 const uint8_t *rec, size_t size, uint32_t *offset, uint32_t *len);

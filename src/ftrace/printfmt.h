@@ -5,19 +5,25 @@
  * event's name -- byte for byte what libtraceevent 1.7.1 writes (trace-cmd 3.1.6 on Debian 12).
  * Reference: ../shared/reference/tracedat.md section 6.
  *
- *	for each event of the context (once):
- *		if (ftrace_print_compile(ctx, ev) < 0)
- *			... ev->print stays NULL: ftrace_print_info() prints the raw fields
- *	per record:
- *		ftrace_print_info(ctx, ev, rec, size, cpu, w);   // default report text
- *		ftrace_print_raw(ctx, ev, rec, size, w);         // trace-cmd report -R
+ *	for each event of the context, after ftrace_ctx_finish() (once):
+ *		st = ftrace_print_compile(ctx, ev);      // < 0 only when out of memory
+ *	per record (in time order: some plugins keep state between records):
+ *		ftrace_print_info_next(ctx, ev, rec, size, cpu, ts, next, next_size, w);
+ *		                                         // default report text; true: skip next
+ *		ftrace_print_raw(ctx, ev, rec, size, w); // trace-cmd report -R
+ *		n = ftrace_print_comms(ctx, ev, rec, size, refs); // comms trace-cmd learns
  *
- * The evaluator never reads outside the record: a field, dynamic array or string that does
- * not fit prints the way libtraceevent prints a bad value, never bytes from elsewhere.
+ * Plugin handlers of Debian's libtraceevent1-plugin 1.7.1 and trace-cmd's own ones replace
+ * the print fmt of their events (sched_switch, sched_wakeup, hrtimer_*, kmem, function,
+ * funcgraph_*, kernel_stack, tlb_flush, sys_enter_futex, kvm...), with their default options.
+ * The evaluator never reads outside the record: where libtraceevent would read past it (a
+ * string without its NUL, a location or length pointing out), bytes past the end read as
+ * zeros; output per record is capped. Implementation notes: printfmt-int.h.
  */
 #ifndef TK_FTRACE_PRINTFMT_H
 #define TK_FTRACE_PRINTFMT_H
 
+#include <stdbool.h>
 #include <stddef.h>
 #include <stdint.h>
 
@@ -27,8 +33,11 @@
 #include "ftrace.h"
 
 /*
- * Compile @ev->print_fmt into ev->print (owned by @ctx, freed by ftrace_ctx_fini()). On a
- * print fmt it cannot handle, returns an error with a cause and leaves ev->print NULL.
+ * Compile @ev->print_fmt into ev->print (in @ctx's arena; ftrace_ctx_fini() calls
+ * ftrace_print_free()). A print fmt libtraceevent cannot parse compiles too: its records
+ * print as "[FAILED TO PARSE]" and their fields, like trace-cmd's (ftrace_print_failed()
+ * tells). Fails only when out of memory, with a cause, leaving ev->print NULL. Call it after
+ * ftrace_ctx_finish() (symbols and the other events are looked up).
  */
 enum tk_status ftrace_print_compile(struct ftrace_ctx *ctx, struct ftrace_event *ev);
 
@@ -37,14 +46,62 @@ void ftrace_print_free(void *print);
 
 /*
  * The INFO text of one record of @ev (@rec, @size bytes, recorded on @cpu), as trace-cmd
- * report prints it after "name: " (no newline). Events without a compiled print fmt print
- * what libtraceevent prints for them (their fields, raw).
+ * report prints it after "name: " (no newline added; the text may end with one, which
+ * trace-cmd drops at the end of the line, as the caller must). It never contains a NUL: a
+ * NUL libtraceevent prints ends the text. @size must be the record length the ring buffer
+ * gives (padding included), as libtraceevent sees it. Events without a compiled print fmt
+ * print what libtraceevent prints for a failed one. Not thread-safe per event: some plugins
+ * keep state (the function plugin's call stacks), as libtraceevent's do.
  */
 void ftrace_print_info(const struct ftrace_ctx *ctx, const struct ftrace_event *ev,
 		       const uint8_t *rec, size_t size, int cpu, struct writer *w);
 
-/* The fields of one record as `trace-cmd report -R` prints them (no newline). */
+/*
+ * The fields of one record as `trace-cmd report -R` prints them (no newline): " name=value"
+ * for each field that is not a common one, each starting with its space.
+ */
 void ftrace_print_raw(const struct ftrace_ctx *ctx, const struct ftrace_event *ev,
 		      const uint8_t *rec, size_t size, struct writer *w);
+
+/*
+ * ftrace_print_info() for events whose text shows the record's time: the function plugin's
+ * func_repeats prints "last_ts:" as the record's timestamp (@ts, in ns) minus its delta.
+ */
+void ftrace_print_info_ts(const struct ftrace_ctx *ctx, const struct ftrace_event *ev,
+			  const uint8_t *rec, size_t size, int cpu, uint64_t ts, struct writer *w);
+
+/*
+ * ftrace_print_info_ts() with the record trace-cmd reads after this one (@next, @next_size:
+ * the next record in time order over all CPUs; NULL at the end). trace-cmd's funcgraph_entry
+ * handler looks at it: when it is the funcgraph_exit of the same function and pid, the pair
+ * prints as one leaf line ("func();" with the duration) and trace-cmd does not print @next
+ * itself. Returns true in that case: the caller must skip @next. Other events ignore @next.
+ */
+bool ftrace_print_info_next(const struct ftrace_ctx *ctx, const struct ftrace_event *ev,
+			    const uint8_t *rec, size_t size, int cpu, uint64_t ts,
+			    const uint8_t *next, size_t next_size, struct writer *w);
+
+/*
+ * Whether libtraceevent would fail on @ev's print fmt, so that its records print as
+ * "[FAILED TO PARSE]" and the raw fields (true too when it was never compiled). Such events
+ * still compile (TK_OK): failing is the behaviour we reproduce, not an error of ours.
+ */
+bool ftrace_print_failed(const struct ftrace_event *ev);
+
+/*
+ * A task name the sched plugin learns from a record (sched_switch: both tasks, prev first;
+ * sched_wakeup/_new: the woken task). trace-cmd adds each to its pid -> comm table unless
+ * the pid already has one, so later events of that pid show this comm in their header
+ * instead of "<...>". Only in the default (not -R) output, after the record is printed.
+ */
+struct ftrace_comm_ref {
+	int32_t pid;
+	const char *comm; /* borrowed from the record; not NUL-terminated */
+	size_t len;
+};
+
+/* The comms @rec teaches (0, 1 or 2, in the order trace-cmd registers them). */
+unsigned int ftrace_print_comms(const struct ftrace_ctx *ctx, const struct ftrace_event *ev,
+				const uint8_t *rec, size_t size, struct ftrace_comm_ref out[2]);
 
 #endif /* TK_FTRACE_PRINTFMT_H */

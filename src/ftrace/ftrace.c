@@ -1,0 +1,623 @@
+// SPDX-License-Identifier: MIT
+/*
+ * The ftrace context: the per-trace tables (events, kernel symbols, printk formats, saved
+ * command lines), their lookups, and the two field readers every decoder uses. Format files
+ * and header_page are read in ftrace-format.c.
+ *
+ * The tables answer what libtraceevent 1.7.1 answers inside trace-cmd, because trace-cmd's
+ * output is what ours is compared with. That decides details that look arbitrary:
+ * - libtraceevent collects symbols, printk formats and comms in a list that it prepends to,
+ *   then sorts with glibc's qsort(), which is a stable merge sort for these sizes; entries
+ *   with one key therefore end up newest first. ftrace_ctx_finish() reverses and sorts stably.
+ * - Lookups use glibc's bsearch() probe sequence, so among equal keys the same entry is found.
+ * - The text parsers read each line the way libtraceevent's sscanf()/strtok() calls do, and
+ *   stop at the first line those calls reject, keeping the entries before it.
+ */
+#include <stdbool.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "../common/error.h"
+#include "ftrace.h"
+#include "printfmt.h"
+
+void ftrace_ctx_init(struct ftrace_ctx *ctx, enum tk_byte_order bo)
+{
+	memset(ctx, 0, sizeof(*ctx));
+	arena_init(&ctx->arena);
+	ctx->bo = bo;
+	ctx->long_size = 8;
+}
+
+void ftrace_ctx_fini(struct ftrace_ctx *ctx)
+{
+	size_t i;
+
+	if (!ctx)
+		return;
+	for (i = 0; i < ctx->n_events; i++)
+		if (ctx->events[i]->print)
+			ftrace_print_free(ctx->events[i]->print);
+	free(ctx->events);
+	free(ctx->syms);
+	free(ctx->printk);
+	free(ctx->comms);
+	arena_fini(&ctx->arena);
+	memset(ctx, 0, sizeof(*ctx));
+}
+
+/* @data with room for one more element after @n, or NULL when out of memory (@data stays). */
+static void *table_grow(void *data, size_t *cap, size_t n, size_t elem)
+{
+	size_t new_cap;
+	void *p;
+
+	if (n < *cap)
+		return data;
+	new_cap = *cap ? *cap * 2 : 256;
+	if (new_cap > SIZE_MAX / elem)
+		return NULL;
+	p = realloc(data, new_cap * elem);
+	if (p)
+		*cap = new_cap;
+	return p;
+}
+
+/* ---- sorting ------------------------------------------------------------------------------ */
+
+typedef int (*cmp_fn)(const void *, const void *);
+
+/* Stable top-down merge sort of @n elements of @size bytes at @a, using @tmp (as large). */
+static void merge_sort(unsigned char *a, unsigned char *tmp, size_t n, size_t size, cmp_fn cmp)
+{
+	size_t half = n / 2, i = 0, j = half, k = 0;
+
+	if (n < 2)
+		return;
+	merge_sort(a, tmp, half, size, cmp);
+	merge_sort(a + half * size, tmp, n - half, size, cmp);
+	if (cmp(a + (half - 1) * size, a + half * size) <= 0)
+		return; /* already in order */
+	while (i < half && j < n) {
+		/* take from the right run only when strictly smaller: equal keys keep their order */
+		if (cmp(a + j * size, a + i * size) < 0)
+			memcpy(tmp + k++ * size, a + j++ * size, size);
+		else
+			memcpy(tmp + k++ * size, a + i++ * size, size);
+	}
+	memcpy(tmp + k * size, a + i * size, (half - i) * size);
+	k += half - i;
+	memcpy(tmp + k * size, a + j * size, (n - j) * size);
+	memcpy(a, tmp, n * size);
+}
+
+static void reverse(unsigned char *a, size_t n, size_t size, unsigned char *swap)
+{
+	size_t i;
+
+	for (i = 0; i < n / 2; i++) {
+		memcpy(swap, a + i * size, size);
+		memcpy(a + i * size, a + (n - 1 - i) * size, size);
+		memcpy(a + (n - 1 - i) * size, swap, size);
+	}
+}
+
+/* Newest first among equal keys, then stable by key: libtraceevent's list + qsort(). */
+static int sort_like_tep(void *data, size_t n, size_t size, cmp_fn cmp)
+{
+	unsigned char *tmp;
+
+	if (n < 2)
+		return 0;
+	tmp = malloc(n * size); /* n * size is allocated already, so it cannot overflow */
+	if (!tmp)
+		return -1;
+	reverse(data, n, size, tmp);
+	merge_sort(data, tmp, n, size, cmp);
+	free(tmp);
+	return 0;
+}
+
+static int sym_cmp(const void *a, const void *b)
+{
+	const struct ftrace_sym *x = a, *y = b;
+
+	return x->addr < y->addr ? -1 : x->addr > y->addr;
+}
+
+static int printk_cmp(const void *a, const void *b)
+{
+	const struct ftrace_printk *x = a, *y = b;
+
+	return x->addr < y->addr ? -1 : x->addr > y->addr;
+}
+
+static int comm_cmp(const void *a, const void *b)
+{
+	const struct ftrace_comm *x = a, *y = b;
+
+	return x->pid < y->pid ? -1 : x->pid > y->pid;
+}
+
+enum tk_status ftrace_ctx_finish(struct ftrace_ctx *ctx)
+{
+	TK_ASSERT_PRE(ctx);
+	if (ctx->finished)
+		return TK_OK;
+	/* events are kept sorted as they are added (ftrace-format.c) */
+	if (sort_like_tep(ctx->syms, ctx->n_syms, sizeof(*ctx->syms), sym_cmp) < 0 ||
+	    sort_like_tep(ctx->printk, ctx->n_printk, sizeof(*ctx->printk), printk_cmp) < 0 ||
+	    sort_like_tep(ctx->comms, ctx->n_comms, sizeof(*ctx->comms), comm_cmp) < 0)
+		return TK_FAIL(TK_ERR_NOMEM,
+			       "Cannot sort ftrace tables: symbols=%zu, printk=%zu, "
+			       "comms=%zu",
+			       ctx->n_syms, ctx->n_printk, ctx->n_comms);
+	ctx->finished = 1;
+	return TK_OK;
+}
+
+/* ---- lookups ------------------------------------------------------------------------------ */
+
+/*
+ * Each lookup is glibc's bsearch() loop written out for its comparison, so that among equal
+ * keys it stops on the same element: probe (lo + hi) / 2, go left when the key is smaller,
+ * right when it is larger.
+ */
+const struct ftrace_event *ftrace_event_find(const struct ftrace_ctx *ctx, uint32_t id)
+{
+	size_t lo = 0, hi = ctx->n_events;
+
+	while (lo < hi) {
+		size_t mid = (lo + hi) / 2;
+		uint32_t v = ctx->events[mid]->id;
+
+		if (id < v)
+			hi = mid;
+		else if (id > v)
+			lo = mid + 1;
+		else
+			return ctx->events[mid];
+	}
+	return NULL;
+}
+
+/*
+ * libtraceevent's "in between" comparison: a symbol matches when @addr is its address, or
+ * lies after it and before the next symbol's address. The last symbol's "next" is an end
+ * marker of address 0, so nothing after the last symbol matches except its own address.
+ */
+const struct ftrace_sym *ftrace_sym_find(const struct ftrace_ctx *ctx, uint64_t addr)
+{
+	size_t lo = 0, hi = ctx->n_syms, n = ctx->n_syms;
+
+	while (lo < hi) {
+		size_t mid = (lo + hi) / 2;
+		uint64_t v = ctx->syms[mid].addr;
+		uint64_t next = mid + 1 < n ? ctx->syms[mid + 1].addr : 0;
+
+		if (addr == v || (addr > v && addr < next))
+			return &ctx->syms[mid];
+		if (addr < v)
+			hi = mid;
+		else
+			lo = mid + 1;
+	}
+	return NULL;
+}
+
+const struct ftrace_printk *ftrace_printk_find(const struct ftrace_ctx *ctx, uint64_t addr)
+{
+	size_t lo = 0, hi = ctx->n_printk;
+
+	while (lo < hi) {
+		size_t mid = (lo + hi) / 2;
+		uint64_t v = ctx->printk[mid].addr;
+
+		if (addr < v)
+			hi = mid;
+		else if (addr > v)
+			lo = mid + 1;
+		else
+			return &ctx->printk[mid];
+	}
+	return NULL;
+}
+
+/* Index of @pid in ctx->comms as bsearch() finds it, or SIZE_MAX. */
+static size_t comm_index(const struct ftrace_ctx *ctx, int32_t pid)
+{
+	size_t lo = 0, hi = ctx->n_comms;
+
+	while (lo < hi) {
+		size_t mid = (lo + hi) / 2;
+		int32_t v = ctx->comms[mid].pid;
+
+		if (pid < v)
+			hi = mid;
+		else if (pid > v)
+			lo = mid + 1;
+		else
+			return mid;
+	}
+	return SIZE_MAX;
+}
+
+const char *ftrace_comm_find(const struct ftrace_ctx *ctx, int32_t pid)
+{
+	size_t i = comm_index(ctx, pid);
+
+	return i == SIZE_MAX ? NULL : ctx->comms[i].comm;
+}
+
+const struct ftrace_field *ftrace_field_find(const struct ftrace_event *ev, const char *name)
+{
+	uint32_t i;
+
+	for (i = 0; i < ev->n_fields; i++)
+		if (strcmp(ev->fields[i].name, name) == 0)
+			return &ev->fields[i];
+	return NULL;
+}
+
+/* ---- field values ------------------------------------------------------------------------- */
+
+/* The unsigned value of a 1, 2, 4 or 8-byte word; 0 for other sizes (tep_read_number()). */
+static uint64_t load_word(const uint8_t *p, uint32_t size, enum tk_byte_order bo)
+{
+	switch (size) {
+	case 1:
+		return p[0];
+	case 2:
+		return tk_load_u16(p, bo);
+	case 4:
+		return tk_load_u32(p, bo);
+	case 8:
+		return tk_load_u64(p, bo);
+	default:
+		return 0;
+	}
+}
+
+uint64_t ftrace_field_u64(const struct ftrace_ctx *ctx, const struct ftrace_field *f,
+			  const uint8_t *rec)
+{
+	uint64_t v = load_word(rec + f->offset, f->size, ctx->bo);
+	unsigned int bits = f->size * 8;
+
+	if ((f->flags & FTRACE_FIELD_SIGNED) && (f->size == 1 || f->size == 2 || f->size == 4) &&
+	    ((v >> (bits - 1)) & 1))
+		v |= ~UINT64_C(0) << bits;
+	return v;
+}
+
+int ftrace_field_dynamic(const struct ftrace_ctx *ctx, const struct ftrace_field *f,
+			 const uint8_t *rec, size_t size, uint32_t *offset, uint32_t *len)
+{
+	uint32_t o, l, n, sz = size > UINT32_MAX ? UINT32_MAX : (uint32_t) size;
+	uint64_t word, off;
+	bool ok;
+
+	if (f->offset > size || f->size > size - f->offset) {
+		*offset = 0;
+		*len = 0;
+		return -1;
+	}
+	word = load_word(rec + f->offset, f->size, ctx->bo);
+	o = (uint32_t) (word & 0xffff);
+	/* a legacy 2-byte location has no length: the data runs to the end of the record */
+	l = f->size == 2 ? sz - o : (uint32_t) ((word >> 16) & 0xffff);
+	ok = o <= sz && (uint64_t) o + l <= sz;
+	/* libtraceevent's clamps, with its 32-bit sum */
+	off = o > sz ? 0 : o;
+	n = (uint32_t) (o + l) > sz ? 0 : l;
+	if (f->flags & FTRACE_FIELD_RELATIVE)
+		off += (uint64_t) f->offset + f->size;
+	*offset = (uint32_t) off;
+	*len = n;
+	return ok && off + n <= sz ? 0 : -1;
+}
+
+/* ---- kallsyms, printk_formats, saved_cmdlines --------------------------------------------- */
+
+/* One line of a table text: [s, s + n), numbered from 1 counting empty lines. */
+struct line_iter {
+	const char *text;
+	size_t len;
+	size_t pos;
+	uint32_t line;
+};
+
+static void lines_init(struct line_iter *it, const char *text, size_t len)
+{
+	it->text = text ? text : "";
+	it->len = text ? strnlen(text, len) : 0; /* trace-cmd hands libtraceevent C strings */
+	it->pos = 0;
+	it->line = 1;
+}
+
+/* The next non-empty line (strtok(.., "\n") skips empty ones); false at the end. */
+static bool lines_next(struct line_iter *it, const char **s, size_t *n, uint32_t *line)
+{
+	const char *nl;
+	size_t end;
+
+	while (it->pos < it->len && it->text[it->pos] == '\n') {
+		it->pos++;
+		it->line++;
+	}
+	if (it->pos >= it->len)
+		return false;
+	nl = memchr(it->text + it->pos, '\n', it->len - it->pos);
+	end = nl ? (size_t) (nl - it->text) : it->len;
+	*s = it->text + it->pos;
+	*n = end - it->pos;
+	*line = it->line;
+	it->pos = end;
+	return true;
+}
+
+static bool is_space(char c)
+{
+	return c == ' ' || (c >= '\t' && c <= '\r');
+}
+
+static int hex_digit(char c)
+{
+	if (c >= '0' && c <= '9')
+		return c - '0';
+	if (c >= 'a' && c <= 'f')
+		return c - 'a' + 10;
+	if (c >= 'A' && c <= 'F')
+		return c - 'A' + 10;
+	return -1;
+}
+
+static size_t skip_space(const char *s, size_t n, size_t i)
+{
+	while (i < n && is_space(s[i]))
+		i++;
+	return i;
+}
+
+/*
+ * A hexadecimal number as scanf("%<width>llx") or strtoull(.., 16) reads it (width 0 = no
+ * limit): blanks, a sign, an optional 0x before a digit, digits; negative values wrap, and
+ * without a width a value past 64 bits saturates. Returns the index after it, or 0 when there
+ * is no digit.
+ */
+static size_t scan_hex(const char *s, size_t n, size_t i, size_t width, uint64_t *out)
+{
+	size_t start, limit;
+	bool neg = false, sat = false;
+	uint64_t v = 0;
+
+	i = skip_space(s, n, i);
+	limit = width && n - i > width ? i + width : n;
+	if (i < limit && (s[i] == '+' || s[i] == '-'))
+		neg = s[i++] == '-';
+	if (i + 2 < limit && s[i] == '0' && (s[i + 1] == 'x' || s[i + 1] == 'X') &&
+	    hex_digit(s[i + 2]) >= 0)
+		i += 2;
+	start = i;
+	for (; i < limit && hex_digit(s[i]) >= 0; i++) {
+		if (v >> 60)
+			sat = true;
+		v = v << 4 | (uint64_t) hex_digit(s[i]);
+	}
+	if (i == start)
+		return 0;
+	if (sat)
+		v = UINT64_MAX;
+	else if (neg)
+		v = -v;
+	*out = v;
+	return i;
+}
+
+static enum tk_status table_fail(const char *what, uint32_t line, const char *reason)
+{
+	return TK_FAIL(TK_ERR_FORMAT, "Cannot parse %s: line=%u, reason=%s", what, line, reason);
+}
+
+static enum tk_status table_nomem(const char *what)
+{
+	return TK_FAIL(TK_ERR_NOMEM, "Cannot parse %s", what);
+}
+
+/*
+ * "<addr> <type> <name>[\t[<module>]]", read like libtraceevent's
+ * sscanf("%16llx %c %n%*s%n%*1[\t][%n%*s%n"): at most 16 address characters, any character
+ * as the type (even a digit of a longer address), the name up to a blank, and a module only
+ * when a tab and '[' follow the name at once.
+ */
+enum tk_status ftrace_kallsyms_parse(struct ftrace_ctx *ctx, const char *text, size_t len)
+{
+	struct line_iter it;
+	const char *s;
+	size_t n;
+	uint32_t line;
+
+	TK_ASSERT_PRE(ctx && !ctx->finished && (text || !len));
+	lines_init(&it, text, len);
+	while (lines_next(&it, &s, &n, &line)) {
+		size_t i, name_start, name_end, mod_start = 0, mod_end = 0;
+		struct ftrace_sym *sym;
+		uint64_t addr;
+		char type;
+
+		i = scan_hex(s, n, 0, 16, &addr);
+		if (!i)
+			return table_fail("kallsyms", line, "no address");
+		i = skip_space(s, n, i);
+		if (i == n)
+			return table_fail("kallsyms", line, "no symbol type");
+		type = s[i++];
+		name_start = skip_space(s, n, i);
+		for (i = name_start; i < n && !is_space(s[i]); i++)
+			;
+		name_end = i;
+		if (name_end == name_start)
+			return table_fail("kallsyms", line, "no symbol name");
+		if (i + 1 < n && s[i] == '\t' && s[i + 1] == '[') {
+			mod_start = i + 2;
+			for (i = skip_space(s, n, mod_start); i < n && !is_space(s[i]); i++)
+				;
+			if (i > skip_space(s, n, mod_start))
+				mod_end = i;
+		}
+		/* absolute symbols (per-cpu offsets on x86-64) and arm's '$' marks are skipped */
+		if (s[name_start] == '$' || type == 'A' || type == 'a')
+			continue;
+		sym = table_grow(ctx->syms, &ctx->syms_cap, ctx->n_syms, sizeof(*sym));
+		if (!sym)
+			return table_nomem("kallsyms");
+		ctx->syms = sym;
+		sym += ctx->n_syms;
+		sym->addr = addr;
+		sym->name = arena_strndup(&ctx->arena, s + name_start, name_end - name_start);
+		sym->module = NULL;
+		if (mod_end) /* the module word without its last character, the ']' */
+			sym->module =
+				arena_strndup(&ctx->arena, s + mod_start, mod_end - 1 - mod_start);
+		if (!sym->name || (mod_end && !sym->module))
+			return table_nomem("kallsyms");
+		ctx->n_syms++;
+	}
+	return TK_OK;
+}
+
+/*
+ * "<hex addr> : "<fmt>"", read like libtraceevent: the address is the text before the first
+ * ':' (after any leading ':'), read by strtoull(.., 16); the format starts one character after
+ * that ':'. A line of only ':' ends the parse without an error, as there.
+ */
+enum tk_status ftrace_printk_parse(struct ftrace_ctx *ctx, const char *text, size_t len)
+{
+	struct line_iter it;
+	const char *s, *colon, *b, *e;
+	size_t n, q;
+	uint32_t line;
+
+	TK_ASSERT_PRE(ctx && !ctx->finished && (text || !len));
+	lines_init(&it, text, len);
+	while (lines_next(&it, &s, &n, &line)) {
+		struct ftrace_printk *pk;
+		uint64_t addr = 0;
+
+		for (q = 0; q < n && s[q] == ':'; q++)
+			;
+		if (q == n)
+			break;
+		colon = memchr(s + q, ':', n - q);
+		e = s + n;
+		if (!scan_hex(s, colon ? (size_t) (colon - s) : n, q, 0, &addr))
+			addr = 0; /* strtoull() of no number */
+		/*
+		 * Without a ':' or with nothing after it, libtraceevent reads past the line (or
+		 * the buffer); we take an empty format.
+		 */
+		b = colon && colon + 1 < e ? colon + 2 : e;
+		if (b < e && *b == '"')
+			b++;
+		if (e > b && e[-1] == '"') {
+			e--;
+			if (e - b >= 2 && e[-2] == '\\' && e[-1] == 'n')
+				e -= 2;
+		}
+		pk = table_grow(ctx->printk, &ctx->printk_cap, ctx->n_printk, sizeof(*pk));
+		if (!pk)
+			return table_nomem("printk_formats");
+		ctx->printk = pk;
+		pk += ctx->n_printk;
+		pk->addr = addr;
+		pk->fmt = arena_strndup(&ctx->arena, b, (size_t) (e - b));
+		if (!pk->fmt)
+			return table_nomem("printk_formats");
+		ctx->n_printk++;
+	}
+	return TK_OK;
+}
+
+static enum tk_status comm_append(struct ftrace_ctx *ctx, int32_t pid, const char *comm, size_t len)
+{
+	struct ftrace_comm *c;
+
+	c = table_grow(ctx->comms, &ctx->comms_cap, ctx->n_comms, sizeof(*c));
+	if (!c)
+		return TK_ERR_NOMEM;
+	ctx->comms = c;
+	c += ctx->n_comms;
+	c->pid = pid;
+	c->comm = arena_strndup(&ctx->arena, comm, len);
+	if (!c->comm)
+		return TK_ERR_NOMEM;
+	ctx->n_comms++;
+	return TK_OK;
+}
+
+/*
+ * "<pid> <comm>", read like libtraceevent's sscanf("%d %m[^\n]s"): a decimal int (a value
+ * past the range of long is an error, others are cut to 32 bits), blanks, then at least one
+ * character of comm, which runs to the end of the line.
+ */
+enum tk_status ftrace_cmdlines_parse(struct ftrace_ctx *ctx, const char *text, size_t len)
+{
+	struct line_iter it;
+	const char *s;
+	size_t n;
+	uint32_t line;
+
+	TK_ASSERT_PRE(ctx && !ctx->finished && (text || !len));
+	lines_init(&it, text, len);
+	while (lines_next(&it, &s, &n, &line)) {
+		size_t i = skip_space(s, n, 0), start;
+		uint64_t v = 0, limit = INT64_MAX;
+		bool neg = false;
+
+		if (i < n && (s[i] == '+' || s[i] == '-'))
+			neg = s[i++] == '-';
+		if (neg)
+			limit++; /* LONG_MIN */
+		for (start = i; i < n && s[i] >= '0' && s[i] <= '9'; i++) {
+			unsigned int d = (unsigned int) (s[i] - '0');
+
+			if (v > (limit - d) / 10)
+				return table_fail("saved_cmdlines", line, "pid out of range");
+			v = v * 10 + d;
+		}
+		if (i == start)
+			return table_fail("saved_cmdlines", line, "no pid");
+		i = skip_space(s, n, i);
+		if (i == n)
+			return table_fail("saved_cmdlines", line, "no comm");
+		if (comm_append(ctx, (int32_t) (uint32_t) (neg ? 0 - v : v), s + i, n - i) < 0)
+			return table_nomem("saved_cmdlines");
+	}
+	return TK_OK;
+}
+
+enum tk_status ftrace_comm_register(struct ftrace_ctx *ctx, int32_t pid, const char *comm,
+				    size_t len)
+{
+	struct ftrace_comm c;
+	size_t i;
+
+	TK_ASSERT_PRE(ctx && (comm || !len));
+	if (!comm)
+		comm = "";
+	if (!ctx->finished) {
+		if (comm_append(ctx, pid, comm, len) < 0)
+			return table_nomem("comm");
+		return TK_OK;
+	}
+	if (pid == 0 || comm_index(ctx, pid) != SIZE_MAX)
+		return TK_OK;
+	if (comm_append(ctx, pid, comm, len) < 0)
+		return table_nomem("comm");
+	/* move the new entry from the end to its place */
+	c = ctx->comms[ctx->n_comms - 1];
+	for (i = ctx->n_comms - 1; i > 0 && ctx->comms[i - 1].pid > pid; i--)
+		ctx->comms[i] = ctx->comms[i - 1];
+	ctx->comms[i] = c;
+	return TK_OK;
+}

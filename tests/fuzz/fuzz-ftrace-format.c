@@ -1,0 +1,155 @@
+// SPDX-License-Identifier: MIT
+/*
+ * Fuzz harness for the ftrace description readers (src/ftrace/ftrace-format.c and ftrace.c):
+ * event format files, header_page, kallsyms, printk_formats and saved_cmdlines, then every
+ * lookup and field reader on what they built.
+ *
+ *	u8 mode | text
+ *
+ * mode bits 0-2 pick the reader: 0 a format file of system "ftrace" (its quirks on), 1 of
+ * system "sched", 2 header_page, 3 kallsyms, 4 printk_formats, 5 saved_cmdlines, 6 and 7
+ * several format files separated by NUL bytes (6 also reads the last part as kallsyms).
+ * Bit 7: big-endian context; bit 6: long size 4. The text itself serves as the record for the
+ * field readers, so a dynamic field that claims bytes outside it shows under ASan. It must
+ * never crash, hang or leak.
+ */
+#include <stddef.h>
+#include <stdint.h>
+#include <string.h>
+
+#include "common/error.h"
+#include "ftrace/ftrace.h"
+
+int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size);
+
+/* where values go, so the compiler cannot drop the loads */
+static volatile uint64_t sink;
+
+static void exercise_event(struct ftrace_ctx *ctx, const struct ftrace_event *ev,
+			   const uint8_t *rec, size_t size)
+{
+	uint64_t acc = 0;
+	uint32_t i, off, len, k;
+
+	if (ftrace_event_find(ctx, ev->id) == NULL)
+		__builtin_trap(); /* an added event must be found by its id */
+	for (i = 0; i < ev->n_fields; i++) {
+		const struct ftrace_field *f = &ev->fields[i];
+
+		if (!ftrace_field_find(ev, f->name))
+			__builtin_trap();
+		acc += strlen(f->type) + f->arraylen + f->elemsize;
+		if (f->offset <= size && f->size <= size - f->offset)
+			acc += ftrace_field_u64(ctx, f, rec);
+		if ((f->flags & FTRACE_FIELD_DYNAMIC) &&
+		    ftrace_field_dynamic(ctx, f, rec, size, &off, &len) == 0)
+			for (k = 0; k < len; k++)
+				acc += rec[off + k];
+	}
+	if (ev->print_fmt)
+		acc += strlen(ev->print_fmt);
+	sink = acc;
+}
+
+static void exercise(struct ftrace_ctx *ctx, const uint8_t *rec, size_t size)
+{
+	uint64_t acc = 0;
+	size_t i, n;
+
+	if (ftrace_ctx_finish(ctx) < 0)
+		return;
+	for (i = 0; i < ctx->n_events; i++)
+		exercise_event(ctx, ctx->events[i], rec, size);
+	for (i = 0; i < ctx->n_syms; i++) {
+		const struct ftrace_sym *s = ftrace_sym_find(ctx, ctx->syms[i].addr);
+
+		/* a symbol's own address finds a symbol at that address */
+		if (!s || s->addr != ctx->syms[i].addr)
+			__builtin_trap();
+		acc += strlen(s->name) + (s->module ? strlen(s->module) : 0);
+		s = ftrace_sym_find(ctx, ctx->syms[i].addr + 1);
+		acc += s ? s->addr : 0;
+		s = ftrace_sym_find(ctx, ctx->syms[i].addr - 1);
+		acc += s ? s->addr : 0;
+	}
+	for (i = 0; i < ctx->n_printk; i++) {
+		const struct ftrace_printk *p = ftrace_printk_find(ctx, ctx->printk[i].addr);
+
+		if (!p || p->addr != ctx->printk[i].addr)
+			__builtin_trap();
+		acc += strlen(p->fmt);
+	}
+	n = ctx->n_comms;
+	for (i = 0; i < n; i++) {
+		const char *c = ftrace_comm_find(ctx, ctx->comms[i].pid);
+
+		if (!c)
+			__builtin_trap();
+		acc += strlen(c);
+	}
+	/* what the sched_switch plugin does while printing; inserts move entries around */
+	for (i = 0; i < n && i < 16; i++) {
+		int32_t pid = ctx->comms[i].pid;
+
+		if (pid == INT32_MAX)
+			continue;
+		if (ftrace_comm_register(ctx, pid + 1, "x", 1) == TK_OK && pid + 1 != 0 &&
+		    !ftrace_comm_find(ctx, pid + 1))
+			__builtin_trap();
+	}
+	sink = acc;
+}
+
+int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
+{
+	static const char *const systems[] = {"ftrace", "sched", "ftrace", "irq"};
+	struct ftrace_page_layout layout;
+	struct ftrace_ctx ctx;
+	const char *text;
+	size_t len, start, end, part = 0;
+	uint8_t mode;
+
+	if (size < 1 || size > (1u << 20))
+		return 0;
+	mode = data[0];
+	text = (const char *) data + 1;
+	len = size - 1;
+	error_reset();
+	ftrace_ctx_init(&ctx, mode & 0x80 ? TK_BYTE_ORDER_BE : TK_BYTE_ORDER_LE);
+	if (mode & 0x40)
+		ctx.long_size = 4;
+	switch (mode & 7) {
+	case 0:
+	case 1:
+		ftrace_event_parse(&ctx, systems[mode & 1], text, len, NULL);
+		break;
+	case 2:
+		if (ftrace_page_layout_parse(text, len, &layout) == TK_OK)
+			sink = layout.data_offset + layout.data_size;
+		break;
+	case 3:
+		ftrace_kallsyms_parse(&ctx, text, len);
+		break;
+	case 4:
+		ftrace_printk_parse(&ctx, text, len);
+		break;
+	case 5:
+		ftrace_cmdlines_parse(&ctx, text, len);
+		break;
+	default:
+		for (start = 0; start <= len; start = end + 1, part++) {
+			const char *nul = memchr(text + start, '\0', len - start);
+
+			end = nul ? (size_t) (nul - text) : len;
+			if (!nul && (mode & 7) == 6)
+				ftrace_kallsyms_parse(&ctx, text + start, end - start);
+			else
+				ftrace_event_parse(&ctx, systems[part & 3], text + start,
+						   end - start, NULL);
+		}
+		break;
+	}
+	exercise(&ctx, (const uint8_t *) text, len);
+	ftrace_ctx_fini(&ctx);
+	return 0;
+}
