@@ -50,14 +50,17 @@ struct tracedat_cpu_data {
 };
 
 struct tracedat_buffer {
-	const char *name;      /* "" for the top buffer */
-	const char *clock;     /* "local", "global", "x86-tsc", ... or NULL when unknown */
-	uint32_t page_size;    /* sub-buffer size of this buffer */
-	uint8_t latency;       /* latency (text) buffer instead of flyrecord pages */
-	uint8_t compressed;    /* v7 data section with the compression flag */
-	struct tracedat_cpu_data *cpus; /* CPUs with data, in file order */
+	const char *name;		/* "" for the top buffer */
+	const char *clock;		/* "local", "global", "x86-tsc", ... or NULL when unknown
+					   (v6: from the clock blob, v7: from the BUFFER option) */
+	uint32_t page_size;		/* sub-buffer size of this buffer */
+	uint8_t latency;		/* latency (text) buffer instead of flyrecord pages */
+	uint8_t compressed;		/* v7 data section with the compression flag */
+	struct tracedat_cpu_data *cpus; /* CPUs with data, in file order (v6 table entries
+					   of size 0 are left out, as v7 leaves them out) */
 	size_t n_cpus;
-	struct tracedat_blob latency_text; /* latency buffers, uncompressed ones only */
+	struct tracedat_blob latency_text; /* latency buffers, uncompressed ones only (else
+					      tracedat_latency_text()) */
 };
 
 struct tracedat_option {
@@ -66,14 +69,56 @@ struct tracedat_option {
 	uint32_t size;
 };
 
+/* Option ids (and v7 section ids, which reuse them); reference section 3. */
+enum tracedat_option_id {
+	TRACEDAT_OPTION_DONE = 0,
+	TRACEDAT_OPTION_DATE = 1,
+	TRACEDAT_OPTION_CPUSTAT = 2,
+	TRACEDAT_OPTION_BUFFER = 3,
+	TRACEDAT_OPTION_TRACECLOCK = 4,
+	TRACEDAT_OPTION_UNAME = 5,
+	TRACEDAT_OPTION_HOOK = 6,
+	TRACEDAT_OPTION_OFFSET = 7,
+	TRACEDAT_OPTION_CPUCOUNT = 8,
+	TRACEDAT_OPTION_VERSION = 9,
+	TRACEDAT_OPTION_PROCMAPS = 10,
+	TRACEDAT_OPTION_TRACEID = 11,
+	TRACEDAT_OPTION_TIME_SHIFT = 12,
+	TRACEDAT_OPTION_GUEST = 13,
+	TRACEDAT_OPTION_TSC2NSEC = 14,
+	TRACEDAT_OPTION_STRINGS = 15,
+	TRACEDAT_OPTION_HEADER_INFO = 16,
+	TRACEDAT_OPTION_FTRACE_EVENTS = 17,
+	TRACEDAT_OPTION_EVENT_FORMATS = 18,
+	TRACEDAT_OPTION_KALLSYMS = 19,
+	TRACEDAT_OPTION_PRINTK = 20,
+	TRACEDAT_OPTION_CMDLINES = 21,
+	TRACEDAT_OPTION_BUFFER_TEXT = 22,
+	TRACEDAT_OPTION_BTF_FILE = 23,
+	TRACEDAT_OPTION_LAST_BOOT_INFO = 24,
+	TRACEDAT_OPTION_MODULES_FILE = 25,
+};
+
+/* A v7 section, as found by the linear scan that collects the string table. */
+struct tracedat_section {
+	uint16_t id;		 /* enum tracedat_option_id; 0 = options */
+	uint16_t flags;		 /* bit 0: compressed */
+	uint32_t description_id; /* offset in the string table, 0xffffffff for none */
+	const char *description; /* "options", "buffer flyrecord ", ... or NULL */
+	uint64_t offset;	 /* file offset of the 16-byte section header */
+	uint64_t size;		 /* bytes after the header */
+};
+
 struct tracedat_info {
 	int version; /* 6 or 7 */
 	enum tk_byte_order bo;
-	uint8_t header_long_size;     /* as written by the writer: trust header_page instead */
-	uint32_t page_size;	      /* from the file header */
-	const char *compression;      /* v7: "none", "zstd", "zlib"; v6: "none" */
-	const char *compression_version;
-	uint32_t cpus;		      /* v6 field, or the CPUCOUNT option */
+	uint8_t header_long_size; /* as written by the writer: trust header_page instead */
+	uint32_t page_size;	  /* from the file header */
+	/* v7: "none", "zstd", "zlib", or another name (which fails on first use); v6: "none" */
+	const char *compression;
+	const char *compression_version; /* v6: "" */
+	uint32_t cpus; /* v6 field, or a CPUCOUNT option (v6: one not right after a BUFFER
+			  option); v7 without CPUCOUNT: highest CPU of the top buffer + 1 */
 	struct tracedat_blob header_page;
 	struct tracedat_blob header_event;
 	struct tracedat_blob *ftrace_formats; /* system "ftrace" */
@@ -83,23 +128,29 @@ struct tracedat_info {
 	struct tracedat_blob kallsyms;
 	struct tracedat_blob printk;
 	struct tracedat_blob cmdlines;
-	struct tracedat_option *options; /* every option, in file order */
+	struct tracedat_option *options; /* every option but DONE, in file order (v7: along
+					    the options chain), data borrowed */
 	size_t n_options;
 	/* parsed options; absent ones are zero / NULL */
 	uint8_t has_date;
-	int64_t date_offset_ns; /* DATE: µs from the file, times 1000 */
+	int64_t date_offset_ns; /* DATE: µs from the file, times 1000 (several add up) */
 	uint8_t has_offset;
-	int64_t offset_ns; /* OFFSET */
+	int64_t offset_ns; /* OFFSET (several add up) */
 	uint8_t has_tsc2nsec;
 	uint32_t tsc2nsec_mult, tsc2nsec_shift;
 	uint64_t tsc2nsec_offset;
-	const char *trace_clock; /* TRACECLOCK text (or the v6 clock blob), NULL if none */
+	const char *trace_clock; /* TRACECLOCK text (or the v6 clock blob), trailing newline
+				    dropped; NULL if none */
 	const char *uname;
-	const char *tc_version;	 /* VERSION option */
-	struct tracedat_blob *cpustats; /* CPUSTAT texts, in file order */
+	const char *tc_version;		/* VERSION option */
+	struct tracedat_blob *cpustats; /* CPUSTAT texts, in file order, without their NUL */
 	size_t n_cpustats;
 	struct tracedat_buffer *buffers; /* [0] is the top buffer */
 	size_t n_buffers;
+	/* v7 only (empty for v6): every section in file order, and the string table */
+	struct tracedat_section *sections;
+	size_t n_sections;
+	struct tracedat_blob strings; /* all STRINGS sections, concatenated */
 };
 
 struct tracedat {
@@ -123,12 +174,24 @@ enum tk_status tracedat_pages_open(struct tracedat *td, size_t buffer, size_t cp
  * valid until the next call. TK_END after the last one; an error (bad chunk, failed
  * decompression) comes with a cause naming the CPU and the file offset.
  */
-enum tk_status tracedat_pages_next(struct tracedat_pages *pr, const uint8_t **page,
-				   size_t *size);
+enum tk_status tracedat_pages_next(struct tracedat_pages *pr, const uint8_t **page, size_t *size);
 
-/* File offset of the page returned last (for messages). */
+/*
+ * File offset of the page returned last (for messages); for compressed data, the offset of
+ * the chunk it was inflated from.
+ */
 uint64_t tracedat_pages_offset(const struct tracedat_pages *pr);
 
-void tracedat_pages_close(struct tracedat_pages *pr);
+void tracedat_pages_close(struct tracedat_pages *pr); /* NULL is fine */
+
+/*
+ * The text of latency buffer @buffer (buffers[buffer].latency set): the mapped bytes when they
+ * are stored plainly (then the same as latency_text), else the chunks inflated on the first
+ * call. @out is borrowed from @td until tracedat_close().
+ */
+enum tk_status tracedat_latency_text(struct tracedat *td, size_t buffer, struct tracedat_blob *out);
+
+/* "DATE", "BUFFER", ..., or "UNKNOWN" for ids this reader does not know. */
+const char *tracedat_option_name(uint16_t id);
 
 #endif /* TK_TRACEDAT_TRACEDAT_H */

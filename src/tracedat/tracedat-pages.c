@@ -1,0 +1,439 @@
+// SPDX-License-Identifier: MIT
+/*
+ * Reading the per-CPU ring-buffer pages of a trace.dat buffer, and the text of latency
+ * buffers (reference section 4, "Compression").
+ *
+ * Uncompressed pages are pointers into the mapping; once the reader is past a region it asks
+ * the kernel to drop it, so resident memory stays flat on files of many GiB. Compressed data
+ * is a run of chunks (ten pages each when trace-cmd writes them), inflated one at a time into
+ * a buffer of the reader: memory is bounded by the largest chunk, never by the file.
+ */
+#include <inttypes.h>
+#include <stdlib.h>
+#include <string.h>
+#include <sys/mman.h>
+#include <unistd.h>
+
+#include "../common/error.h"
+#include "tracedat-priv.h"
+
+/* Drop mapped data behind a reader in steps of this size, not page by page. */
+#define RELEASE_STEP (8u << 20)
+
+/* ---- decompression ------------------------------------------------------------------------ */
+
+void tracedat_inflater_init(struct tracedat_inflater *z, enum tracedat_codec codec)
+{
+	memset(z, 0, sizeof(*z));
+	z->codec = codec;
+}
+
+void tracedat_inflater_fini(struct tracedat_inflater *z)
+{
+	ZSTD_freeDCtx(z->zstd);
+	if (z->zlib_ready)
+		inflateEnd(&z->zlib);
+	memset(z, 0, sizeof(*z));
+}
+
+/*
+ * zstd: decode exactly the first frame, in one shot straight into @dst. Finding the frame's
+ * end first is what skips the junk trace-cmd 3.0 left after it; decoding in one shot needs no
+ * window buffer, so a hostile frame header cannot make zstd allocate its window.
+ */
+static enum tk_status inflate_zstd(struct tracedat_inflater *z, const uint8_t *src, size_t n,
+				   uint8_t *dst, size_t cap, size_t *len, const char **reason)
+{
+	size_t frame, ret;
+
+	if (!z->zstd) {
+		z->zstd = ZSTD_createDCtx();
+		if (!z->zstd) {
+			*reason = "out of memory";
+			return TK_ERR_NOMEM;
+		}
+	}
+	frame = ZSTD_findFrameCompressedSize(src, n);
+	if (ZSTD_isError(frame)) {
+		*reason = ZSTD_getErrorName(frame);
+		return TK_ERR_FORMAT;
+	}
+	ret = ZSTD_decompressDCtx(z->zstd, dst, cap, src, frame);
+	if (ZSTD_isError(ret)) {
+		*reason = ZSTD_getErrorCode(ret) == ZSTD_error_dstSize_tooSmall
+				  ? "decompressed data larger than the size given"
+				  : ZSTD_getErrorName(ret);
+		return TK_ERR_FORMAT;
+	}
+	*len = ret;
+	return TK_OK;
+}
+
+/* zlib: inflate the first stream; whatever follows its end is ignored. */
+static enum tk_status inflate_zlib(struct tracedat_inflater *z, const uint8_t *src, size_t n,
+				   uint8_t *dst, size_t cap, size_t *len, const char **reason)
+{
+	int ret;
+
+	if (n > UINT32_MAX || cap > UINT32_MAX) {
+		*reason = "block too large";
+		return TK_ERR_FORMAT;
+	}
+	if (!z->zlib_ready) {
+		memset(&z->zlib, 0, sizeof(z->zlib));
+		if (inflateInit(&z->zlib) != Z_OK) {
+			*reason = "out of memory";
+			return TK_ERR_NOMEM;
+		}
+		z->zlib_ready = 1;
+	} else if (inflateReset(&z->zlib) != Z_OK) {
+		*reason = "cannot reset the zlib stream";
+		return TK_ERR_FORMAT;
+	}
+	z->zlib.next_in = (Bytef *) src;
+	z->zlib.avail_in = (uInt) n;
+	z->zlib.next_out = dst;
+	z->zlib.avail_out = (uInt) cap;
+	ret = inflate(&z->zlib, Z_FINISH);
+	if (ret == Z_STREAM_END) {
+		*len = cap - z->zlib.avail_out;
+		return TK_OK;
+	}
+	if (ret == Z_MEM_ERROR) {
+		*reason = "out of memory";
+		return TK_ERR_NOMEM;
+	}
+	if (ret == Z_BUF_ERROR || ret == Z_OK)
+		*reason = z->zlib.avail_out == 0 ? "decompressed data larger than the size given"
+						 : "compressed data ends inside the stream";
+	else
+		*reason = z->zlib.msg ? z->zlib.msg : "invalid zlib data";
+	return TK_ERR_FORMAT;
+}
+
+enum tk_status tracedat_inflate(struct tracedat_inflater *z, const uint8_t *src, size_t n,
+				uint8_t *dst, size_t cap, size_t *len, const char **reason)
+{
+	*len = 0;
+	switch (z->codec) {
+	case TRACEDAT_CODEC_ZSTD:
+		return inflate_zstd(z, src, n, dst, cap, len, reason);
+	case TRACEDAT_CODEC_ZLIB:
+		return inflate_zlib(z, src, n, dst, cap, len, reason);
+	case TRACEDAT_CODEC_NONE:
+		*reason = "compressed data in a file without compression";
+		return TK_ERR_FORMAT;
+	default:
+		*reason = "compression algorithm not supported";
+		return TK_ERR_UNSUPPORTED;
+	}
+}
+
+/* ---- chunks -------------------------------------------------------------------------------- */
+
+enum tk_status tracedat_chunks_init(struct tracedat_chunks *w, const struct mfile *mf,
+				    uint64_t offset, enum tk_byte_order bo, const char **reason)
+{
+	memset(w, 0, sizeof(*w));
+	w->file = mf->data;
+	w->file_size = mf->size;
+	w->bo = bo;
+	if (offset > w->file_size || w->file_size - offset < 4) {
+		*reason = "chunk count runs past the end of the file";
+		return TK_ERR_FORMAT;
+	}
+	w->left = tk_load_u32(w->file + offset, bo);
+	w->pos = offset + 4;
+	return TK_OK;
+}
+
+enum tk_status tracedat_chunks_next(struct tracedat_chunks *w, struct tracedat_chunk *c,
+				    const char **reason)
+{
+	if (!w->left)
+		return TK_END;
+	if (w->file_size - w->pos < 8) {
+		*reason = "chunk header runs past the end of the file";
+		return TK_ERR_FORMAT;
+	}
+	c->offset = w->pos;
+	c->zsize = tk_load_u32(w->file + w->pos, w->bo);
+	c->usize = tk_load_u32(w->file + w->pos + 4, w->bo);
+	if (c->zsize > w->file_size - w->pos - 8) {
+		*reason = "compressed chunk runs past the end of the file";
+		return TK_ERR_FORMAT;
+	}
+	c->zdata = w->file + w->pos + 8;
+	w->pos += 8 + (uint64_t) c->zsize;
+	w->left--;
+	c->last = w->left == 0;
+	return TK_OK;
+}
+
+/* ---- page reader --------------------------------------------------------------------------- */
+
+struct tracedat_pages {
+	struct tracedat *td;
+	const struct tracedat_buffer *buf;
+	const struct tracedat_cpu_data *cd;
+	const struct mfile *mf;
+	uint32_t page_size;
+	uint8_t compressed;
+	uint64_t pos, end; /* uncompressed: next page, end of the data */
+	struct tracedat_chunks chunks;
+	struct tracedat_inflater z;
+	uint8_t *chunk; /* compressed: the inflated chunk */
+	size_t chunk_cap, chunk_len, chunk_at;
+	uint64_t chunk_offset; /* file offset of its header */
+	uint64_t last;	       /* tracedat_pages_offset() */
+	uint64_t released;     /* mapped bytes before this were dropped by this reader */
+	uint64_t sys_page;     /* the system's page size (madvise granularity) */
+};
+
+/*
+ * Drop the mapped pages of this CPU's data that the reader has passed. Only whole pages
+ * inside the data are dropped (another CPU's data may share the first or last page), and
+ * pointers stay valid: a dropped page comes back from the page cache if touched.
+ */
+static void release_upto(struct tracedat_pages *pr, uint64_t off)
+{
+	uint64_t start, end, mask;
+
+	if (!pr->mf->mapped || off < pr->released || off - pr->released < RELEASE_STEP)
+		return;
+	mask = pr->sys_page - 1;
+	start = (pr->released + mask) & ~mask;
+	end = off & ~mask;
+	if (end > start && end <= pr->mf->size)
+		madvise((void *) (pr->mf->data + start), (size_t) (end - start), MADV_DONTNEED);
+	pr->released = off;
+}
+
+static enum tk_status pages_fail(const struct tracedat_pages *pr, uint64_t offset,
+				 const char *reason)
+{
+	return TK_FAIL(TK_ERR_FORMAT,
+		       "Cannot read trace.dat CPU data: buffer=%s, cpu=%" PRIu32 ", offset=%" PRIu64
+		       ", reason=%s",
+		       pr->buf->name, pr->cd->cpu, offset, reason);
+}
+
+enum tk_status tracedat_pages_open(struct tracedat *td, size_t buffer, size_t cpu,
+				   struct tracedat_pages **out)
+{
+	struct tracedat_pages *pr;
+	const char *reason = NULL;
+
+	TK_ASSERT_PRE(td && out && buffer < td->info.n_buffers &&
+		      cpu < td->info.buffers[buffer].n_cpus);
+	pr = calloc(1, sizeof(*pr));
+	if (!pr)
+		return TK_FAIL(TK_ERR_NOMEM, "Cannot read trace.dat CPU data");
+	pr->td = td;
+	pr->buf = &td->info.buffers[buffer];
+	pr->cd = &pr->buf->cpus[cpu];
+	pr->mf = &tracedat_priv(td)->mf;
+	pr->page_size = pr->buf->page_size;
+	pr->compressed = pr->buf->compressed;
+	pr->pos = pr->cd->offset;
+	pr->end = pr->cd->offset + pr->cd->size; /* no overflow: checked when opening */
+	pr->last = pr->cd->offset;
+	pr->released = pr->cd->offset;
+	pr->sys_page = sysconf(_SC_PAGESIZE) > 0 ? (uint64_t) sysconf(_SC_PAGESIZE) : 4096;
+	if (pr->compressed && pr->cd->size) {
+		tracedat_inflater_init(&pr->z, tracedat_priv(td)->codec);
+		if (tracedat_chunks_init(&pr->chunks, pr->mf, pr->cd->offset, td->info.bo,
+					 &reason) < 0) {
+			enum tk_status st = pages_fail(pr, pr->cd->offset, reason);
+
+			tracedat_pages_close(pr);
+			return st;
+		}
+	}
+	*out = pr;
+	return TK_OK;
+}
+
+/*
+ * Inflate the next non-empty chunk into pr->chunk. Every chunk but the last holds whole
+ * pages; the last may end with a short page, as an uncompressed file may.
+ */
+static enum tk_status next_chunk(struct tracedat_pages *pr)
+{
+	struct tracedat_chunk c;
+	const char *reason = NULL;
+	size_t got = 0;
+	enum tk_status st;
+
+	do {
+		st = tracedat_chunks_next(&pr->chunks, &c, &reason);
+		if (st == TK_END)
+			return TK_END;
+		if (st < 0)
+			return pages_fail(pr, pr->chunks.pos, reason);
+		if (c.usize > TRACEDAT_MAX_CHUNK)
+			return pages_fail(pr, c.offset, "chunk larger than 64 MiB uncompressed");
+		if (!c.last && c.usize % pr->page_size)
+			return pages_fail(pr, c.offset,
+					  "chunk size is not a multiple of the page size");
+	} while (c.usize == 0);
+	if (c.usize > pr->chunk_cap) {
+		uint8_t *p = realloc(pr->chunk, c.usize);
+
+		if (!p)
+			return TK_FAIL(TK_ERR_NOMEM,
+				       "Cannot read trace.dat CPU data: cpu=%" PRIu32
+				       ", chunk-size=%" PRIu32,
+				       pr->cd->cpu, c.usize);
+		pr->chunk = p;
+		pr->chunk_cap = c.usize;
+	}
+	release_upto(pr, c.offset);
+	pr->chunk_offset = c.offset;
+	st = tracedat_inflate(&pr->z, c.zdata, c.zsize, pr->chunk, c.usize, &got, &reason);
+	if (st < 0)
+		return TK_FAIL(st,
+			       "Cannot decompress trace.dat CPU data: buffer=%s, cpu=%" PRIu32
+			       ", offset=%" PRIu64 ", compression=%s, reason=%s",
+			       pr->buf->name, pr->cd->cpu, c.offset, pr->td->info.compression,
+			       reason);
+	if (got != c.usize)
+		return pages_fail(pr, c.offset, "decompressed chunk shorter than its header says");
+	pr->chunk_len = c.usize;
+	pr->chunk_at = 0;
+	return TK_OK;
+}
+
+enum tk_status tracedat_pages_next(struct tracedat_pages *pr, const uint8_t **page, size_t *size)
+{
+	uint64_t n;
+	enum tk_status st;
+
+	TK_ASSERT_PRE(pr && page && size);
+	if (pr->compressed) {
+		if (!pr->cd->size)
+			return TK_END;
+		if (pr->chunk_at >= pr->chunk_len) {
+			st = next_chunk(pr);
+			if (st != TK_OK)
+				return st;
+		}
+		n = pr->chunk_len - pr->chunk_at;
+		if (n > pr->page_size)
+			n = pr->page_size;
+		*page = pr->chunk + pr->chunk_at;
+		*size = (size_t) n;
+		pr->chunk_at += (size_t) n;
+		pr->last = pr->chunk_offset;
+		return TK_OK;
+	}
+	if (pr->pos >= pr->end)
+		return TK_END;
+	n = pr->end - pr->pos;
+	if (n > pr->page_size)
+		n = pr->page_size;
+	if (pr->pos > pr->mf->size || n > pr->mf->size - pr->pos)
+		return pages_fail(pr, pr->pos, "data runs past the end of the file");
+	release_upto(pr, pr->pos);
+	*page = pr->mf->data + pr->pos;
+	*size = (size_t) n;
+	pr->last = pr->pos;
+	pr->pos += n;
+	return TK_OK;
+}
+
+uint64_t tracedat_pages_offset(const struct tracedat_pages *pr)
+{
+	return pr ? pr->last : 0;
+}
+
+void tracedat_pages_close(struct tracedat_pages *pr)
+{
+	if (!pr)
+		return;
+	tracedat_inflater_fini(&pr->z);
+	free(pr->chunk);
+	free(pr);
+}
+
+/* ---- latency text -------------------------------------------------------------------------- */
+
+/* Inflate every chunk of a compressed latency text into one heap buffer. */
+static enum tk_status inflate_text(struct tracedat *td, const struct tracedat_buffer *b,
+				   struct tracedat_buffer_priv *bp)
+{
+	struct tracedat_priv *p = tracedat_priv(td);
+	struct tracedat_inflater z;
+	struct tracedat_chunks w;
+	struct tracedat_chunk c;
+	struct vec text = VEC_INIT;
+	const char *reason = NULL;
+	enum tk_status st;
+	size_t got;
+
+	tracedat_inflater_init(&z, p->codec);
+	st = tracedat_chunks_init(&w, &p->mf, bp->text_offset, td->info.bo, &reason);
+	while (st >= 0 && (st = tracedat_chunks_next(&w, &c, &reason)) == TK_OK) {
+		if (c.usize > TRACEDAT_MAX_CHUNK || c.usize > TRACEDAT_MAX_LATENCY - text.len ||
+		    !tracedat_ratio_ok(c.zsize, c.usize)) {
+			reason = "more latency text than this reader accepts";
+			st = TK_ERR_UNSUPPORTED;
+			break;
+		}
+		if (c.usize == 0)
+			continue;
+		if (vec_reserve(&text, 1, c.usize) < 0) {
+			reason = "out of memory";
+			st = TK_ERR_NOMEM;
+			break;
+		}
+		st = tracedat_inflate(&z, c.zdata, c.zsize, (uint8_t *) text.data + text.len,
+				      c.usize, &got, &reason);
+		if (st >= 0 && got != c.usize) {
+			reason = "decompressed chunk shorter than its header says";
+			st = TK_ERR_FORMAT;
+		}
+		text.len += got;
+	}
+	tracedat_inflater_fini(&z);
+	if (st < 0) {
+		vec_fini(&text);
+		return TK_FAIL(st,
+			       "Cannot read trace.dat latency text: buffer=%s, offset=%" PRIu64
+			       ", reason=%s",
+			       b->name, st == TK_ERR_FORMAT && w.pos ? w.pos : bp->text_offset,
+			       reason);
+	}
+	bp->inflated.data = text.data;
+	bp->inflated.len = text.len;
+	bp->text_inflated = 1;
+	return TK_OK;
+}
+
+enum tk_status tracedat_latency_text(struct tracedat *td, size_t buffer, struct tracedat_blob *out)
+{
+	const struct tracedat_buffer *b;
+	struct tracedat_buffer_priv *bp;
+	enum tk_status st;
+
+	TK_ASSERT_PRE(td && out && buffer < td->info.n_buffers);
+	b = &td->info.buffers[buffer];
+	bp = &VEC_AT(&tracedat_priv(td)->bprivs, struct tracedat_buffer_priv, buffer);
+	if (!b->latency)
+		return TK_FAIL(
+			TK_ERR_INVAL,
+			"Cannot read trace.dat latency text: buffer=%s, reason=not a latency "
+			"buffer",
+			b->name);
+	if (!b->compressed) {
+		*out = b->latency_text;
+		return TK_OK;
+	}
+	if (!bp->text_inflated) {
+		st = inflate_text(td, b, bp);
+		if (st < 0)
+			return st;
+	}
+	*out = bp->inflated;
+	return TK_OK;
+}
