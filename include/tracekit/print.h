@@ -3,7 +3,8 @@
  * Text output of events.
  *
  * The babeltrace style reproduces `babeltrace2` (sink.text.pretty) byte for byte, options
- * included. Output goes through a large buffer written to a file descriptor in big chunks.
+ * included; the trace-cmd style reproduces `trace-cmd report` for trace.dat files. Output goes
+ * through a large buffer written to a file descriptor in big chunks.
  */
 #ifndef TRACEKIT_PRINT_H
 #define TRACEKIT_PRINT_H
@@ -39,7 +40,9 @@ struct tk_printer;
  * @TK_PRINT_FIELD_LOGLEVEL: --fields=loglevel.
  * @TK_PRINT_FIELD_EMF:      --fields=emf.
  * @TK_PRINT_FIELD_CALLSITE: --fields=callsite (accepted; CTF callsites are not printed).
- * @TK_PRINT_DEFAULT: What `babeltrace2 TRACE` prints with no option.
+ * @TK_PRINT_RAW:  trace-cmd style, `report -R`: event fields instead of the print format.
+ * @TK_PRINT_NSEC: trace-cmd style, `report -t`: times with nanoseconds.
+ * @TK_PRINT_DEFAULT: What `babeltrace2 TRACE` prints with no option (and `trace-cmd report`).
  */
 enum tk_print_flags {
 	TK_PRINT_CLOCK_SECONDS = 1u << 0,
@@ -59,8 +62,23 @@ enum tk_print_flags {
 	TK_PRINT_FIELD_LOGLEVEL = 1u << 21,
 	TK_PRINT_FIELD_EMF = 1u << 22,
 	TK_PRINT_FIELD_CALLSITE = 1u << 23,
+	TK_PRINT_RAW = 1u << 24,
+	TK_PRINT_NSEC = 1u << 25,
 	TK_PRINT_DEFAULT = TK_PRINT_NAMES_PAYLOAD | TK_PRINT_NAMES_CONTEXT |
 			   TK_PRINT_FIELD_HOSTNAME | TK_PRINT_FIELD_PROCNAME | TK_PRINT_FIELD_VPID,
+};
+
+/**
+ * enum tk_print_style - Which tool's text to reproduce.
+ * @TK_PRINT_STYLE_AUTO:       Each event in the style of its format's tool: babeltrace2 for
+ *                             CTF, trace-cmd for trace.dat.
+ * @TK_PRINT_STYLE_BABELTRACE: `babeltrace2` for every event.
+ * @TK_PRINT_STYLE_TRACECMD:   `trace-cmd report` (trace.dat events only).
+ */
+enum tk_print_style {
+	TK_PRINT_STYLE_AUTO,
+	TK_PRINT_STYLE_BABELTRACE,
+	TK_PRINT_STYLE_TRACECMD,
 };
 
 /**
@@ -69,17 +87,19 @@ enum tk_print_flags {
  * @flags:  A combination of enum tk_print_flags.
  * @out_fd: Where events go (default 1).
  * @err_fd: Where notices about lost events go (default 2).
+ * @style:  An enum tk_print_style (default TK_PRINT_STYLE_AUTO).
  */
 struct tk_print_opts {
 	size_t size;
 	unsigned int flags;
 	int out_fd;
 	int err_fd;
+	unsigned int style;
 };
 
 #define TK_PRINT_OPTS_INIT                                                                         \
 	{                                                                                          \
-		sizeof(struct tk_print_opts), TK_PRINT_DEFAULT, 1, 2                               \
+		sizeof(struct tk_print_opts), TK_PRINT_DEFAULT, 1, 2, TK_PRINT_STYLE_AUTO          \
 	}
 
 /**
@@ -92,6 +112,30 @@ struct tk_print_opts {
  * tk_printer_close(). The file descriptors stay open and owned by the caller.
  */
 TK_EXPORT enum tk_status tk_printer_open(struct tk_printer **out, const struct tk_print_opts *opts);
+
+/**
+ * tk_printer_begin() - Print what comes before the events of @trace.
+ * @printer: A printer.
+ * @trace:   The trace whose events follow.
+ *
+ * In the trace-cmd style, the "cpus=N" line of each trace.dat file; nothing otherwise.
+ * Return: TK_OK, or TK_ERR_IO when writing failed.
+ * Ownership: @trace is borrowed for the call.
+ */
+TK_EXPORT enum tk_status tk_printer_begin(struct tk_printer *printer, const struct tk_trace *trace);
+
+/**
+ * tk_printer_print_formats() - Print the event formats of the trace.dat files of @trace.
+ * @printer: A printer.
+ * @trace:   A trace.
+ *
+ * As `trace-cmd report --events` prints them for version 6 files: for each system,
+ * "\nsystem: NAME\n", then each format file followed by a newline.
+ * Return: TK_OK, or TK_ERR_IO when writing failed.
+ * Ownership: @trace is borrowed for the call.
+ */
+TK_EXPORT enum tk_status tk_printer_print_formats(struct tk_printer *printer,
+						  const struct tk_trace *trace);
 
 /**
  * tk_printer_print() - Print one event as one line.

@@ -13,6 +13,7 @@
 #include "../common/vec.h"
 #include "../ctf/ctf.h"
 #include "../model/model.h"
+#include "../tracedat/source.h"
 
 #ifndef TK_VERSION
 #define TK_VERSION "0.0.0"
@@ -27,8 +28,10 @@ enum tk_status tk_trace_open(struct tk_trace **out, const char *const *paths, si
 			     const struct tk_trace_opts *opts)
 {
 	struct vec sources = VEC_INIT;
+	const char **ctf_paths = NULL;
+	size_t n_ctf = 0, i;
 	struct tk_trace *t;
-	enum tk_status st;
+	enum tk_status st = TK_OK;
 
 	error_reset();
 	TK_ASSERT_PRE(out && paths && npaths > 0);
@@ -36,7 +39,26 @@ enum tk_status tk_trace_open(struct tk_trace **out, const char *const *paths, si
 	t = calloc(1, sizeof(*t));
 	if (!t)
 		return TK_FAIL(TK_ERR_NOMEM, "Cannot open trace");
-	st = ctf_sources_open(paths, npaths, &sources);
+	/* trace.dat files (recognised by their magic) in order, then the CTF paths together */
+	ctf_paths = calloc(npaths, sizeof(*ctf_paths));
+	if (!ctf_paths)
+		st = TK_FAIL(TK_ERR_NOMEM, "Cannot open trace");
+	for (i = 0; i < npaths && st >= 0; i++) {
+		struct tk_source **slot;
+
+		if (!tracedat_file_is(paths[i])) {
+			ctf_paths[n_ctf++] = paths[i];
+			continue;
+		}
+		slot = vec_push(&sources, sizeof(*slot));
+		if (!slot)
+			st = TK_FAIL(TK_ERR_NOMEM, "Cannot open trace");
+		else if ((st = tracedat_source_open(slot, paths[i])) < 0)
+			sources.len--;
+	}
+	if (st >= 0 && n_ctf)
+		st = ctf_sources_open(ctf_paths, n_ctf, &sources);
+	free(ctf_paths);
 	t->sources = sources.data;
 	t->n_sources = sources.len;
 	if (st >= 0)
@@ -56,7 +78,7 @@ enum tk_status tk_trace_close(struct tk_trace *trace)
 	if (!trace)
 		return TK_OK;
 	for (i = 0; i < trace->n_sources; i++)
-		ctf_source_destroy(trace->sources[i]);
+		trace->sources[i]->ops->destroy(trace->sources[i]);
 	free(trace->sources);
 	free(trace->ecs);
 	free(trace->streams);

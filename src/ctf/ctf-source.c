@@ -190,14 +190,9 @@ static void source_destroy(struct tk_source *src)
 	free(src);
 }
 
-static void source_destroy_op(struct tk_source *src)
-{
-	ctf_streams_close(src);
-}
-
 static const struct model_source_ops ctf_source_ops = {
 	.cursor_open = ctf_cursor_open,
-	.destroy = source_destroy_op,
+	.destroy = source_destroy,
 };
 
 /* Parse the metadata of @dir into a new source (no streams yet). */

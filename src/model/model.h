@@ -210,7 +210,7 @@ struct model_cursor;
 struct model_source_ops {
 	/* Start reading one data stream from its beginning. */
 	enum tk_status (*cursor_open)(struct tk_stream *stream, struct model_cursor **out);
-	/* Free what the reader attached to the source. */
+	/* Free the source and everything the reader attached to it. */
 	void (*destroy)(struct tk_source *source);
 };
 

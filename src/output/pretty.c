@@ -54,6 +54,7 @@ enum tk_status tk_printer_open(struct tk_printer **out, const struct tk_print_op
 	}
 	p->err_fd = opts->err_fd;
 	p->flags = opts->flags;
+	p->style = opts->style;
 	*out = p;
 	return TK_OK;
 }
@@ -75,6 +76,12 @@ enum tk_status tk_printer_close(struct tk_printer *p)
 	st = writer_flush(&p->out);
 	writer_fini(&p->out);
 	free(p->sources);
+	for (i = 0; i < p->n_tc; i++)
+		tracecmd_cache_free(tracecmd_cache_at(p->tc, i));
+	free(p->tc);
+	for (i = 0; i < p->n_tc_names; i++)
+		tracecmd_name_free(p->tc_names, i);
+	free(p->tc_names);
 	for (i = 0; i < p->n_plans; i++)
 		plan_free(p->plans[i]);
 	free(p->plans);
@@ -651,10 +658,29 @@ static enum tk_status plan_for(struct tk_printer *p, const struct tk_event_class
 	return TK_OK;
 }
 
+enum tk_status tk_printer_begin(struct tk_printer *p, const struct tk_trace *t)
+{
+	error_reset();
+	TK_ASSERT_PRE(p && t);
+	if (p->style != TK_PRINT_STYLE_BABELTRACE)
+		tracecmd_print_prologue(p, t);
+	if (TK_UNLIKELY(p->out.err))
+		return writer_flush(&p->out);
+	return TK_OK;
+}
+
 enum tk_status tk_printer_print(struct tk_printer *p, const struct tk_event *ev)
 {
 	const struct plan *pl = NULL;
-	enum tk_status st = model_event_values(ev);
+	enum tk_status st;
+
+	if (ev->raw && p->style != TK_PRINT_STYLE_BABELTRACE) {
+		tracecmd_print_event(p, ev);
+		if (TK_UNLIKELY(p->out.err))
+			return writer_flush(&p->out);
+		return TK_OK;
+	}
+	st = model_event_values(ev);
 
 	if (st >= 0)
 		st = plan_for(p, ev->ec, &pl);

@@ -45,7 +45,21 @@ struct tk_printer {
 	size_t n_sources;
 	struct plan **plans; /* by event class index */
 	size_t n_plans;
+	unsigned int style;  /* enum tk_print_style */
+	struct tc_cache *tc; /* trace-cmd style: per source */
+	size_t n_tc;
+	struct tc_name *tc_names; /* trace-cmd style: per event class */
+	size_t n_tc_names;
 };
+
+/* The trace-cmd style (tracecmd.c). */
+struct tc_cache;
+struct tc_name;
+void tracecmd_print_event(struct tk_printer *p, const struct tk_event *ev);
+void tracecmd_name_free(struct tc_name *names, size_t i);
+void tracecmd_cache_free(struct tc_cache *c);
+struct tc_cache *tracecmd_cache_at(struct tc_cache *caches, size_t i);
+enum tk_status tracecmd_print_prologue(struct tk_printer *p, const struct tk_trace *t);
 
 /*
  * Everything of a line after the time for events of @ec: trace fields, event name and the

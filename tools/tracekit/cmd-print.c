@@ -1,8 +1,9 @@
 // SPDX-License-Identifier: MIT
 /*
  * tracekit print: events as text. For CTF traces the output is byte for byte what
- * `babeltrace2 PATH` prints, with babeltrace2's options for time and field names. Lost
- * events and packets are reported on stderr as babeltrace2 reports them.
+ * `babeltrace2 PATH` prints, with babeltrace2's options for time and field names; lost
+ * events and packets are reported on stderr as babeltrace2 reports them. For trace.dat files
+ * it is what `trace-cmd report FILE` prints, with report's -R, -t, --cpu and --events.
  */
 #include <getopt.h>
 #include <stdio.h>
@@ -15,10 +16,11 @@ static void help(void)
 {
 	printf("Usage: tracekit print [OPTION]... PATH...\n"
 	       "\n"
-	       "Print the events of the traces found in PATH (CTF trace directories, searched\n"
-	       "recursively), merged in time order, one line per event, as babeltrace2 does.\n"
+	       "Print the events of the traces found in PATH, merged in time order, one line\n"
+	       "per event: CTF traces (directories, searched recursively) as babeltrace2 prints\n"
+	       "them, trace.dat files as trace-cmd report prints them.\n"
 	       "\n"
-	       "Options:\n"
+	       "Options for CTF (babeltrace2's):\n"
 	       "      --clock-cycles     print timestamps in clock cycles\n"
 	       "      --clock-date       print the date with the time of day\n"
 	       "      --clock-gmt        print the time of day in UTC instead of local time\n"
@@ -29,6 +31,15 @@ static void help(void)
 	       "  -f, --fields=LIST      print these fields: trace, trace:hostname,\n"
 	       "                         trace:domain, trace:procname, trace:vpid, loglevel,\n"
 	       "                         emf, callsite, all, none\n"
+	       "\n"
+	       "Options for trace.dat (trace-cmd report's):\n"
+	       "  -R, --raw              print the fields of events, not their print format\n"
+	       "  -t, --nanoseconds      print times with nanoseconds\n"
+	       "      --cpu=LIST         print the events of these CPUs only (e.g. 0,2-3)\n"
+	       "      --events           print the event formats of the files and exit\n"
+	       "\n"
+	       "      --style=STYLE      babeltrace or trace-cmd: print every event in the style\n"
+	       "                         of that tool (default: the style of its format)\n"
 	       "  -h, --help             show this help\n"
 	       "\n"
 	       "Exit status: 0 on success, 1 if a trace cannot be read (every event before the\n"
@@ -113,6 +124,38 @@ static int parse_list(const char *arg, const struct item *items, size_t n, unsig
 	return 0;
 }
 
+/* --cpu: "0,2-3" into a bit set of CPUs below 4096; -1 on a bad list. */
+#define MAX_CPUS 4096
+
+static int parse_cpus(const char *arg, unsigned char *set)
+{
+	const char *p = arg;
+
+	memset(set, 0, MAX_CPUS / 8);
+	for (;;) {
+		char *end;
+		unsigned long a, b;
+
+		a = strtoul(p, &end, 10);
+		if (end == p || a >= MAX_CPUS)
+			return -1;
+		b = a;
+		p = end;
+		if (*p == '-') {
+			b = strtoul(p + 1, &end, 10);
+			if (end == p + 1 || b >= MAX_CPUS || b < a)
+				return -1;
+			p = end;
+		}
+		for (; a <= b; a++)
+			set[a / 8] |= (unsigned char) (1u << (a % 8));
+		if (!*p)
+			return 0;
+		if (*p++ != ',')
+			return -1;
+	}
+}
+
 struct print_ctx {
 	struct tk_printer *printer;
 	int failed;
@@ -129,26 +172,25 @@ static void on_notice(const struct tk_notice *notice, void *payload)
 int cmd_print(int argc, char **argv)
 {
 	static const struct option options[] = {
-		{"clock-cycles", no_argument, NULL, 'C'},
-		{"clock-date", no_argument, NULL, 'D'},
-		{"clock-gmt", no_argument, NULL, 'G'},
-		{"clock-seconds", no_argument, NULL, 'S'},
-		{"no-delta", no_argument, NULL, 'N'},
-		{"names", required_argument, NULL, 'n'},
-		{"fields", required_argument, NULL, 'f'},
-		{"help", no_argument, NULL, 'h'},
-		{NULL, 0, NULL, 0},
+		{"clock-cycles", no_argument, NULL, 'C'}, {"clock-date", no_argument, NULL, 'D'},
+		{"clock-gmt", no_argument, NULL, 'G'},	  {"clock-seconds", no_argument, NULL, 'S'},
+		{"no-delta", no_argument, NULL, 'N'},	  {"names", required_argument, NULL, 'n'},
+		{"fields", required_argument, NULL, 'f'}, {"raw", no_argument, NULL, 'R'},
+		{"nanoseconds", no_argument, NULL, 't'},  {"cpu", required_argument, NULL, 'c'},
+		{"events", no_argument, NULL, 'E'},	  {"style", required_argument, NULL, 's'},
+		{"help", no_argument, NULL, 'h'},	  {NULL, 0, NULL, 0},
 	};
 	struct tk_print_opts popts = TK_PRINT_OPTS_INIT;
 	struct tk_trace *trace = NULL;
 	struct tk_iter *it = NULL;
 	struct print_ctx ctx = {NULL, 0};
 	const struct tk_event *ev;
+	unsigned char cpus[MAX_CPUS / 8];
+	int c, rc = 0, cpu_filter = 0, formats = 0;
 	enum tk_status st;
-	int c, rc = 0;
 
 	optind = 1;
-	while ((c = getopt_long(argc, argv, "n:f:h", options, NULL)) != -1) {
+	while ((c = getopt_long(argc, argv, "n:f:Rth", options, NULL)) != -1) {
 		switch (c) {
 		case 'C':
 			popts.flags |= TK_PRINT_CLOCK_CYCLES;
@@ -177,6 +219,31 @@ int cmd_print(int argc, char **argv)
 				       &popts.flags, "--fields"))
 				return 2;
 			break;
+		case 'R':
+			popts.flags |= TK_PRINT_RAW;
+			break;
+		case 't':
+			popts.flags |= TK_PRINT_NSEC;
+			break;
+		case 'c':
+			if (parse_cpus(optarg, cpus))
+				return cli_usage_error(
+					"print", "bad CPU list '%s' (example: 0,2-3)", optarg);
+			cpu_filter = 1;
+			break;
+		case 'E':
+			formats = 1;
+			break;
+		case 's':
+			if (!strcmp(optarg, "babeltrace"))
+				popts.style = TK_PRINT_STYLE_BABELTRACE;
+			else if (!strcmp(optarg, "trace-cmd"))
+				popts.style = TK_PRINT_STYLE_TRACECMD;
+			else
+				return cli_usage_error(
+					"print", "unknown style '%s' (babeltrace or trace-cmd)",
+					optarg);
+			break;
 		case 'h':
 			help();
 			return 0;
@@ -195,13 +262,27 @@ int cmd_print(int argc, char **argv)
 		tk_trace_close(trace);
 		return cli_fail("Cannot print");
 	}
+	if (formats) {
+		if (tk_printer_print_formats(ctx.printer, trace) < 0)
+			rc = cli_fail("Cannot write output");
+		goto out;
+	}
 	st = tk_iter_create(&it, trace);
 	if (st < 0) {
 		rc = cli_fail("Cannot read trace");
 		goto out;
 	}
 	tk_iter_set_notice_cb(it, on_notice, &ctx);
+	if (tk_printer_begin(ctx.printer, trace) < 0) {
+		rc = cli_fail("Cannot write output");
+		goto out;
+	}
 	while ((st = tk_iter_next(it, &ev)) == TK_OK) {
+		int cpu = tk_event_get_cpu(ev);
+
+		if (cpu_filter && cpu >= 0 &&
+		    (cpu >= MAX_CPUS || !(cpus[cpu / 8] & (1u << (cpu % 8)))))
+			continue;
 		if (tk_printer_print(ctx.printer, ev) < 0) {
 			rc = cli_fail("Cannot write output");
 			goto out;

@@ -1,0 +1,411 @@
+// SPDX-License-Identifier: MIT
+/*
+ * The trace-cmd style: what `trace-cmd report` (3.1.6) prints for trace.dat files, byte for
+ * byte. A line is
+ *
+ *	"%16s-%-5d [%03d] %5llu.%06llu: %s: %*s<info>\n"    (comm, pid, CPU, time, name)
+ *
+ * with the time in microseconds (rounded), nanoseconds (-t) or raw clock units, the event name
+ * padded to 20 columns, and the event's text from its print fmt (or its fields with -R),
+ * preceded by "CPU:N [K EVENTS DROPPED]" when the ring buffer lost events. The event text
+ * itself comes from the ftrace module (printfmt.h); this file lays out the line around it.
+ */
+#include <stdlib.h>
+#include <string.h>
+
+#include "../common/error.h"
+
+#include "../ftrace/printfmt.h"
+#include "../tracedat/source.h"
+#include "pretty.h"
+
+/* What a line needs from its source, looked up once per source. */
+struct tc_cache {
+	const struct tk_source *src;
+	struct ftrace_ctx *ctx;
+	uint32_t pid_offset; /* common_pid */
+	uint32_t pid_size;
+	uint8_t in_ns;
+	/*
+	 * Files with instance buffers: each line starts with its buffer's name, right-aligned
+	 * to the longest one, and ": " (two spaces for the top buffer), as trace-cmd prints
+	 * several inputs. prefix[b] is that text for buffer b.
+	 */
+	char **prefix;
+	size_t n_prefix;
+	/* the last comm found (consecutive events often share a task) */
+	int32_t last_pid;
+	const char *last_comm;
+	size_t last_n_comms; /* the table grows while printing: then look again */
+};
+
+/* " name: " padded to 20 columns of name, per event class (its dense index). */
+struct tc_name {
+	char *text;
+	uint32_t len;
+};
+
+/* The basename of an instance name, as trace-cmd shows input names. */
+static const char *base_name(const char *name)
+{
+	const char *slash = strrchr(name, '/');
+
+	return slash ? slash + 1 : name;
+}
+
+static void make_prefixes(struct tc_cache *c, const struct tracedat_info *in)
+{
+	size_t b, width = 0;
+
+	if (!in || in->n_buffers < 2)
+		return;
+	for (b = 1; b < in->n_buffers; b++)
+		if (strlen(base_name(in->buffers[b].name)) > width)
+			width = strlen(base_name(in->buffers[b].name));
+	c->prefix = calloc(in->n_buffers, sizeof(*c->prefix));
+	if (!c->prefix)
+		return; /* out of memory: lines without the buffer names */
+	c->n_prefix = in->n_buffers;
+	for (b = 0; b < in->n_buffers; b++) {
+		const char *name = b ? base_name(in->buffers[b].name) : "";
+		size_t n = strlen(name);
+
+		c->prefix[b] = malloc(width + 3);
+		if (!c->prefix[b])
+			continue;
+		memset(c->prefix[b], ' ', width - n);
+		memcpy(c->prefix[b] + width - n, name, n);
+		memcpy(c->prefix[b] + width, *name ? ": " : "  ", 3);
+	}
+}
+
+struct tc_cache *tracecmd_cache_at(struct tc_cache *caches, size_t i)
+{
+	return &caches[i];
+}
+
+void tracecmd_cache_free(struct tc_cache *c)
+{
+	size_t b;
+
+	for (b = 0; b < c->n_prefix; b++)
+		free(c->prefix[b]);
+	free(c->prefix);
+}
+
+static struct tc_cache *tc_source(struct tk_printer *p, const struct tk_source *src)
+{
+	struct tc_cache *c;
+	size_t i;
+
+	if (src->index < p->n_tc && p->tc[src->index].src == src)
+		return &p->tc[src->index];
+	if (src->index >= p->n_tc) {
+		size_t n = src->index + 1;
+		struct tc_cache *t = realloc(p->tc, n * sizeof(*t));
+
+		if (!t)
+			return NULL;
+		memset(t + p->n_tc, 0, (n - p->n_tc) * sizeof(*t));
+		p->tc = t;
+		p->n_tc = n;
+	}
+	c = &p->tc[src->index];
+	memset(c, 0, sizeof(*c));
+	c->src = src;
+	c->ctx = tracedat_source_ftrace(src);
+	c->in_ns = (uint8_t) tracedat_source_time_in_ns(src);
+	c->last_pid = -1;
+	make_prefixes(c, tracedat_source_info(src));
+	c->pid_offset = 4;
+	c->pid_size = 4;
+	/* libtraceevent takes the place of common_pid from the first event that has it */
+	for (i = 0; c->ctx && i < c->ctx->n_events; i++) {
+		const struct ftrace_field *f = ftrace_field_find(c->ctx->events[i], "common_pid");
+
+		if (f) {
+			c->pid_offset = f->offset;
+			c->pid_size = f->size;
+			break;
+		}
+	}
+	return c;
+}
+
+static const char *comm_of(struct tc_cache *c, int32_t pid)
+{
+	if (pid == 0)
+		return "<idle>";
+	if (pid != c->last_pid || c->ctx->n_comms != c->last_n_comms) {
+		c->last_pid = pid;
+		c->last_comm = ftrace_comm_find(c->ctx, pid);
+		c->last_n_comms = c->ctx->n_comms;
+	}
+	return c->last_comm ? c->last_comm : "<...>";
+}
+
+static const struct tc_name *name_of(struct tk_printer *p, const struct tk_event_class *ec,
+				     const char *name)
+{
+	struct tc_name *t;
+	size_t len;
+
+	if (ec->index >= p->n_tc_names) {
+		size_t n = ec->index + 64;
+		struct tc_name *v = realloc(p->tc_names, n * sizeof(*v));
+
+		if (!v)
+			return NULL;
+		memset(v + p->n_tc_names, 0, (n - p->n_tc_names) * sizeof(*v));
+		p->tc_names = v;
+		p->n_tc_names = n;
+	}
+	t = &p->tc_names[ec->index];
+	if (!t->text) {
+		len = strlen(name);
+		t->len = (uint32_t) (len + 3 + (len < 20 ? 20 - len : 0));
+		t->text = malloc(t->len);
+		if (!t->text)
+			return NULL;
+		t->text[0] = ' ';
+		memcpy(t->text + 1, name, len);
+		memcpy(t->text + 1 + len, ": ", 2);
+		memset(t->text + 3 + len, ' ', t->len - 3 - len);
+	}
+	return t;
+}
+
+static int32_t record_pid(const struct tc_cache *c, const uint8_t *rec, size_t size)
+{
+	const uint8_t *q;
+
+	if (c->pid_offset > size || c->pid_size > size - c->pid_offset)
+		return 0;
+	q = rec + c->pid_offset;
+	switch (c->pid_size) {
+	case 1:
+		return (int8_t) *q;
+	case 2:
+		return (int16_t) tk_load_u16(q, c->ctx->bo);
+	case 4:
+		return (int32_t) tk_load_u32(q, c->ctx->bo);
+	case 8:
+		return (int32_t) tk_load_u64(q, c->ctx->bo);
+	}
+	return 0;
+}
+
+/* @s right-aligned in @width columns (never cut), like "%*s". */
+static void put_right(struct writer *w, const char *s, size_t width)
+{
+	size_t n = strlen(s);
+	char *q;
+
+	if (n < width) {
+		q = writer_reserve(w, width - n);
+		memset(q, ' ', width - n);
+		writer_commit_to(w, q + (width - n));
+	}
+	writer_write(w, s, n);
+}
+
+/*
+ * libtraceevent's event time, "%<prec>.<div>d": the time divided by div (rounded), then
+ * "%5llu.%0<prec>llu" of seconds and fraction when 10^prec > 1, else "%12llu". 10^prec is
+ * computed in an int there: for the 12 digits of raw clocks it wraps to a negative number,
+ * so raw clocks print as a plain 12-column count.
+ */
+static void put_time(struct writer *w, uint64_t t, unsigned int prec, uint64_t div)
+{
+	uint32_t p10 = 1;
+	uint64_t p10_ull;
+	unsigned int i;
+	char *q;
+
+	if (prec == 6 && div == 1000 && t < UINT64_MAX - 500) { /* the default, by hand */
+		uint64_t us = (t + 500) / 1000, sec = us / 1000000;
+		uint32_t frac = (uint32_t) (us % 1000000);
+		char digits[24];
+		size_t n = fmt_u64(digits, sec);
+
+		q = writer_reserve(w, 48);
+		for (i = (unsigned int) n; i < 5; i++)
+			*q++ = ' ';
+		memcpy(q, digits, n);
+		q += n;
+		*q++ = '.';
+		memcpy(q, writer_digit_pairs + (frac / 10000) * 2, 2);
+		memcpy(q + 2, writer_digit_pairs + (frac / 100 % 100) * 2, 2);
+		memcpy(q + 4, writer_digit_pairs + (frac % 100) * 2, 2);
+		writer_commit_to(w, q + 6);
+		return;
+	}
+	if (div) {
+		t += div / 2;
+		t /= div;
+	}
+	for (i = 0; i < prec; i++)
+		p10 *= 10; /* wraps like the int there */
+	p10_ull = (uint64_t) (int64_t) (int32_t) p10;
+	q = writer_reserve(w, 64);
+	if ((int32_t) p10 > 1) { /* an int there: 10^12 wraps negative, leaving "%12llu" */
+		uint64_t sec = t / p10_ull, frac = t % p10_ull;
+		char digits[24];
+		size_t n = fmt_u64(digits, sec);
+
+		for (i = (unsigned int) n; i < 5; i++)
+			*q++ = ' ';
+		memcpy(q, digits, n);
+		q += n;
+		*q++ = '.';
+		q += fmt_u64_pad(q, frac, prec);
+	} else {
+		char digits[24];
+		size_t n = fmt_u64(digits, t);
+
+		for (i = (unsigned int) n; i < 12; i++)
+			*q++ = ' ';
+		memcpy(q, digits, n);
+		q += n;
+	}
+	writer_commit_to(w, q);
+}
+
+void tracecmd_name_free(struct tc_name *names, size_t i)
+{
+	free(names[i].text);
+}
+
+void tracecmd_print_event(struct tk_printer *p, const struct tk_event *ev)
+{
+	static const char unknown[] = "[UNKNOWN EVENT]";
+	struct tc_cache *c = tc_source(p, ev->stream->source);
+	const struct tc_name *nm;
+	const struct ftrace_event *fev = ev->ec ? ev->ec->fmt : NULL;
+	struct writer *w = &p->out;
+	size_t len, start;
+	const char *comm;
+	int32_t pid;
+	char *q;
+
+	/* room for a usual line, so that the trailing newline check below sees the whole line */
+	if (w->cap - w->len < (1u << 16))
+		writer_flush(w);
+	start = w->len;
+	if (c && ev->stream->sc->id < c->n_prefix && c->prefix[ev->stream->sc->id])
+		writer_puts(w, c->prefix[ev->stream->sc->id]);
+	if (ev->missed) {
+		q = writer_reserve(w, 64);
+		memcpy(q, "CPU:", 4);
+		q += 4;
+		q += fmt_i64(q, ev->cpu);
+		if (ev->missed > 0) {
+			memcpy(q, " [", 2);
+			q += 2;
+			q += fmt_i64(q, ev->missed);
+			memcpy(q, " EVENTS DROPPED]\n", 17);
+			q += 17;
+		} else {
+			memcpy(q, " [EVENTS DROPPED]\n", 18);
+			q += 18;
+		}
+		writer_commit_to(w, q);
+	}
+	if (!c || !c->ctx || !fev || !(nm = name_of(p, ev->ec, fev->name))) {
+		/* every part libtraceevent prints for a record of an unknown event */
+		writer_write(w, unknown, sizeof(unknown) - 1);
+		writer_write(w, unknown, sizeof(unknown) - 1);
+		writer_write(w, " (NULL):               ", 23);
+		writer_write(w, unknown, sizeof(unknown) - 1);
+		writer_putc(w, '\n');
+		return;
+	}
+	pid = record_pid(c, ev->raw, ev->raw_size);
+	comm = comm_of(c, pid);
+	put_right(w, comm, 16);
+	q = writer_reserve(w, 64);
+	*q++ = '-';
+	len = fmt_i64(q, pid);
+	q += len;
+	for (; len < 5; len++)
+		*q++ = ' ';
+	memcpy(q, " [", 2);
+	q += 2;
+	q += fmt_u64_pad(q, (uint64_t) (uint32_t) ev->cpu, 3);
+	*q++ = ']';
+	writer_commit_to(w, q);
+	if (c->in_ns) {
+		writer_putc(w, ' ');
+		if (p->flags & TK_PRINT_NSEC)
+			put_time(w, (uint64_t) ev->ns, 9, 1);
+		else
+			put_time(w, (uint64_t) ev->ns, 6, 1000);
+	} else {
+		put_time(w, (uint64_t) ev->ns, 12, 0);
+	}
+	writer_putc(w, ':');
+	writer_write(w, nm->text, nm->len); /* " name: " and spaces up to 20 columns of name */
+	if (p->flags & TK_PRINT_RAW) {
+		ftrace_print_raw(c->ctx, fev, ev->raw, ev->raw_size, w);
+	} else {
+		struct ftrace_comm_ref refs[2];
+		unsigned int i, n;
+
+		ftrace_print_info_ts(c->ctx, fev, ev->raw, ev->raw_size, (int) ev->cpu,
+				     (uint64_t) ev->ns, w);
+		/* the task names trace-cmd's sched plugin learns while printing */
+		n = ftrace_print_comms(c->ctx, fev, ev->raw, ev->raw_size, refs);
+		for (i = 0; i < n; i++)
+			if (ftrace_comm_register(c->ctx, refs[i].pid, refs[i].comm,
+						 strnlen(refs[i].comm, refs[i].len)) < 0)
+				error_reset(); /* out of memory: the name stays unknown */
+	}
+	/* trace-cmd drops one newline the event text ends with */
+	if (w->len > start && w->buf[w->len - 1] == '\n')
+		w->len--;
+	writer_putc(w, '\n');
+}
+
+enum tk_status tracecmd_print_prologue(struct tk_printer *p, const struct tk_trace *t)
+{
+	size_t i;
+	char *q;
+
+	for (i = 0; i < t->n_sources; i++) {
+		const struct tracedat_info *in = tracedat_source_info(t->sources[i]);
+
+		if (!in)
+			continue;
+		q = writer_reserve(&p->out, 32);
+		memcpy(q, "cpus=", 5);
+		q += 5;
+		q += fmt_u64(q, in->cpus);
+		*q++ = '\n';
+		writer_commit_to(&p->out, q);
+	}
+	return TK_OK;
+}
+
+enum tk_status tk_printer_print_formats(struct tk_printer *p, const struct tk_trace *t)
+{
+	size_t i, j, k;
+
+	error_reset();
+	TK_ASSERT_PRE(p && t);
+	for (i = 0; i < t->n_sources; i++) {
+		const struct tracedat_info *in = tracedat_source_info(t->sources[i]);
+
+		for (j = 0; in && j < in->n_systems; j++) {
+			const struct tracedat_system *sys = &in->systems[j];
+
+			writer_puts(&p->out, "\nsystem: ");
+			writer_puts(&p->out, sys->name);
+			writer_putc(&p->out, '\n');
+			for (k = 0; k < sys->n_formats; k++) {
+				writer_write(&p->out, sys->formats[k].data, sys->formats[k].len);
+				writer_putc(&p->out, '\n');
+			}
+		}
+	}
+	return writer_flush(&p->out);
+}

@@ -1,0 +1,740 @@
+// SPDX-License-Identifier: MIT
+/*
+ * trace.dat files as sources of the trace model. The container (tracedat.c) gives the
+ * metadata texts and the pages of each CPU; the ftrace module parses the event formats and
+ * decodes the pages. This file puts them together the way `trace-cmd report` reads a file:
+ *
+ * - every buffer (the top one, then instances) is a stream class, every CPU with data a
+ *   stream whose ID is the CPU number, so equal timestamps go to the lowest CPU of the
+ *   first buffer, as in trace-cmd's merge;
+ * - times are trace-cmd's: raw ring-buffer time, scaled by TSC2NSEC when present, plus the
+ *   DATE and OFFSET options; per-CPU data may go back in time, which trace-cmd accepts;
+ * - the first record of a page that follows lost events carries their count.
+ */
+#include <errno.h>
+#include <fcntl.h>
+#include <stdlib.h>
+#include <string.h>
+#include <sys/stat.h>
+#include <unistd.h>
+
+#include "../common/error.h"
+#include "../ftrace/page.h"
+#include "../ftrace/printfmt.h"
+#include "source.h"
+
+struct td_source {
+	struct tracedat *td;
+	struct ftrace_ctx ctx;
+	uint32_t type_offset; /* common_type, which gives a record's event */
+	uint32_t type_size;
+	uint8_t in_ns;
+	uint8_t has_tsc2nsec;
+	uint32_t tsc_mult, tsc_shift;
+	int64_t ts_offset;
+};
+
+struct td_stream {
+	size_t buffer;
+	size_t cpu_index; /* in the buffer's CPU list */
+};
+
+struct td_cursor {
+	struct model_cursor base;
+	struct tk_stream *stream;
+	struct td_source *ts;
+	struct tracedat_pages *pages;
+	struct ftrace_page pg;
+	uint8_t have_page;
+	uint64_t page_no;
+	int64_t missed; /* to report with the next record */
+	struct tk_event ev;
+	struct model_value *vals; /* values of the current event, decoded on request */
+	size_t cap;
+};
+
+static const struct model_source_ops td_source_ops;
+
+int tracedat_file_is(const char *path)
+{
+	static const uint8_t magic[10] = {0x17, 0x08, 0x44, 't', 'r', 'a', 'c', 'i', 'n', 'g'};
+	uint8_t head[sizeof(magic)];
+	struct stat sb;
+	ssize_t n;
+	int fd;
+
+	if (stat(path, &sb) || !S_ISREG(sb.st_mode))
+		return 0;
+	fd = open(path, O_RDONLY | O_CLOEXEC);
+	if (fd < 0)
+		return 0;
+	n = read(fd, head, sizeof(head));
+	close(fd);
+	return n == (ssize_t) sizeof(head) && !memcmp(head, magic, sizeof(magic));
+}
+
+/* trace-cmd's choice: nanoseconds unless the clock is a raw counter (and no TSC2NSEC). */
+static int clock_in_ns(const char *clock)
+{
+	if (!clock)
+		return 1;
+	return !strcmp(clock, "local") || !strcmp(clock, "global") || !strcmp(clock, "uptime") ||
+	       !strcmp(clock, "perf") || !strncmp(clock, "mono", 4) ||
+	       !strcmp(clock, "tsc2nsec") || !strcmp(clock, "tai");
+}
+
+static uint64_t mul_u64_u32_shr(uint64_t a, uint32_t mul, uint32_t shift)
+{
+	__extension__ unsigned __int128 p = (unsigned __int128) a * mul;
+
+	return shift >= 128 ? 0 : (uint64_t) (p >> shift);
+}
+
+/* A record's time as trace-cmd computes it. */
+static int64_t td_time(const struct td_source *ts, uint64_t raw)
+{
+	uint64_t t = raw;
+
+	if (ts->has_tsc2nsec)
+		t = mul_u64_u32_shr(t, ts->tsc_mult, ts->tsc_shift);
+	return (int64_t) (t + (uint64_t) ts->ts_offset);
+}
+
+/* ---- opening ------------------------------------------------------------------------------ */
+
+static enum tk_status parse_metadata(struct td_source *ts)
+{
+	const struct tracedat_info *in = &ts->td->info;
+	struct ftrace_ctx *ctx = &ts->ctx;
+	const struct ftrace_field *type;
+	enum tk_status st;
+	size_t i, j;
+
+	if (!in->header_page.len) {
+		/* old kernels had no header_page: trace-cmd assumes one from the file header */
+		ftrace_page_layout_default(&ctx->layout, in->header_long_size, in->page_size);
+	} else {
+		st = ftrace_page_layout_parse((const char *) in->header_page.data,
+					      in->header_page.len, &ctx->layout);
+		if (st < 0)
+			return TK_FAIL(st, "Cannot read trace.dat: part=header_page");
+	}
+	ctx->long_size = ctx->layout.commit_size;
+	/*
+	 * Like trace-cmd, keep going past a format that does not parse (its events print as
+	 * "[FAILED TO PARSE]") and past bad lines of the symbol and command tables (the lines
+	 * before them are kept).
+	 */
+	for (i = 0; i < in->n_ftrace_formats; i++)
+		if (ftrace_event_parse(ctx, "ftrace", (const char *) in->ftrace_formats[i].data,
+				       in->ftrace_formats[i].len, NULL) < 0)
+			error_reset();
+	for (i = 0; i < in->n_systems; i++) {
+		const struct tracedat_system *sys = &in->systems[i];
+
+		for (j = 0; j < sys->n_formats; j++)
+			if (ftrace_event_parse(ctx, sys->name,
+					       (const char *) sys->formats[j].data,
+					       sys->formats[j].len, NULL) < 0)
+				error_reset();
+	}
+	if (in->kallsyms.len &&
+	    ftrace_kallsyms_parse(ctx, (const char *) in->kallsyms.data, in->kallsyms.len) < 0)
+		error_reset();
+	if (in->printk.len &&
+	    ftrace_printk_parse(ctx, (const char *) in->printk.data, in->printk.len) < 0)
+		error_reset();
+	if (in->cmdlines.len &&
+	    ftrace_cmdlines_parse(ctx, (const char *) in->cmdlines.data, in->cmdlines.len) < 0)
+		error_reset();
+	st = ftrace_ctx_finish(ctx);
+	if (st < 0)
+		return TK_FAIL(st, "Cannot read trace.dat: part=event-formats");
+	/* like libtraceevent, the first event's common_type field says where the id is */
+	ts->type_offset = 0;
+	ts->type_size = 2;
+	for (i = 0; i < ctx->n_events; i++) {
+		type = ftrace_field_find(ctx->events[i], "common_type");
+		if (type) {
+			ts->type_offset = type->offset;
+			ts->type_size = type->size;
+			break;
+		}
+	}
+	/* a print fmt tracekit cannot compile prints its fields raw, as libtraceevent does */
+	for (i = 0; i < ctx->n_events; i++)
+		if (ftrace_print_compile(ctx, ctx->events[i]) < 0)
+			error_reset();
+	return TK_OK;
+}
+
+/* Add one environment entry (string when @str, else integer). */
+static int env_add(struct tk_source *src, const char *key, const char *str, int64_t integer)
+{
+	struct model_env *e;
+
+	if (!src->env) {
+		src->env = arena_alloc(&src->arena, 16 * sizeof(*src->env));
+		if (!src->env)
+			return -1;
+	}
+	if (src->n_env == 16)
+		return 0;
+	e = &src->env[src->n_env++];
+	e->key = key;
+	e->str = str ? arena_strdup(&src->arena, str) : NULL;
+	e->integer = integer;
+	return str && !e->str ? -1 : 0;
+}
+
+/* What `tracekit info` shows of the file besides streams and events: the header, options. */
+static enum tk_status describe(struct tk_source *src, const struct tracedat_info *in)
+{
+	int bad = 0;
+
+	bad |= env_add(src, "file_version", NULL, in->version);
+	bad |= env_add(src, "endianness", in->bo == TK_BYTE_ORDER_BE ? "big" : "little", 0);
+	bad |= env_add(src, "long_size", NULL, in->header_long_size);
+	bad |= env_add(src, "page_size", NULL, in->page_size);
+	bad |= env_add(src, "compression", in->compression ? in->compression : "none", 0);
+	bad |= env_add(src, "cpus", NULL, in->cpus);
+	if (in->trace_clock)
+		bad |= env_add(src, "trace_clock", in->trace_clock, 0);
+	if (in->uname)
+		bad |= env_add(src, "uname", in->uname, 0);
+	if (in->tc_version)
+		bad |= env_add(src, "tracecmd_version", in->tc_version, 0);
+	if (in->has_date)
+		bad |= env_add(src, "date_offset_ns", NULL, in->date_offset_ns);
+	if (in->has_offset)
+		bad |= env_add(src, "offset_ns", NULL, in->offset_ns);
+	if (in->has_tsc2nsec) {
+		bad |= env_add(src, "tsc2nsec_mult", NULL, in->tsc2nsec_mult);
+		bad |= env_add(src, "tsc2nsec_shift", NULL, in->tsc2nsec_shift);
+	}
+	bad |= env_add(src, "buffers", NULL, (int64_t) in->n_buffers);
+	return bad ? TK_FAIL(TK_ERR_NOMEM, "Cannot describe trace.dat") : TK_OK;
+}
+
+/* ---- field classes: what the babeltrace style and converters see of an event ------------- */
+
+static struct model_fc *int_fc(struct arena *a, uint32_t bytes, int is_signed, int hex,
+			       enum tk_byte_order bo)
+{
+	struct model_fc *fc = arena_alloc(a, sizeof(*fc));
+
+	if (!fc)
+		return NULL;
+	fc->kind = MODEL_FC_INT;
+	fc->byte_order = (uint8_t) bo;
+	fc->is_signed = (uint8_t) is_signed;
+	fc->base = hex ? 16 : 10;
+	fc->in_ir = 1;
+	fc->size = bytes * 8;
+	fc->align = 8;
+	fc->store = -1;
+	return fc;
+}
+
+/*
+ * One format field: integers (pointers in hex), char arrays and __data_loc strings as text,
+ * other arrays as arrays (fixed) or sequences (dynamic) of integers.
+ */
+static struct model_fc *field_fc(struct arena *a, const struct ftrace_field *f,
+				 enum tk_byte_order bo)
+{
+	int is_signed = !!(f->flags & FTRACE_FIELD_SIGNED);
+	struct model_fc *fc, *elem;
+	uint32_t esize = f->elemsize;
+
+	if (f->flags & FTRACE_FIELD_STRING) {
+		fc = arena_alloc(a, sizeof(*fc));
+		if (!fc)
+			return NULL;
+		fc->kind = (f->flags & FTRACE_FIELD_DYNAMIC) ? MODEL_FC_STRING : MODEL_FC_ARRAY;
+		fc->is_text = fc->kind == MODEL_FC_ARRAY;
+		fc->encoding = MODEL_ENCODING_UTF8;
+		fc->in_ir = 1;
+		fc->align = 8;
+		fc->store = -1;
+		fc->u.arr.length = f->arraylen;
+		fc->u.arr.elem = fc->is_text ? int_fc(a, 1, is_signed, 0, bo) : NULL;
+		return fc->is_text && !fc->u.arr.elem ? NULL : fc;
+	}
+	if (!(f->flags & (FTRACE_FIELD_ARRAY | FTRACE_FIELD_DYNAMIC)))
+		return int_fc(a, f->size <= 8 ? f->size : 8, is_signed,
+			      !!(f->flags & FTRACE_FIELD_POINTER), bo);
+	if (esize != 1 && esize != 2 && esize != 4 && esize != 8)
+		esize = 1;
+	elem = int_fc(a, esize, is_signed, !!(f->flags & FTRACE_FIELD_POINTER), bo);
+	fc = arena_alloc(a, sizeof(*fc));
+	if (!elem || !fc)
+		return NULL;
+	fc->kind = (f->flags & FTRACE_FIELD_DYNAMIC) ? MODEL_FC_SEQUENCE : MODEL_FC_ARRAY;
+	fc->in_ir = 1;
+	fc->align = 8;
+	fc->store = -1;
+	fc->u.arr.elem = elem;
+	fc->u.arr.length = f->arraylen;
+	return fc;
+}
+
+/* The event's own fields (not the common ones), as a structure. */
+static struct model_fc *payload_fc(struct arena *a, const struct ftrace_event *ev,
+				   enum tk_byte_order bo)
+{
+	struct model_fc *fc = arena_alloc(a, sizeof(*fc));
+	uint32_t i, n = ev->n_fields - ev->n_common;
+
+	if (!fc)
+		return NULL;
+	fc->kind = MODEL_FC_STRUCT;
+	fc->in_ir = 1;
+	fc->align = 8;
+	fc->store = -1;
+	fc->u.st.members = arena_alloc(a, (n + 1) * sizeof(*fc->u.st.members));
+	if (!fc->u.st.members)
+		return NULL;
+	for (i = 0; i < n; i++) {
+		const struct ftrace_field *f = &ev->fields[ev->n_common + i];
+		struct model_member *m = &fc->u.st.members[i];
+
+		m->name = f->name;
+		m->orig_name = f->name;
+		m->fc = field_fc(a, f, bo);
+		if (!m->fc)
+			return NULL;
+	}
+	fc->u.st.count = n;
+	return fc;
+}
+
+/* The packet context of every stream: the CPU, as LTTng kernel traces have it. */
+static struct model_fc *cpu_context_fc(struct arena *a)
+{
+	struct model_fc *fc = arena_alloc(a, sizeof(*fc));
+	struct model_member *m = arena_alloc(a, sizeof(*m));
+
+	if (!fc || !m || !(m->fc = int_fc(a, 4, 0, 0, TK_BYTE_ORDER_HOST)))
+		return NULL;
+	m->name = "cpu_id";
+	m->orig_name = "cpu_id";
+	fc->kind = MODEL_FC_STRUCT;
+	fc->in_ir = 1;
+	fc->align = 8;
+	fc->store = -1;
+	fc->u.st.members = m;
+	fc->u.st.count = 1;
+	return fc;
+}
+
+static enum tk_status build_model(struct tk_source *src, struct td_source *ts, const char *path)
+{
+	const struct tracedat_info *in = &ts->td->info;
+	struct arena *a = &src->arena;
+	size_t b, i, n_streams = 0;
+	enum tk_status st;
+
+	src->format = "trace.dat";
+	src->path = arena_strdup(a, path);
+	src->name = src->path;
+	src->time_may_go_back = 1;
+	st = describe(src, in);
+	if (st < 0)
+		return st;
+	src->n_scs = in->n_buffers;
+	src->scs = arena_alloc(a, (in->n_buffers + 1) * sizeof(*src->scs));
+	src->clocks = arena_alloc(a, (in->n_buffers + 1) * sizeof(*src->clocks));
+	if (!src->path || !src->scs || !src->clocks)
+		return TK_FAIL(TK_ERR_NOMEM, "Cannot open trace.dat: path=%s", path);
+	for (b = 0; b < in->n_buffers; b++)
+		n_streams += in->buffers[b].n_cpus;
+	src->streams = arena_alloc(a, (n_streams + 1) * sizeof(*src->streams));
+	if (!src->streams)
+		return TK_FAIL(TK_ERR_NOMEM, "Cannot open trace.dat: path=%s", path);
+	for (b = 0; b < in->n_buffers; b++) {
+		const struct tracedat_buffer *buf = &in->buffers[b];
+		struct model_stream_class *sc = arena_alloc(a, sizeof(*sc));
+		struct tk_clock *clk = arena_alloc(a, sizeof(*clk));
+
+		if (!sc || !clk)
+			return TK_FAIL(TK_ERR_NOMEM, "Cannot open trace.dat: path=%s", path);
+		clk->name = buf->clock ? buf->clock : "local";
+		clk->freq = UINT64_C(1000000000);
+		model_clock_finish(clk);
+		src->clocks[src->n_clocks++] = clk;
+		sc->id = b;
+		sc->source = src;
+		sc->clock = clk;
+		sc->packet_context = cpu_context_fc(a);
+		if (!sc->packet_context)
+			return TK_FAIL(TK_ERR_NOMEM, "Cannot open trace.dat: path=%s", path);
+		sc->fmt = (void *) buf;
+		/* the event formats, then one class for records of an unknown event */
+		sc->n_ecs = ts->ctx.n_events + 1;
+		sc->ecs = arena_alloc(a, (sc->n_ecs + 1) * sizeof(*sc->ecs));
+		if (!sc->ecs)
+			return TK_FAIL(TK_ERR_NOMEM, "Cannot open trace.dat: path=%s", path);
+		for (i = 0; i < sc->n_ecs; i++) {
+			struct tk_event_class *ec = arena_alloc(a, sizeof(*ec));
+
+			if (!ec)
+				return TK_FAIL(TK_ERR_NOMEM, "Cannot open trace.dat: path=%s", path);
+			ec->sc = sc;
+			if (i < ts->ctx.n_events) {
+				ec->name = ts->ctx.events[i]->name;
+				ec->id = ts->ctx.events[i]->id;
+				ec->fmt = ts->ctx.events[i];
+				ec->payload = payload_fc(a, ts->ctx.events[i], ts->ctx.bo);
+				if (!ec->payload)
+					return TK_FAIL(TK_ERR_NOMEM,
+						       "Cannot open trace.dat: path=%s", path);
+			} else {
+				ec->id = UINT64_MAX; /* name and fmt NULL: "[UNKNOWN EVENT]" */
+			}
+			sc->ecs[i] = ec;
+		}
+		st = model_stream_class_index(sc, a);
+		if (st < 0)
+			return st;
+		src->scs[b] = sc;
+		for (i = 0; i < buf->n_cpus; i++) {
+			struct tk_stream *s = arena_alloc(a, sizeof(*s));
+			struct td_stream *tds = arena_alloc(a, sizeof(*tds));
+
+			if (!s || !tds)
+				return TK_FAIL(TK_ERR_NOMEM, "Cannot open trace.dat: path=%s", path);
+			tds->buffer = b;
+			tds->cpu_index = i;
+			s->source = src;
+			s->sc = sc;
+			s->id = buf->cpus[i].cpu;
+			s->path = src->path;
+			s->fmt = tds;
+			src->streams[src->n_streams++] = s;
+		}
+	}
+	return TK_OK;
+}
+
+static void td_source_destroy(struct tk_source *src)
+{
+	struct td_source *ts;
+
+	if (!src)
+		return;
+	ts = src->fmt;
+	if (ts) {
+		ftrace_ctx_fini(&ts->ctx);
+		tracedat_close(ts->td);
+		free(ts);
+	}
+	arena_fini(&src->arena);
+	free(src);
+}
+
+static enum tk_status td_open(struct tk_source **out, struct tracedat *td, const char *path)
+{
+	struct tk_source *src = calloc(1, sizeof(*src));
+	struct td_source *ts = calloc(1, sizeof(*ts));
+	const struct tracedat_info *in = &td->info;
+	enum tk_status st;
+
+	if (!src || !ts) {
+		free(src);
+		free(ts);
+		tracedat_close(td);
+		return TK_FAIL(TK_ERR_NOMEM, "Cannot open trace.dat: path=%s", path);
+	}
+	arena_init(&src->arena);
+	src->ops = &td_source_ops;
+	src->fmt = ts;
+	ts->td = td;
+	ftrace_ctx_init(&ts->ctx, in->bo);
+	if (in->has_tsc2nsec) {
+		ts->has_tsc2nsec = 1;
+		ts->tsc_mult = in->tsc2nsec_mult;
+		ts->tsc_shift = in->tsc2nsec_shift;
+	}
+	if (in->has_date)
+		ts->ts_offset += in->date_offset_ns;
+	if (in->has_offset)
+		ts->ts_offset += in->offset_ns;
+	ts->in_ns = ts->has_tsc2nsec ||
+		    clock_in_ns(in->n_buffers ? in->buffers[0].clock : NULL);
+	st = parse_metadata(ts);
+	if (st >= 0)
+		st = build_model(src, ts, path);
+	if (st < 0) {
+		td_source_destroy(src);
+		return TK_FAIL(st, "Cannot open trace.dat: path=%s", path);
+	}
+	*out = src;
+	return TK_OK;
+}
+
+enum tk_status tracedat_source_open(struct tk_source **out, const char *path)
+{
+	struct tracedat *td;
+	enum tk_status st = tracedat_open(&td, path);
+
+	if (st < 0)
+		return st;
+	return td_open(out, td, path);
+}
+
+enum tk_status tracedat_source_open_mem(struct tk_source **out, const uint8_t *data, size_t size)
+{
+	struct tracedat *td;
+	enum tk_status st = tracedat_open_mem(&td, data, size);
+
+	if (st < 0)
+		return st;
+	return td_open(out, td, "(memory)");
+}
+
+struct ftrace_ctx *tracedat_source_ftrace(const struct tk_source *src)
+{
+	return src && src->ops == &td_source_ops ? &((struct td_source *) src->fmt)->ctx : NULL;
+}
+
+const struct tracedat_info *tracedat_source_info(const struct tk_source *src)
+{
+	return src && src->ops == &td_source_ops
+		       ? &((const struct td_source *) src->fmt)->td->info
+		       : NULL;
+}
+
+int tracedat_source_time_in_ns(const struct tk_source *src)
+{
+	return src && src->ops == &td_source_ops ? ((const struct td_source *) src->fmt)->in_ns
+						 : 1;
+}
+
+/* ---- reading ------------------------------------------------------------------------------ */
+
+/* Load the next page with at least one record; TK_END after the last. */
+static enum tk_status cursor_next_page(struct td_cursor *c)
+{
+	const uint8_t *page;
+	size_t size;
+	enum tk_status st;
+
+	for (;;) {
+		st = tracedat_pages_next(c->pages, &page, &size);
+		if (st != TK_OK)
+			return st;
+		c->page_no++;
+		st = ftrace_page_init(&c->pg, &c->ts->ctx.layout, c->ts->ctx.bo, page, size);
+		if (st < 0)
+			return TK_FAIL(st, "Cannot read page: cpu=%llu, index=%llu, offset=%llu",
+				       (unsigned long long) c->stream->id,
+				       (unsigned long long) (c->page_no - 1),
+				       (unsigned long long) tracedat_pages_offset(c->pages));
+		c->missed = c->pg.missed;
+		c->have_page = 1;
+		return TK_OK;
+	}
+}
+
+static enum tk_status td_cursor_next(struct model_cursor *mc, struct model_item *out)
+{
+	struct td_cursor *c = (struct td_cursor *) mc;
+	struct ftrace_record rec;
+	enum tk_status st;
+	uint64_t id;
+
+	for (;;) {
+		if (!c->have_page) {
+			st = cursor_next_page(c);
+			if (st != TK_OK)
+				return st;
+		}
+		st = ftrace_page_next(&c->pg, &rec);
+		if (st == TK_END) {
+			c->have_page = 0;
+			continue;
+		}
+		if (st < 0)
+			return TK_FAIL(st, "Cannot read page: cpu=%llu, index=%llu, offset=%llu",
+				       (unsigned long long) c->stream->id,
+				       (unsigned long long) (c->page_no - 1),
+				       (unsigned long long) tracedat_pages_offset(c->pages));
+		break;
+	}
+	c->ev.raw = rec.data;
+	c->ev.raw_size = rec.size;
+	c->ev.cycles = rec.ts;
+	c->ev.ns = td_time(c->ts, rec.ts);
+	/*
+	 * Losses are reported with the first record of the page, and only when that record
+	 * opens the page (a time record first hides them from trace-cmd); the count goes
+	 * through an int there.
+	 */
+	c->ev.missed = 0;
+	if (c->missed) {
+		size_t at = (size_t) (rec.data - c->pg.data) - c->ts->ctx.layout.data_offset;
+
+		if (at == 4 || at == 8)
+			c->ev.missed = c->missed < 0 ? -1 : (int64_t) (int32_t) c->missed;
+		if (c->ev.missed < -1)
+			c->ev.missed = -1;
+		c->missed = 0;
+	}
+	id = UINT64_MAX;
+	if (c->ts->type_offset <= rec.size && c->ts->type_size <= rec.size - c->ts->type_offset) {
+		const uint8_t *p = rec.data + c->ts->type_offset;
+
+		switch (c->ts->type_size) {
+		case 1:
+			id = *p;
+			break;
+		case 2:
+			id = tk_load_u16(p, c->ts->ctx.bo);
+			break;
+		case 4:
+			id = tk_load_u32(p, c->ts->ctx.bo);
+			break;
+		case 8:
+			id = tk_load_u64(p, c->ts->ctx.bo);
+			break;
+		}
+	}
+	c->ev.pending = &c->base;
+	c->ev.ec = id == UINT64_MAX ? NULL : model_stream_class_find_ec(c->stream->sc, id);
+	if (!c->ev.ec) /* the class of unknown events, last of the stream class */
+		c->ev.ec = c->stream->sc->ecs[c->stream->sc->n_ecs - 1];
+	out->kind = MODEL_ITEM_EVENT;
+	out->has_ts = 1;
+	out->ts_ns = c->ev.ns;
+	out->event = &c->ev;
+	out->notice = NULL;
+	return TK_OK;
+}
+
+/* Room for @n more values. */
+static int vals_room(struct td_cursor *c, size_t used, size_t n)
+{
+	struct model_value *v;
+	size_t cap = c->cap ? c->cap : 64;
+
+	if (n <= c->cap - used)
+		return 0;
+	while (cap - used < n)
+		cap *= 2;
+	v = realloc(c->vals, cap * sizeof(*v));
+	if (!v)
+		return -1;
+	c->vals = v;
+	c->cap = cap;
+	return 0;
+}
+
+/* The fields of the current record as values, in the order of the model (see field_fc()). */
+static enum tk_status td_cursor_values(struct model_cursor *mc)
+{
+	struct td_cursor *c = (struct td_cursor *) mc;
+	const struct ftrace_event *fev = c->ev.ec->fmt;
+	const struct ftrace_ctx *ctx = &c->ts->ctx;
+	const uint8_t *rec = c->ev.raw;
+	size_t size = c->ev.raw_size, nv = 1;
+	uint32_t i;
+
+	c->ev.pending = NULL;
+	if (vals_room(c, 0, 1))
+		return TK_FAIL(TK_ERR_NOMEM, "Cannot decode event");
+	c->vals[0].v.u = (uint64_t) (uint32_t) c->ev.cpu;
+	c->ev.scope[MODEL_SCOPE_PACKET_CONTEXT] = c->vals;
+	c->ev.scope[MODEL_SCOPE_PAYLOAD] = NULL;
+	if (!fev)
+		return TK_OK;
+	for (i = fev->n_common; i < fev->n_fields; i++) {
+		const struct ftrace_field *f = &fev->fields[i];
+		uint32_t off = f->offset, len = f->size, k, esize;
+		int fits = off <= size && len <= size - off;
+
+		if (f->flags & FTRACE_FIELD_DYNAMIC) {
+			if (!fits || ftrace_field_dynamic(ctx, f, rec, size, &off, &len) < 0)
+				off = len = 0;
+		} else if (!fits) {
+			off = len = 0;
+		}
+		if (f->flags & FTRACE_FIELD_STRING) {
+			if (vals_room(c, nv, 1))
+				return TK_FAIL(TK_ERR_NOMEM, "Cannot decode event");
+			c->vals[nv].v.s = (const char *) rec + off;
+			c->vals[nv].n = len ? strnlen((const char *) rec + off, len) : 0;
+			nv++;
+			continue;
+		}
+		if (!(f->flags & (FTRACE_FIELD_ARRAY | FTRACE_FIELD_DYNAMIC))) {
+			if (vals_room(c, nv, 1))
+				return TK_FAIL(TK_ERR_NOMEM, "Cannot decode event");
+			c->vals[nv++].v.u = fits ? ftrace_field_u64(ctx, f, rec) : 0;
+			continue;
+		}
+		esize = f->elemsize;
+		if (esize != 1 && esize != 2 && esize != 4 && esize != 8)
+			esize = 1;
+		k = (f->flags & FTRACE_FIELD_DYNAMIC) ? len / esize : (fits ? f->arraylen : 0);
+		if (k > len / esize)
+			k = len / esize;
+		if (vals_room(c, nv, (size_t) k + 1))
+			return TK_FAIL(TK_ERR_NOMEM, "Cannot decode event");
+		c->vals[nv++].n = k;
+		for (uint32_t j = 0; j < k; j++) {
+			struct ftrace_field e = *f;
+
+			e.offset = off + j * esize;
+			e.size = esize;
+			c->vals[nv++].v.u = ftrace_field_u64(ctx, &e, rec);
+		}
+	}
+	c->ev.scope[MODEL_SCOPE_PAYLOAD] = c->vals + 1;
+	return TK_OK;
+}
+
+static void td_cursor_destroy(struct model_cursor *mc)
+{
+	struct td_cursor *c = (struct td_cursor *) mc;
+
+	tracedat_pages_close(c->pages);
+	free(c->vals);
+	free(c);
+}
+
+static const struct model_cursor_ops td_cursor_ops = {
+	.next = td_cursor_next,
+	.values = td_cursor_values,
+	.destroy = td_cursor_destroy,
+};
+
+static enum tk_status td_cursor_open(struct tk_stream *stream, struct model_cursor **out)
+{
+	struct td_source *ts = stream->source->fmt;
+	const struct td_stream *tds = stream->fmt;
+	struct td_cursor *c = calloc(1, sizeof(*c));
+	enum tk_status st;
+
+	if (!c)
+		return TK_FAIL(TK_ERR_NOMEM, "Cannot read CPU: cpu=%llu",
+			       (unsigned long long) stream->id);
+	c->base.ops = &td_cursor_ops;
+	c->stream = stream;
+	c->ts = ts;
+	c->ev.stream = stream;
+	c->ev.has_ts = 1;
+	c->ev.cpu = (int32_t) stream->id;
+	st = tracedat_pages_open(ts->td, tds->buffer, tds->cpu_index, &c->pages);
+	if (st < 0) {
+		free(c);
+		return TK_FAIL(st, "Cannot read CPU: cpu=%llu", (unsigned long long) stream->id);
+	}
+	*out = &c->base;
+	return TK_OK;
+}
+
+static const struct model_source_ops td_source_ops = {
+	.cursor_open = td_cursor_open,
+	.destroy = td_source_destroy,
+};
