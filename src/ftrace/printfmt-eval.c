@@ -531,7 +531,14 @@ void ftrace_pf_print_piece(struct pf_out *o, const struct pf_rec *r, const struc
 	}
 	switch (pc->kind) {
 	case FTRACE_PF_PC_DIGIT: {
-		uint64_t v = ftrace_pf_eval(r, a);
+		uint64_t v;
+
+		if (pc->fast)
+			v = (uint64_t) pc->fast_off + pc->fast_size > r->size
+				    ? 0
+				    : ftrace_pf_read_num(r, pc->fast_off, pc->fast_size);
+		else
+			v = ftrace_pf_eval(r, a);
 
 		if (pc->ls < -2 || pc->ls > 2) {
 			r->pp->flags |= FTRACE_PF_FAILED;
@@ -821,6 +828,8 @@ void ftrace_pf_pretty(struct pf_out *o, const struct pf_rec *rc)
 		pretty_bprint(o, &r);
 		return;
 	}
+	if (ftrace_pf_fast(o, &r))
+		return;
 	for (uint32_t i = 0; i < r.pp->n_pieces; i++)
 		ftrace_pf_print_piece(o, &r, &r.pp->pieces[i]);
 }

@@ -227,6 +227,12 @@ struct pf_piece {
 	const char *text;	      /* literal text, or the conversion text from '%' */
 	uint32_t len;
 	struct pf_spec spec;
+	/*
+	 * An integer argument that is a field or a field's element at a constant index (no
+	 * cast): the value is read at fast_off, fast_size bytes, without walking the tree.
+	 */
+	bool fast;
+	uint32_t fast_off, fast_size;
 };
 
 /* ------------------------------------------------------------------ compiled print fmt */
@@ -314,6 +320,35 @@ struct pf_print {
 
 	/* recent symbol lookups (heap, FTRACE_PF_SYMCACHE entries, allocated on first use) */
 	struct pf_symcache *symcache;
+
+	/* the fast plan (printfmt-fast.c): built on first use, NULL when not applicable */
+	struct pf_fast_op *fast;
+	char *fast_text; /* its literals, each followed by 16 bytes of padding */
+	uint32_t n_fast;
+	uint32_t fast_max; /* bytes the plan writes at most */
+	bool fast_tried;
+};
+
+/*
+ * A print fmt made only of literal text and plain integer conversions of fields at fixed
+ * places ("NR %ld = %ld", REC->id, REC->ret) -- most kernel events without a plugin -- runs
+ * as a flat list of these, writing straight into the output buffer.
+ */
+enum pf_fast_code {
+	FTRACE_PF_FAST_LIT,
+	FTRACE_PF_FAST_DEC_S, /* %d %i: sign-extended from bits */
+	FTRACE_PF_FAST_DEC_U, /* %u */
+	FTRACE_PF_FAST_HEX_L, /* %x */
+	FTRACE_PF_FAST_HEX_U, /* %X */
+};
+
+struct pf_fast_op {
+	uint8_t code;
+	uint8_t bits; /* conversions: width of the value, from the length modifier */
+	uint32_t len; /* literal: bytes */
+	uint32_t off; /* conversions: the field's place in the record */
+	uint32_t size;
+	const char *text; /* literal */
 };
 
 /* Symbol lookups cost a binary search in ~100k symbols; timer callbacks and call sites repeat. */
@@ -519,5 +554,8 @@ int ftrace_pf_build_pieces(struct arena *arena, const char *fmt, struct pf_arg *
 
 /* The per-CPU stacks and bprint caches a compiled print fmt owns on the heap. */
 void ftrace_pf_state_free(struct pf_print *pp);
+
+/* Print with the fast plan when @r's print fmt has one (printfmt-fast.c); false: do not. */
+bool ftrace_pf_fast(struct pf_out *o, const struct pf_rec *r);
 
 #endif /* TK_FTRACE_PRINTFMT_INT_H */

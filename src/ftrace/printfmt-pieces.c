@@ -6,6 +6,7 @@
  * argument, the %p extension letters kept with their conversion, and any conversion character
  * it does not know ("%c" among them) printed as ">c<" without using an argument.
  */
+#include <stdlib.h>
 #include <string.h>
 
 #include "../common/vec.h"
@@ -107,6 +108,38 @@ static const struct pf_field *arg_field(const struct pf_arg *a)
 	return a && a->kind == FTRACE_PF_FIELD ? a->field.f : NULL;
 }
 
+/*
+ * Whether @a reads a fixed place of the record -- REC->f, or REC->f[N] with a number N --
+ * the way ftrace_pf_eval() would (same offset and size), so a conversion can skip the tree.
+ */
+static void set_fast(struct pf_piece *pc, const struct pf_arg *a)
+{
+	const struct pf_arg *l, *rt;
+	uint64_t idx;
+
+	if (a && a->kind == FTRACE_PF_FIELD && a->field.f) {
+		pc->fast = true;
+		pc->fast_off = a->field.f->offset;
+		pc->fast_size = a->field.f->size;
+		return;
+	}
+	if (!a || a->kind != FTRACE_PF_OP || a->op.op[0] != '[' || a->op.op[1])
+		return;
+	l = a->op.left;
+	rt = a->op.right;
+	if (!l || l->kind != FTRACE_PF_FIELD || !l->field.f || !rt || rt->kind != FTRACE_PF_ATOM)
+		return;
+	if (rt->atom.state != FTRACE_PF_ATOM_TEXT)
+		idx = rt->atom.num;
+	else if (rt->atom.text[0] >= '0' && rt->atom.text[0] <= '9')
+		idx = strtoull(rt->atom.text, NULL, 0); /* what the evaluator makes of it */
+	else
+		return;
+	pc->fast = true;
+	pc->fast_off = (uint32_t) (l->field.f->offset + idx * l->field.f->elemsize);
+	pc->fast_size = l->field.f->elemsize;
+}
+
 static void set_arg(struct piece_builder *b, struct pf_piece *pc, int32_t len_arg)
 {
 	if (!pc)
@@ -114,6 +147,8 @@ static void set_arg(struct piece_builder *b, struct pf_piece *pc, int32_t len_ar
 	pc->arg = (int32_t) b->next;
 	pc->len_arg = len_arg;
 	pc->field = b->args ? arg_field(b->args[b->next]) : NULL;
+	if (b->args && pc->kind == FTRACE_PF_PC_DIGIT)
+		set_fast(pc, b->args[b->next]);
 }
 
 /* One conversion from '%' (parse_arg_format()); returns the characters consumed. */
