@@ -79,8 +79,8 @@ static int clock_in_ns(const char *clock)
 	if (!clock)
 		return 1;
 	return !strcmp(clock, "local") || !strcmp(clock, "global") || !strcmp(clock, "uptime") ||
-	       !strcmp(clock, "perf") || !strncmp(clock, "mono", 4) ||
-	       !strcmp(clock, "tsc2nsec") || !strcmp(clock, "tai");
+	       !strcmp(clock, "perf") || !strncmp(clock, "mono", 4) || !strcmp(clock, "tsc2nsec") ||
+	       !strcmp(clock, "tai");
 }
 
 static uint64_t mul_u64_u32_shr(uint64_t a, uint32_t mul, uint32_t shift)
@@ -133,8 +133,7 @@ static enum tk_status parse_metadata(struct td_source *ts)
 		const struct tracedat_system *sys = &in->systems[i];
 
 		for (j = 0; j < sys->n_formats; j++)
-			if (ftrace_event_parse(ctx, sys->name,
-					       (const char *) sys->formats[j].data,
+			if (ftrace_event_parse(ctx, sys->name, (const char *) sys->formats[j].data,
 					       sys->formats[j].len, NULL) < 0)
 				error_reset();
 	}
@@ -379,7 +378,8 @@ static enum tk_status build_model(struct tk_source *src, struct td_source *ts, c
 			struct tk_event_class *ec = arena_alloc(a, sizeof(*ec));
 
 			if (!ec)
-				return TK_FAIL(TK_ERR_NOMEM, "Cannot open trace.dat: path=%s", path);
+				return TK_FAIL(TK_ERR_NOMEM, "Cannot open trace.dat: path=%s",
+					       path);
 			ec->sc = sc;
 			if (i < ts->ctx.n_events) {
 				ec->name = ts->ctx.events[i]->name;
@@ -403,7 +403,8 @@ static enum tk_status build_model(struct tk_source *src, struct td_source *ts, c
 			struct td_stream *tds = arena_alloc(a, sizeof(*tds));
 
 			if (!s || !tds)
-				return TK_FAIL(TK_ERR_NOMEM, "Cannot open trace.dat: path=%s", path);
+				return TK_FAIL(TK_ERR_NOMEM, "Cannot open trace.dat: path=%s",
+					       path);
 			tds->buffer = b;
 			tds->cpu_index = i;
 			s->source = src;
@@ -460,8 +461,7 @@ static enum tk_status td_open(struct tk_source **out, struct tracedat *td, const
 		ts->ts_offset += in->date_offset_ns;
 	if (in->has_offset)
 		ts->ts_offset += in->offset_ns;
-	ts->in_ns = ts->has_tsc2nsec ||
-		    clock_in_ns(in->n_buffers ? in->buffers[0].clock : NULL);
+	ts->in_ns = ts->has_tsc2nsec || clock_in_ns(in->n_buffers ? in->buffers[0].clock : NULL);
 	st = parse_metadata(ts);
 	if (st >= 0)
 		st = build_model(src, ts, path);
@@ -500,15 +500,13 @@ struct ftrace_ctx *tracedat_source_ftrace(const struct tk_source *src)
 
 const struct tracedat_info *tracedat_source_info(const struct tk_source *src)
 {
-	return src && src->ops == &td_source_ops
-		       ? &((const struct td_source *) src->fmt)->td->info
-		       : NULL;
+	return src && src->ops == &td_source_ops ? &((const struct td_source *) src->fmt)->td->info
+						 : NULL;
 }
 
 int tracedat_source_time_in_ns(const struct tk_source *src)
 {
-	return src && src->ops == &td_source_ops ? ((const struct td_source *) src->fmt)->in_ns
-						 : 1;
+	return src && src->ops == &td_source_ops ? ((const struct td_source *) src->fmt)->in_ns : 1;
 }
 
 /* ---- reading ------------------------------------------------------------------------------ */

@@ -21,8 +21,7 @@ int tracedat_file_is(const char *path);
 
 /* Open @path (or @size bytes at @data, kept by the caller) as a source. */
 enum tk_status tracedat_source_open(struct tk_source **out, const char *path);
-enum tk_status tracedat_source_open_mem(struct tk_source **out, const uint8_t *data,
-					size_t size);
+enum tk_status tracedat_source_open_mem(struct tk_source **out, const uint8_t *data, size_t size);
 
 /*
  * The parts a trace-cmd-style printer needs; NULL when @src is not a trace.dat source. The
