@@ -150,8 +150,9 @@ bool ftrace_pf_fast(struct pf_out *o, const struct pf_rec *r)
 			q += op->len;
 			continue;
 		}
-		v = (uint64_t) op->off + op->size > r->size ? 0
-							    : ftrace_pf_read_num(r, op->off, op->size);
+		v = (uint64_t) op->off + op->size > r->size
+			    ? 0
+			    : ftrace_pf_read_num(r, op->off, op->size);
 		m = op->bits >= 64 ? ~(uint64_t) 0 : ((uint64_t) 1 << op->bits) - 1;
 		v &= m;
 		switch (op->code) {

@@ -662,8 +662,12 @@ enum tk_status tk_printer_begin(struct tk_printer *p, const struct tk_trace *t)
 {
 	error_reset();
 	TK_ASSERT_PRE(p && t);
-	if (p->style != TK_PRINT_STYLE_BABELTRACE)
-		tracecmd_print_prologue(p, t);
+	if (p->style != TK_PRINT_STYLE_BABELTRACE) {
+		enum tk_status st = tracecmd_print_prologue(p, t);
+
+		if (st < 0)
+			return st;
+	}
 	if (TK_UNLIKELY(p->out.err))
 		return writer_flush(&p->out);
 	return TK_OK;

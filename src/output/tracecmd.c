@@ -439,6 +439,8 @@ info:
 
 enum tk_status tracecmd_print_prologue(struct tk_printer *p, const struct tk_trace *t)
 {
+	struct tracedat_blob text;
+	enum tk_status st;
 	size_t i;
 	char *q;
 
@@ -453,6 +455,19 @@ enum tk_status tracecmd_print_prologue(struct tk_printer *p, const struct tk_tra
 		q += fmt_u64(q, in->cpus);
 		*q++ = '\n';
 		writer_commit_to(&p->out, q);
+		/*
+		 * A latency-format file holds the tracer's own text, printed as it is. (trace-cmd
+		 * 3.1.6 loses its first 8 bytes in version 6 files with a TRACECLOCK option,
+		 * reading them as the length of a clock text; we do not copy that.)
+		 */
+		st = tracedat_source_latency(t->sources[i], &text);
+		if (st < 0)
+			return TK_FAIL(st, "Cannot read latency text: path=%s",
+				       tk_source_get_path(t->sources[i]));
+		if (text.len) {
+			writer_write(&p->out, text.data, text.len);
+			writer_putc(&p->out, '\n');
+		}
 	}
 	return TK_OK;
 }

@@ -119,7 +119,14 @@ static enum tk_status parse_metadata(struct td_source *ts)
 		if (st < 0)
 			return TK_FAIL(st, "Cannot read trace.dat: part=header_page");
 	}
-	ctx->long_size = ctx->layout.commit_size;
+	/*
+	 * Pages are read with the kernel's long (header_page's commit size), but event fields
+	 * and print fmts with the header's long size byte, as trace-cmd hands that one to
+	 * libtraceevent (and files converted for a 32-bit target may say 8 there).
+	 */
+	ctx->long_size = in->header_long_size == 4 || in->header_long_size == 8
+				 ? in->header_long_size
+				 : ctx->layout.commit_size;
 	/*
 	 * Like trace-cmd, keep going past a format that does not parse (its events print as
 	 * "[FAILED TO PARSE]") and past bad lines of the symbol and command tables (the lines
@@ -502,6 +509,20 @@ const struct tracedat_info *tracedat_source_info(const struct tk_source *src)
 {
 	return src && src->ops == &td_source_ops ? &((const struct td_source *) src->fmt)->td->info
 						 : NULL;
+}
+
+enum tk_status tracedat_source_latency(const struct tk_source *src, struct tracedat_blob *out)
+{
+	const struct td_source *ts;
+
+	out->data = NULL;
+	out->len = 0;
+	if (!src || src->ops != &td_source_ops)
+		return TK_OK;
+	ts = src->fmt;
+	if (!ts->td->info.n_buffers || !ts->td->info.buffers[0].latency)
+		return TK_OK;
+	return tracedat_latency_text(ts->td, 0, out);
 }
 
 int tracedat_source_time_in_ns(const struct tk_source *src)

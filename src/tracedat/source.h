@@ -31,6 +31,12 @@ struct ftrace_ctx *tracedat_source_ftrace(const struct tk_source *src);
 const struct tracedat_info *tracedat_source_info(const struct tk_source *src);
 
 /*
+ * The text of a latency-format file (its top buffer holds `trace` output, not pages), or
+ * 0 with @out empty when the file is not one. A negative status when it cannot be read.
+ */
+enum tk_status tracedat_source_latency(const struct tk_source *src, struct tracedat_blob *out);
+
+/*
  * Whether times are nanoseconds (trace-cmd prints them as seconds with 6 or 9 decimals) or
  * counts of a raw clock (printed as a plain number), as trace-cmd decides from the clock.
  */

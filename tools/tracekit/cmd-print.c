@@ -38,8 +38,9 @@ static void help(void)
 	       "      --cpu=LIST         print the events of these CPUs only (e.g. 0,2-3)\n"
 	       "      --events           print the event formats of the files and exit\n"
 	       "\n"
-	       "      --style=STYLE      babeltrace or trace-cmd: print every event in the style\n"
-	       "                         of that tool (default: the style of its format)\n"
+	       "      --style=STYLE      babeltrace: every event in babeltrace2's style;\n"
+	       "                         trace-cmd: trace.dat events in trace-cmd's (CTF events\n"
+	       "                         keep babeltrace2's); default: each format its tool's\n"
 	       "  -h, --help             show this help\n"
 	       "\n"
 	       "Exit status: 0 on success, 1 if a trace cannot be read (every event before the\n"
@@ -280,8 +281,13 @@ int cmd_print(int argc, char **argv)
 	while ((st = tk_iter_next(it, &ev)) == TK_OK) {
 		int cpu = tk_event_get_cpu(ev);
 
+		/*
+		 * --cpu applies to trace.dat events (they have a CPU); like trace-cmd report,
+		 * it also leaves out the events of instance buffers (stream classes above 0).
+		 */
 		if (cpu_filter && cpu >= 0 &&
-		    (cpu >= MAX_CPUS || !(cpus[cpu / 8] & (1u << (cpu % 8)))))
+		    (cpu >= MAX_CPUS || !(cpus[cpu / 8] & (1u << (cpu % 8))) ||
+		     tk_stream_get_class_id(tk_event_get_stream(ev)) != 0))
 			continue;
 		if (tk_printer_print(ctx.printer, ev) < 0) {
 			rc = cli_fail("Cannot write output");
