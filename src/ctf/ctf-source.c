@@ -428,8 +428,9 @@ enum tk_status ctf_sources_open(const char *const *paths, size_t npaths, struct 
 		if (!is_dir(paths[i])) {
 			st = TK_FAIL(TK_ERR_NOTFOUND, "Cannot find trace: path=%s, reason=%s",
 				     paths[i],
-				     access(paths[i], F_OK) ? "no such file or directory"
-							    : "not a directory");
+				     access(paths[i], F_OK)
+					     ? "no such file or directory"
+					     : "not a CTF trace directory nor a trace.dat file");
 			break;
 		}
 		root = normalize_path(paths[i]);
