@@ -663,10 +663,13 @@ static enum tk_status td_cursor_values(struct model_cursor *mc)
 	if (vals_room(c, 0, 1))
 		return TK_FAIL(TK_ERR_NOMEM, "Cannot decode event");
 	c->vals[0].v.u = (uint64_t) (uint32_t) c->ev.cpu;
-	c->ev.scope[MODEL_SCOPE_PACKET_CONTEXT] = c->vals;
+	/* the scopes point into c->vals, which may move while it grows: set them last */
+	c->ev.scope[MODEL_SCOPE_PACKET_CONTEXT] = NULL;
 	c->ev.scope[MODEL_SCOPE_PAYLOAD] = NULL;
-	if (!fev)
+	if (!fev) {
+		c->ev.scope[MODEL_SCOPE_PACKET_CONTEXT] = c->vals;
 		return TK_OK;
+	}
 	for (i = fev->n_common; i < fev->n_fields; i++) {
 		const struct ftrace_field *f = &fev->fields[i];
 		uint32_t off = f->offset, len = f->size, k, esize;
@@ -709,6 +712,7 @@ static enum tk_status td_cursor_values(struct model_cursor *mc)
 			c->vals[nv++].v.u = ftrace_field_u64(ctx, &e, rec);
 		}
 	}
+	c->ev.scope[MODEL_SCOPE_PACKET_CONTEXT] = c->vals;
 	c->ev.scope[MODEL_SCOPE_PAYLOAD] = c->vals + 1;
 	return TK_OK;
 }
