@@ -44,6 +44,7 @@ struct td_cursor {
 	struct tk_stream *stream;
 	struct td_source *ts;
 	struct tracedat_pages *pages;
+	const struct tracedat_tsync_cpu *shift; /* TIME_SHIFT samples of this CPU, or NULL */
 	struct ftrace_page pg;
 	uint8_t have_page;
 	uint64_t page_no;
@@ -90,11 +91,70 @@ static uint64_t mul_u64_u32_shr(uint64_t a, uint32_t mul, uint32_t shift)
 	return shift >= 128 ? 0 : (uint64_t) (p >> shift);
 }
 
-/* A record's time as trace-cmd computes it. */
-static int64_t td_time(const struct td_source *ts, uint64_t raw)
+/*
+ * TIME_SHIFT: a guest's raw time moved onto the host's clock with the two samples around it
+ * (libtracecmd's arithmetic: 64-bit two's complement, comparisons of the unsigned time with
+ * the signed sample times done unsigned, the offset interpolated when the flag says so).
+ */
+static uint64_t tsync_calc(uint64_t t, uint32_t flags, const struct tracedat_tsync_sample *lo,
+			   const struct tracedat_tsync_sample *hi)
+{
+	uint64_t cor = (uint64_t) lo->offset;
+
+	if (flags & TRACEDAT_TSYNC_INTERPOLATE) {
+		int64_t delta = (int64_t) ((uint64_t) hi->time - (uint64_t) lo->time);
+		int64_t num = (int64_t) ((t - (uint64_t) lo->time) *
+					 ((uint64_t) hi->offset - (uint64_t) lo->offset));
+
+		num = (int64_t) ((uint64_t) num + (uint64_t) (delta / 2));
+		/* sample times differ, so delta is not 0; INT64_MIN / -1 wraps */
+		cor += delta == -1 ? -(uint64_t) num : (uint64_t) (num / delta);
+	}
+	t = (t * (uint64_t) lo->scaling) >> lo->fraction;
+	return t + cor;
+}
+
+static uint64_t tsync_time(const struct tracedat_tsync_cpu *tc, uint32_t flags, uint64_t t)
+{
+	const struct tracedat_tsync_sample *s = tc->s;
+	int64_t lo, hi, mid;
+
+	if (tc->n == 0)
+		return t;
+	if (tc->n == 1)
+		return t + (uint64_t) s[0].offset;
+	if (tc->n == 2 || t <= (uint64_t) s[0].time)
+		return tsync_calc(t, flags, &s[0], &s[1]);
+	if (t >= (uint64_t) s[tc->n - 1].time)
+		return tsync_calc(t, flags, &s[tc->n - 2], &s[tc->n - 1]);
+	lo = 0;
+	hi = (int64_t) tc->n - 1;
+	mid = (lo + hi) / 2;
+	while (lo <= hi) {
+		if (t < (uint64_t) s[mid].time)
+			hi = mid - 1;
+		else if (t > (uint64_t) s[mid].time)
+			lo = mid + 1;
+		else
+			break;
+		mid = (lo + hi) / 2;
+	}
+	/* the unsigned order of the times may not be the sorted one: stay inside */
+	if (mid < 0)
+		mid = 0;
+	if (mid > (int64_t) tc->n - 2)
+		mid = (int64_t) tc->n - 2;
+	return tsync_calc(t, flags, &s[mid], &s[mid + 1]);
+}
+
+/* A record's time as trace-cmd computes it; @shift: the CPU's TIME_SHIFT samples or NULL. */
+static int64_t td_time(const struct td_source *ts, const struct tracedat_tsync_cpu *shift,
+		       uint64_t raw)
 {
 	uint64_t t = raw;
 
+	if (shift)
+		t = tsync_time(shift, ts->td->info.tsync->flags, t);
 	if (ts->has_tsc2nsec)
 		t = mul_u64_u32_shr(t, ts->tsc_mult, ts->tsc_shift);
 	return (int64_t) (t + (uint64_t) ts->ts_offset);
@@ -459,7 +519,7 @@ static enum tk_status td_open(struct tk_source **out, struct tracedat *td, const
 	src->fmt = ts;
 	ts->td = td;
 	ftrace_ctx_init(&ts->ctx, in->bo);
-	if (in->has_tsc2nsec) {
+	if (in->has_tsc2nsec && in->tsc2nsec_mult) { /* libtracecmd skips a zero multiplier */
 		ts->has_tsc2nsec = 1;
 		ts->tsc_mult = in->tsc2nsec_mult;
 		ts->tsc_shift = in->tsc2nsec_shift;
@@ -468,7 +528,7 @@ static enum tk_status td_open(struct tk_source **out, struct tracedat *td, const
 		ts->ts_offset += in->date_offset_ns;
 	if (in->has_offset)
 		ts->ts_offset += in->offset_ns;
-	ts->in_ns = ts->has_tsc2nsec || clock_in_ns(in->n_buffers ? in->buffers[0].clock : NULL);
+	ts->in_ns = in->has_tsc2nsec || clock_in_ns(in->n_buffers ? in->buffers[0].clock : NULL);
 	st = parse_metadata(ts);
 	if (st >= 0)
 		st = build_model(src, ts, path);
@@ -584,7 +644,7 @@ static enum tk_status td_cursor_next(struct model_cursor *mc, struct model_item 
 	c->ev.raw = rec.data;
 	c->ev.raw_size = rec.size;
 	c->ev.cycles = rec.ts;
-	c->ev.ns = td_time(c->ts, rec.ts);
+	c->ev.ns = td_time(c->ts, c->shift, rec.ts);
 	/*
 	 * Losses are reported with the first record of the page, and only when that record
 	 * opens the page (a time record first hides them from trace-cmd); the count goes
@@ -736,6 +796,7 @@ static enum tk_status td_cursor_open(struct tk_stream *stream, struct model_curs
 {
 	struct td_source *ts = stream->source->fmt;
 	const struct td_stream *tds = stream->fmt;
+	const struct tracedat_tsync *tsync = ts->td->info.tsync;
 	struct td_cursor *c = calloc(1, sizeof(*c));
 	enum tk_status st;
 
@@ -748,6 +809,13 @@ static enum tk_status td_cursor_open(struct tk_stream *stream, struct model_curs
 	c->ev.stream = stream;
 	c->ev.has_ts = 1;
 	c->ev.cpu = (int32_t) stream->id;
+	/* libtracecmd moves the top buffer's times only: instances get no host sync */
+	if (tds->buffer == 0 && tsync) {
+		uint32_t cpu = ts->td->info.buffers[0].cpus[tds->cpu_index].cpu;
+
+		if (cpu < tsync->n_cpus)
+			c->shift = &tsync->cpus[cpu];
+	}
 	st = tracedat_pages_open(ts->td, tds->buffer, tds->cpu_index, &c->pages);
 	if (st < 0) {
 		free(c);

@@ -1,8 +1,8 @@
 // SPDX-License-Identifier: MIT
 /*
  * trace.dat options, v6 and v7 (reference section 3): the list every option joins, and what
- * the ones this reader understands mean: DATE, OFFSET, TSC2NSEC, TRACECLOCK, UNAME, VERSION,
- * CPUSTAT, CPUCOUNT, the v7 section offsets, and the BUFFER and BUFFER_TEXT options that
+ * the ones this reader understands mean: DATE, OFFSET, TSC2NSEC, TIME_SHIFT, TRACECLOCK, UNAME,
+ * VERSION, CPUSTAT, CPUCOUNT, the v7 section offsets, and the BUFFER and BUFFER_TEXT options that
  * describe each buffer. Options nobody knows stay in the list, raw.
  */
 #include <errno.h>
@@ -191,6 +191,105 @@ static enum tk_status parse_buffer_v6(struct tracedat_open *o, const struct trac
 	return TK_OK;
 }
 
+/* Samples of one CPU in time order (signed, as trace-cmd sorts them), equal times once. */
+struct tsync_sort {
+	struct tracedat_tsync_sample s;
+	uint32_t order; /* position in the file: the first of equal times is kept */
+};
+
+static int tsync_cmp(const void *a, const void *b)
+{
+	const struct tsync_sort *x = a, *y = b;
+
+	if (x->s.time != y->s.time)
+		return x->s.time < y->s.time ? -1 : 1;
+	return x->order < y->order ? -1 : x->order > y->order;
+}
+
+/*
+ * TIME_SHIFT, written into a guest's file by `trace-cmd record -A`: u64 trace id of the host,
+ * u32 flags, u32 CPU count, per CPU {u32 count, i64 times[count], i64 offsets[count], i64
+ * scalings[count]}, then, when bytes are left, per CPU i64 fractions[count]. libtracecmd
+ * ignores the option below 16 bytes, so this reader does too; the last one counts.
+ */
+static enum tk_status parse_time_shift(struct tracedat_open *o, const struct tracedat_cur *opts,
+				       size_t at, const uint8_t *data, size_t size)
+{
+	const uint16_t id = TRACEDAT_OPTION_TIME_SHIFT;
+	enum tk_byte_order bo = opts->bo;
+	struct tracedat_tsync *ts;
+	struct tsync_sort *tmp = NULL;
+	size_t off = 16, total = 0, i, j, k, n;
+	uint32_t c;
+
+	if (size < 16)
+		return TK_OK;
+	ts = arena_alloc(&o->p->arena, sizeof(*ts));
+	if (!ts)
+		return TK_FAIL(TK_ERR_NOMEM, "Cannot read trace.dat option: id=%u", id);
+	ts->peer_trace_id = tk_load_u64(data, bo);
+	ts->flags = tk_load_u32(data + 8, bo);
+	ts->n_cpus = tk_load_u32(data + 12, bo);
+	if (ts->n_cpus > (size - off) / 4)
+		return opt_fail(opts, at, id, "more CPUs than the option can hold");
+	ts->cpus = arena_alloc(&o->p->arena, (size_t) ts->n_cpus * sizeof(*ts->cpus) + 1);
+	if (!ts->cpus)
+		return TK_FAIL(TK_ERR_NOMEM, "Cannot read trace.dat option: id=%u", id);
+	for (c = 0; c < ts->n_cpus; c++) {
+		struct tracedat_tsync_cpu *tc = &ts->cpus[c];
+
+		if (size - off < 4)
+			return opt_fail(opts, at, id, "samples cut short");
+		tc->n = tk_load_u32(data + off, bo);
+		off += 4;
+		if (tc->n > (size - off) / 24)
+			return opt_fail(opts, at, id, "samples cut short");
+		tc->s = arena_alloc(&o->p->arena, (size_t) tc->n * sizeof(*tc->s) + 1);
+		if (!tc->s)
+			return TK_FAIL(TK_ERR_NOMEM, "Cannot read trace.dat option: id=%u", id);
+		n = tc->n;
+		for (i = 0; i < n; i++) {
+			tc->s[i].time = (int64_t) tk_load_u64(data + off + 8 * i, bo);
+			tc->s[i].offset = (int64_t) tk_load_u64(data + off + 8 * (n + i), bo);
+			tc->s[i].scaling = (int64_t) tk_load_u64(data + off + 8 * (2 * n + i), bo);
+			tc->s[i].fraction = 0;
+		}
+		off += 24 * n;
+		total += n;
+	}
+	if (off < size) {
+		if ((size - off) / 8 < total)
+			return opt_fail(opts, at, id, "fraction bits cut short");
+		for (c = 0; c < ts->n_cpus; c++)
+			for (i = 0; i < ts->cpus[c].n; i++, off += 8) {
+				uint64_t f = tk_load_u64(data + off, bo);
+
+				if (f > 63)
+					return opt_fail(opts, at, id, "fraction bits above 63");
+				ts->cpus[c].s[i].fraction = (uint32_t) f;
+			}
+	}
+	for (c = 0; c < ts->n_cpus; c++) {
+		struct tracedat_tsync_cpu *tc = &ts->cpus[c];
+
+		if (tc->n < 2)
+			continue;
+		tmp = malloc(tc->n * sizeof(*tmp));
+		if (!tmp)
+			return TK_FAIL(TK_ERR_NOMEM, "Cannot read trace.dat option: id=%u", id);
+		for (i = 0; i < tc->n; i++)
+			tmp[i] = (struct tsync_sort){tc->s[i], (uint32_t) i};
+		qsort(tmp, tc->n, sizeof(*tmp), tsync_cmp);
+		for (j = 0, k = 0; j < tc->n; j++)
+			if (j == 0 || tmp[j].s.time != tmp[j - 1].s.time)
+				tc->s[k++] = tmp[j].s;
+		tc->n = (uint32_t) k;
+		free(tmp);
+	}
+	o->info->tsync = ts;
+	return TK_OK;
+}
+
 /*
  * What one option means (it is already in info.options). @opts is the options region and @at
  * the option's start there; @c covers its payload.
@@ -286,6 +385,8 @@ static enum tk_status handle_option(struct tracedat_open *o, uint16_t id,
 			return opt_fail(opts, at, id, "shift larger than 63");
 		in->has_tsc2nsec = 1;
 		return TK_OK;
+	case TRACEDAT_OPTION_TIME_SHIFT:
+		return parse_time_shift(o, opts, at, data, size);
 	case TRACEDAT_OPTION_HEADER_INFO:
 	case TRACEDAT_OPTION_FTRACE_EVENTS:
 	case TRACEDAT_OPTION_EVENT_FORMATS:

@@ -49,6 +49,27 @@ struct tracedat_cpu_data {
 			    for compressed data, which the page reader tolerates) */
 };
 
+/* One host-guest clock sample of a TIME_SHIFT option (trace-cmd's timesync). */
+struct tracedat_tsync_sample {
+	int64_t time;	   /* guest time when the offset was measured */
+	int64_t offset;	   /* host minus guest */
+	int64_t scaling;   /* multiplier of guest time */
+	uint32_t fraction; /* right shift after the multiplication (0 when absent) */
+};
+
+/* A TIME_SHIFT option: per-CPU samples sorted by time, one per time. */
+struct tracedat_tsync {
+	uint64_t peer_trace_id;
+	uint32_t flags; /* TRACEDAT_TSYNC_INTERPOLATE */
+	uint32_t n_cpus;
+	struct tracedat_tsync_cpu {
+		struct tracedat_tsync_sample *s;
+		uint32_t n;
+	} * cpus;
+};
+
+#define TRACEDAT_TSYNC_INTERPOLATE 1u
+
 struct tracedat_buffer {
 	const char *name;		/* "" for the top buffer */
 	const char *clock;		/* "local", "global", "x86-tsc", ... or NULL when unknown
@@ -139,6 +160,7 @@ struct tracedat_info {
 	uint8_t has_tsc2nsec;
 	uint32_t tsc2nsec_mult, tsc2nsec_shift;
 	uint64_t tsc2nsec_offset;
+	const struct tracedat_tsync *tsync; /* the last TIME_SHIFT option, or NULL */
 	const char *trace_clock; /* TRACECLOCK text (or the v6 clock blob), trailing newline
 				    dropped; NULL if none */
 	const char *uname;

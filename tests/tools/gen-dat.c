@@ -11,7 +11,8 @@
  *
  *   - The events depend only on --seed, --events, --cpus, --missed (which only adds losses)
  *     and --instance: the same options give the same timestamps, CPUs, tasks and field
- *     values whatever the encoding (--clock and --date change only how times print),
+ *     values whatever the encoding (--clock, --date, --offset, --tsc2nsec and --time-shift
+ *     change only how times print and so the order of CPUs' events),
  *     so a big-endian, 32-bit, v6 or compressed twin prints exactly like the little-endian
  *     64-bit file. Encoding choices (where pages start, time extend or absolute time stamp
  *     records, discarded events, end-of-page padding) come from a second generator and
@@ -68,7 +69,10 @@ enum {
 	OPT_UNAME = 5,
 	OPT_VERSION = 9,
 	OPT_CPUCOUNT = 8,
+	OPT_OFFSET = 7,
 	OPT_TRACEID = 11,
+	OPT_TIME_SHIFT = 12,
+	OPT_TSC2NSEC = 14,
 	OPT_STRINGS = 15,
 	OPT_HEADER_INFO = 16,
 	OPT_FTRACE_EVENTS = 17,
@@ -96,6 +100,10 @@ struct gen {
 	uint32_t page_size;
 	bool missed;
 	bool date;
+	bool tsc2nsec;	 /* TSC2NSEC option: ring-buffer times are counter ticks */
+	bool time_shift; /* TIME_SHIFT option: a guest's samples of the host clock */
+	bool has_offset; /* OFFSET option */
+	int64_t offset;	 /* its value, ns */
 	const char *clock;
 	const char *instances[MAX_INSTANCES];
 	unsigned int n_instances;
@@ -1462,6 +1470,70 @@ static void cpustat_options(const struct gen *g, struct buf *o, const struct cpu
 	buf_free(&t);
 }
 
+/*
+ * TSC2NSEC: {u32 mult, u32 shift, u64 offset}, ns = ticks * mult >> shift (0.3 to 1.5 ns a
+ * tick, shifts 16 to 32 as perf gives them); the offset is saved but not applied by readers.
+ */
+static void tsc2nsec_option(const struct gen *g, struct buf *o)
+{
+	struct rng r = rng_for(g, 0xfffe, 0, 1);
+	struct buf t = {.bo = g->bo};
+	uint32_t shift = 16 + (uint32_t) rng_below(&r, 17);
+
+	put_u32(&t,
+		(uint32_t) (((UINT64_C(3) << shift) + rng_below(&r, UINT64_C(12) << shift)) / 10));
+	put_u32(&t, shift);
+	put_u64(&t, rng_next(&r));
+	opt_add(o, OPT_TSC2NSEC, t.p, (uint32_t) t.len);
+	buf_free(&t);
+}
+
+/*
+ * TIME_SHIFT, as `trace-cmd record -A` leaves in a guest's file: u64 host trace id, u32
+ * flags (1: interpolate), u32 CPU count, per CPU {u32 count, i64 times, i64 offsets, i64
+ * scalings}, then per CPU the i64 fraction bits, which older writers left out. Counts of 1 to
+ * 6 samples per CPU (libtracecmd reads past its array for a count of 0) (one CPU fewer than the trace has, to leave one without), out of order
+ * and with a repeated time, spread over the trace's raw times; offsets within a millisecond,
+ * scalings 1, some 3 with one fraction bit.
+ */
+static void time_shift_option(const struct gen *g, struct buf *o)
+{
+	struct rng r = rng_for(g, 0xfffe, 0, 2);
+	struct buf t = {.bo = g->bo};
+	uint64_t span = (g->events / g->cpus + 1) * UINT64_C(200000000);
+	bool fractions = rng_below(&r, 2);
+	unsigned int cpus = g->cpus > 1 ? g->cpus - 1 : 1, cpu, k, n[MAX_CPUS];
+	int64_t tm[MAX_CPUS][6], off[MAX_CPUS][6], sc[MAX_CPUS][6], fr[MAX_CPUS][6];
+
+	put_u64(&t, g->trace_id ^ UINT64_C(0x5555));
+	put_u32(&t, (uint32_t) rng_below(&r, 2));
+	put_u32(&t, cpus);
+	for (cpu = 0; cpu < cpus; cpu++) {
+		n[cpu] = cpu < 3 ? cpu + 1 : 1 + (unsigned int) rng_below(&r, 6);
+		for (k = 0; k < n[cpu]; k++) {
+			tm[cpu][k] = (int64_t) (g->t0 - NS + rng_below(&r, span));
+			off[cpu][k] = (int64_t) rng_below(&r, 2000000) - 1000000;
+			sc[cpu][k] = fractions && rng_below(&r, 3) == 0 ? 3 : 1;
+			fr[cpu][k] = sc[cpu][k] == 3;
+		}
+		if (n[cpu] > 3)
+			tm[cpu][n[cpu] - 1] = tm[cpu][1];
+		put_u32(&t, n[cpu]);
+		for (k = 0; k < n[cpu]; k++)
+			put_u64(&t, (uint64_t) tm[cpu][k]);
+		for (k = 0; k < n[cpu]; k++)
+			put_u64(&t, (uint64_t) off[cpu][k]);
+		for (k = 0; k < n[cpu]; k++)
+			put_u64(&t, (uint64_t) sc[cpu][k]);
+	}
+	if (fractions)
+		for (cpu = 0; cpu < cpus; cpu++)
+			for (k = 0; k < n[cpu]; k++)
+				put_u64(&t, (uint64_t) fr[cpu][k]);
+	opt_add(o, OPT_TIME_SHIFT, t.p, (uint32_t) t.len);
+	buf_free(&t);
+}
+
 /* The options every file has: what trace-cmd record saves about the machine and buffers. */
 static void common_options(const struct gen *g, struct buf *o, const struct cpu_stats *stats)
 {
@@ -1482,8 +1554,19 @@ static void common_options(const struct gen *g, struct buf *o, const struct cpu_
 		   machines[g->bo == TK_BYTE_ORDER_BE][g->long_size == 8]);
 	put_zeros(&t, 1);
 	opt_add(o, OPT_UNAME, t.p, (uint32_t) t.len);
+	t.len = 0;
 	opt_str(o, OPT_VERSION, "3.1.6 gen-dat");
 	opt_u64(o, OPT_TRACEID, g->trace_id);
+	if (g->has_offset) {
+		buf_printf(&t, "%" PRId64, g->offset);
+		put_zeros(&t, 1);
+		opt_add(o, OPT_OFFSET, t.p, (uint32_t) t.len);
+		t.len = 0;
+	}
+	if (g->tsc2nsec)
+		tsc2nsec_option(g, o);
+	if (g->time_shift)
+		time_shift_option(g, o);
 	cpustat_options(g, o, stats);
 	buf_free(&t);
 }
@@ -1716,6 +1799,9 @@ static void usage(FILE *out)
 		"      --clock=NAME         trace clock: local (default), global, counter, uptime,\n"
 		"                           perf, mono, mono_raw, boot, tai, x86-tsc\n"
 		"      --date               add a DATE option (wall-clock offset, in us)\n"
+		"      --offset=NS          add an OFFSET option (signed, added to every time)\n"
+		"      --tsc2nsec           add a TSC2NSEC option: times are counter ticks\n"
+		"      --time-shift         add a TIME_SHIFT option (guest-to-host samples)\n"
 		"  -h, --help               show this help\n",
 		MAX_CPUS, MAX_INSTANCES);
 }
@@ -1751,6 +1837,9 @@ enum {
 	OPT_INSTANCE,
 	OPT_CLOCK,
 	OPT_DATE_FLAG,
+	OPT_OFFSET_ARG,
+	OPT_TSC2NSEC_FLAG,
+	OPT_TIME_SHIFT_FLAG,
 };
 
 static void parse_args(struct gen *g, int argc, char **argv)
@@ -1768,6 +1857,9 @@ static void parse_args(struct gen *g, int argc, char **argv)
 		{"instance", required_argument, NULL, OPT_INSTANCE},
 		{"clock", required_argument, NULL, OPT_CLOCK},
 		{"date", no_argument, NULL, OPT_DATE_FLAG},
+		{"offset", required_argument, NULL, OPT_OFFSET_ARG},
+		{"tsc2nsec", no_argument, NULL, OPT_TSC2NSEC_FLAG},
+		{"time-shift", no_argument, NULL, OPT_TIME_SHIFT_FLAG},
 		{"help", no_argument, NULL, 'h'},
 		{NULL, 0, NULL, 0},
 	};
@@ -1839,6 +1931,22 @@ static void parse_args(struct gen *g, int argc, char **argv)
 			break;
 		case OPT_DATE_FLAG:
 			g->date = true;
+			break;
+		case OPT_OFFSET_ARG: {
+			char *end;
+
+			errno = 0;
+			g->offset = strtoll(optarg, &end, 0);
+			if (errno || end == optarg || *end)
+				bad_choice("--offset", optarg, "a signed integer");
+			g->has_offset = true;
+			break;
+		}
+		case OPT_TSC2NSEC_FLAG:
+			g->tsc2nsec = true;
+			break;
+		case OPT_TIME_SHIFT_FLAG:
+			g->time_shift = true;
 			break;
 		case 'h':
 			usage(stdout);

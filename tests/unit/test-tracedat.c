@@ -180,8 +180,10 @@ struct fx {
 	int options;	     /* v6: write an options block */
 	int unknown_options; /* options 23, 24, 25 and 200, kept raw */
 	int date, offset, tsc2nsec, cpucount;
-	int v6_cpucount;	/* v6: a CPUCOUNT option (not after a BUFFER) with this value */
-	const char *date_text;	/* NULL: FX_DATE_TEXT */
+	int v6_cpucount;	   /* v6: a CPUCOUNT option (not after a BUFFER) with this value */
+	const char *date_text;	   /* NULL: FX_DATE_TEXT */
+	const uint8_t *time_shift; /* a TIME_SHIFT payload, or NULL */
+	size_t time_shift_len;
 	uint32_t chunk_pages;	/* pages per compressed chunk */
 	uint32_t latency_chunk; /* text bytes per compressed latency chunk */
 	int empty_chunk;	/* chunked data starts with a chunk of 0 bytes */
@@ -365,6 +367,8 @@ static void put_common_options(struct bld *b, const struct fx *f)
 		put_option(b, 14, t.d, t.len);
 		b_fini(&t);
 	}
+	if (f->time_shift)
+		put_option(b, 12, f->time_shift, f->time_shift_len);
 	if (f->traceclock == 1)
 		put_option(b, 4, "", 0);
 	else if (f->traceclock == 2)
@@ -1469,6 +1473,118 @@ static void test_bad_option_payloads(void **state)
 	b_fini(&b);
 }
 
+/*
+ * TIME_SHIFT payload: trace id, flags, 2 CPUs; CPU 0 with samples at times 30, 10, 20, 10
+ * (offsets 3, 1, 2, 9: the second 10 is dropped), CPU 1 with one; then, when @fractions, the
+ * fraction bits of each sample (@frac for the last of CPU 0).
+ */
+static void time_shift_payload(struct bld *t, int fractions, uint64_t frac)
+{
+	static const int64_t times[] = {30, 10, 20, 10}, offs[] = {3, 1, 2, 9};
+	size_t i;
+
+	b_u64(t, UINT64_C(0x1122334455667788));
+	b_u32(t, 1);
+	b_u32(t, 2);
+	b_u32(t, 4);
+	for (i = 0; i < 4; i++)
+		b_u64(t, (uint64_t) times[i]);
+	for (i = 0; i < 4; i++)
+		b_u64(t, (uint64_t) offs[i]);
+	for (i = 0; i < 4; i++)
+		b_u64(t, i + 1); /* scalings 1 to 4 */
+	b_u32(t, 1);
+	b_u64(t, (uint64_t) -5); /* time */
+	b_u64(t, (uint64_t) -7); /* offset */
+	b_u64(t, 1);
+	if (fractions) {
+		for (i = 0; i < 3; i++)
+			b_u64(t, i);
+		b_u64(t, frac);
+		b_u64(t, 0);
+	}
+}
+
+static void test_time_shift_option(void **state)
+{
+	static const enum tk_byte_order orders[] = {TK_BYTE_ORDER_LE, TK_BYTE_ORDER_BE};
+	struct tracedat *td;
+	const struct tracedat_tsync *ts;
+	struct bld b, t;
+	size_t k;
+
+	(void) state;
+	for (k = 0; k < 2; k++) {
+		struct fx f = fx_default(k ? 7 : 6, orders[k], "none");
+
+		t = (struct bld){.bo = orders[k]};
+		time_shift_payload(&t, 1, 3);
+		f.time_shift = t.d;
+		f.time_shift_len = t.len;
+		fx_build(&b, &f);
+		td = open_ok(&b);
+		ts = td->info.tsync;
+		assert_non_null(ts);
+		assert_int_equal(ts->peer_trace_id, UINT64_C(0x1122334455667788));
+		assert_int_equal(ts->flags, TRACEDAT_TSYNC_INTERPOLATE);
+		assert_int_equal(ts->n_cpus, 2);
+		/* sorted by time, the first of the two 10s kept, with its own fraction bits */
+		assert_int_equal(ts->cpus[0].n, 3);
+		assert_int_equal(ts->cpus[0].s[0].time, 10);
+		assert_int_equal(ts->cpus[0].s[0].offset, 1);
+		assert_int_equal(ts->cpus[0].s[0].scaling, 2);
+		assert_int_equal(ts->cpus[0].s[0].fraction, 1);
+		assert_int_equal(ts->cpus[0].s[1].time, 20);
+		assert_int_equal(ts->cpus[0].s[1].scaling, 3);
+		assert_int_equal(ts->cpus[0].s[2].time, 30);
+		assert_int_equal(ts->cpus[0].s[2].offset, 3);
+		assert_int_equal(ts->cpus[0].s[2].fraction, 0);
+		assert_int_equal(ts->cpus[1].n, 1);
+		assert_int_equal(ts->cpus[1].s[0].time, -5);
+		assert_int_equal(ts->cpus[1].s[0].offset, -7);
+		tracedat_close(td);
+		b_fini(&b);
+
+		/* without the fraction bits: all 0 */
+		t.len = 0;
+		time_shift_payload(&t, 0, 0);
+		f.time_shift_len = t.len;
+		f.time_shift = t.d;
+		fx_build(&b, &f);
+		td = open_ok(&b);
+		assert_int_equal(td->info.tsync->cpus[0].s[0].fraction, 0);
+		assert_int_equal(td->info.tsync->cpus[0].s[0].scaling, 2);
+		tracedat_close(td);
+		b_fini(&b);
+
+		/* fraction bits above 63 */
+		t.len = 0;
+		time_shift_payload(&t, 1, 64);
+		f.time_shift_len = t.len;
+		f.time_shift = t.d;
+		fx_build(&b, &f);
+		open_fails(&b, TK_ERR_FORMAT, "fraction bits above 63");
+		b_fini(&b);
+
+		/* cut inside the samples, inside the fraction bits, and below 16 bytes (ignored) */
+		f.time_shift_len = 16 + 4 + 8 * 5;
+		fx_build(&b, &f);
+		open_fails(&b, TK_ERR_FORMAT, "id=12 (TIME_SHIFT)");
+		b_fini(&b);
+		f.time_shift_len = t.len - 8;
+		fx_build(&b, &f);
+		open_fails(&b, TK_ERR_FORMAT, "fraction bits cut short");
+		b_fini(&b);
+		f.time_shift_len = 15;
+		fx_build(&b, &f);
+		td = open_ok(&b);
+		assert_null(td->info.tsync);
+		tracedat_close(td);
+		b_fini(&b);
+		b_fini(&t);
+	}
+}
+
 /* v7 file with its options chain bent into a loop. */
 static void test_v7_options_loop(void **state)
 {
@@ -1992,6 +2108,7 @@ int main(void)
 		cmocka_unit_test(test_every_truncation),
 		cmocka_unit_test(test_bad_lengths),
 		cmocka_unit_test(test_bad_option_payloads),
+		cmocka_unit_test(test_time_shift_option),
 		cmocka_unit_test(test_v7_options_loop),
 		cmocka_unit_test(test_bad_chunks),
 		cmocka_unit_test(test_bad_compressed_metadata),
