@@ -817,8 +817,15 @@ static void pretty_bprint(struct pf_out *o, struct pf_rec *r)
 
 void ftrace_pf_pretty(struct pf_out *o, const struct pf_rec *rc)
 {
-	struct pf_rec r = *rc;
+	struct pf_rec r;
 
+	/*
+	 * The fast plan first, on the caller's record: copying it costs more than the plan
+	 * itself (its small fields were just stored, and wide loads of them stall).
+	 */
+	if (!(rc->pp->flags & (FTRACE_PF_FAILED | FTRACE_PF_BPRINT)) && ftrace_pf_fast(o, rc))
+		return;
+	r = *rc;
 	if (r.pp->flags & FTRACE_PF_FAILED) {
 		ftrace_pf_out_puts(o, "[FAILED TO PARSE]");
 		ftrace_pf_print_fields(o, &r);
@@ -828,8 +835,6 @@ void ftrace_pf_pretty(struct pf_out *o, const struct pf_rec *rc)
 		pretty_bprint(o, &r);
 		return;
 	}
-	if (ftrace_pf_fast(o, &r))
-		return;
 	for (uint32_t i = 0; i < r.pp->n_pieces; i++)
 		ftrace_pf_print_piece(o, &r, &r.pp->pieces[i]);
 }

@@ -91,8 +91,10 @@ struct tk_event_class *model_stream_class_find_ec(const struct model_stream_clas
 }
 
 /*
- * Event classes are looked up by ID for every event: when IDs are small (they usually count
- * from 0), a direct table replaces the binary search.
+ * Event classes are looked up by ID for every event: when IDs are small, a direct table
+ * replaces the binary search. CTF IDs count from 0; ftrace IDs are the kernel's, in the
+ * hundreds or low thousands even when a file holds a handful of events, hence the fixed
+ * allowance of 4096 entries (32 KiB).
  */
 enum tk_status model_stream_class_index(struct model_stream_class *sc, struct arena *a)
 {
@@ -103,7 +105,7 @@ enum tk_status model_stream_class_index(struct model_stream_class *sc, struct ar
 		return TK_OK;
 	/* the table covers the small IDs; the few large ones are still found by search */
 	for (i = 0; i < sc->n_ecs; i++)
-		if (sc->ecs[i]->id > max && sc->ecs[i]->id <= 8 * sc->n_ecs + 64)
+		if (sc->ecs[i]->id > max && sc->ecs[i]->id <= 8 * sc->n_ecs + 4096)
 			max = sc->ecs[i]->id;
 	sc->ec_table = arena_alloc(a, (size_t) (max + 1) * sizeof(*sc->ec_table));
 	if (!sc->ec_table)

@@ -291,7 +291,7 @@ static int fast_line(struct tc_cache *c, const struct tc_name *nm, const struct 
 {
 	uint64_t us, sec;
 	uint32_t frac, cpu = (uint32_t) ev->cpu, i;
-	char digits[24], *q;
+	char *q;
 	size_t n;
 
 	if (!c->in_ns || (flags & TK_PRINT_NSEC) || cpu >= 1000 || nm->len > 96 || ev->ns < 0)
@@ -327,11 +327,10 @@ static int fast_line(struct tc_cache *c, const struct tc_name *nm, const struct 
 	us = ((uint64_t) ev->ns + 500) / 1000;
 	sec = us / 1000000;
 	frac = (uint32_t) (us % 1000000);
-	n = fmt_u64(digits, sec);
-	for (i = (uint32_t) n; i < 5; i++)
+	/* straight into the line: a copy of freshly stored digits stalls the load */
+	for (i = fmt_count_digits(sec); i < 5; i++)
 		*q++ = ' ';
-	memcpy(q, digits, n);
-	q += n;
+	q += fmt_u64(q, sec);
 	*q++ = '.';
 	memcpy(q, writer_digit_pairs + (frac / 10000) * 2, 2);
 	memcpy(q + 2, writer_digit_pairs + (frac / 100 % 100) * 2, 2);
