@@ -53,6 +53,16 @@ static void on_notice(const struct tk_notice *n, void *payload)
 		in->lost_events += count;
 }
 
+/* Seconds from @first to @last; damaged times may be far apart (no overflow then). */
+static double duration_s(int64_t first, int64_t last)
+{
+	int64_t d;
+
+	if (!__builtin_sub_overflow(last, first, &d))
+		return (double) d / 1e9;
+	return ((double) last - (double) first) / 1e9;
+}
+
 static void print_time(int64_t ns)
 {
 	int64_t s = ns / 1000000000, sub = ns % 1000000000;
@@ -207,7 +217,7 @@ int cmd_info(int argc, char **argv)
 		print_time(in.first_ns);
 		printf("\nLatest event:   ");
 		print_time(in.last_ns);
-		printf("\nDuration:       %.9f s\n", (double) (in.last_ns - in.first_ns) / 1e9);
+		printf("\nDuration:       %.9f s\n", duration_s(in.first_ns, in.last_ns));
 	}
 	printf("Lost events:    %" PRIu64 "%s\n", in.lost_events,
 	       in.lost_events_unknown ? " (and an unknown number more)" : "");
