@@ -10,6 +10,7 @@
 #include <tracekit/trace.h>
 #include <tracekit/iter.h>
 #include <tracekit/print.h>
+#include <tracekit/record.h>
 
 #ifdef __cplusplus
 extern "C" {

@@ -36,9 +36,9 @@
 struct rec_cpu {
 	struct ftrace_recorder *r;
 	uint32_t cpu;
-	int in;	     /* per_cpu/cpuN/trace_pipe_raw, non-blocking */
-	int out;     /* the temporary file */
-	int pipe[2]; /* splice: trace_pipe_raw -> pipe -> file; -1 when read() is used */
+	int in;	      /* per_cpu/cpuN/trace_pipe_raw, non-blocking */
+	int out;      /* the temporary file */
+	int pipe[2];  /* splice: trace_pipe_raw -> pipe -> file; -1 when read() is used */
 	size_t chunk; /* bytes asked of one splice: the pipe's size in whole pages */
 	pthread_t thread;
 	int started;
@@ -211,12 +211,13 @@ static enum tk_status cpu_open(struct ftrace_recorder *r, struct rec_cpu *c, con
 	c->r = r;
 	c->cpu = cpu;
 	c->in = c->out = c->pipe[0] = c->pipe[1] = -1;
-	if ((size_t) snprintf(c->in_path, sizeof(c->in_path), "%s/per_cpu/cpu%" PRIu32
-			      "/trace_pipe_raw", dir, cpu) >= sizeof(c->in_path) ||
+	if ((size_t) snprintf(c->in_path, sizeof(c->in_path),
+			      "%s/per_cpu/cpu%" PRIu32 "/trace_pipe_raw", dir,
+			      cpu) >= sizeof(c->in_path) ||
 	    (size_t) snprintf(c->out_path, sizeof(c->out_path), "%s.cpu%" PRIu32, tmp_prefix,
 			      cpu) >= sizeof(c->out_path))
-		return TK_FAIL(TK_ERR_INVAL, "Cannot record CPU: cpu=%" PRIu32 ", reason=path too long",
-			       cpu);
+		return TK_FAIL(TK_ERR_INVAL,
+			       "Cannot record CPU: cpu=%" PRIu32 ", reason=path too long", cpu);
 	c->in = open(c->in_path, O_RDONLY | O_NONBLOCK | O_CLOEXEC);
 	if (c->in < 0)
 		return TK_FAIL(TK_ERR_IO, "Cannot open tracefs file: path=%s, errno=%s", c->in_path,
@@ -280,8 +281,9 @@ enum tk_status ftrace_recorder_start(struct ftrace_recorder **out, const char *d
 	for (i = 0; i < n; i++) {
 		err = pthread_create(&r->cpus[i].thread, NULL, rec_thread, &r->cpus[i]);
 		if (err) {
-			st = TK_FAIL(TK_ERR_IO, "Cannot start recorder thread: cpu=%" PRIu32
-				     ", errno=%s", r->cpus[i].cpu, strerror(err));
+			st = TK_FAIL(TK_ERR_IO,
+				     "Cannot start recorder thread: cpu=%" PRIu32 ", errno=%s",
+				     r->cpus[i].cpu, strerror(err));
 			break;
 		}
 		r->cpus[i].started = 1;

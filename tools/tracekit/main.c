@@ -19,6 +19,8 @@ struct command {
 static const struct command commands[] = {
 	{"print", cmd_print, "print events as text (babeltrace2 layout for CTF)"},
 	{"info", cmd_info, "summarise a trace: streams, event classes, clock, time range, losses"},
+	{"record", cmd_record, "record kernel events through tracefs into a trace.dat file"},
+	{"list", cmd_list, "list the events the running kernel offers"},
 };
 
 static void usage(FILE *out)

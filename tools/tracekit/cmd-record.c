@@ -1,0 +1,458 @@
+// SPDX-License-Identifier: MIT
+/*
+ * tracekit record: kernel events through tracefs into a trace.dat file, while a command runs,
+ * for a number of seconds, or until SIGINT, SIGTERM or SIGHUP.
+ *
+ * The command is forked first and held on a pipe until the readers run and tracing is on, so
+ * its first instructions are recorded and its pid can be the filter (-F). Signals only set a
+ * flag here: the loop below forwards them to the command, then stops, writes the file and
+ * restores tracefs on the normal path (tk_recording_close()), so every setting is put back
+ * whatever ends the recording. A SIGKILL of tracekit itself cannot be handled; the instance it
+ * leaves ("tracekit-PID") is removed by the next tracekit record.
+ */
+#include <errno.h>
+#include <fcntl.h>
+#include <getopt.h>
+#include <inttypes.h>
+#include <poll.h>
+#include <signal.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <sys/wait.h>
+#include <time.h>
+#include <unistd.h>
+
+#include "cli.h"
+
+#define MAX_LIST 256
+
+static volatile sig_atomic_t got_signal;
+
+static void on_signal(int sig)
+{
+	got_signal = sig;
+}
+
+static void on_child(int sig)
+{
+	(void) sig; /* only wakes ppoll */
+}
+
+static void help(void)
+{
+	printf("Usage: tracekit record [OPTION]... [-- COMMAND [ARG]...]\n"
+	       "Record kernel events through tracefs into a trace.dat file: while COMMAND runs,\n"
+	       "for -d SECONDS, or until interrupted (Ctrl-C, SIGTERM, SIGHUP). Events go to a\n"
+	       "private tracefs instance, and every tracefs setting changed is restored at the\n"
+	       "end. Needs root.\n"
+	       "\n"
+	       "  -e, --event=SPEC        events to record: all, SYSTEM, SYSTEM:EVENT or EVENT;\n"
+	       "                          globs allowed (sched:sched_wak*); repeatable\n"
+	       "  -f, --filter=EXPR       kernel filter for the events of the -e before it\n"
+	       "                          (e.g. -e sched:sched_switch -f 'prev_pid > 0')\n"
+	       "  -o, --output=FILE       file to write (default trace.dat)\n"
+	       "  -b, --buffer-size=KIB   ring-buffer size per CPU, in KiB\n"
+	       "  -C, --clock=CLOCK       trace clock: local, global, mono, boot, ...\n"
+	       "  -d, --duration=SECONDS  stop after SECONDS (fractions allowed)\n"
+	       "  -F, --command-only      record only the events of COMMAND\n"
+	       "  -P, --pid=PID           record only the events of PID; repeatable\n"
+	       "  -c, --follow-children   with -F or -P, their children (forked later) too\n"
+	       "  -B, --instance=NAME     record in the tracefs instance NAME (made if missing)\n"
+	       "      --top               record in the top-level buffer (others' events too)\n"
+	       "      --file-version=6|7  trace.dat version (default 7)\n"
+	       "      --compression=none|zstd|zlib\n"
+	       "                          compression of a version 7 file (default zstd)\n"
+	       "  -q, --quiet             no summary on stderr\n"
+	       "  -h, --help              this help\n"
+	       "\n"
+	       "Examples:\n"
+	       "  tracekit record -e sched -e irq -- make -j2\n"
+	       "  tracekit record -e raw_syscalls -F -- ./a.out\n"
+	       "  tracekit record -e 'sched:sched_switch' -f 'prev_pid > 0' -d 2 -o sw.dat\n"
+	       "\n"
+	       "Read the file with 'tracekit print FILE' or 'trace-cmd report FILE'.\n");
+}
+
+static double now_s(void)
+{
+	struct timespec ts;
+
+	clock_gettime(CLOCK_MONOTONIC, &ts);
+	return (double) ts.tv_sec + (double) ts.tv_nsec / 1e9;
+}
+
+/* Wait up to @ms milliseconds, waking at once for a signal. */
+static void nap(int ms, const sigset_t *unblocked)
+{
+	struct timespec ts = {ms / 1000, (long) (ms % 1000) * 1000000L};
+
+	(void) ppoll(NULL, 0, &ts, unblocked);
+}
+
+struct child {
+	pid_t pid;
+	int go;	    /* write end: one byte releases the command */
+	int status; /* after it exited */
+	int exited;
+};
+
+/*
+ * Fork @argv, held until release_child(). The child restores default signal handling; a
+ * failed exec writes its errno to @err_fd (close-on-exec, so the parent reads EOF when the
+ * exec succeeds).
+ */
+static int start_child(struct child *ch, char **argv, int *err_fd, const sigset_t *mask)
+{
+	int go[2], err[2];
+
+	if (pipe(go) < 0 || pipe2(err, O_CLOEXEC) < 0)
+		return -1;
+	ch->pid = fork();
+	if (ch->pid < 0)
+		return -1;
+	if (ch->pid == 0) {
+		char c;
+		int e;
+
+		signal(SIGINT, SIG_DFL);
+		signal(SIGTERM, SIG_DFL);
+		signal(SIGHUP, SIG_DFL);
+		signal(SIGCHLD, SIG_DFL);
+		sigprocmask(SIG_SETMASK, mask, NULL);
+		close(go[1]);
+		close(err[0]);
+		if (read(go[0], &c, 1) != 1)
+			_exit(127);
+		close(go[0]);
+		execvp(argv[0], argv);
+		e = errno;
+		if (write(err[1], &e, sizeof(e)) < 0)
+			_exit(127);
+		_exit(127);
+	}
+	close(go[0]);
+	close(err[1]);
+	ch->go = go[1];
+	*err_fd = err[0];
+	return 0;
+}
+
+/* Release the command; returns its exec errno, or 0 when it runs. */
+static int release_child(struct child *ch, int err_fd)
+{
+	int e = 0;
+	ssize_t n;
+
+	if (write(ch->go, "g", 1) != 1)
+		e = errno;
+	close(ch->go);
+	ch->go = -1;
+	do
+		n = read(err_fd, &e, sizeof(e));
+	while (n < 0 && errno == EINTR);
+	close(err_fd);
+	return n == (ssize_t) sizeof(e) ? e : 0;
+}
+
+static int reap(struct child *ch, int block)
+{
+	pid_t r;
+
+	if (ch->pid <= 0 || ch->exited)
+		return 1;
+	do
+		r = waitpid(ch->pid, &ch->status, block ? 0 : WNOHANG);
+	while (r < 0 && errno == EINTR);
+	if (r == ch->pid || (r < 0 && errno == ECHILD))
+		ch->exited = 1;
+	return ch->exited;
+}
+
+static void summary(struct tk_recording *rec, const struct tk_record_opts *o)
+{
+	uint64_t total = 0, lost = 0;
+	size_t i, n = tk_recording_get_cpu_count(rec);
+
+	for (i = 0; i < n; i++) {
+		struct tk_record_cpu_stats s;
+		uint64_t l;
+
+		if (tk_recording_get_cpu_stats(rec, i, &s) < 0)
+			continue;
+		l = s.overrun + s.commit_overrun + s.dropped;
+		total += s.bytes;
+		lost += l;
+		fprintf(stderr,
+			"CPU %" PRIu32 ": %" PRIu64 " bytes, %" PRIu64 " events lost (overrun %" PRIu64
+			", commit overrun %" PRIu64 ", dropped %" PRIu64 ")\n",
+			s.cpu, s.bytes, l, s.overrun, s.commit_overrun, s.dropped);
+	}
+	fprintf(stderr, "Wrote %s: %zu CPUs, %.1f MiB of ring-buffer pages, version %u%s%s%s\n",
+		tk_recording_get_output(rec), n, (double) total / 1048576.0, o->file_version,
+		o->file_version == 7 ? " (" : "",
+		o->file_version == 7 ? (o->compression ? o->compression : "zstd") : "",
+		o->file_version == 7 ? ")" : "");
+	if (lost)
+		fprintf(stderr,
+			"tracekit: %" PRIu64 " events were lost: the ring buffer filled faster than it"
+			" was read; a larger buffer (-b KIB) or fewer events (-e, -f) keeps them\n",
+			lost);
+}
+
+static int parse_pid(const char *s, pid_t *out)
+{
+	char *end;
+	long v;
+
+	errno = 0;
+	v = strtol(s, &end, 10);
+	if (errno || end == s || *end || v <= 0 || v > 0x3fffffff)
+		return -1;
+	*out = (pid_t) v;
+	return 0;
+}
+
+enum {
+	OPT_TOP = 256,
+	OPT_FILE_VERSION,
+	OPT_COMPRESSION,
+};
+
+int cmd_record(int argc, char **argv)
+{
+	static const struct option options[] = {
+		{"event", required_argument, NULL, 'e'},
+		{"filter", required_argument, NULL, 'f'},
+		{"output", required_argument, NULL, 'o'},
+		{"buffer-size", required_argument, NULL, 'b'},
+		{"clock", required_argument, NULL, 'C'},
+		{"duration", required_argument, NULL, 'd'},
+		{"command-only", no_argument, NULL, 'F'},
+		{"pid", required_argument, NULL, 'P'},
+		{"follow-children", no_argument, NULL, 'c'},
+		{"instance", required_argument, NULL, 'B'},
+		{"top", no_argument, NULL, OPT_TOP},
+		{"file-version", required_argument, NULL, OPT_FILE_VERSION},
+		{"compression", required_argument, NULL, OPT_COMPRESSION},
+		{"quiet", no_argument, NULL, 'q'},
+		{"help", no_argument, NULL, 'h'},
+		{NULL, 0, NULL, 0},
+	};
+	struct tk_record_opts o = TK_RECORD_OPTS_INIT;
+	const char *events[MAX_LIST];
+	struct tk_record_filter filters[MAX_LIST];
+	pid_t pids[MAX_LIST];
+	size_t n_events = 0, n_filters = 0, n_pids = 0;
+	int command_only = 0, follow = 0, quiet = 0, c, rc = 0, err_fd = -1;
+	double duration = 0, deadline = 0;
+	struct tk_recording *rec = NULL;
+	struct child ch = {.pid = -1, .go = -1};
+	struct sigaction sa;
+	sigset_t block, old;
+	enum tk_status st;
+	char *end;
+
+	while ((c = getopt_long(argc, argv, "+e:f:o:b:C:d:FP:cB:qh", options, NULL)) != -1) {
+		switch (c) {
+		case 'e':
+			if (n_events == MAX_LIST)
+				return cli_usage_error("record", "too many -e options");
+			events[n_events++] = optarg;
+			break;
+		case 'f':
+			if (!n_events)
+				return cli_usage_error("record", "-f needs an -e before it");
+			if (n_filters == MAX_LIST)
+				return cli_usage_error("record", "too many -f options");
+			filters[n_filters].events = events[n_events - 1];
+			filters[n_filters++].filter = optarg;
+			break;
+		case 'o':
+			o.output = optarg;
+			break;
+		case 'b':
+			errno = 0;
+			o.buffer_kib = strtoul(optarg, &end, 10);
+			if (errno || end == optarg || *end || !o.buffer_kib || optarg[0] == '-')
+				return cli_usage_error("record", "invalid buffer size: %s (KiB)",
+						       optarg);
+			break;
+		case 'C':
+			o.clock = optarg;
+			break;
+		case 'd':
+			errno = 0;
+			duration = strtod(optarg, &end);
+			if (errno || end == optarg || *end || !(duration > 0) || duration > 1e9)
+				return cli_usage_error("record", "invalid duration: %s (seconds)",
+						       optarg);
+			break;
+		case 'F':
+			command_only = 1;
+			break;
+		case 'P':
+			if (n_pids == MAX_LIST - 1)
+				return cli_usage_error("record", "too many -P options");
+			if (parse_pid(optarg, &pids[n_pids]) < 0)
+				return cli_usage_error("record", "invalid pid: %s", optarg);
+			n_pids++;
+			break;
+		case 'c':
+			follow = 1;
+			break;
+		case 'B':
+			if (!optarg[0] || strchr(optarg, '/') || !strcmp(optarg, ".") ||
+			    !strcmp(optarg, ".."))
+				return cli_usage_error("record", "invalid instance name: '%s'", optarg);
+			o.instance = optarg;
+			break;
+		case OPT_TOP:
+			o.top = 1;
+			break;
+		case OPT_FILE_VERSION:
+			if (strcmp(optarg, "6") && strcmp(optarg, "7"))
+				return cli_usage_error("record", "invalid file version: %s (6 or 7)",
+						       optarg);
+			o.file_version = (unsigned int) (optarg[0] - '0');
+			break;
+		case OPT_COMPRESSION:
+			if (strcmp(optarg, "none") && strcmp(optarg, "zstd") && strcmp(optarg, "zlib"))
+				return cli_usage_error("record",
+						       "invalid compression: %s (none, zstd or zlib)",
+						       optarg);
+			o.compression = optarg;
+			break;
+		case 'q':
+			quiet = 1;
+			break;
+		case 'h':
+			help();
+			return 0;
+		default:
+			return cli_usage_error("record", "unknown option");
+		}
+	}
+	if (!n_events)
+		return cli_usage_error("record", "no events: give at least one -e (e.g. -e sched)");
+	if (command_only && optind == argc)
+		return cli_usage_error("record", "-F needs a command after --");
+	if (follow && !command_only && !n_pids)
+		return cli_usage_error("record", "-c needs -F or -P");
+	if (o.top && o.instance)
+		return cli_usage_error("record", "--top and -B exclude each other");
+	if (o.file_version == 6 && o.compression && strcmp(o.compression, "none"))
+		return cli_usage_error("record", "version 6 files are not compressed");
+	if (o.file_version == 6)
+		o.compression = "none";
+	o.events = events;
+	o.n_events = n_events;
+	o.filters = filters;
+	o.n_filters = n_filters;
+
+	/* signals set a flag, and are blocked except while waiting in ppoll() */
+	memset(&sa, 0, sizeof(sa));
+	sa.sa_handler = on_signal;
+	sigemptyset(&sa.sa_mask);
+	sigaction(SIGINT, &sa, NULL);
+	sigaction(SIGTERM, &sa, NULL);
+	sigaction(SIGHUP, &sa, NULL);
+	sa.sa_handler = on_child;
+	sigaction(SIGCHLD, &sa, NULL);
+	sigemptyset(&block);
+	sigaddset(&block, SIGINT);
+	sigaddset(&block, SIGTERM);
+	sigaddset(&block, SIGHUP);
+	sigaddset(&block, SIGCHLD);
+	sigprocmask(SIG_BLOCK, &block, &old);
+
+	st = tk_recording_open(&rec, &o);
+	if (st < 0) {
+		rc = cli_fail(geteuid() ? "Cannot record (tracefs needs root; run as root)"
+					: "Cannot record");
+		goto out;
+	}
+	if (got_signal) {
+		fprintf(stderr, "tracekit: Cannot record: reason=interrupted by signal %d\n",
+			(int) got_signal);
+		rc = 1;
+		goto out;
+	}
+	if (optind < argc && start_child(&ch, argv + optind, &err_fd, &old) < 0) {
+		fprintf(stderr, "tracekit: Cannot start command: command=%s, errno=%s\n",
+			argv[optind], strerror(errno));
+		rc = 1;
+		goto out;
+	}
+	if (command_only)
+		pids[n_pids++] = ch.pid;
+	if (n_pids && tk_recording_set_pids(rec, pids, n_pids, follow) < 0) {
+		rc = cli_fail("Cannot record");
+		goto out;
+	}
+	if (tk_recording_start(rec) < 0) {
+		rc = cli_fail("Cannot record");
+		goto out;
+	}
+	if (ch.pid > 0) {
+		int e = release_child(&ch, err_fd);
+
+		err_fd = -1;
+		if (e) {
+			fprintf(stderr, "tracekit: Cannot run command: command=%s, errno=%s\n",
+				argv[optind], strerror(e));
+			reap(&ch, 1);
+			rc = 1;
+			goto out;
+		}
+	}
+	if (duration > 0)
+		deadline = now_s() + duration;
+	while (!got_signal) {
+		if (ch.pid > 0 && reap(&ch, 0))
+			break;
+		if (deadline > 0 && now_s() >= deadline)
+			break;
+		nap(100, &old);
+	}
+	if (got_signal && ch.pid > 0 && !reap(&ch, 0)) {
+		/* pass the signal on, and wait for the command (a second signal kills it) */
+		int sig = got_signal;
+		double give_up = now_s() + 10;
+
+		got_signal = 0;
+		kill(ch.pid, sig);
+		while (!reap(&ch, 0)) {
+			if (got_signal || now_s() >= give_up)
+				kill(ch.pid, SIGKILL);
+			nap(50, &old);
+		}
+	}
+	if (tk_recording_stop(rec) < 0) {
+		rc = cli_fail("Cannot record");
+		goto out;
+	}
+	if (tk_recording_write(rec) < 0) {
+		rc = cli_fail("Cannot record");
+		goto out;
+	}
+	if (!quiet)
+		summary(rec, &o);
+out:
+	if (err_fd >= 0)
+		close(err_fd);
+	if (ch.go >= 0) {
+		/* never released: the held command ends on EOF */
+		close(ch.go);
+		reap(&ch, 1);
+	}
+	if (tk_recording_close(rec) < 0 && !rc)
+		rc = cli_fail("Cannot restore tracefs");
+	else if (rc == 0 && ch.pid > 0 && ch.exited && !quiet &&
+		 (!WIFEXITED(ch.status) || WEXITSTATUS(ch.status)))
+		fprintf(stderr, "tracekit: the command %s %d\n",
+			WIFSIGNALED(ch.status) ? "was killed by signal" : "exited with status",
+			WIFSIGNALED(ch.status) ? WTERMSIG(ch.status) : WEXITSTATUS(ch.status));
+	sigprocmask(SIG_SETMASK, &old, NULL);
+	return rc;
+}
