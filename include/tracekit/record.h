@@ -60,6 +60,8 @@ struct tk_record_filter {
  * @output:       The trace.dat file to write ("trace.dat" when NULL).
  * @file_version: 6 or 7.
  * @compression:  "none", "zstd" or "zlib" (version 7 only).
+ * @date:         Nonzero to add a DATE option (as trace-cmd record --date): readers then
+ *                show wall-clock times; found through a marker written at the start.
  */
 struct tk_record_opts {
 	size_t size;
@@ -74,10 +76,13 @@ struct tk_record_opts {
 	const char *output;
 	unsigned int file_version;
 	const char *compression;
+	int date;
 };
 
 #define TK_RECORD_OPTS_INIT                                                                        \
-	{ .size = sizeof(struct tk_record_opts), .file_version = 7, .compression = "zstd" }
+	{                                                                                          \
+		.size = sizeof(struct tk_record_opts), .file_version = 7, .compression = "zstd"    \
+	}
 
 /**
  * struct tk_record_cpu_stats - One CPU of a finished recording.

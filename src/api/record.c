@@ -17,16 +17,19 @@
 #include <errno.h>
 #include <fcntl.h>
 #include <inttypes.h>
+#include <stddef.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 #include <sys/utsname.h>
+#include <time.h>
 #include <unistd.h>
 
 #include <tracekit/record.h>
 #include <tracekit/tracekit.h>
 
 #include "../common/error.h"
+#include "../ftrace/page.h"
 #include "../ftrace/recorder.h"
 #include "../ftrace/tracefs.h"
 #include "../tracedat/tracedat-write.h"
@@ -55,6 +58,9 @@ struct tk_recording {
 	size_t n_cpus;
 	struct ftrace_recorder *recorder;
 	int started, stopped;
+	int date;		/* --date: a DATE option from a marker */
+	char marker[64];	/* its text */
+	int64_t marker_real_ns; /* wall-clock time it was written at */
 };
 
 /* ---- helpers ------------------------------------------------------------------------------ */
@@ -70,8 +76,8 @@ static enum tk_status read_rel(const char *dir, const char *rel, char **out, siz
 	char path[4096];
 
 	if ((size_t) snprintf(path, sizeof(path), "%s/%s", dir, rel) >= sizeof(path))
-		return TK_FAIL(TK_ERR_INVAL, "Cannot read tracefs file: name=%s, reason=path too long",
-			       rel);
+		return TK_FAIL(TK_ERR_INVAL,
+			       "Cannot read tracefs file: name=%s, reason=path too long", rel);
 	return read_path(path, out, size);
 }
 
@@ -215,11 +221,14 @@ static enum tk_status check_opts(struct tk_recording *rec, const struct tk_recor
 		rec->comp = TRACEDAT_COMP_ZLIB;
 	else
 		return TK_FAIL(TK_ERR_INVAL,
-			       "Cannot record: compression=%s, reason=not none, zstd or zlib", comp);
+			       "Cannot record: compression=%s, reason=not none, zstd or zlib",
+			       comp);
 	if (o->file_version == 6 && rec->comp != TRACEDAT_COMP_NONE) {
 		if (o->compression)
-			return TK_FAIL(TK_ERR_INVAL, "Cannot record: compression=%s, file-version=6, "
-				       "reason=version 6 files are not compressed", comp);
+			return TK_FAIL(TK_ERR_INVAL,
+				       "Cannot record: compression=%s, file-version=6, "
+				       "reason=version 6 files are not compressed",
+				       comp);
 		rec->comp = TRACEDAT_COMP_NONE;
 	}
 	rec->version = o->file_version;
@@ -276,6 +285,7 @@ enum tk_status tk_recording_open(struct tk_recording **out, const struct tk_reco
 		return st;
 	}
 	rec->page_size = subbuf_size(rec);
+	rec->date = o->size >= offsetof(struct tk_record_opts, date) + sizeof(o->date) && o->date;
 	*out = rec;
 	return TK_OK;
 }
@@ -301,12 +311,25 @@ enum tk_status tk_recording_start(struct tk_recording *rec)
 		return TK_FAIL(TK_ERR_NOMEM, "Cannot start recording");
 	for (i = 0; i < rec->n_cpus; i++)
 		cpus[i] = rec->cpus[i].cpu;
-	st = ftrace_recorder_start(&rec->recorder, tracefs_instance_dir(rec->ti), cpus,
-				   rec->n_cpus, rec->page_size, rec->tmp_prefix);
+	st = ftrace_recorder_start(&rec->recorder, tracefs_instance_dir(rec->ti), cpus, rec->n_cpus,
+				   rec->page_size, rec->tmp_prefix);
 	free(cpus);
 	if (st >= 0) {
 		rec->started = 1;
 		st = tracefs_set_tracing_on(rec->ti, 1);
+	}
+	if (st >= 0 && rec->date) {
+		/* a marker whose trace time, found when writing, pairs with this wall time */
+		struct timespec a, b;
+
+		snprintf(rec->marker, sizeof(rec->marker), "tracekit-date-sync %ld",
+			 (long) getpid());
+		clock_gettime(CLOCK_REALTIME, &a);
+		st = tracefs_write_marker(rec->ti, rec->marker);
+		clock_gettime(CLOCK_REALTIME, &b);
+		rec->marker_real_ns = ((int64_t) a.tv_sec * 1000000000 + a.tv_nsec +
+				       (int64_t) b.tv_sec * 1000000000 + b.tv_nsec) /
+				      2;
 	}
 	if (st < 0)
 		return TK_FAIL(st, "Cannot start recording: output=%s", rec->output);
@@ -413,6 +436,90 @@ static enum tk_status add_file(struct tracedat_writer *w, const char *path,
 	return st;
 }
 
+/* "ID: N" and the offset of the "buf" field of events/ftrace/print/format. */
+static int print_event_layout(const char *mount, uint32_t *id, uint32_t *buf_off)
+{
+	char path[4096], *text = NULL, *p;
+	size_t len;
+	int ok = 0;
+
+	snprintf(path, sizeof(path), "%s/events/ftrace/print/format", mount);
+	if (read_path(path, &text, &len) < 0) {
+		error_reset();
+		return 0;
+	}
+	p = strstr(text, "\nID: ");
+	if (p) {
+		*id = (uint32_t) strtoul(p + 5, NULL, 10);
+		p = strstr(text, " buf[");
+		p = p ? strstr(p, "offset:") : NULL;
+		if (p) {
+			*buf_off = (uint32_t) strtoul(p + 7, NULL, 10);
+			ok = 1;
+		}
+	}
+	free(text);
+	return ok;
+}
+
+/*
+ * --date: the trace time of the marker written at start, looked for among the first pages
+ * of each CPU (it was written right after tracing went on), as the DATE option trace-cmd
+ * writes: the wall-clock time minus the trace time, in microseconds, as "0x%llx" text.
+ * Nothing is added when the marker is not found (the summary does not depend on it).
+ */
+static enum tk_status add_date(struct tk_recording *rec, struct tracedat_writer *w)
+{
+	struct ftrace_page_layout layout;
+	uint32_t id, buf_off;
+	char path[4096], *hp = NULL;
+	size_t len, i, k, mlen = strlen(rec->marker);
+	uint8_t *page;
+	int found = 0;
+	uint64_t ts = 0;
+
+	snprintf(path, sizeof(path), "%s/events/header_page", rec->mount);
+	if (!print_event_layout(rec->mount, &id, &buf_off) || read_path(path, &hp, &len) < 0 ||
+	    ftrace_page_layout_parse(hp, len, &layout) < 0) {
+		free(hp);
+		error_reset();
+		return TK_OK;
+	}
+	free(hp);
+	page = malloc(rec->page_size);
+	if (!page)
+		return TK_FAIL(TK_ERR_NOMEM, "Cannot find the date marker");
+	for (i = 0; i < rec->n_cpus && !found; i++) {
+		int fd = ftrace_recorder_fd(rec->recorder, i);
+
+		for (k = 0; k < 64 && !found; k++) {
+			struct ftrace_page pg;
+			struct ftrace_record r;
+			ssize_t n = pread(fd, page, rec->page_size, (off_t) (k * rec->page_size));
+
+			if (n != (ssize_t) rec->page_size ||
+			    ftrace_page_init(&pg, &layout, TK_BYTE_ORDER_HOST, page, (size_t) n) <
+				    0)
+				break;
+			while (!found && ftrace_page_next(&pg, &r) == TK_OK) {
+				if (r.size < buf_off + mlen ||
+				    tk_load_u16(r.data, TK_BYTE_ORDER_HOST) != id ||
+				    memcmp(r.data + buf_off, rec->marker, mlen))
+					continue;
+				found = 1;
+				ts = r.ts;
+			}
+		}
+	}
+	free(page);
+	error_reset();
+	if (!found)
+		return TK_OK;
+	snprintf(path, sizeof(path), "0x%llx",
+		 (unsigned long long) (rec->marker_real_ns / 1000 - (int64_t) (ts / 1000)));
+	return tracedat_writer_add_option(w, TRACEDAT_OPTION_DATE, path, strlen(path) + 1);
+}
+
 static enum tk_status write_options(struct tk_recording *rec, struct tracedat_writer *w)
 {
 	struct utsname u;
@@ -483,6 +590,8 @@ static enum tk_status write_file(struct tk_recording *rec)
 	snprintf(path, sizeof(path), "%s/trace_clock", dir);
 	if (st >= 0)
 		st = add_file(w, path, tracedat_writer_set_trace_clock);
+	if (st >= 0 && rec->date)
+		st = add_date(rec, w);
 	if (st >= 0)
 		st = write_options(rec, w);
 	if (st >= 0)

@@ -20,6 +20,8 @@
 #                    error_log ("Field not found")
 #   unknown-event    -e nosuchsystem: exit 1, one line naming the spec
 #   not-root         as user nobody (setpriv): exit 1, one line with the errno
+#   no-tracefs       in a private mount namespace without tracefs (unshare -m, both mount
+#                    points unmounted there): exit 1, one line saying how to mount it
 #   disk-full        -o on a 1 MiB tmpfs under a busy workload: exit 1, one line saying
 #                    "No space left on device", no file left behind
 #   kill-tracekit    SIGKILL of tracekit itself: its instance stays (nothing can remove it),
@@ -206,6 +208,22 @@ if command -v setpriv >/dev/null 2>&1; then
 	same not-root
 else
 	note "setpriv not found: the not-root case is left out"
+fi
+
+if command -v unshare >/dev/null 2>&1; then
+	run_case no-tracefs
+	unshare -m sh -c '
+		umount -l /sys/kernel/tracing 2>/dev/null
+		umount -l /sys/kernel/debug/tracing 2>/dev/null
+		umount -l /sys/kernel/debug 2>/dev/null
+		exec "$1" record -e sched -o "$2" -- true' sh "$tk" "$tmp/nt.dat" \
+		>"$tmp/out" 2>"$tmp/err"
+	rc=$?
+	expect_rc no-tracefs 1
+	one_line no-tracefs 'mount -t tracefs'
+	same no-tracefs
+else
+	note "unshare not found: the no-tracefs case is left out"
 fi
 
 run_case disk-full

@@ -5,7 +5,8 @@
 # prints exactly as `tracekit print` does, in every file variant, with the events of a known
 # workload in them.
 #
-# For each variant -- v6 (--file-version 6), v7 none, v7 zstd (the default) and v7 zlib --
+# For each variant -- v6 (--file-version 6), v7 none, v7 zstd (the default), v7 zlib, and v7
+# zstd with --date (then the times printed are wall-clock seconds near the recording's) --
 # tracekit records sched, irq, timer and raw_syscalls while a small shell workload runs; the
 # workload starts /bin/true in the background and writes down its pid. Checked:
 #   1. tracekit record exits 0 and prints its summary; the file's header says the version
@@ -118,14 +119,19 @@ header_is() {
 }
 
 runs=0
-for variant in v6:6:none v7-none:7:none v7-zstd:7:zstd v7-zlib:7:zlib; do
+for variant in v6:6:none: v7-none:7:none: v7-zstd:7:zstd: v7-zlib:7:zlib: \
+	v7-date:7:zstd:--date; do
 	name=${variant%%:*}
 	rest=${variant#*:}
 	ver=${rest%%:*}
-	comp=${rest#*:}
+	rest=${rest#*:}
+	comp=${rest%%:*}
+	extra=${rest#*:}
 	f=$tmp/$name.dat
+	now=$(date +%s)
+	# shellcheck disable=SC2086 # $extra is empty or one option
 	if ! "$tk" record -e sched -e irq -e timer -e raw_syscalls --file-version "$ver" \
-		--compression "$comp" -o "$f" -- sh "$tmp/load.sh" "$tmp/pid" \
+		--compression "$comp" $extra -o "$f" -- sh "$tmp/load.sh" "$tmp/pid" \
 		>"$tmp/rec.out" 2>"$tmp/rec.err"; then
 		fail "$name: tracekit record fails: $(head -n 2 "$tmp/rec.err")"
 		continue
@@ -152,6 +158,15 @@ for variant in v6:6:none v7-none:7:none v7-zstd:7:zstd v7-zlib:7:zlib; do
 		"$tmp/out.txt"; then
 		fail "$name: the workload's /bin/true (pid $pid) is not in sched_process_exec"
 	fi
+	if [ -n "$extra" ]; then
+		# --date: times are wall-clock seconds, within a few seconds of the recording
+		t=$(sed -n '2s/.*\] *\([0-9][0-9]*\)\.[0-9]*: .*/\1/p' "$tmp/out.txt")
+		if [ -z "$t" ] || [ $((t - now)) -lt -5 ] || [ $((t - now)) -gt 5 ]; then
+			fail "$name: first event at '$t' s, the recording began at $now"
+		fi
+		grep -q 'print: *tracing_mark_write: tracekit-date-sync ' "$tmp/out.txt" ||
+			fail "$name: no date marker"
+	fi
 	echo "$name: $(wc -l <"$tmp/out.txt") lines, $(wc -c <"$f") bytes"
 	snapshot "$tmp/state.after"
 	changes "$tmp/state.before" "$tmp/state.after" >"$tmp/state.diff"
@@ -164,4 +179,4 @@ for variant in v6:6:none v7-none:7:none v7-zstd:7:zstd v7-zlib:7:zlib; do
 done
 
 echo "$runs recordings compared with trace-cmd report, $failures failures"
-[ $failures -eq 0 ] && [ $runs -eq 4 ]
+[ $failures -eq 0 ] && [ $runs -eq 5 ]

@@ -60,6 +60,7 @@ static void help(void)
 	       "  -c, --follow-children   with -F or -P, their children (forked later) too\n"
 	       "  -B, --instance=NAME     record in the tracefs instance NAME (made if missing)\n"
 	       "      --top               record in the top-level buffer (others' events too)\n"
+	       "      --date              save the wall-clock offset (readers print dates)\n"
 	       "      --file-version=6|7  trace.dat version (default 7)\n"
 	       "      --compression=none|zstd|zlib\n"
 	       "                          compression of a version 7 file (default zstd)\n"
@@ -184,8 +185,9 @@ static void summary(struct tk_recording *rec, const struct tk_record_opts *o)
 		total += s.bytes;
 		lost += l;
 		fprintf(stderr,
-			"CPU %" PRIu32 ": %" PRIu64 " bytes, %" PRIu64 " events lost (overrun %" PRIu64
-			", commit overrun %" PRIu64 ", dropped %" PRIu64 ")\n",
+			"CPU %" PRIu32 ": %" PRIu64 " bytes, %" PRIu64
+			" events lost (overrun %" PRIu64 ", commit overrun %" PRIu64
+			", dropped %" PRIu64 ")\n",
 			s.cpu, s.bytes, l, s.overrun, s.commit_overrun, s.dropped);
 	}
 	fprintf(stderr, "Wrote %s: %zu CPUs, %.1f MiB of ring-buffer pages, version %u%s%s%s\n",
@@ -195,7 +197,8 @@ static void summary(struct tk_recording *rec, const struct tk_record_opts *o)
 		o->file_version == 7 ? ")" : "");
 	if (lost)
 		fprintf(stderr,
-			"tracekit: %" PRIu64 " events were lost: the ring buffer filled faster than it"
+			"tracekit: %" PRIu64
+			" events were lost: the ring buffer filled faster than it"
 			" was read; a larger buffer (-b KIB) or fewer events (-e, -f) keeps them\n",
 			lost);
 }
@@ -217,6 +220,7 @@ enum {
 	OPT_TOP = 256,
 	OPT_FILE_VERSION,
 	OPT_COMPRESSION,
+	OPT_DATE,
 };
 
 int cmd_record(int argc, char **argv)
@@ -235,6 +239,7 @@ int cmd_record(int argc, char **argv)
 		{"top", no_argument, NULL, OPT_TOP},
 		{"file-version", required_argument, NULL, OPT_FILE_VERSION},
 		{"compression", required_argument, NULL, OPT_COMPRESSION},
+		{"date", no_argument, NULL, OPT_DATE},
 		{"quiet", no_argument, NULL, 'q'},
 		{"help", no_argument, NULL, 'h'},
 		{NULL, 0, NULL, 0},
@@ -304,7 +309,8 @@ int cmd_record(int argc, char **argv)
 		case 'B':
 			if (!optarg[0] || strchr(optarg, '/') || !strcmp(optarg, ".") ||
 			    !strcmp(optarg, ".."))
-				return cli_usage_error("record", "invalid instance name: '%s'", optarg);
+				return cli_usage_error("record", "invalid instance name: '%s'",
+						       optarg);
 			o.instance = optarg;
 			break;
 		case OPT_TOP:
@@ -312,16 +318,20 @@ int cmd_record(int argc, char **argv)
 			break;
 		case OPT_FILE_VERSION:
 			if (strcmp(optarg, "6") && strcmp(optarg, "7"))
-				return cli_usage_error("record", "invalid file version: %s (6 or 7)",
-						       optarg);
+				return cli_usage_error("record",
+						       "invalid file version: %s (6 or 7)", optarg);
 			o.file_version = (unsigned int) (optarg[0] - '0');
 			break;
 		case OPT_COMPRESSION:
-			if (strcmp(optarg, "none") && strcmp(optarg, "zstd") && strcmp(optarg, "zlib"))
-				return cli_usage_error("record",
-						       "invalid compression: %s (none, zstd or zlib)",
-						       optarg);
+			if (strcmp(optarg, "none") && strcmp(optarg, "zstd") &&
+			    strcmp(optarg, "zlib"))
+				return cli_usage_error(
+					"record", "invalid compression: %s (none, zstd or zlib)",
+					optarg);
 			o.compression = optarg;
+			break;
+		case OPT_DATE:
+			o.date = 1;
 			break;
 		case 'q':
 			quiet = 1;
