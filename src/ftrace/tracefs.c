@@ -37,6 +37,7 @@
 #include "../common/arena.h"
 #include "../common/error.h"
 #include "../common/vec.h"
+#include "ftrace.h"
 #include "tracefs.h"
 
 #define TRACEFS_MAGIC	 0x74726163
@@ -430,43 +431,18 @@ err:
  */
 static enum tk_status select_events(struct tracefs_event_list *list, const char *spec)
 {
-	const char *colon = strchr(spec, ':');
-	char *sys_glob = NULL;
-	const char *ev_glob = NULL;
 	int by_system = 0;
 	size_t i, kept = 0;
 
-	if (!strcmp(spec, "all"))
-		return TK_OK;
-	if (colon) {
-		sys_glob = strndup(spec, (size_t) (colon - spec));
-		if (!sys_glob)
-			return TK_FAIL(TK_ERR_NOMEM, "Cannot match tracefs events: spec=%s", spec);
-		ev_glob = colon[1] ? colon + 1 : "*";
-		if (!*sys_glob) {
-			free(sys_glob);
-			sys_glob = NULL;
-		}
-	} else {
-		for (i = 0; i < list->n && !by_system; i++)
-			by_system = !fnmatch(spec, list->events[i].system, 0);
-	}
+	for (i = 0; i < list->n && !by_system; i++)
+		by_system = ftrace_spec_names_system(spec, list->events[i].system);
 	for (i = 0; i < list->n; i++) {
 		const struct tracefs_event *ev = &list->events[i];
-		int keep;
 
-		if (colon)
-			keep = (!sys_glob || !fnmatch(sys_glob, ev->system, 0)) &&
-			       !fnmatch(ev_glob, ev->name, 0);
-		else if (by_system)
-			keep = !fnmatch(spec, ev->system, 0);
-		else
-			keep = !fnmatch(spec, ev->name, 0);
-		if (keep)
+		if (ftrace_spec_match(spec, by_system, ev->system, ev->name))
 			list->events[kept++] = *ev;
 	}
 	list->n = kept;
-	free(sys_glob);
 	return TK_OK;
 }
 

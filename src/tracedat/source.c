@@ -585,6 +585,50 @@ enum tk_status tracedat_source_latency(const struct tk_source *src, struct trace
 	return tracedat_latency_text(ts->td, 0, out);
 }
 
+/* A record's event id (its common_type field), or UINT64_MAX when the record is too short. */
+static uint64_t record_type(const struct td_source *ts, const uint8_t *rec, size_t size)
+{
+	const uint8_t *p = rec + ts->type_offset;
+
+	if (ts->type_offset > size || ts->type_size > size - ts->type_offset)
+		return UINT64_MAX;
+	switch (ts->type_size) {
+	case 1:
+		return *p;
+	case 2:
+		return tk_load_u16(p, ts->ctx.bo);
+	case 4:
+		return tk_load_u32(p, ts->ctx.bo);
+	case 8:
+		return tk_load_u64(p, ts->ctx.bo);
+	}
+	return UINT64_MAX;
+}
+
+struct tracedat *tracedat_source_container(const struct tk_source *src)
+{
+	return src && src->ops == &td_source_ops ? ((const struct td_source *) src->fmt)->td : NULL;
+}
+
+int64_t tracedat_source_time(const struct tk_source *src, size_t buffer, uint32_t cpu, uint64_t raw)
+{
+	const struct td_source *ts = src->fmt;
+	const struct tracedat_tsync *tsync = ts->td->info.tsync;
+
+	/* as td_cursor_open() picks the samples: the top buffer's CPUs only */
+	return td_time(ts, buffer == 0 && tsync && cpu < tsync->n_cpus ? &tsync->cpus[cpu] : NULL,
+		       raw);
+}
+
+const struct ftrace_event *tracedat_source_event_of(const struct tk_source *src, const uint8_t *rec,
+						    size_t size)
+{
+	const struct td_source *ts = src->fmt;
+	uint64_t id = record_type(ts, rec, size);
+
+	return id > UINT32_MAX ? NULL : ftrace_event_find(&ts->ctx, (uint32_t) id);
+}
+
 int tracedat_source_time_in_ns(const struct tk_source *src)
 {
 	return src && src->ops == &td_source_ops ? ((const struct td_source *) src->fmt)->in_ns : 1;
@@ -660,25 +704,7 @@ static enum tk_status td_cursor_next(struct model_cursor *mc, struct model_item 
 			c->ev.missed = -1;
 		c->missed = 0;
 	}
-	id = UINT64_MAX;
-	if (c->ts->type_offset <= rec.size && c->ts->type_size <= rec.size - c->ts->type_offset) {
-		const uint8_t *p = rec.data + c->ts->type_offset;
-
-		switch (c->ts->type_size) {
-		case 1:
-			id = *p;
-			break;
-		case 2:
-			id = tk_load_u16(p, c->ts->ctx.bo);
-			break;
-		case 4:
-			id = tk_load_u32(p, c->ts->ctx.bo);
-			break;
-		case 8:
-			id = tk_load_u64(p, c->ts->ctx.bo);
-			break;
-		}
-	}
+	id = record_type(c->ts, rec.data, rec.size);
 	c->ev.pending = &c->base;
 	c->ev.ec = id == UINT64_MAX ? NULL : model_stream_class_find_ec(c->stream->sc, id);
 	if (!c->ev.ec) /* the class of unknown events, last of the stream class */

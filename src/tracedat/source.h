@@ -42,4 +42,39 @@ enum tk_status tracedat_source_latency(const struct tk_source *src, struct trace
  */
 int tracedat_source_time_in_ns(const struct tk_source *src);
 
+/* The container behind a trace.dat source (NULL for another source). */
+struct tracedat *tracedat_source_container(const struct tk_source *src);
+
+/*
+ * The nanoseconds a record's raw ring-buffer time stands for, as the model gives it (guest
+ * samples, TSC2NSEC, DATE and OFFSET applied), for CPU @cpu of buffer @buffer.
+ */
+int64_t tracedat_source_time(const struct tk_source *src, size_t buffer, uint32_t cpu,
+			     uint64_t raw);
+
+/* The event format of record @rec (@size bytes), by its common_type; NULL when unknown. */
+const struct ftrace_event *tracedat_source_event_of(const struct tk_source *src, const uint8_t *rec,
+						    size_t size);
+
+/*
+ * Write the trace.dat file @path from @src: every metadata part, option and buffer, in
+ * another version or compression if asked, with only the events selected (specs as -e
+ * takes them, a time window in ns). Without a selection the pages are copied as they are;
+ * with one, the records kept are written into new pages (losses carried to the next record
+ * kept). @progress (may be NULL) hears the input bytes done out of the total now and then.
+ */
+struct tracedat_copy_opts {
+	unsigned int version;	 /* 6 or 7; 0: the input's */
+	const char *compression; /* "none", "zstd", "zlib"; NULL: the input's (none for v6) */
+	const char *const *events;
+	size_t n_events;
+	int has_begin, has_end;
+	int64_t begin_ns, end_ns;
+	void (*progress)(uint64_t done, uint64_t total, void *payload);
+	void *payload;
+};
+
+enum tk_status tracedat_copy(const struct tk_source *src, const char *path,
+			     const struct tracedat_copy_opts *opts);
+
 #endif /* TK_TRACEDAT_SOURCE_H */

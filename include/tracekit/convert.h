@@ -1,0 +1,106 @@
+/* SPDX-License-Identifier: MIT */
+/*
+ * Converting traces: any input tracekit reads into trace.dat, CTF, JSON lines or Chrome
+ * trace-event JSON, with a selection of events and a time window.
+ *
+ *	struct tk_convert_opts o = TK_CONVERT_OPTS_INIT;
+ *	const char *in[] = {"trace.dat"};
+ *	o.to = TK_CONVERT_DAT; o.file_version = 6;
+ *	st = tk_convert(in, 1, "trace-v6.dat", &o);
+ */
+#ifndef TRACEKIT_CONVERT_H
+#define TRACEKIT_CONVERT_H
+
+#include <stddef.h>
+#include <stdint.h>
+
+#include <tracekit/export.h>
+#include <tracekit/status.h>
+
+#ifdef __cplusplus
+extern "C" {
+#endif
+
+/**
+ * enum tk_convert_format - What to write.
+ * @TK_CONVERT_AUTO:   From the output's name: "*.dat" trace.dat, "*.jsonl" or "*.ndjson"
+ *                     JSON lines, "*.json" Chrome trace-event JSON, anything else a CTF
+ *                     trace directory.
+ * @TK_CONVERT_DAT:    A trace-cmd trace.dat file (from a trace.dat input).
+ * @TK_CONVERT_CTF:    A CTF 1.8 trace directory.
+ * @TK_CONVERT_JSON:   JSON lines, one object per event (as `tracekit print --style json`).
+ * @TK_CONVERT_CHROME: Chrome trace-event JSON (as `tracekit print --style chrome`).
+ */
+enum tk_convert_format {
+	TK_CONVERT_AUTO,
+	TK_CONVERT_DAT,
+	TK_CONVERT_CTF,
+	TK_CONVERT_JSON,
+	TK_CONVERT_CHROME,
+};
+
+/**
+ * typedef tk_progress_cb - Told how far a conversion is, now and then (a few times a second
+ * at most).
+ * @done:    Units done: input bytes for trace.dat output, events otherwise.
+ * @total:   Units in all, or 0 when unknown.
+ * @payload: The caller's pointer.
+ */
+typedef void (*tk_progress_cb)(uint64_t done, uint64_t total, void *payload);
+
+/**
+ * struct tk_convert_opts - Options of tk_convert().
+ * @size:         sizeof(struct tk_convert_opts), set by TK_CONVERT_OPTS_INIT.
+ * @to:           An enum tk_convert_format.
+ * @events:       Event specs (@n_events of them; none: every event): "all", "SYSTEM",
+ *                "SYSTEM:EVENT", "EVENT", globs allowed, as `tracekit record -e` takes them.
+ * @n_events:     Number of @events.
+ * @has_begin:    Nonzero to drop events before @begin_ns.
+ * @begin_ns:     Start of the time window, in the nanoseconds tk_event_get_timestamp() gives.
+ * @has_end:      Nonzero to drop events after @end_ns.
+ * @end_ns:       End of the time window (included).
+ * @file_version: trace.dat output: 6 or 7; 0 keeps the input's.
+ * @compression:  trace.dat output: "none", "zstd" or "zlib"; NULL keeps the input's.
+ * @progress:     Called now and then with the progress, or NULL.
+ * @payload:      Passed to @progress.
+ */
+struct tk_convert_opts {
+	size_t size;
+	unsigned int to;
+	const char *const *events;
+	size_t n_events;
+	int has_begin;
+	int64_t begin_ns;
+	int has_end;
+	int64_t end_ns;
+	unsigned int file_version;
+	const char *compression;
+	tk_progress_cb progress;
+	void *payload;
+};
+
+#define TK_CONVERT_OPTS_INIT                                                                       \
+	{                                                                                          \
+		.size = sizeof(struct tk_convert_opts)                                             \
+	}
+
+/**
+ * tk_convert() - Convert traces into one output.
+ * @inputs:   Paths, as tk_trace_open() takes them (@n_inputs of them).
+ * @n_inputs: Number of @inputs.
+ * @output:   The file or directory to write (replaced if it exists and is a file; a CTF
+ *            directory must not exist or be empty).
+ * @opts:     Options, or NULL for the defaults.
+ *
+ * Return: TK_OK; TK_ERR_UNSUPPORTED for a pairing tracekit cannot convert (its cause says
+ * which); or another error with causes, and then no output is left behind.
+ * Ownership: Everything is borrowed for the call.
+ */
+TK_EXPORT enum tk_status tk_convert(const char *const *inputs, size_t n_inputs, const char *output,
+				    const struct tk_convert_opts *opts);
+
+#ifdef __cplusplus
+}
+#endif
+
+#endif /* TRACEKIT_CONVERT_H */

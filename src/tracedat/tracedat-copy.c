@@ -1,0 +1,347 @@
+// SPDX-License-Identifier: MIT
+/*
+ * trace.dat to trace.dat (source.h, tracedat_copy()): the path of `tracekit convert` that
+ * re-encodes a file (another version or compression) and selects events (-e, --begin,
+ * --end), and of the writer's test bench tests/tools/dat-rewrite.
+ *
+ * What is carried over: every metadata part, the trace clock (the TRACECLOCK text, or the v6
+ * clock text of files whose TRACECLOCK is empty), every option except those the writer makes
+ * itself (buffers, clock, CPU count, v7 section offsets), the CPU count, and every CPU of
+ * every buffer. Without a selection the pages are copied byte for byte. With one, each
+ * page is decoded and the records kept are written into new pages by the page encoder; a
+ * loss flagged on a page moves to the next record kept, so `EVENTS DROPPED` still shows
+ * where it happened. Latency (text) buffers and instances with their own page size have no
+ * place in the writer and are refused.
+ */
+#include <inttypes.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "../common/error.h"
+#include "../ftrace/page-write.h"
+#include "../ftrace/page.h"
+#include "source.h"
+#include "tracedat-write.h"
+
+/* Options the writer makes itself (or that point at sections of the input). */
+static int writer_owned(uint16_t id)
+{
+	switch (id) {
+	case TRACEDAT_OPTION_DONE:
+	case TRACEDAT_OPTION_BUFFER:
+	case TRACEDAT_OPTION_TRACECLOCK:
+	case TRACEDAT_OPTION_CPUCOUNT:
+	case TRACEDAT_OPTION_BUFFER_TEXT:
+	case TRACEDAT_OPTION_BTF_FILE:
+	case TRACEDAT_OPTION_MODULES_FILE:
+		return 1;
+	}
+	return id >= TRACEDAT_OPTION_STRINGS && id <= TRACEDAT_OPTION_CMDLINES;
+}
+
+static enum tk_status write_metadata(struct tracedat_writer *w, const struct tracedat_info *in)
+{
+	enum tk_status st;
+	size_t i, j;
+
+	st = tracedat_writer_set_header_page(w, in->header_page.data, in->header_page.len);
+	if (st >= 0)
+		st = tracedat_writer_set_header_event(w, in->header_event.data,
+						      in->header_event.len);
+	for (i = 0; st >= 0 && i < in->n_ftrace_formats; i++)
+		st = tracedat_writer_add_ftrace_format(w, in->ftrace_formats[i].data,
+						       in->ftrace_formats[i].len);
+	for (i = 0; st >= 0 && i < in->n_systems; i++)
+		for (j = 0; st >= 0 && j < in->systems[i].n_formats; j++)
+			st = tracedat_writer_add_event_format(w, in->systems[i].name,
+							      in->systems[i].formats[j].data,
+							      in->systems[i].formats[j].len);
+	if (st >= 0)
+		st = tracedat_writer_set_kallsyms(w, in->kallsyms.data, in->kallsyms.len);
+	if (st >= 0)
+		st = tracedat_writer_set_printk(w, in->printk.data, in->printk.len);
+	if (st >= 0)
+		st = tracedat_writer_set_cmdlines(w, in->cmdlines.data, in->cmdlines.len);
+	return st;
+}
+
+/* The TRACECLOCK text as the file has it, else the text the reader found (old v6 files). */
+static enum tk_status write_clock(struct tracedat_writer *w, const struct tracedat_info *in)
+{
+	size_t i;
+
+	for (i = in->n_options; i-- > 0;)
+		if (in->options[i].id == TRACEDAT_OPTION_TRACECLOCK && in->options[i].size &&
+		    in->options[i].data[0])
+			return tracedat_writer_set_trace_clock(w, in->options[i].data,
+							       in->options[i].size);
+	if (in->trace_clock)
+		return tracedat_writer_set_trace_clock(w, in->trace_clock, strlen(in->trace_clock));
+	return TK_OK;
+}
+
+struct copy {
+	const struct tk_source *src;
+	struct tracedat *td;
+	struct tracedat_writer *w;
+	const struct tracedat_copy_opts *o;
+	int select;    /* a selection was asked for: re-encode */
+	uint8_t *keep; /* by event id, when -e was given */
+	size_t n_keep;
+	uint64_t done, total;
+	/* the CPU being re-encoded */
+	size_t buffer;
+	uint32_t cpu;
+};
+
+static int cmp_cpu(const void *a, const void *b)
+{
+	const struct tracedat_cpu_data *x = *(const struct tracedat_cpu_data *const *) a;
+	const struct tracedat_cpu_data *y = *(const struct tracedat_cpu_data *const *) b;
+
+	return x->cpu < y->cpu ? -1 : x->cpu > y->cpu;
+}
+
+static enum tk_status emit_page(const uint8_t *page, size_t size, void *payload)
+{
+	struct copy *c = payload;
+
+	return tracedat_writer_cpu_page(c->w, page, size);
+}
+
+/* Whether the record goes into the copy. */
+static int kept(struct copy *c, const struct ftrace_record *r)
+{
+	const struct tracedat_copy_opts *o = c->o;
+
+	if (o->has_begin || o->has_end) {
+		int64_t ns = tracedat_source_time(c->src, c->buffer, c->cpu, r->ts);
+
+		if ((o->has_begin && ns < o->begin_ns) || (o->has_end && ns > o->end_ns))
+			return 0;
+	}
+	if (c->keep) {
+		const struct ftrace_event *ev = tracedat_source_event_of(c->src, r->data, r->size);
+
+		return ev && ev->id < c->n_keep && c->keep[ev->id];
+	}
+	return 1;
+}
+
+/* The records of one CPU that the selection keeps, into new pages. */
+static enum tk_status reencode(struct copy *c, struct tracedat_pages *pr)
+{
+	const struct ftrace_ctx *ctx = tracedat_source_ftrace(c->src);
+	struct ftrace_page_writer pw;
+	const uint8_t *page;
+	size_t size;
+	int64_t missed = 0;
+	enum tk_status st;
+
+	st = ftrace_page_writer_init(&pw, &ctx->layout, ctx->bo, c->td->info.page_size, emit_page,
+				     c);
+	while (st >= 0 && (st = tracedat_pages_next(pr, &page, &size)) == TK_OK) {
+		struct ftrace_page pg;
+		struct ftrace_record r;
+
+		c->done += size;
+		st = ftrace_page_init(&pg, &ctx->layout, ctx->bo, page, size);
+		if (st < 0)
+			break;
+		if (pg.missed)
+			missed = pg.missed < 0 || missed < 0 ? -1 : missed + pg.missed;
+		while ((st = ftrace_page_next(&pg, &r)) == TK_OK) {
+			if (!kept(c, &r))
+				continue;
+			st = ftrace_page_writer_add(&pw, r.ts, r.data, r.size, missed);
+			if (st < 0)
+				break;
+			missed = 0;
+		}
+		if (st < 0)
+			break;
+		if (c->o->progress)
+			c->o->progress(c->done, c->total, c->o->payload);
+	}
+	if (st == TK_END)
+		st = ftrace_page_writer_flush(&pw);
+	ftrace_page_writer_fini(&pw);
+	return st;
+}
+
+/* Every CPU of buffer @bi, in increasing order as the writer wants them. */
+static enum tk_status write_buffer(struct copy *c, size_t bi)
+{
+	const struct tracedat_buffer *b = &c->td->info.buffers[bi];
+	const struct tracedat_cpu_data **order;
+	enum tk_status st = TK_OK;
+	size_t i;
+
+	order = calloc(b->n_cpus + 1, sizeof(*order));
+	if (!order)
+		return TK_FAIL(TK_ERR_NOMEM, "Cannot copy buffer: cpus=%zu", b->n_cpus);
+	for (i = 0; i < b->n_cpus; i++)
+		order[i] = &b->cpus[i];
+	if (b->n_cpus > 1)
+		qsort(order, b->n_cpus, sizeof(*order), cmp_cpu);
+	for (i = 0; st >= 0 && i < b->n_cpus; i++) {
+		struct tracedat_pages *pr = NULL;
+		const uint8_t *page;
+		size_t size;
+
+		c->buffer = bi;
+		c->cpu = order[i]->cpu;
+		st = tracedat_pages_open(c->td, bi, (size_t) (order[i] - b->cpus), &pr);
+		if (st >= 0)
+			st = tracedat_writer_cpu_begin(c->w, order[i]->cpu);
+		if (st >= 0 && c->select) {
+			st = reencode(c, pr);
+		} else if (st >= 0) {
+			while ((st = tracedat_pages_next(pr, &page, &size)) == TK_OK) {
+				c->done += size;
+				st = tracedat_writer_cpu_page(c->w, page, size);
+				if (st < 0)
+					break;
+				if (c->o->progress)
+					c->o->progress(c->done, c->total, c->o->payload);
+			}
+			if (st == TK_END)
+				st = TK_OK;
+		}
+		if (st >= 0)
+			st = tracedat_writer_cpu_end(c->w);
+		tracedat_pages_close(pr);
+		if (st < 0)
+			st = TK_FAIL(st, "Cannot copy CPU: buffer=%zu, cpu=%" PRIu32, bi, c->cpu);
+	}
+	free(order);
+	return st;
+}
+
+/* keep[id] for every event of the file that one of the specs selects. */
+static enum tk_status select_events(struct copy *c)
+{
+	const struct ftrace_ctx *ctx = tracedat_source_ftrace(c->src);
+	const struct tracedat_copy_opts *o = c->o;
+	size_t i, k;
+
+	for (i = 0; i < ctx->n_events; i++)
+		if (ctx->events[i]->id >= c->n_keep)
+			c->n_keep = (size_t) ctx->events[i]->id + 1;
+	c->keep = calloc(c->n_keep + 1, 1);
+	if (!c->keep)
+		return TK_FAIL(TK_ERR_NOMEM, "Cannot select events");
+	for (k = 0; k < o->n_events; k++) {
+		int by_system = 0;
+
+		for (i = 0; i < ctx->n_events && !by_system; i++)
+			by_system = ftrace_spec_names_system(o->events[k], ctx->events[i]->system);
+		for (i = 0; i < ctx->n_events; i++)
+			if (ftrace_spec_match(o->events[k], by_system, ctx->events[i]->system,
+					      ctx->events[i]->name))
+				c->keep[ctx->events[i]->id] = 1;
+	}
+	return TK_OK;
+}
+
+static enum tk_status open_writer(struct copy *c, const char *path)
+{
+	const struct tracedat_info *in = &c->td->info;
+	const struct tracedat_copy_opts *o = c->o;
+	struct tracedat_write_opts wo = TRACEDAT_WRITE_OPTS_INIT;
+	const char *comp = o->compression;
+
+	if (o->version && o->version != 6 && o->version != 7)
+		return TK_FAIL(TK_ERR_INVAL, "Cannot write trace.dat: file-version=%u", o->version);
+	wo.version = o->version ? o->version : (unsigned int) in->version;
+	if (!comp)
+		comp = wo.version == (unsigned int) in->version && in->compression ? in->compression
+										   : "none";
+	if (!strcmp(comp, "none"))
+		wo.comp = TRACEDAT_COMP_NONE;
+	else if (!strcmp(comp, "zstd"))
+		wo.comp = TRACEDAT_COMP_ZSTD;
+	else if (!strcmp(comp, "zlib"))
+		wo.comp = TRACEDAT_COMP_ZLIB;
+	else
+		return TK_FAIL(TK_ERR_INVAL, "Cannot write trace.dat: compression=%s", comp);
+	if (wo.comp != TRACEDAT_COMP_NONE) {
+		if (o->version == 6)
+			return TK_FAIL(TK_ERR_INVAL,
+				       "Cannot write trace.dat: file-version=6, "
+				       "compression=%s, reason=version 6 files are not compressed",
+				       comp);
+		wo.version = 7;
+	}
+	wo.bo = in->bo;
+	wo.long_size = in->header_long_size == 4 ? 4 : 8;
+	wo.page_size = in->page_size;
+	return tracedat_writer_open(&c->w, path, &wo);
+}
+
+enum tk_status tracedat_copy(const struct tk_source *src, const char *path,
+			     const struct tracedat_copy_opts *o)
+{
+	struct copy c = {.src = src, .o = o};
+	const struct tracedat_info *in;
+	enum tk_status st = TK_OK;
+	uint32_t cpus;
+	size_t i, j;
+
+	c.td = tracedat_source_container(src);
+	if (!c.td)
+		return TK_FAIL(TK_ERR_INVAL,
+			       "Cannot copy trace.dat: reason=not a trace.dat source");
+	in = &c.td->info;
+	cpus = in->cpus;
+	for (i = 0; i < in->n_buffers; i++) {
+		const struct tracedat_buffer *b = &in->buffers[i];
+
+		if (b->latency)
+			return TK_FAIL(TK_ERR_UNSUPPORTED,
+				       "Cannot copy trace.dat: buffer=%zu, reason=latency (text) "
+				       "buffers cannot be rewritten",
+				       i);
+		if (b->page_size != in->page_size)
+			return TK_FAIL(TK_ERR_UNSUPPORTED,
+				       "Cannot copy trace.dat: buffer=%zu, page-size=%" PRIu32
+				       ", reason=a page size other than the file's",
+				       i, b->page_size);
+		for (j = 0; j < b->n_cpus; j++) {
+			c.total += b->cpus[j].size;
+			if (b->cpus[j].cpu >= cpus)
+				cpus = b->cpus[j].cpu + 1;
+		}
+	}
+	c.select = o->n_events || o->has_begin || o->has_end;
+	if (o->n_events)
+		st = select_events(&c);
+	if (st >= 0)
+		st = open_writer(&c, path);
+	if (st >= 0)
+		st = write_metadata(c.w, in);
+	if (st >= 0)
+		st = write_clock(c.w, in);
+	for (i = 0; st >= 0 && i < in->n_options; i++)
+		if (!writer_owned(in->options[i].id))
+			st = tracedat_writer_add_option(c.w, in->options[i].id, in->options[i].data,
+							in->options[i].size);
+	if (st >= 0)
+		st = tracedat_writer_set_cpus(c.w, cpus);
+	for (i = 0; st >= 0 && i < in->n_buffers; i++) {
+		if (i > 0)
+			st = tracedat_writer_buffer_begin(c.w, in->buffers[i].name,
+							  in->buffers[i].clock);
+		if (st >= 0)
+			st = write_buffer(&c, i);
+	}
+	if (st >= 0) {
+		st = tracedat_writer_close(c.w);
+		c.w = NULL;
+	}
+	tracedat_writer_destroy(c.w);
+	free(c.keep);
+	if (st < 0)
+		return TK_FAIL(st, "Cannot write trace.dat: path=%s", path);
+	return TK_OK;
+}

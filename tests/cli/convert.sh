@@ -1,0 +1,176 @@
+#!/bin/sh
+# SPDX-License-Identifier: MIT
+#
+# `tracekit convert` to trace.dat, on files from tests/tools/gen-dat. Expected outputs come
+# from the input's own printout, filtered here with awk, not from the code under test.
+#   1. Re-encoding: each input (v6, v7 zstd with lost events, v7 zlib big-endian with long
+#      size 4, v7 with an instance) converted to v6, v7 none, v7 zstd and v7 zlib prints
+#      (`tracekit print`, default and -t) exactly as the input; and `trace-cmd report` prints
+#      the converted file as tracekit does, when trace-cmd is installed and reads it.
+#   2. Event selection: -e sched, -e 'irq:*entry', -e sys_enter (an event name) and two
+#      together keep exactly the input's lines of those events (systems taken from
+#      `tracekit print --events`), in order.
+#   3. Time window: --begin and --end, in nanoseconds and in seconds with decimals, keep
+#      exactly the events whose -t time is inside the window (both ends included).
+#   4. Lost events: with a selection, every EVENTS DROPPED line of the input still shows
+#      (moved to the next kept event of its CPU): the dropped counts add up the same.
+#   5. Usage errors (exit 2): an unknown --to, no -o, --end before --begin.
+#
+# Usage: convert.sh TRACEKIT GEN_DAT
+set -u
+LC_ALL=C
+TZ=UTC
+export LC_ALL TZ
+# shellcheck source=../lib.sh
+. "$(dirname "$0")/../lib.sh"
+tk=$(abspath "$1")
+gen=$(abspath "$2")
+tmp=$(mktemp -d)
+trap 'rm -rf "$tmp"' EXIT
+failures=0
+checks=0
+fail() {
+	failures=$((failures + 1))
+	echo "FAIL $*"
+}
+tc=0
+command -v trace-cmd >/dev/null 2>&1 && tc=1
+
+# same WHAT WANT GOT
+same() {
+	checks=$((checks + 1))
+	if ! cmp -s "$2" "$3"; then
+		fail "$1: $(diff "$2" "$3" | grep -c '^[<>]') lines differ"
+		diff "$2" "$3" | head -n 4 | cut -c 1-160 | sed 's/^/    /'
+	fi
+}
+
+# same_events WHAT WANT GOT: as same, without the task names, which trace-cmd learns from
+# the sched events it prints (a selection without them prints <...> for tasks it names), and
+# with runs of spaces as one (the function plugin indents by the call depth it saw so far).
+same_events() {
+	sed 's/^ *.*-\([0-9][0-9]*\) *\[/\1 [/' "$2" | tr -s ' ' >"$2.n"
+	sed 's/^ *.*-\([0-9][0-9]*\) *\[/\1 [/' "$3" | tr -s ' ' >"$3.n"
+	same "$1" "$2.n" "$3.n"
+}
+
+# convert ARGS...: tracekit convert, failing the test when it fails.
+convert() {
+	if ! "$tk" convert -q "$@" 2>"$tmp/err"; then
+		fail "convert $*: $(head -n 1 "$tmp/err")"
+		return 1
+	fi
+}
+
+# 1. re-encoding
+for spec in "v6:--file-version=6 -n 3000 -c 2 -S 1" \
+	"zstd:--compression=zstd --missed -n 4000 -c 3 -S 2" \
+	"zlib:--compression=zlib --byte-order=be --long-size=4 -n 3000 -c 2 -S 3" \
+	"inst:--instance=foo -n 2000 -c 2 -S 4"; do
+	name=${spec%%:*}
+	# shellcheck disable=SC2086 # a list of options
+	"$gen" ${spec#*:} "$tmp/$name.dat" >/dev/null || {
+		fail "gen-dat ${spec#*:}"
+		continue
+	}
+	"$tk" print "$tmp/$name.dat" >"$tmp/in.txt"
+	"$tk" print -t "$tmp/$name.dat" >"$tmp/in.t.txt"
+	for to in "6:none" "7:none" "7:zstd" "7:zlib"; do
+		out=$tmp/$name-${to%%:*}-${to#*:}.dat
+		convert "$tmp/$name.dat" -o "$out" --file-version "${to%%:*}" \
+			--compression "${to#*:}" || continue
+		"$tk" print "$out" >"$tmp/out.txt"
+		same "$name to v$to" "$tmp/in.txt" "$tmp/out.txt"
+		"$tk" print -t "$out" >"$tmp/out.txt"
+		same "$name to v$to, -t" "$tmp/in.t.txt" "$tmp/out.txt"
+		if [ $tc -eq 1 ] && [ "${to#*:}" != zlib ]; then
+			trace-cmd report "$out" >"$tmp/tc.txt" 2>/dev/null
+			"$tk" print "$out" >"$tmp/out.txt"
+			same "$name to v$to, trace-cmd report" "$tmp/tc.txt" "$tmp/out.txt"
+		fi
+	done
+done
+
+# 2. event selection, on a file without losses
+in=$tmp/v6.dat
+"$tk" print "$in" >"$tmp/in.txt"
+"$tk" print --events "$in" | awk '/^system: / { s = $2 } /^name: / { print $2, s }' \
+	>"$tmp/systems"
+# pick LINES SYSTEM-EVENT-PAIRS...: the lines of the printout whose event is among the
+# "system:event" awk regular expressions given.
+pick() {
+	awk -v pats="$*" '
+		FILENAME == ARGV[1] { sys[$1] = $2; next }
+		FNR == 1 { print; next }
+		{
+			n = split(pats, p, " ")
+			if (!match($0, /: [a-z_0-9]+: /))
+				next
+			ev = substr($0, RSTART + 2, RLENGTH - 4)
+			for (i = 1; i <= n; i++)
+				if ((sys[ev] ":" ev) ~ ("^" p[i] "$")) {
+					print
+					next
+				}
+		}' "$tmp/systems" "$tmp/in.txt"
+}
+# sel_case SPECS PATTERNS: convert with -e for each of SPECS, and compare with pick PATTERNS.
+sel_case() {
+	args=
+	for s in $1; do
+		args="$args -e $s"
+	done
+	# shellcheck disable=SC2086 # $args is a list of options
+	convert "$in" -o "$tmp/sel.dat" $args || return
+	# shellcheck disable=SC2086 # $2 is a list of patterns
+	pick $2 >"$tmp/want.txt"
+	"$tk" print "$tmp/sel.dat" >"$tmp/out.txt"
+	same_events "-e $1" "$tmp/want.txt" "$tmp/out.txt"
+	[ "$(wc -l <"$tmp/want.txt")" -gt 10 ] || fail "-e $1: too few events to mean much"
+}
+sel_case sched "sched:.*"
+sel_case "irq:*entry" "irq:.*entry"
+sel_case sys_enter ".*:sys_enter"
+sel_case "sched timer" "sched:.* timer:.*"
+
+# 3. time window, from the -t times of the 300th and 900th events
+"$tk" print -t "$in" >"$tmp/in.t.txt"
+t1=$(sed -n '301s/.*\] *\([0-9]*\)\.\([0-9]*\): .*/\1\2/p' "$tmp/in.t.txt")
+t2=$(sed -n '901s/.*\] *\([0-9]*\)\.\([0-9]*\): .*/\1\2/p' "$tmp/in.t.txt")
+awk -v a="$t1" -v b="$t2" 'NR == 1 { print; next }
+	match($0, /\] *[0-9]+\.[0-9]+: /) {
+		t = substr($0, RSTART + 1, RLENGTH - 3)
+		gsub(/[ .]/, "", t)
+		if (t + 0 >= a + 0 && t + 0 <= b + 0)
+			print
+	}' "$tmp/in.t.txt" >"$tmp/want.txt"
+s1=$(echo "$t1" | sed 's/\(.........\)$/.\1/')
+s2=$(echo "$t2" | sed 's/\(.........\)$/.\1/')
+for w in "$t1 $t2" "$s1 $s2"; do
+	convert "$in" -o "$tmp/win.dat" --begin "${w% *}" --end "${w#* }" || continue
+	"$tk" print -t "$tmp/win.dat" >"$tmp/out.txt"
+	same_events "--begin ${w% *} --end ${w#* }" "$tmp/want.txt" "$tmp/out.txt"
+done
+[ "$(wc -l <"$tmp/want.txt")" -gt 500 ] || fail "time window: too few events"
+
+# 4. losses survive a selection
+"$tk" print "$tmp/zstd.dat" >"$tmp/in.txt"
+convert "$tmp/zstd.dat" -o "$tmp/lost.dat" -e sched -e irq
+"$tk" print "$tmp/lost.dat" >"$tmp/out.txt"
+for f in in out; do
+	sed -n 's/^CPU:\([0-9]*\) \[\([0-9]*\) EVENTS DROPPED\]$/\1 \2/p' "$tmp/$f.txt" |
+		awk '{ s[$1] += $2 } END { for (c in s) print c, s[c] }' | sort >"$tmp/$f.lost"
+done
+same "losses by CPU after -e sched -e irq" "$tmp/in.lost" "$tmp/out.lost"
+[ -s "$tmp/in.lost" ] || fail "the lossy input has no losses"
+
+# 5. errors
+"$tk" convert "$in" -o "$tmp/x" --to nosuch >/dev/null 2>&1
+[ $? -eq 2 ] || fail "--to nosuch: not a usage error"
+"$tk" convert "$in" >/dev/null 2>&1
+[ $? -eq 2 ] || fail "no -o: not a usage error"
+"$tk" convert "$in" -o "$tmp/x.dat" --begin 5 --end 4 >/dev/null 2>&1
+[ $? -eq 2 ] || fail "--end before --begin: not a usage error"
+
+echo "$checks comparisons, $failures failures"
+[ $failures -eq 0 ]

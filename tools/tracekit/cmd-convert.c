@@ -1,0 +1,197 @@
+// SPDX-License-Identifier: MIT
+/*
+ * tracekit convert: traces into another format (tk_convert()), with an event selection and a
+ * time window, and a progress line on stderr when it is a terminal.
+ */
+#include <errno.h>
+#include <getopt.h>
+#include <inttypes.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <time.h>
+#include <unistd.h>
+
+#include "cli.h"
+
+#define MAX_EVENTS 256
+
+static void help(void)
+{
+	printf("Usage: tracekit convert [OPTION]... INPUT... -o OUTPUT\n"
+	       "Convert traces into another format. INPUT is a trace.dat file or a CTF trace\n"
+	       "directory (or a directory above traces), as for 'tracekit print'.\n"
+	       "\n"
+	       "  -o, --output=PATH       what to write\n"
+	       "  -t, --to=FORMAT         dat (trace.dat), ctf, json (JSON lines) or chrome\n"
+	       "                          (Chrome trace-event JSON); default from OUTPUT:\n"
+	       "                          *.dat, *.jsonl or *.ndjson, *.json, else ctf\n"
+	       "  -e, --event=SPEC        keep only these events: SYSTEM, SYSTEM:EVENT or EVENT,\n"
+	       "                          globs allowed; repeatable\n"
+	       "      --begin=TIME        drop events before TIME\n"
+	       "      --end=TIME          drop events after TIME\n"
+	       "                          (TIME: nanoseconds, or seconds with a dot, as\n"
+	       "                          'tracekit print' and 'tracekit info' show them)\n"
+	       "      --file-version=6|7  trace.dat output version (default: the input's)\n"
+	       "      --compression=none|zstd|zlib\n"
+	       "                          trace.dat output compression (default: the input's)\n"
+	       "  -q, --quiet             no progress line\n"
+	       "  -h, --help              this help\n"
+	       "\n"
+	       "Examples:\n"
+	       "  tracekit convert trace.dat -o trace-v6.dat --file-version 6\n"
+	       "  tracekit convert trace.dat -o sched.dat -e sched --begin 1234.5 --end 1236\n");
+}
+
+/* Nanoseconds, or seconds with a dot and up to nine decimals. */
+static int parse_time(const char *s, int64_t *out)
+{
+	const char *dot = strchr(s, '.');
+	char *end;
+	long long sec;
+	int64_t frac = 0;
+	int digits = 0, neg = s[0] == '-';
+
+	errno = 0;
+	sec = strtoll(s, &end, 10);
+	if (errno || end == s || (!dot && *end) || (dot && end != dot))
+		return -1;
+	if (!dot) {
+		*out = sec;
+		return 0;
+	}
+	for (end = (char *) dot + 1; *end >= '0' && *end <= '9'; end++, digits++)
+		if (digits < 9)
+			frac = frac * 10 + (*end - '0');
+	if (*end || !digits)
+		return -1;
+	for (; digits < 9; digits++)
+		frac *= 10;
+	if (sec > INT64_MAX / 1000000000 || sec < INT64_MIN / 1000000000 + 1)
+		return -1;
+	*out = sec * 1000000000 + (neg ? -frac : frac);
+	return 0;
+}
+
+struct progress {
+	struct timespec last;
+	int shown;
+};
+
+static void on_progress(uint64_t done, uint64_t total, void *payload)
+{
+	struct progress *p = payload;
+	struct timespec now;
+
+	clock_gettime(CLOCK_MONOTONIC, &now);
+	if (p->shown &&
+	    (now.tv_sec - p->last.tv_sec) * 1000000000L + (now.tv_nsec - p->last.tv_nsec) <
+		    250000000L)
+		return;
+	p->last = now;
+	p->shown = 1;
+	if (total)
+		fprintf(stderr, "\rtracekit: converting: %3u%% (%.1f of %.1f MiB)",
+			(unsigned int) (done * 100 / total), (double) done / 1048576.0,
+			(double) total / 1048576.0);
+	else
+		fprintf(stderr, "\rtracekit: converting: %" PRIu64 " events", done);
+}
+
+int cmd_convert(int argc, char **argv)
+{
+	enum { OPT_BEGIN = 256, OPT_END, OPT_FILE_VERSION, OPT_COMPRESSION };
+	static const struct option options[] = {
+		{"output", required_argument, NULL, 'o'},
+		{"to", required_argument, NULL, 't'},
+		{"event", required_argument, NULL, 'e'},
+		{"begin", required_argument, NULL, OPT_BEGIN},
+		{"end", required_argument, NULL, OPT_END},
+		{"file-version", required_argument, NULL, OPT_FILE_VERSION},
+		{"compression", required_argument, NULL, OPT_COMPRESSION},
+		{"quiet", no_argument, NULL, 'q'},
+		{"help", no_argument, NULL, 'h'},
+		{NULL, 0, NULL, 0},
+	};
+	static const char *const formats[] = {"auto", "dat", "ctf", "json", "chrome"};
+	struct tk_convert_opts o = TK_CONVERT_OPTS_INIT;
+	const char *events[MAX_EVENTS], *output = NULL;
+	struct progress prog = {{0, 0}, 0};
+	size_t n_events = 0, k;
+	int quiet = 0, c, rc = 0;
+
+	while ((c = getopt_long(argc, argv, "o:t:e:qh", options, NULL)) != -1) {
+		switch (c) {
+		case 'o':
+			output = optarg;
+			break;
+		case 't':
+			for (k = 1; k < sizeof(formats) / sizeof(formats[0]); k++)
+				if (!strcmp(optarg, formats[k]))
+					o.to = (unsigned int) k;
+			if (!o.to)
+				return cli_usage_error(
+					"convert", "unknown format '%s' (dat, ctf, json or chrome)",
+					optarg);
+			break;
+		case 'e':
+			if (n_events == MAX_EVENTS)
+				return cli_usage_error("convert", "too many -e options");
+			events[n_events++] = optarg;
+			break;
+		case OPT_BEGIN:
+			if (parse_time(optarg, &o.begin_ns) < 0)
+				return cli_usage_error("convert", "invalid time: %s", optarg);
+			o.has_begin = 1;
+			break;
+		case OPT_END:
+			if (parse_time(optarg, &o.end_ns) < 0)
+				return cli_usage_error("convert", "invalid time: %s", optarg);
+			o.has_end = 1;
+			break;
+		case OPT_FILE_VERSION:
+			if (strcmp(optarg, "6") && strcmp(optarg, "7"))
+				return cli_usage_error("convert",
+						       "invalid file version: %s (6 or 7)", optarg);
+			o.file_version = (unsigned int) (optarg[0] - '0');
+			break;
+		case OPT_COMPRESSION:
+			if (strcmp(optarg, "none") && strcmp(optarg, "zstd") &&
+			    strcmp(optarg, "zlib"))
+				return cli_usage_error(
+					"convert", "invalid compression: %s (none, zstd or zlib)",
+					optarg);
+			o.compression = optarg;
+			break;
+		case 'q':
+			quiet = 1;
+			break;
+		case 'h':
+			help();
+			return 0;
+		default:
+			return cli_usage_error("convert", "unknown option");
+		}
+	}
+	if (!output)
+		return cli_usage_error("convert", "no output: give -o OUTPUT");
+	if (optind == argc)
+		return cli_usage_error("convert", "no input");
+	if (o.has_begin && o.has_end && o.end_ns < o.begin_ns)
+		return cli_usage_error("convert", "--end is before --begin");
+	o.events = events;
+	o.n_events = n_events;
+	if (!quiet && isatty(STDERR_FILENO)) {
+		o.progress = on_progress;
+		o.payload = &prog;
+	}
+	if (tk_convert((const char *const *) argv + optind, (size_t) (argc - optind), output, &o) <
+	    0) {
+		if (prog.shown)
+			fputc('\n', stderr);
+		rc = cli_fail(NULL);
+	} else if (prog.shown) {
+		fputs("\rtracekit: converting: done                                   \n", stderr);
+	}
+	return rc;
+}
