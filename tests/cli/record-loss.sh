@@ -10,8 +10,9 @@
 #   1. With -b 131072 (128 MiB per CPU): `tracekit print` shows exactly N sys_enter events
 #      with syscall number NR, all from one pid, whose task is getppid-loop; the summary
 #      reports 0 events lost on every CPU; no "EVENTS DROPPED" line.
-#   2. With -b 64 (64 KiB per CPU, far too small): events are lost. The events missing
-#      (N minus those printed) equal the sum of the counts in the "CPU:C [K EVENTS DROPPED]"
+#   2. With -b 64 (64 KiB per CPU, far too small) and two copies of the workload at once (so
+#      the readers compete with the load on both CPUs; up to three tries until events are
+#      lost): the events missing (2N minus those printed) equal the sum of the counts in the "CPU:C [K EVENTS DROPPED]"
 #      lines of `tracekit print`, and equal the total the summary reports as lost. The kernel
 #      stores a page's loss count only when the page has room left after its data; pages
 #      spliced whole rarely do, so most losses print as "CPU:C [EVENTS DROPPED]" without a
@@ -46,11 +47,12 @@ fail() {
 	echo "FAIL $*"
 }
 
-# record KIB: record the workload with a buffer of KIB per CPU into $tmp/KIB.dat; prints
-# the events and summary into $tmp/KIB.txt and $tmp/KIB.err.
+# record KIB [PROCS]: record the workload with a buffer of KIB per CPU into $tmp/KIB.dat
+# (PROCS processes of it at once, 1 by default, followed with -c); prints the events and
+# summary into $tmp/KIB.txt and $tmp/KIB.err.
 record() {
-	if ! "$tk" record -b "$1" -e raw_syscalls:sys_enter -f "id == $nr" -F \
-		-o "$tmp/$1.dat" -- "$loop" $n >"$tmp/$1.out" 2>"$tmp/$1.err"; then
+	if ! "$tk" record -b "$1" -e raw_syscalls:sys_enter -f "id == $nr" -F -c \
+		-o "$tmp/$1.dat" -- "$loop" -P "${2:-1}" $n >"$tmp/$1.out" 2>"$tmp/$1.err"; then
 		fail "-b $1: tracekit record fails: $(head -n 2 "$tmp/$1.err")"
 		return 1
 	fi
@@ -84,17 +86,25 @@ if record 131072; then
 	echo "-b 131072: $found of $n events, none lost"
 fi
 
-# 2. far too small
-if record 64; then
+# 2. far too small: two copies at once, on both CPUs, so the readers compete with the load;
+# a machine that still keeps up is given up to three tries
+try=1
+while :; do
+	record 64 2 || break
 	found=$(grep -c ": *sys_enter: *NR $nr (" "$tmp/64.txt")
-	missing=$((n - found))
+	missing=$((2 * n - found))
+	[ "$missing" -gt 0 ] || [ $try -ge 3 ] || {
+		echo "note: try $try lost nothing; trying again"
+		try=$((try + 1))
+		continue
+	}
 	dropped=$(sed -n 's/^CPU:[0-9]* \[\([0-9]*\) EVENTS DROPPED\]$/\1/p' "$tmp/64.txt" |
 		awk '{ s += $1 } END { print s + 0 }')
 	unknown=$(grep -c '^CPU:[0-9]* \[EVENTS DROPPED\]$' "$tmp/64.txt")
 	lost=$(summary_lost 64)
-	echo "-b 64: $found of $n events, $missing missing; print: $dropped dropped" \
+	echo "-b 64: $found of $((2 * n)) events, $missing missing; print: $dropped dropped" \
 		"(+ $unknown uncounted losses); summary: $lost lost"
-	[ "$missing" -gt 0 ] || fail "-b 64: nothing lost with a 64 KiB buffer"
+	[ "$missing" -gt 0 ] || fail "-b 64: nothing lost with a 64 KiB buffer in $try tries"
 	[ "$missing" -eq 0 ] || [ "$(grep -c 'EVENTS DROPPED\]$' "$tmp/64.txt")" -gt 0 ] ||
 		fail "-b 64: $missing events missing, and no EVENTS DROPPED line says so"
 	[ "$lost" -eq "$missing" ] ||
@@ -107,7 +117,9 @@ if record 64; then
 		[ "$dropped" -le "$missing" ] ||
 			fail "-b 64: EVENTS DROPPED lines count $dropped, more than $missing missing"
 	fi
-	grep -q 'events were lost' "$tmp/64.err" || fail "-b 64: no warning about lost events"
-fi
+	[ "$missing" -eq 0 ] || grep -q 'events were lost' "$tmp/64.err" ||
+		fail "-b 64: no warning about lost events"
+	break
+done
 
 [ $failures -eq 0 ]
