@@ -11,6 +11,7 @@
 #include <tracekit/iter.h>
 #include <tracekit/print.h>
 #include <tracekit/record.h>
+#include <tracekit/ctf-writer.h>
 #include <tracekit/convert.h>
 
 #ifdef __cplusplus

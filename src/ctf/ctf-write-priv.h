@@ -1,0 +1,173 @@
+/* SPDX-License-Identifier: MIT */
+/*
+ * CTF 1.8 writer internals shared by ctf-write.c (API, packets, events) and ctf-write-meta.c
+ * (declarations, names, TSDL metadata text, index files).
+ *
+ * Declarations are compiled once into struct cw_field arrays: a write operation per field
+ * and, per field list, the bytes every event takes plus the few fields (strings, arrays,
+ * sequences) whose values must be checked and measured per event. The per-event path then
+ * only walks these arrays.
+ */
+#ifndef TK_CTF_CTF_WRITE_PRIV_H
+#define TK_CTF_CTF_WRITE_PRIV_H
+
+#include <stddef.h>
+#include <stdint.h>
+
+#include <tracekit/ctf-writer.h>
+
+#include "../common/arena.h"
+#include "../common/bytes.h"
+#include "../common/vec.h"
+
+/* Bytes of the packet header and context (tk_ctf_writer.h lists their fields). */
+#define CW_PACKET_HEADER_SIZE  32
+#define CW_PACKET_CONTEXT_SIZE 52
+#define CW_PACKET_PREFIX       (CW_PACKET_HEADER_SIZE + CW_PACKET_CONTEXT_SIZE)
+#define CW_INDEX_ENTRY_SIZE    72
+#define CW_CTF_MAGIC	       UINT32_C(0xC1FC1FC1)
+#define CW_INDEX_MAGIC	       UINT32_C(0xC1F1DCC1)
+
+/* LTTng event headers: ids that mean "extended", and the bits of the short timestamp. */
+#define CW_COMPACT_EXT	   31
+#define CW_COMPACT_TS_BITS 27
+#define CW_LARGE_EXT	   65535
+#define CW_LARGE_TS_BITS   32
+
+/* How one field is written. */
+enum cw_op {
+	CW_OP_U8,
+	CW_OP_U16,
+	CW_OP_U32,
+	CW_OP_U64,
+	CW_OP_BITS, /* an integer of another size: its bytes, low or high bits first */
+	CW_OP_F32,
+	CW_OP_F64,
+	CW_OP_STRING,
+	CW_OP_ARRAY,
+	CW_OP_SEQUENCE,
+};
+
+struct cw_field {
+	const char *name;     /* as written in the metadata */
+	const char *len_name; /* sequences: the written name of their length member */
+	uint8_t op;	      /* enum cw_op */
+	uint8_t kind;	      /* enum tk_ctf_field_kind */
+	uint8_t bits;	      /* integers and floats; elements of arrays and sequences */
+	uint8_t is_signed;
+	uint8_t base;
+	uint8_t elem_kind; /* arrays and sequences: INT or CHAR */
+	uint8_t in_bytes;  /* bytes of one element in the caller's array: 1, 2, 4 or 8 */
+	uint8_t out_bytes; /* bytes one integer or element takes in the trace */
+	uint64_t array_len;
+};
+
+struct cw_fields {
+	struct cw_field *f;
+	uint32_t n;
+	uint32_t n_var;
+	uint32_t *var; /* indexes of the strings, arrays and sequences (checked per event) */
+	size_t fixed;  /* bytes of everything but string texts and sequence elements */
+	/*
+	 * Padding bits after the last field's last bit, up to the byte boundary (a 12-bit
+	 * integer ends 4 bits before the next byte). When the last field is a sequence, only if
+	 * it has elements in the event (tail_seq).
+	 */
+	uint8_t tail_pad;
+	uint8_t tail_seq;
+};
+
+struct cw_clock {
+	const char *name; /* a TSDL identifier */
+	const char *description;
+	uint64_t freq;
+	int64_t offset_s;
+	uint64_t offset_cycles;
+	int absolute;
+};
+
+struct cw_env {
+	const char *key; /* a TSDL identifier */
+	const char *str; /* NULL for integers */
+	int64_t integer;
+};
+
+struct cw_ec {
+	const char *name;
+	int loglevel; /* negative: none */
+	struct cw_fields fields;
+};
+
+struct cw_sc {
+	uint64_t id;
+	uint64_t clock;
+	uint8_t frozen; /* events written: header kind fixed, context fixed */
+	uint8_t large;	/* event_header_large instead of event_header_compact */
+	struct cw_fields ctx;
+	struct vec ecs; /* struct cw_ec *, by id */
+	uint64_t n_streams;
+};
+
+struct tk_ctf_writer_stream {
+	struct tk_ctf_writer *w;
+	struct cw_sc *sc;
+	uint64_t instance_id;
+	uint32_t cpu_id;
+	const char *name; /* data file name */
+	int fd;
+	uint8_t *buf; /* the packet being filled, its header already in place */
+	size_t cap;
+	size_t pos;	     /* bytes used in the open packet; 0 when none is open */
+	uint8_t tail_pad;    /* the last event ends this many bits before pos */
+	uint64_t clock;	     /* the reader's clock value after the last event (or packet start) */
+	uint64_t ts_begin;   /* of the open packet */
+	uint8_t has_ts;	     /* an event was written: clock and last times are set */
+	uint64_t disc_total; /* events lost so far */
+	uint64_t disc_pkt;   /* losses the open packet accounts for (up to its last event) */
+	uint64_t seq;	     /* packets written */
+	uint64_t offset;     /* file offset of the next packet */
+	struct vec index;    /* CW_INDEX_ENTRY_SIZE-byte big-endian entries */
+};
+
+struct tk_ctf_writer {
+	int dirfd;
+	int index_dirfd; /* -1 without index files */
+	char *dir;
+	enum tk_byte_order bo;
+	size_t packet_size;
+	uint8_t uuid[16];
+	enum tk_status status; /* first I/O error: events are refused after it */
+	struct arena arena;    /* names and compiled declarations */
+	struct vec env;	       /* struct cw_env */
+	struct vec clocks;     /* struct cw_clock */
+	struct vec scs;	       /* struct cw_sc * */
+	struct vec streams;    /* struct tk_ctf_writer_stream * */
+};
+
+/*
+ * Compile @n declarations into @out (memory from @a): written names per the rules of
+ * tk_ctf_writer.h, write operations, the fixed size and the list of fields to check per
+ * event. @what names the list in causes ("payload of event class X").
+ */
+enum tk_status ctf_write_fields_compile(struct arena *a, const struct tk_ctf_field_decl *d,
+					size_t n, const char *what, struct cw_fields *out);
+
+/*
+ * The written name of a clock or environment key: a TSDL identifier, not a keyword. NULL
+ * when out of memory.
+ */
+char *ctf_write_ident(struct arena *a, const char *name);
+
+/* Whether @s is a TSDL keyword. */
+int ctf_write_is_keyword(const char *s);
+
+/* Write the `metadata` file of @w. */
+enum tk_status ctf_write_metadata(struct tk_ctf_writer *w);
+
+/* Write the index file of @s (index/NAME.idx) from its entries. */
+enum tk_status ctf_write_index(struct tk_ctf_writer *w, struct tk_ctf_writer_stream *s);
+
+/* Write @n bytes to @fd, all of them (retrying short writes); TK_ERR_IO with a cause. */
+enum tk_status ctf_write_all(int fd, const void *p, size_t n, const char *what, const char *name);
+
+#endif /* TK_CTF_CTF_WRITE_PRIV_H */
