@@ -5,10 +5,15 @@
  *
  *   trace.dat -> trace.dat   tracedat_copy(): pages copied, or records re-encoded when
  *                            events or a time window are selected
+ *   trace.dat -> CTF         convert-ctf.c: ftrace fields as typed CTF fields
  *
  * Other pairings are refused with TK_ERR_UNSUPPORTED and a cause naming them.
  */
+#include <stdio.h>
+#include <stdlib.h>
+#include <ftw.h>
 #include <string.h>
+#include <sys/stat.h>
 #include <unistd.h>
 
 #include <tracekit/tracekit.h>
@@ -16,6 +21,7 @@
 #include "../common/error.h"
 #include "../model/model.h"
 #include "../tracedat/source.h"
+#include "convert-priv.h"
 
 static const char *format_name(unsigned int f)
 {
@@ -30,6 +36,20 @@ static const char *format_name(unsigned int f)
 		return "chrome";
 	}
 	return "auto";
+}
+
+static int remove_one(const char *path, const struct stat *sb, int type, struct FTW *ftw)
+{
+	(void) sb;
+	(void) type;
+	(void) ftw;
+	return remove(path) < 0 ? 0 : 0; /* go on whatever happens */
+}
+
+/* What a failed CTF conversion left: the directory and the files tracekit made in it. */
+static void remove_tree(const char *dir)
+{
+	(void) nftw(dir, remove_one, 16, FTW_DEPTH | FTW_PHYS);
 }
 
 static int ends_with(const char *s, const char *suffix)
@@ -49,6 +69,49 @@ static unsigned int guess_format(const char *output)
 	if (ends_with(output, ".json"))
 		return TK_CONVERT_CHROME;
 	return TK_CONVERT_CTF;
+}
+
+/* keep[] by event class: ftrace events by system and name, others by their name (a
+ * "provider:event" name counts as system and event). */
+static enum tk_status select_classes(struct convert_filter *f, const struct tk_trace *t)
+{
+	const struct tk_convert_opts *o = f->o;
+	size_t i, k;
+
+	if (!o->n_events)
+		return TK_OK;
+	f->n_keep = t->n_ecs;
+	f->keep = calloc(f->n_keep + 1, 1);
+	if (!f->keep)
+		return TK_FAIL(TK_ERR_NOMEM, "Cannot select events");
+	for (k = 0; k < o->n_events; k++) {
+		int by_system = 0, pass;
+
+		/* pass 0: does the word name a system anywhere; pass 1: select */
+		for (pass = 0; pass < 2; pass++)
+			for (i = 0; i < t->n_ecs; i++) {
+				const struct tk_event_class *ec = t->ecs[i];
+				const struct ftrace_event *fev =
+					tracedat_source_container(ec->sc->source) ? ec->fmt : NULL;
+				char sys[128] = "";
+				const char *name = ec->name ? ec->name : "", *colon;
+
+				if (fev) {
+					snprintf(sys, sizeof(sys), "%s", fev->system);
+					name = fev->name;
+				} else if ((colon = strchr(name, ':')) &&
+					   (size_t) (colon - name) < sizeof(sys)) {
+					memcpy(sys, name, (size_t) (colon - name));
+					sys[colon - name] = '\0';
+					name = colon + 1;
+				}
+				if (pass == 0)
+					by_system |= ftrace_spec_names_system(o->events[k], sys);
+				else if (ftrace_spec_match(o->events[k], by_system, sys, name))
+					f->keep[ec->index] = 1;
+			}
+	}
+	return TK_OK;
 }
 
 static enum tk_status to_dat(struct tk_trace *t, const char *output,
@@ -85,6 +148,7 @@ enum tk_status tk_convert(const char *const *inputs, size_t n_inputs, const char
 	static const struct tk_convert_opts defaults = TK_CONVERT_OPTS_INIT;
 	const struct tk_convert_opts *o = opts ? opts : &defaults;
 	struct tk_trace *t = NULL;
+	struct convert_filter filter = {0};
 	unsigned int to;
 	enum tk_status st;
 
@@ -94,9 +158,17 @@ enum tk_status tk_convert(const char *const *inputs, size_t n_inputs, const char
 	st = tk_trace_open(&t, inputs, n_inputs, NULL);
 	if (st < 0)
 		return TK_FAIL(st, "Cannot convert: output=%s", output);
+	filter.o = o;
 	switch (to) {
 	case TK_CONVERT_DAT:
 		st = to_dat(t, output, o);
+		break;
+	case TK_CONVERT_CTF:
+		st = select_classes(&filter, t);
+		if (st >= 0)
+			st = convert_dat_to_ctf(t, output, &filter);
+		if (st < 0)
+			remove_tree(output);
 		break;
 	default:
 		st = TK_FAIL(TK_ERR_UNSUPPORTED, "Cannot convert: to=%s, reason=not supported yet",
@@ -104,6 +176,7 @@ enum tk_status tk_convert(const char *const *inputs, size_t n_inputs, const char
 		break;
 	}
 	tk_trace_close(t);
+	free(filter.keep);
 	if (st < 0)
 		return TK_FAIL(st, "Cannot convert: output=%s, to=%s", output, format_name(to));
 	return TK_OK;

@@ -1,0 +1,445 @@
+// SPDX-License-Identifier: MIT
+/*
+ * trace.dat to CTF (tk_convert() with TK_CONVERT_CTF): kernel events as typed CTF events
+ * that babeltrace2 and Trace Compass read.
+ *
+ * The mapping, event by event in time order:
+ *   - one CTF stream class per ring buffer (the top one, then instances), one stream per CPU,
+ *     its number in the packet context's cpu_id;
+ *   - the ftrace common fields (common_type, common_flags, common_preempt_count, common_pid)
+ *     as the stream class's event context, the event's own fields as its payload;
+ *   - integers with their size and sign, in hexadecimal when they are pointers; char arrays
+ *     and __data_loc strings as strings (up to their first NUL); other fixed arrays as CTF
+ *     arrays and dynamic arrays (__data_loc, __rel_loc) as sequences of their element size
+ *     (bytes when the element size is unknown); fields of other sizes as byte arrays, and
+ *     scalars of size 0 (old bprint formats' "u32 buf") as an 8-bit 0, as the model reads them;
+ *   - one event class per ftrace event met, named as the event ("sched_switch"); records of
+ *     no known format as "ftrace_unknown" with their bytes;
+ *   - the trace clock as the CTF clock: 1 GHz (tracekit's nanoseconds; raw counters keep
+ *     their count), its offset the file's DATE and OFFSET so wall-clock times agree, absolute
+ *     when there is a DATE; event timestamps are the time before that offset;
+ *   - losses before an event as discarded events of its stream (an unknown number as 1);
+ *   - environment: hostname, sysname and kernel release from the UNAME option, domain
+ *     "kernel", tracer_name "tracekit".
+ * A record whose time is before its CPU's previous one (clock trouble the kernel allows) is
+ * written at that previous time, since a CTF stream cannot go back.
+ */
+#include <inttypes.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include <tracekit/tracekit.h>
+
+#include "../common/error.h"
+#include "../ftrace/ftrace.h"
+#include "../model/model.h"
+#include "../tracedat/source.h"
+#include "convert-priv.h"
+
+#define MAX_FIELDS 512
+
+struct ec_map {
+	uint64_t id; /* CTF event class id; UINT64_MAX until first seen */
+	uint32_t n;  /* payload fields mapped */
+	const struct ftrace_field *fields[MAX_FIELDS];
+	struct tk_ctf_field_decl decl[MAX_FIELDS];
+};
+
+struct dat_ctf {
+	struct tk_ctf_writer *w;
+	const struct tk_source *src;
+	const struct ftrace_ctx *ctx;
+	struct convert_filter *filter;
+	uint64_t clock;
+	int64_t offset_ns;
+	/* by model stream class id (= buffer), stream index, event class index */
+	uint64_t *sc;
+	size_t n_sc;
+	struct tk_ctf_writer_stream **streams;
+	uint64_t *last_ts;
+	size_t n_streams;
+	struct ec_map **ecs;
+	size_t n_ecs;
+	/* the event context: common fields by name, from the first format that has them */
+	const struct ftrace_field *common[4];
+	struct tk_ctf_field_decl common_decl[4];
+	size_t n_common;
+	uint8_t *scratch; /* array and sequence elements in host order */
+	size_t scratch_cap;
+};
+
+static const char *const common_names[4] = {"common_type", "common_flags", "common_preempt_count",
+					    "common_pid"};
+
+/* A field as a CTF declaration (the name is the ftrace field's). */
+static void decl_of(const struct ftrace_field *f, struct tk_ctf_field_decl *d)
+{
+	uint32_t es = f->elemsize;
+
+	memset(d, 0, sizeof(*d));
+	d->name = f->name;
+	d->is_signed = (f->flags & FTRACE_FIELD_SIGNED) != 0;
+	d->base = (f->flags & FTRACE_FIELD_POINTER) ? 16 : 10;
+	if (f->flags & FTRACE_FIELD_STRING) {
+		d->kind = TK_CTF_FIELD_KIND_STRING;
+		return;
+	}
+	if (f->flags & (FTRACE_FIELD_ARRAY | FTRACE_FIELD_DYNAMIC)) {
+		if (es != 1 && es != 2 && es != 4 && es != 8)
+			es = 1;
+		d->kind = (f->flags & FTRACE_FIELD_DYNAMIC) ? TK_CTF_FIELD_KIND_SEQUENCE
+							    : TK_CTF_FIELD_KIND_ARRAY;
+		d->elem_kind = TK_CTF_FIELD_KIND_INT;
+		d->elem_bits = es * 8;
+		d->elem_signed = es > 1 && d->is_signed;
+		d->elem_base = es == 1 ? 16 : d->base;
+		d->array_len = f->size / es;
+		return;
+	}
+	if (f->size == 1 || f->size == 2 || f->size == 4 || f->size == 8) {
+		d->kind = TK_CTF_FIELD_KIND_INT;
+		d->bits = f->size * 8;
+		return;
+	}
+	if (f->size == 0) {
+		/* "u32 buf; size:0" of old bprint formats: no bytes, read as 0 as the model does */
+		d->kind = TK_CTF_FIELD_KIND_INT;
+		d->bits = 8;
+		return;
+	}
+	d->kind = TK_CTF_FIELD_KIND_ARRAY; /* odd sizes: the bytes */
+	d->elem_kind = TK_CTF_FIELD_KIND_INT;
+	d->elem_bits = 8;
+	d->elem_base = 16;
+	d->array_len = f->size;
+}
+
+static void *scratch(struct dat_ctf *c, size_t need)
+{
+	if (need > c->scratch_cap) {
+		uint8_t *p = realloc(c->scratch, need);
+
+		if (!p)
+			return NULL;
+		c->scratch = p;
+		c->scratch_cap = need;
+	}
+	return c->scratch;
+}
+
+/*
+ * The value of @f in record @rec: numbers read in the trace's byte order; strings and byte
+ * arrays point into the record; wider elements are copied in host order to @buf at @*used.
+ */
+static enum tk_status value_of(struct dat_ctf *c, const struct ftrace_field *f,
+			       const struct tk_ctf_field_decl *d, const uint8_t *rec, size_t size,
+			       struct tk_ctf_value *v, size_t *used)
+{
+	uint32_t off = f->offset, len = f->size, es, i;
+	int fits = off <= size && len <= size - off;
+
+	memset(v, 0, sizeof(*v));
+	if (f->flags & FTRACE_FIELD_DYNAMIC) {
+		if (!fits || ftrace_field_dynamic(c->ctx, f, rec, size, &off, &len) < 0)
+			off = len = 0;
+	} else if (!fits) {
+		off = len = 0;
+	}
+	if (d->kind == TK_CTF_FIELD_KIND_INT) {
+		v->v.u = len ? ftrace_field_u64(c->ctx, f, rec) : 0;
+		if (d->is_signed && d->bits < 64 && (v->v.u >> (d->bits - 1)) & 1)
+			v->v.u |= ~UINT64_C(0) << d->bits;
+		return TK_OK;
+	}
+	if (d->kind == TK_CTF_FIELD_KIND_STRING) {
+		v->data = rec + off;
+		v->len = len ? strnlen((const char *) rec + off, len) : 0;
+		return TK_OK;
+	}
+	es = d->elem_bits / 8;
+	v->len = len / es;
+	if (d->kind == TK_CTF_FIELD_KIND_ARRAY && v->len > d->array_len)
+		v->len = (size_t) d->array_len;
+	if (es == 1 || !v->len) {
+		v->data = v->len ? rec + off : NULL;
+		return TK_OK;
+	}
+	/* wider elements: in host order, in the scratch buffer after those of earlier fields */
+	if (!scratch(c, *used + v->len * es))
+		return TK_FAIL(TK_ERR_NOMEM, "Cannot convert field: name=%s", f->name);
+	for (i = 0; i < v->len; i++) {
+		const uint8_t *p = rec + off + i * es;
+		uint8_t *q = c->scratch + *used + (size_t) i * es;
+		uint64_t x = es == 2   ? tk_load_u16(p, c->ctx->bo)
+			     : es == 4 ? tk_load_u32(p, c->ctx->bo)
+				       : tk_load_u64(p, c->ctx->bo);
+
+		if (es == 2) {
+			uint16_t y = (uint16_t) x;
+
+			memcpy(q, &y, 2);
+		} else if (es == 4) {
+			uint32_t y = (uint32_t) x;
+
+			memcpy(q, &y, 4);
+		} else {
+			memcpy(q, &x, 8);
+		}
+	}
+	/* the pointer is set once the buffer stops moving (see append) */
+	v->data = (const void *) (uintptr_t) (*used + 1);
+	*used += v->len * es;
+	return TK_OK;
+}
+
+/* The CTF stream class of buffer @b (made on first use, with the common fields). */
+static enum tk_status stream_class(struct dat_ctf *c, uint64_t b, uint64_t *out)
+{
+	enum tk_status st;
+
+	if (b >= c->n_sc || b >= 64)
+		return TK_FAIL(TK_ERR_UNSUPPORTED, "Cannot convert buffer: index=%" PRIu64, b);
+	if (c->sc[b] == UINT64_MAX) {
+		st = tk_ctf_writer_add_stream_class(c->w, c->clock, &c->sc[b]);
+		if (st >= 0 && c->n_common)
+			st = tk_ctf_writer_set_event_context(c->w, c->sc[b], c->common_decl,
+							     c->n_common);
+		if (st < 0)
+			return st;
+	}
+	*out = c->sc[b];
+	return TK_OK;
+}
+
+/* The CTF event class of @ev's class (made on first use). */
+static enum tk_status event_class(struct dat_ctf *c, const struct tk_event *ev, uint64_t sc,
+				  struct ec_map **out)
+{
+	size_t i = ev->ec->index;
+	const struct ftrace_event *fev = ev->ec->fmt;
+	struct ec_map *m;
+	enum tk_status st;
+	uint32_t k;
+
+	if (i >= c->n_ecs)
+		return TK_FAIL(TK_ERR_INVAL, "Cannot convert event class: index=%zu", i);
+	if (c->ecs[i]) {
+		*out = c->ecs[i];
+		return TK_OK;
+	}
+	m = calloc(1, sizeof(*m));
+	if (!m)
+		return TK_FAIL(TK_ERR_NOMEM, "Cannot convert event class: index=%zu", i);
+	if (fev) {
+		for (k = fev->n_common; k < fev->n_fields && m->n < MAX_FIELDS; k++) {
+			m->fields[m->n] = &fev->fields[k];
+			decl_of(&fev->fields[k], &m->decl[m->n]);
+			m->n++;
+		}
+		st = tk_ctf_writer_add_event_class(c->w, sc, fev->name, -1, m->decl, m->n, &m->id);
+	} else {
+		m->decl[0] = (struct tk_ctf_field_decl){.name = "data",
+							.kind = TK_CTF_FIELD_KIND_SEQUENCE,
+							.elem_kind = TK_CTF_FIELD_KIND_INT,
+							.elem_bits = 8,
+							.elem_base = 16};
+		m->n = 1;
+		st = tk_ctf_writer_add_event_class(c->w, sc, "ftrace_unknown", -1, m->decl, 1,
+						   &m->id);
+	}
+	if (st < 0) {
+		free(m);
+		return st;
+	}
+	c->ecs[i] = m;
+	*out = m;
+	return TK_OK;
+}
+
+static enum tk_status append(struct dat_ctf *c, const struct tk_event *ev)
+{
+	const struct ftrace_event *fev = ev->ec->fmt;
+	size_t si = ev->stream->index, used = 0, k;
+	struct tk_ctf_value ctxv[4], pay[MAX_FIELDS];
+	struct ec_map *m = NULL;
+	uint64_t sc = 0, ts;
+	enum tk_status st;
+
+	st = stream_class(c, ev->stream->sc->id, &sc);
+	if (st >= 0)
+		st = event_class(c, ev, sc, &m);
+	if (st < 0)
+		return st;
+	if (!c->streams[si]) {
+		st = tk_ctf_writer_add_stream(c->w, sc, ev->cpu < 0 ? 0 : (uint32_t) ev->cpu,
+					      &c->streams[si]);
+		if (st < 0)
+			return st;
+	}
+	for (k = 0; k < c->n_common; k++) {
+		memset(&ctxv[k], 0, sizeof(ctxv[k]));
+		if (c->common[k] &&
+		    (uint64_t) c->common[k]->offset + c->common[k]->size <= ev->raw_size)
+			st = value_of(c, c->common[k], &c->common_decl[k], ev->raw, ev->raw_size,
+				      &ctxv[k], &used);
+	}
+	if (fev) {
+		for (k = 0; st >= 0 && k < m->n; k++)
+			st = value_of(c, m->fields[k], &m->decl[k], ev->raw, ev->raw_size, &pay[k],
+				      &used);
+	} else {
+		memset(&pay[0], 0, sizeof(pay[0]));
+		pay[0].data = ev->raw;
+		pay[0].len = ev->raw_size;
+	}
+	if (st < 0)
+		return st;
+	/* element arrays in the scratch buffer: offsets (plus one) until now */
+	for (k = 0; fev && k < m->n; k++)
+		if ((m->decl[k].kind == TK_CTF_FIELD_KIND_ARRAY ||
+		     m->decl[k].kind == TK_CTF_FIELD_KIND_SEQUENCE) &&
+		    m->decl[k].elem_bits > 8)
+			pay[k].data =
+				pay[k].len ? c->scratch + ((uintptr_t) pay[k].data - 1) : NULL;
+	if (ev->missed) {
+		st = tk_ctf_writer_add_discarded(c->w, c->streams[si],
+						 ev->missed > 0 ? (uint64_t) ev->missed : 1);
+		if (st < 0)
+			return st;
+	}
+	ts = (uint64_t) (ev->ns - c->offset_ns);
+	if (ts < c->last_ts[si])
+		ts = c->last_ts[si];
+	c->last_ts[si] = ts;
+	return tk_ctf_writer_append(c->w, c->streams[si], m->id, ts, c->n_common ? ctxv : NULL,
+				    pay);
+}
+
+/* The clock, its offset, and the environment, from the file's options. */
+static enum tk_status describe(struct dat_ctf *c, const struct tracedat_info *in)
+{
+	char name[64], host[256] = "", sys[64] = "", rel[128] = "";
+	const char *clock = in->n_buffers && in->buffers[0].clock ? in->buffers[0].clock : "local";
+	int64_t off =
+		(in->has_date ? in->date_offset_ns : 0) + (in->has_offset ? in->offset_ns : 0);
+	int64_t sec = off / 1000000000, sub = off % 1000000000;
+	enum tk_status st;
+	size_t i;
+
+	for (i = 0; clock[i] && i < sizeof(name) - 1; i++)
+		name[i] = (clock[i] >= 'a' && clock[i] <= 'z') ||
+					  (clock[i] >= 'A' && clock[i] <= 'Z') ||
+					  (clock[i] >= '0' && clock[i] <= '9' && i)
+				  ? clock[i]
+				  : '_';
+	name[i] = '\0';
+	if (sub < 0) {
+		sec--;
+		sub += 1000000000;
+	}
+	c->offset_ns = off;
+	st = tk_ctf_writer_add_clock(c->w, name, 1000000000, sec, (uint64_t) sub,
+				     "trace-cmd trace clock", in->has_date, &c->clock);
+	if (in->uname)
+		sscanf(in->uname, "%63s %255s %127s", sys, host, rel);
+	if (st >= 0)
+		st = tk_ctf_writer_set_env_string(c->w, "domain", "kernel");
+	if (st >= 0)
+		st = tk_ctf_writer_set_env_string(c->w, "tracer_name", "tracekit");
+	if (st >= 0 && host[0])
+		st = tk_ctf_writer_set_env_string(c->w, "hostname", host);
+	if (st >= 0 && sys[0])
+		st = tk_ctf_writer_set_env_string(c->w, "sysname", sys);
+	if (st >= 0 && rel[0])
+		st = tk_ctf_writer_set_env_string(c->w, "kernel_release", rel);
+	return st;
+}
+
+/* The common fields, from the first format that has common_type. */
+static void find_common(struct dat_ctf *c)
+{
+	size_t i, k;
+
+	for (i = 0; i < c->ctx->n_events; i++)
+		if (ftrace_field_find(c->ctx->events[i], "common_type"))
+			break;
+	if (i == c->ctx->n_events)
+		return;
+	for (k = 0; k < 4; k++) {
+		const struct ftrace_field *f =
+			ftrace_field_find(c->ctx->events[i], common_names[k]);
+
+		if (!f)
+			continue;
+		c->common[c->n_common] = f;
+		decl_of(f, &c->common_decl[c->n_common]);
+		c->n_common++;
+	}
+}
+
+enum tk_status convert_dat_to_ctf(struct tk_trace *t, const char *output,
+				  struct convert_filter *filter)
+{
+	struct dat_ctf c = {0};
+	struct tk_iter *it = NULL;
+	const struct tk_event *ev;
+	enum tk_status st, st2;
+	size_t i;
+
+	if (t->n_sources != 1 || !tracedat_source_container(t->sources[0]))
+		return TK_FAIL(
+			TK_ERR_UNSUPPORTED,
+			"Cannot convert to CTF: sources=%zu, reason=one trace.dat input only "
+			"for now",
+			t->n_sources);
+	c.src = t->sources[0];
+	c.ctx = tracedat_source_ftrace(c.src);
+	c.filter = filter;
+	c.n_sc = 64;
+	c.n_streams = t->n_streams;
+	c.n_ecs = t->n_ecs;
+	c.sc = malloc(c.n_sc * sizeof(*c.sc));
+	c.streams = calloc(c.n_streams + 1, sizeof(*c.streams));
+	c.last_ts = calloc(c.n_streams + 1, sizeof(*c.last_ts));
+	c.ecs = calloc(c.n_ecs + 1, sizeof(*c.ecs));
+	if (!c.sc || !c.streams || !c.last_ts || !c.ecs) {
+		st = TK_FAIL(TK_ERR_NOMEM, "Cannot convert to CTF");
+		goto out;
+	}
+	for (i = 0; i < c.n_sc; i++)
+		c.sc[i] = UINT64_MAX;
+	find_common(&c);
+	st = tk_ctf_writer_create(&c.w, output, NULL);
+	if (st >= 0)
+		st = describe(&c, tracedat_source_info(c.src));
+	if (st >= 0)
+		st = tk_iter_create(&it, t);
+	while (st >= 0 && (st = tk_iter_next(it, &ev)) == TK_OK) {
+		if (!convert_keep(filter, ev))
+			continue;
+		st = append(&c, ev);
+		if (st < 0)
+			break;
+		convert_progress(filter);
+	}
+	if (st == TK_END)
+		st = TK_OK;
+	tk_iter_destroy(it);
+	if (st >= 0) {
+		st = tk_ctf_writer_close(c.w);
+	} else if (c.w) {
+		/* keep the cause of the failure: close would add its own */
+		st2 = st;
+		tk_ctf_writer_destroy(c.w);
+		st = st2;
+	}
+out:
+	for (i = 0; c.ecs && i < c.n_ecs; i++)
+		free(c.ecs[i]);
+	free(c.ecs);
+	free(c.sc);
+	free(c.streams);
+	free(c.last_ts);
+	free(c.scratch);
+	return st;
+}

@@ -1,0 +1,45 @@
+/* SPDX-License-Identifier: MIT */
+/*
+ * Shared by the paths of tk_convert() (src/api/convert*.c): the event selection and time
+ * window every conversion applies, and the progress report.
+ */
+#ifndef TK_API_CONVERT_PRIV_H
+#define TK_API_CONVERT_PRIV_H
+
+#include <stdint.h>
+
+#include <tracekit/tracekit.h>
+
+#include "../model/model.h"
+
+struct convert_filter {
+	const struct tk_convert_opts *o;
+	uint8_t *keep; /* by event class index, when events were selected; else NULL */
+	size_t n_keep;
+	uint64_t events; /* events converted so far */
+	uint64_t total;	 /* events to convert, if known (0 otherwise) */
+};
+
+/* Whether @ev is selected and inside the time window. */
+static inline int convert_keep(const struct convert_filter *f, const struct tk_event *ev)
+{
+	const struct tk_convert_opts *o = f->o;
+
+	if (f->keep && (ev->ec->index >= f->n_keep || !f->keep[ev->ec->index]))
+		return 0;
+	if ((o->has_begin && ev->ns < o->begin_ns) || (o->has_end && ev->ns > o->end_ns))
+		return 0;
+	return 1;
+}
+
+/* Count one event converted, and tell the progress callback now and then. */
+static inline void convert_progress(struct convert_filter *f)
+{
+	if (++f->events % 65536 == 0 && f->o->progress)
+		f->o->progress(f->events, f->total, f->o->payload);
+}
+
+enum tk_status convert_dat_to_ctf(struct tk_trace *t, const char *output,
+				  struct convert_filter *filter);
+
+#endif /* TK_API_CONVERT_PRIV_H */
