@@ -3,8 +3,10 @@
  * Text output of events.
  *
  * The babeltrace style reproduces `babeltrace2` (sink.text.pretty) byte for byte, options
- * included; the trace-cmd style reproduces `trace-cmd report` for trace.dat files. Output goes
- * through a large buffer written to a file descriptor in big chunks.
+ * included; the trace-cmd style reproduces `trace-cmd report` for trace.dat files. The JSON
+ * style writes one JSON object per event, for programs; the Chrome style a trace-event JSON
+ * document for timeline viewers (chrome://tracing, Perfetto UI). Output goes through a large
+ * buffer written to a file descriptor in big chunks.
  */
 #ifndef TRACEKIT_PRINT_H
 #define TRACEKIT_PRINT_H
@@ -69,16 +71,80 @@ enum tk_print_flags {
 };
 
 /**
- * enum tk_print_style - Which tool's text to reproduce.
+ * enum tk_print_style - Which tool's text to reproduce, or which JSON to write.
  * @TK_PRINT_STYLE_AUTO:       Each event in the style of its format's tool: babeltrace2 for
  *                             CTF, trace-cmd for trace.dat.
  * @TK_PRINT_STYLE_BABELTRACE: `babeltrace2` for every event.
  * @TK_PRINT_STYLE_TRACECMD:   `trace-cmd report` (trace.dat events only).
+ * @TK_PRINT_STYLE_JSON:       JSON lines: one object per event, described below.
+ * @TK_PRINT_STYLE_CHROME:     A Chrome trace-event JSON document, described below.
+ *
+ * The flags (enum tk_print_flags) do not apply to the JSON and Chrome styles, and both write
+ * notices (tk_printer_print_notice()) to the event output, in line with the events.
+ *
+ * JSON lines: each event is one line holding one object; keys come in this order, optional
+ * ones only when they apply:
+ *
+ *	"ts"             int64: nanoseconds from the clock's origin (the Unix epoch for most
+ *	                 traces), tk_event_get_timestamp(); with "cycles", only when the event
+ *	                 has a time (its stream has a clock)
+ *	"cycles"         uint64: the raw clock value the time comes from
+ *	"cpu"            int: the CPU the reader knows the event was recorded on (trace.dat);
+ *	                 absent for CTF, whose CPU is a field (packet_context.cpu_id)
+ *	"stream"         string: path of the data stream (a CTF stream file, the trace.dat file)
+ *	"stream_class"   uint64: its stream class ID (trace.dat: 0, or the instance buffer's rank)
+ *	"stream_id"      uint64: its stream ID (trace.dat: the CPU)
+ *	"name"           string: the event class name, or null when it has none
+ *	"common_fields"  object: trace.dat only: the common fields of the event's format
+ *	                 (common_type, common_flags, common_preempt_count, common_pid)
+ *	"packet_context" object: CTF packet context; trace.dat: {"cpu_id":N}
+ *	"common_context" object: CTF stream event context, common to a stream's events
+ *	"event_context"  object: CTF event-specific context
+ *	"fields"         object: the payload, always present ({} when the event has none)
+ *
+ * The objects hold the fields the babeltrace style prints, under the same names, in the same
+ * order: integers as decimal JSON numbers, exact at any size (unsigned values above 2^53
+ * too: parse them as big integers); enumerations as {"value":N,"labels":["A",...]} with the
+ * labels of every mapping that holds N ([] for none); floating-point numbers with enough
+ * digits to read back the same double, integral ones as "N.0", NaN and infinities as the
+ * strings "NaN", "Infinity" and "-Infinity"; strings and text arrays as JSON strings
+ * (RFC 8259 escapes, control characters as \u00XX, well-formed UTF-8 copied, and each
+ * maximal part of an ill-formed UTF-8 sequence replaced by \ufffd); arrays and sequences as
+ * arrays; structures as objects; variants as the value of their selected option.
+ *
+ * Losses are objects of their own, told apart from events by their "lost" key: events a
+ * trace.dat ring buffer lost before an event come just before it as
+ * {"lost":N,"kind":"events","ts":T,"cpu":C,"stream":...,"stream_class":K,"stream_id":I}
+ * (T is the time of that next event), and CTF notices as {"lost":N,"kind":"events" or
+ * "packets","begin_ts":B,"end_ts":E,"stream":...} (begin_ts and end_ts when the range is
+ * known). N is null when the number is unknown.
+ *
+ * Chrome: {"traceEvents":[...],"displayTimeUnit":"ns"} with one event per element, each with
+ * "ph", "ts", "pid", "tid" and "name"; times are microseconds with three decimals (exact
+ * nanoseconds). CPUs are threads of a process of their own, pid 4194304 ("CPUs", above every
+ * Linux pid), CPU N being tid 4194305 + N ("CPU N") and an unknown CPU tid 4194304 ("CPU ?").
+ * On a CPU's track, each sched_switch event starts a complete event ("ph":"X" with "dur")
+ * named after next_comm, with args {"pid":next_pid}, which the next sched_switch on that CPU
+ * ends; the last one ends at the latest time printed. Other events are thread-scoped instant
+ * events ("ph":"i","s":"t") named after their class, with args holding what the JSON lines
+ * style shows after "name" (common_fields, the scopes and "fields"); they go to the track of
+ * their task, pid = tid = common_pid for trace.dat, tid from a tid or vtid context field and
+ * pid from a pid or vpid one for CTF, or, for events of no task or of pid 0 (idle), to the
+ * track of their CPU (trace.dat: the buffer's CPU; CTF: packet_context.cpu_id). Tasks are
+ * named by "thread_name" (and, when pid = tid, "process_name") metadata events ("ph":"M",
+ * "ts":0) after the first comm seen for them: comm/pid field pairs of any event (comm/pid,
+ * prev_comm/prev_pid, next_comm/next_pid, child_comm/child_pid, parent_comm/parent_pid; _tid
+ * for LTTng) or a trace.dat file's saved command lines; sched_process_exec (the base name
+ * of filename, 15 bytes at most) and task_rename (newcomm) rename them. Losses are instant
+ * events "lost events" or "lost packets" with args {"count":N} (null when unknown) on the
+ * track of their CPU.
  */
 enum tk_print_style {
 	TK_PRINT_STYLE_AUTO,
 	TK_PRINT_STYLE_BABELTRACE,
 	TK_PRINT_STYLE_TRACECMD,
+	TK_PRINT_STYLE_JSON,
+	TK_PRINT_STYLE_CHROME,
 };
 
 /**
@@ -103,7 +169,7 @@ struct tk_print_opts {
 	}
 
 /**
- * tk_printer_open() - Create a text printer in babeltrace2's style.
+ * tk_printer_open() - Create a printer of events as text or JSON (@opts->style).
  * @out:  Set to the new printer on success.
  * @opts: Options, or NULL for the defaults.
  *
@@ -118,7 +184,9 @@ TK_EXPORT enum tk_status tk_printer_open(struct tk_printer **out, const struct t
  * @printer: A printer.
  * @trace:   The trace whose events follow.
  *
- * In the trace-cmd style, the "cpus=N" line of each trace.dat file; nothing otherwise.
+ * In the trace-cmd style, the "cpus=N" line of each trace.dat file; in the Chrome style, the
+ * start of the document (also written by the first event if this is not called); nothing
+ * otherwise.
  * Return: TK_OK, or TK_ERR_IO when writing failed.
  * Ownership: @trace is borrowed for the call.
  */
@@ -138,7 +206,7 @@ TK_EXPORT enum tk_status tk_printer_print_formats(struct tk_printer *printer,
 						  const struct tk_trace *trace);
 
 /**
- * tk_printer_print() - Print one event as one line.
+ * tk_printer_print() - Print one event as one line (Chrome style: one element, or none).
  * @printer: A printer.
  * @ev:      An event.
  *
@@ -152,7 +220,8 @@ TK_EXPORT enum tk_status tk_printer_print(struct tk_printer *printer, const stru
  * @printer: A printer.
  * @notice:  A notice.
  *
- * Pending event output is flushed first, so both outputs stay in order on a terminal.
+ * Pending event output is flushed first, so both outputs stay in order on a terminal. The
+ * JSON and Chrome styles write the notice with the events instead (see enum tk_print_style).
  * Return: TK_OK, or TK_ERR_IO when writing failed.
  * Ownership: @notice is borrowed for the call.
  */
@@ -172,6 +241,8 @@ TK_EXPORT enum tk_status tk_printer_flush(struct tk_printer *printer);
  * tk_printer_close() - Flush and free a printer.
  * @printer: A printer, or NULL.
  *
+ * In the Chrome style, the slices still running end and the document is closed first, so
+ * the output is valid JSON even when reading the trace stopped at an error.
  * Return: TK_OK, or TK_ERR_IO when the final flush failed (the printer is freed anyway).
  * Ownership: @printer is invalid afterwards.
  */

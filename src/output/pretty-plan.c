@@ -2,6 +2,8 @@
 /*
  * Print plans: the part of a babeltrace2-style line that follows the time, compiled once per
  * event class into a flat list of operations (ARCHITECTURE.md, decision 2, applied to text).
+ * The same compiler and interpreter write the JSON form of events (json.c, chrome.c): one walk
+ * of the field classes and values, two syntaxes.
  *
  * Everything that does not depend on the event is decided at compile time: the trace fields
  * and event name become one literal, field names and separators are merged into literals,
@@ -14,6 +16,7 @@
 #include <string.h>
 
 #include "../common/error.h"
+#include "json.h"
 #include "pretty.h"
 
 enum plan_code {
@@ -32,13 +35,22 @@ enum plan_code {
 	P_ARRAY,   /* count from the value; empty: "[ ]" and go to op a */
 	P_ELEM,	   /* separator (and "[i] = " when names) before an element */
 	P_LOOP,	   /* next element, or " ]" */
-	P_VARIANT, /* "{ ", then the option's ops */
-	P_VEND,	   /* " }", then go to op a */
+	P_VARIANT, /* the option's ops (the literal holds what comes before) */
+	P_VEND,	   /* go to op a (the literal holds the variant's end) */
+	/* JSON (json.c) */
+	P_JENUM,  /* {"value":N,"labels":[...]} */
+	P_JFLOAT, /* a number, or "NaN", "Infinity", "-Infinity" */
+	P_JSTR,	  /* quoted, escaped per RFC 8259 */
+	P_JARRAY, /* count from the value; empty: "[]" and go to op a */
+	P_JELEM,  /* "," before an element but the first */
+	P_JLOOP,  /* next element, or "]" */
+	P_RAWINT, /* integer of mask bytes at offset a of the raw record, names: signed */
 };
 
 struct plan_op {
 	uint8_t code;
 	uint8_t names;
+	uint8_t order; /* P_RAWINT: enum tk_byte_order */
 	uint32_t len;
 	uint32_t a;
 	uint64_t mask;
@@ -73,6 +85,7 @@ struct plan {
 };
 
 struct builder {
+	uint8_t json;	    /* JSON syntax (plan_build_json()) instead of babeltrace2's */
 	struct vec ops;	    /* struct plan_op, lit holds an offset in text until the end */
 	struct vec pending; /* literal being accumulated */
 	struct vec text;
@@ -94,6 +107,21 @@ static enum tk_status lit(struct builder *b, const char *s, size_t n)
 }
 
 #define LIT(b, s) lit((b), (s), sizeof(s) - 1)
+
+/* A JSON object key, "NAME": (escaped), into the pending literal. */
+static enum tk_status json_key(struct builder *b, const char *name, size_t n)
+{
+	char *tmp = malloc(JSON_QUOTED_ROOM(n) + 1), *end;
+	enum tk_status st;
+
+	if (!tmp)
+		return TK_FAIL(TK_ERR_NOMEM, "Cannot build print plan");
+	end = json_put_quoted(tmp, name, n);
+	*end++ = ':';
+	st = lit(b, tmp, (size_t) (end - tmp));
+	free(tmp);
+	return st;
+}
 
 /*
  * Append an operation; the literal accumulated so far becomes its prefix (written before the
@@ -146,10 +174,13 @@ static void enum_table_free(struct enum_table *t)
 
 /*
  * Pre-render the values of @fc from its smallest to its largest mapped value when that span
- * is small; NULL (not an error) when it is not worth it. Values outside the span, or labels
- * too long for the scratch writer, are printed the slow way.
+ * is small, with @put (babeltrace2's or JSON's text, whose escapes take up to @esc bytes a
+ * byte); NULL (not an error) when it is not worth it. Values outside the span, or labels too
+ * long for the scratch writer, are printed the slow way.
  */
-static struct enum_table *enum_table_build(const struct model_fc *fc)
+static struct enum_table *
+enum_table_build(const struct model_fc *fc,
+		 void (*put)(struct writer *, const struct model_fc *, uint64_t), size_t esc)
 {
 	struct enum_table *t = NULL;
 	struct writer w = {NULL, 0, 0, -1, 0};
@@ -161,7 +192,7 @@ static struct enum_table *enum_table_build(const struct model_fc *fc)
 	for (i = 0; i < fc->u.en.count; i++) {
 		const struct model_enum_mapping *mp = &fc->u.en.maps[i];
 
-		labels += strlen(mp->label) * 4 + 4;
+		labels += strlen(mp->label) * esc + 4;
 		for (j = 0; j < mp->nranges; j++) {
 			const struct model_range *r = &mp->ranges[j];
 
@@ -194,7 +225,7 @@ static struct enum_table *enum_table_build(const struct model_fc *fc)
 		goto fail;
 	for (k = 0; k < t->count; k++) {
 		w.len = 0;
-		pretty_put_enum(&w, fc, lo + k);
+		put(&w, fc, lo + k);
 		t->off[k] = (uint32_t) total;
 		memcpy(t->text + total, w.buf, w.len);
 		total += w.len;
@@ -213,17 +244,23 @@ static enum tk_status compile_int(struct builder *b, const struct model_fc *fc)
 	struct plan_op *o;
 
 	if (fc->kind == MODEL_FC_ENUM) {
-		struct enum_table *t = enum_table_build(fc), **slot = NULL;
+		struct enum_table *t, **slot = NULL;
 
+		t = b->json ? enum_table_build(fc, json_put_enum, 6)
+			    : enum_table_build(fc, pretty_put_enum, 4);
 		if (t && !(slot = vec_push(&b->enums, sizeof(*slot)))) {
 			enum_table_free(t);
 			return TK_FAIL(TK_ERR_NOMEM, "Cannot build print plan");
 		}
 		if (slot)
 			*slot = t;
-		OP(o, b, P_ENUM);
+		OP(o, b, b->json ? P_JENUM : P_ENUM);
 		o->fc = fc;
 		o->enums = t;
+		return TK_OK;
+	}
+	if (b->json) { /* JSON numbers are decimal */
+		OP(o, b, fc->is_signed ? P_SDEC : P_UDEC);
 		return TK_OK;
 	}
 	switch (fc->base) {
@@ -280,17 +317,23 @@ static enum tk_status compile_struct(struct builder *b, const struct model_fc *f
 			}
 			continue;
 		}
-		st = n++ ? LIT(b, ", ") : LIT(b, " ");
-		if (st >= 0 && names) {
-			st = lit(b, mb->name, strlen(mb->name));
+		if (b->json) {
+			st = n++ ? LIT(b, ",") : TK_OK;
 			if (st >= 0)
-				st = LIT(b, " = ");
+				st = json_key(b, mb->name, strlen(mb->name));
+		} else {
+			st = n++ ? LIT(b, ", ") : LIT(b, " ");
+			if (st >= 0 && names) {
+				st = lit(b, mb->name, strlen(mb->name));
+				if (st >= 0)
+					st = LIT(b, " = ");
+			}
 		}
 		if (st >= 0)
 			st = compile(b, mb->fc, names);
 	}
 	if (st >= 0)
-		st = LIT(b, " }");
+		st = b->json ? LIT(b, "}") : LIT(b, " }");
 	return st;
 }
 
@@ -307,14 +350,14 @@ static enum tk_status compile_array(struct builder *b, const struct model_fc *fc
 			       PLAN_MAX_DEPTH);
 	if (b->depth > b->max_depth)
 		b->max_depth = b->depth;
-	OP(o, b, P_ARRAY);
+	OP(o, b, b->json ? P_JARRAY : P_ARRAY);
 	at = b->ops.len - 1;
-	OP(o, b, P_ELEM);
+	OP(o, b, b->json ? P_JELEM : P_ELEM);
 	o->names = (uint8_t) names;
 	st = compile(b, fc->u.arr.elem, names);
 	if (st < 0)
 		return st;
-	OP(o, b, P_LOOP);
+	OP(o, b, b->json ? P_JLOOP : P_LOOP);
 	loop = b->ops.len - 1;
 	VEC_AT(&b->ops, struct plan_op, at).a = (uint32_t) (loop + 1);
 	b->depth--;
@@ -327,6 +370,9 @@ static enum tk_status compile_variant(struct builder *b, const struct model_fc *
 	size_t at, first, i, *ends;
 	enum tk_status st = TK_OK;
 
+	/* babeltrace2 shows "{ OPTION }"; JSON the selected option's value alone */
+	if (!b->json && LIT(b, "{ ") < 0)
+		return TK_FAIL(TK_ERR_NOMEM, "Cannot build print plan");
 	OP(o, b, P_VARIANT);
 	at = b->ops.len - 1;
 	first = b->jumps.len;
@@ -340,6 +386,8 @@ static enum tk_status compile_variant(struct builder *b, const struct model_fc *
 	for (i = 0; i < fc->u.var.count && st >= 0; i++) {
 		VEC_AT(&b->jumps, uint32_t, first + i) = (uint32_t) b->ops.len;
 		st = compile(b, fc->u.var.options[i].fc, names);
+		if (st >= 0 && !b->json)
+			st = LIT(b, " }");
 		if (st >= 0 && !(o = op(b, P_VEND)))
 			st = TK_FAIL(TK_ERR_NOMEM, "Cannot build print plan");
 		ends[i] = b->ops.len - 1;
@@ -359,17 +407,17 @@ static enum tk_status compile(struct builder *b, const struct model_fc *fc, int 
 	case MODEL_FC_ENUM:
 		return compile_int(b, fc);
 	case MODEL_FC_FLOAT:
-		OP(o, b, P_FLOAT);
+		OP(o, b, b->json ? P_JFLOAT : P_FLOAT);
 		return TK_OK;
 	case MODEL_FC_STRING:
-		OP(o, b, P_STR);
+		OP(o, b, b->json ? P_JSTR : P_STR);
 		return TK_OK;
 	case MODEL_FC_STRUCT:
 		return compile_struct(b, fc, names);
 	case MODEL_FC_ARRAY:
 	case MODEL_FC_SEQUENCE:
 		if (fc->is_text) {
-			OP(o, b, P_STR);
+			OP(o, b, b->json ? P_JSTR : P_STR);
 			return TK_OK;
 		}
 		return compile_array(b, fc, names);
@@ -414,6 +462,49 @@ static void builder_fini(struct builder *b)
 	vec_fini(&b->enums);
 }
 
+/* Move what @b compiled into a new plan for @ec; @b is left for builder_fini(). */
+static enum tk_status builder_finish(struct builder *b, const struct tk_event_class *ec,
+				     struct plan **out)
+{
+	struct plan *pl;
+	size_t i;
+
+	if (!op(b, P_END))
+		return TK_FAIL(TK_ERR_NOMEM, "Cannot build print plan");
+	pl = calloc(1, sizeof(*pl));
+	if (pl) {
+		pl->ec = ec;
+		pl->n = (uint32_t) b->ops.len;
+		pl->ops = malloc(b->ops.len * sizeof(struct plan_op));
+		/* padded: literals are copied 16 bytes at a time */
+		pl->text = calloc(1, b->text.len + 16);
+		pl->jumps = malloc((b->jumps.len + 1) * sizeof(uint32_t));
+		pl->max_depth = b->max_depth;
+	}
+	if (!pl || !pl->ops || !pl->text || !pl->jumps) {
+		plan_free(pl);
+		return TK_FAIL(TK_ERR_NOMEM, "Cannot build print plan");
+	}
+	memcpy(pl->ops, b->ops.data, b->ops.len * sizeof(struct plan_op));
+	if (b->text.len)
+		memcpy(pl->text, b->text.data, b->text.len);
+	if (b->jumps.len)
+		memcpy(pl->jumps, b->jumps.data, b->jumps.len * sizeof(uint32_t));
+	/* the plan takes the enumeration tables */
+	pl->enums = b->enums.data;
+	pl->n_enums = b->enums.len;
+	b->enums = (struct vec) VEC_INIT;
+	for (i = 0; i < pl->n; i++) {
+		struct plan_op *po = &pl->ops[i];
+
+		po->lit = pl->text + (uintptr_t) po->lit;
+		if (po->code == P_VARIANT)
+			po->targets = pl->jumps + po->a;
+	}
+	*out = pl;
+	return TK_OK;
+}
+
 enum tk_status plan_build(struct tk_printer *p, const struct tk_event_class *ec, struct plan **out)
 {
 	const struct model_stream_class *sc = ec->sc;
@@ -422,10 +513,7 @@ enum tk_status plan_build(struct tk_printer *p, const struct tk_event_class *ec,
 	int scope_names = !!(f & TK_PRINT_NAMES_SCOPE);
 	int start_line = 1;
 	struct builder b;
-	struct plan *pl = NULL;
-	struct plan_op *o;
 	enum tk_status st;
-	size_t i;
 
 	memset(&b, 0, sizeof(b));
 	st = pretty_header_text(p, ec, &b.pending);
@@ -443,44 +531,84 @@ enum tk_status plan_build(struct tk_printer *p, const struct tk_event_class *ec,
 				   scope_names, !!(f & TK_PRINT_NAMES_PAYLOAD), &start_line);
 	if (st >= 0)
 		st = LIT(&b, "\n");
-	if (st >= 0 && !(o = op(&b, P_END)))
-		st = TK_FAIL(TK_ERR_NOMEM, "Cannot build print plan");
-	if (st >= 0) {
-		pl = calloc(1, sizeof(*pl));
-		if (pl) {
-			pl->ec = ec;
-			pl->n = (uint32_t) b.ops.len;
-			pl->ops = malloc(b.ops.len * sizeof(struct plan_op));
-			/* padded: literals are copied 16 bytes at a time */
-			pl->text = calloc(1, b.text.len + 16);
-			pl->jumps = malloc((b.jumps.len + 1) * sizeof(uint32_t));
-			pl->max_depth = b.max_depth;
-		}
-		if (!pl || !pl->ops || !pl->text || !pl->jumps) {
-			plan_free(pl);
-			pl = NULL;
-			st = TK_FAIL(TK_ERR_NOMEM, "Cannot build print plan");
-		}
-	}
-	if (st >= 0) {
-		memcpy(pl->ops, b.ops.data, b.ops.len * sizeof(struct plan_op));
-		if (b.text.len)
-			memcpy(pl->text, b.text.data, b.text.len);
-		if (b.jumps.len)
-			memcpy(pl->jumps, b.jumps.data, b.jumps.len * sizeof(uint32_t));
-		/* the plan takes the enumeration tables */
-		pl->enums = b.enums.data;
-		pl->n_enums = b.enums.len;
-		b.enums = (struct vec) VEC_INIT;
-		for (i = 0; i < pl->n; i++) {
-			struct plan_op *po = &pl->ops[i];
+	if (st >= 0)
+		st = builder_finish(&b, ec, out);
+	builder_fini(&b);
+	return st;
+}
 
-			po->lit = pl->text + (uintptr_t) po->lit;
-			if (po->code == P_VARIANT)
-				po->targets = pl->jumps + po->a;
+/*
+ * The JSON form of an event, after what the caller writes itself: @spec->head, then the
+ * integers of the raw record as an object under @spec->raw_key, then each scope the event
+ * class shows as an object under its key (the payload always, "{}" when there is none),
+ * then @spec->tail. Keys are separated by commas; with @spec->lead, the first key has one
+ * too (it follows keys the caller wrote). Hidden fields are left out as babeltrace2 leaves
+ * them out, so both styles show the same fields.
+ */
+enum tk_status plan_build_json(const struct tk_event_class *ec, const struct plan_json_spec *spec,
+			       struct plan **out)
+{
+	const struct model_fc *scopes[4] = {ec->sc->packet_context, ec->sc->event_context,
+					    ec->context, ec->payload};
+	int sep = spec->lead;
+	struct builder b;
+	struct plan_op *o;
+	enum tk_status st;
+	size_t i;
+
+	memset(&b, 0, sizeof(b));
+	b.json = 1;
+	st = lit(&b, spec->head, spec->head_len);
+	if (st >= 0 && spec->n_raw) {
+		st = sep ? LIT(&b, ",") : TK_OK;
+		if (st >= 0)
+			st = json_key(&b, spec->raw_key, strlen(spec->raw_key));
+		if (st >= 0)
+			st = LIT(&b, "{");
+		for (i = 0; st >= 0 && i < spec->n_raw; i++) {
+			const struct plan_raw_int *r = &spec->raw[i];
+
+			st = i ? LIT(&b, ",") : TK_OK;
+			if (st >= 0)
+				st = json_key(&b, r->name, strlen(r->name));
+			if (st >= 0 && !(o = op(&b, P_RAWINT)))
+				st = TK_FAIL(TK_ERR_NOMEM, "Cannot build print plan");
+			if (st >= 0) {
+				o->a = r->offset;
+				o->mask = r->size;
+				o->names = r->is_signed;
+				o->order = r->order;
+			}
 		}
-		*out = pl;
+		if (st >= 0)
+			st = LIT(&b, "}");
+		sep = 1;
 	}
+	for (i = 0; st >= 0 && i < 4; i++) {
+		const struct model_fc *fc = scopes[i];
+		int shown = fc && fc->in_ir;
+
+		if (!shown && i != MODEL_SCOPE_PAYLOAD)
+			continue;
+		st = sep ? LIT(&b, ",") : TK_OK;
+		sep = 1;
+		if (st >= 0)
+			st = json_key(&b, spec->scope_keys[i], strlen(spec->scope_keys[i]));
+		if (st >= 0 && !shown) {
+			st = LIT(&b, "{}");
+			continue;
+		}
+		if (st >= 0 && !(o = op(&b, P_SCOPE)))
+			st = TK_FAIL(TK_ERR_NOMEM, "Cannot build print plan");
+		if (st >= 0) {
+			o->a = (uint32_t) i;
+			st = compile(&b, fc, 1);
+		}
+	}
+	if (st >= 0)
+		st = lit(&b, spec->tail, spec->tail_len);
+	if (st >= 0)
+		st = builder_finish(&b, ec, out);
 	builder_fini(&b);
 	return st;
 }
@@ -552,7 +680,9 @@ void plan_run(struct tk_printer *p, const struct plan *pl, const struct tk_event
 		[P_BIN] = &&L_P_BIN,	     [P_ENUM] = &&L_P_ENUM,   [P_FLOAT] = &&L_P_FLOAT,
 		[P_STR] = &&L_P_STR,	     [P_SKIP] = &&L_P_SKIP,   [P_SKIP_FC] = &&L_P_SKIP_FC,
 		[P_ARRAY] = &&L_P_ARRAY,     [P_ELEM] = &&L_P_ELEM,   [P_LOOP] = &&L_P_LOOP,
-		[P_VARIANT] = &&L_P_VARIANT, [P_VEND] = &&L_P_VEND,
+		[P_VARIANT] = &&L_P_VARIANT, [P_VEND] = &&L_P_VEND,   [P_JENUM] = &&L_P_JENUM,
+		[P_JFLOAT] = &&L_P_JFLOAT,   [P_JSTR] = &&L_P_JSTR,   [P_JARRAY] = &&L_P_JARRAY,
+		[P_JELEM] = &&L_P_JELEM,     [P_JLOOP] = &&L_P_JLOOP, [P_RAWINT] = &&L_P_RAWINT,
 	};
 	struct writer *w = &p->out;
 	const struct plan_op *ops = pl->ops, *o = ops;
@@ -722,14 +852,86 @@ L_P_VARIANT : {
 	uint64_t opt = v->n;
 
 	v++;
-	memcpy(q, "{ ", 2);
-	q += 2;
 	GOTO(ops + o->targets[opt]);
 }
 L_P_VEND:
-	memcpy(q, " }", 2);
-	q += 2;
 	GOTO(ops + o->a);
+L_P_JENUM:
+	if (o->enums && v->v.u - o->enums->lo < o->enums->count) {
+		const struct enum_table *t = o->enums;
+		uint64_t k = v->v.u - t->lo;
+
+		CALL(writer_write(w, t->text + t->off[k], t->off[k + 1] - t->off[k]));
+	} else {
+		CALL(json_put_enum(w, o->fc, v->v.u));
+	}
+	v++;
+	NEXT();
+L_P_JFLOAT:
+	q += json_fmt_double(q, v->v.d);
+	v++;
+	NEXT();
+L_P_JSTR:
+	CALL(json_put_string(w, v->v.s, v->n));
+	v++;
+	NEXT();
+L_P_JARRAY : {
+	uint64_t count = v->n;
+
+	v++;
+	if (!count) {
+		memcpy(q, "[]", 2);
+		q += 2;
+		GOTO(ops + o->a);
+	}
+	*q++ = '[';
+	stack[sp].count = count;
+	stack[sp].idx = 0;
+	stack[sp].start = o + 1;
+	sp++;
+	NEXT();
+}
+L_P_JELEM:
+	if (stack[sp - 1].idx)
+		*q++ = ',';
+	NEXT();
+L_P_JLOOP : {
+	struct frame *fr = &stack[sp - 1];
+
+	if (++fr->idx < fr->count) {
+		GOTO(fr->start);
+	}
+	sp--;
+	*q++ = ']';
+	NEXT();
+}
+L_P_RAWINT : {
+	uint64_t u = 0;
+
+	/* a record too short for the field shows 0, as its payload fields do */
+	if (ev->raw && o->a <= ev->raw_size && o->mask <= ev->raw_size - o->a) {
+		const uint8_t *r = ev->raw + o->a;
+
+		switch (o->mask) {
+		case 1:
+			u = o->names ? (uint64_t) (int64_t) (int8_t) *r : *r;
+			break;
+		case 2:
+			u = tk_load_u16(r, (enum tk_byte_order) o->order);
+			u = o->names ? (uint64_t) (int64_t) (int16_t) u : u;
+			break;
+		case 4:
+			u = tk_load_u32(r, (enum tk_byte_order) o->order);
+			u = o->names ? (uint64_t) (int64_t) (int32_t) u : u;
+			break;
+		default:
+			u = tk_load_u64(r, (enum tk_byte_order) o->order);
+			break;
+		}
+	}
+	q += o->names ? fmt_i64(q, (int64_t) u) : fmt_u64(q, u);
+	NEXT();
+}
 
 #undef SYNC
 #undef LOAD

@@ -22,6 +22,7 @@
 #include "../common/error.h"
 #include "../common/writer.h"
 #include "../model/model.h"
+#include "json.h"
 #include "pretty.h"
 
 #define NS_PER_S INT64_C(1000000000)
@@ -73,6 +74,8 @@ enum tk_status tk_printer_close(struct tk_printer *p)
 	if (!p)
 		return TK_OK;
 	error_reset();
+	if (p->style == TK_PRINT_STYLE_CHROME)
+		chrome_finish(p); /* the end of the document, whatever came before */
 	st = writer_flush(&p->out);
 	writer_fini(&p->out);
 	free(p->sources);
@@ -85,6 +88,8 @@ enum tk_status tk_printer_close(struct tk_printer *p)
 	for (i = 0; i < p->n_plans; i++)
 		plan_free(p->plans[i]);
 	free(p->plans);
+	json_free(p);
+	chrome_free(p);
 	free(p);
 	return st;
 }
@@ -627,7 +632,7 @@ enum tk_status pretty_header_text(struct tk_printer *p, const struct tk_event_cl
 	return st;
 }
 
-static enum tk_status plan_for(struct tk_printer *p, const struct tk_event_class *ec,
+enum tk_status pretty_plan_for(struct tk_printer *p, const struct tk_event_class *ec,
 			       const struct plan **out)
 {
 	struct plan *pl;
@@ -650,7 +655,10 @@ static enum tk_status plan_for(struct tk_printer *p, const struct tk_event_class
 	}
 	plan_free(pl);
 	p->plans[ec->index] = NULL;
-	st = plan_build(p, ec, &pl);
+	if (p->style == TK_PRINT_STYLE_JSON || p->style == TK_PRINT_STYLE_CHROME)
+		st = json_plan_build(p, ec, &pl);
+	else
+		st = plan_build(p, ec, &pl);
 	if (st < 0)
 		return st;
 	p->plans[ec->index] = pl;
@@ -662,6 +670,10 @@ enum tk_status tk_printer_begin(struct tk_printer *p, const struct tk_trace *t)
 {
 	error_reset();
 	TK_ASSERT_PRE(p && t);
+	if (p->style == TK_PRINT_STYLE_JSON)
+		return TK_OK;
+	if (p->style == TK_PRINT_STYLE_CHROME)
+		return chrome_begin(p);
 	if (p->style != TK_PRINT_STYLE_BABELTRACE) {
 		enum tk_status st = tracecmd_print_prologue(p, t);
 
@@ -678,6 +690,10 @@ enum tk_status tk_printer_print(struct tk_printer *p, const struct tk_event *ev)
 	const struct plan *pl = NULL;
 	enum tk_status st;
 
+	if (p->style == TK_PRINT_STYLE_JSON)
+		return json_print_event(p, ev);
+	if (p->style == TK_PRINT_STYLE_CHROME)
+		return chrome_print_event(p, ev);
 	if (ev->raw && p->style != TK_PRINT_STYLE_BABELTRACE) {
 		tracecmd_print_event(p, ev);
 		if (TK_UNLIKELY(p->out.err))
@@ -687,7 +703,7 @@ enum tk_status tk_printer_print(struct tk_printer *p, const struct tk_event *ev)
 	st = model_event_values(ev);
 
 	if (st >= 0)
-		st = plan_for(p, ev->ec, &pl);
+		st = pretty_plan_for(p, ev->ec, &pl);
 	if (st < 0)
 		return st;
 	if (ev->ec->sc->clock) {
@@ -715,6 +731,10 @@ enum tk_status tk_printer_print_notice(struct tk_printer *p, const struct tk_not
 	char num[32];
 	enum tk_status st;
 
+	if (p->style == TK_PRINT_STYLE_JSON)
+		return json_print_notice(p, n);
+	if (p->style == TK_PRINT_STYLE_CHROME)
+		return chrome_print_notice(p, n);
 	error_reset();
 	st = writer_flush(&p->out);
 	if (st < 0)

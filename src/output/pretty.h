@@ -50,6 +50,8 @@ struct tk_printer {
 	size_t n_tc;
 	struct tc_name *tc_names; /* trace-cmd style: per event class */
 	size_t n_tc_names;
+	struct json_state *json;     /* JSON lines style (json.c) */
+	struct chrome_state *chrome; /* Chrome style (chrome.c) */
 };
 
 /* The trace-cmd style (tracecmd.c). */
@@ -69,6 +71,36 @@ enum tk_status plan_build(struct tk_printer *p, const struct tk_event_class *ec,
 void plan_run(struct tk_printer *p, const struct plan *pl, const struct tk_event *ev);
 void plan_free(struct plan *pl);
 const struct tk_event_class *plan_event_class(const struct plan *pl);
+
+/* The plan of @ec for the printer's style, built on first use and kept. */
+enum tk_status pretty_plan_for(struct tk_printer *p, const struct tk_event_class *ec,
+			       const struct plan **out);
+
+/* An integer read from an event's raw record (trace.dat common fields). */
+struct plan_raw_int {
+	const char *name;
+	uint32_t offset;
+	uint32_t size; /* 1, 2, 4 or 8 bytes */
+	uint8_t is_signed;
+	uint8_t order; /* enum tk_byte_order */
+};
+
+/* What a JSON plan holds besides the fields (see plan_build_json()). */
+struct plan_json_spec {
+	const char *head; /* literal text first */
+	size_t head_len;
+	const struct plan_raw_int *raw; /* raw integers, as an object under raw_key */
+	size_t n_raw;
+	const char *raw_key;
+	const char *const *scope_keys; /* keys of the four scopes (enum model_scope) */
+	int lead;		       /* a comma before the first key too */
+	const char *tail;	       /* literal text last */
+	size_t tail_len;
+};
+
+/* A plan writing the fields of @ec in JSON syntax (json.c, chrome.c). */
+enum tk_status plan_build_json(const struct tk_event_class *ec, const struct plan_json_spec *spec,
+			       struct plan **out);
 
 /* The text between the time and the scopes ("host:proc:(vpid) name: "), into @lit. */
 enum tk_status pretty_header_text(struct tk_printer *p, const struct tk_event_class *ec,

@@ -4,11 +4,13 @@
  * memory. The input is a whole trace.dat file (v6 or v7, any byte order and long size, plain
  * or compressed). It is opened as a source (container, event formats, kallsyms, printk
  * formats, command lines, options), indexed as a trace, and every event of the time-ordered
- * merge of its CPUs is printed three times into /dev/null: in trace-cmd's style (the
+ * merge of its CPUs is printed five times into /dev/null: in trace-cmd's style (the
  * "cpus=N" prologue, print formats run on the record), in trace-cmd's raw style (`report -R
- * -t`: fields instead of the print format) and in babeltrace2's style with every field named
- * (the record decoded through the model's field classes). The event formats are printed too
- * (`print --events`). It must never crash, hang or leak; work per input is capped.
+ * -t`: fields instead of the print format), in babeltrace2's style with every field named
+ * (the record decoded through the model's field classes), as JSON lines (common fields read
+ * from the record) and as a Chrome trace (tracks and slices from fields found by name). The
+ * event formats are printed too (`print --events`). It must never crash, hang or leak; work
+ * per input is capped.
  *
  * Seeds (corpus/tracedat-print): gen-dat files in each encoding (v6 and v7; none, zstd and
  * zlib; LE and BE; long size 8 and 4; lost events; instances; raw and nanosecond clocks; a
@@ -32,7 +34,7 @@
 
 int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size);
 
-enum { N_PRINTERS = 3 };
+enum { N_PRINTERS = 5 };
 
 static int devnull = -1;
 
@@ -49,11 +51,12 @@ int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
 		TK_PRINT_DEFAULT | TK_PRINT_NAMES_HEADER | TK_PRINT_NAMES_SCOPE |
 			TK_PRINT_FIELD_TRACE | TK_PRINT_FIELD_LOGLEVEL | TK_PRINT_FIELD_EMF |
 			TK_PRINT_FIELD_DOMAIN,
+		TK_PRINT_DEFAULT,
+		TK_PRINT_DEFAULT,
 	};
 	static const unsigned int styles[N_PRINTERS] = {
-		TK_PRINT_STYLE_AUTO,
-		TK_PRINT_STYLE_TRACECMD,
-		TK_PRINT_STYLE_BABELTRACE,
+		TK_PRINT_STYLE_AUTO, TK_PRINT_STYLE_TRACECMD, TK_PRINT_STYLE_BABELTRACE,
+		TK_PRINT_STYLE_JSON, TK_PRINT_STYLE_CHROME,
 	};
 	struct tk_source *src = NULL;
 	struct tk_trace trace;

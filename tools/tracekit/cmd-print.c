@@ -40,7 +40,10 @@ static void help(void)
 	       "\n"
 	       "      --style=STYLE      babeltrace: every event in babeltrace2's style;\n"
 	       "                         trace-cmd: trace.dat events in trace-cmd's (CTF events\n"
-	       "                         keep babeltrace2's); default: each format its tool's\n"
+	       "                         keep babeltrace2's); json: one JSON object per event\n"
+	       "                         (JSON lines); chrome: a Chrome trace-event JSON\n"
+	       "                         document (chrome://tracing, Perfetto UI); default:\n"
+	       "                         each format its tool's\n"
 	       "  -h, --help             show this help\n"
 	       "\n"
 	       "Exit status: 0 on success, 1 if a trace cannot be read (every event before the\n"
@@ -240,9 +243,14 @@ int cmd_print(int argc, char **argv)
 				popts.style = TK_PRINT_STYLE_BABELTRACE;
 			else if (!strcmp(optarg, "trace-cmd"))
 				popts.style = TK_PRINT_STYLE_TRACECMD;
+			else if (!strcmp(optarg, "json"))
+				popts.style = TK_PRINT_STYLE_JSON;
+			else if (!strcmp(optarg, "chrome"))
+				popts.style = TK_PRINT_STYLE_CHROME;
 			else
 				return cli_usage_error(
-					"print", "unknown style '%s' (babeltrace or trace-cmd)",
+					"print",
+					"unknown style '%s' (babeltrace, trace-cmd, json or chrome)",
 					optarg);
 			break;
 		case 'h':
