@@ -6,11 +6,14 @@
  *   trace.dat -> trace.dat   tracedat_copy(): pages copied, or records re-encoded when
  *                            events or a time window are selected
  *   trace.dat -> CTF         convert-ctf.c: ftrace fields as typed CTF fields
+ *   any -> JSON, Chrome      the printer's JSON and Chrome styles into the output file
  *
  * Other pairings are refused with TK_ERR_UNSUPPORTED and a cause naming them.
  */
 #include <stdio.h>
 #include <stdlib.h>
+#include <errno.h>
+#include <fcntl.h>
 #include <ftw.h>
 #include <string.h>
 #include <sys/stat.h>
@@ -114,6 +117,56 @@ static enum tk_status select_classes(struct convert_filter *f, const struct tk_t
 	return TK_OK;
 }
 
+static void on_notice(const struct tk_notice *n, void *payload)
+{
+	(void) tk_printer_print_notice(payload, n);
+}
+
+/* Any input as JSON lines or Chrome JSON: the printer's styles, written to @output. */
+static enum tk_status to_text(struct tk_trace *t, const char *output, unsigned int style,
+			      struct convert_filter *f)
+{
+	struct tk_print_opts po = TK_PRINT_OPTS_INIT;
+	struct tk_printer *p = NULL;
+	struct tk_iter *it = NULL;
+	const struct tk_event *ev;
+	enum tk_status st, st2;
+	int fd;
+
+	fd = open(output, O_WRONLY | O_CREAT | O_TRUNC | O_CLOEXEC, 0644);
+	if (fd < 0)
+		return TK_FAIL(TK_ERR_IO, "Cannot create file: path=%s, errno=%s", output,
+			       strerror(errno));
+	po.style = style;
+	po.out_fd = fd;
+	po.err_fd = fd;
+	st = tk_printer_open(&p, &po);
+	if (st >= 0)
+		st = tk_iter_create(&it, t);
+	if (st >= 0) {
+		tk_iter_set_notice_cb(it, on_notice, p);
+		st = tk_printer_begin(p, t);
+	}
+	while (st >= 0 && (st = tk_iter_next(it, &ev)) == TK_OK) {
+		if (!convert_keep(f, ev))
+			continue;
+		st = tk_printer_print(p, ev);
+		convert_progress(f);
+	}
+	if (st == TK_END)
+		st = TK_OK;
+	tk_iter_destroy(it);
+	st2 = tk_printer_close(p);
+	if (st >= 0)
+		st = st2;
+	if (close(fd) < 0 && st >= 0)
+		st = TK_FAIL(TK_ERR_IO, "Cannot write file: path=%s, errno=%s", output,
+			     strerror(errno));
+	if (st < 0)
+		unlink(output);
+	return st;
+}
+
 static enum tk_status to_dat(struct tk_trace *t, const char *output,
 			     const struct tk_convert_opts *o)
 {
@@ -162,6 +215,15 @@ enum tk_status tk_convert(const char *const *inputs, size_t n_inputs, const char
 	switch (to) {
 	case TK_CONVERT_DAT:
 		st = to_dat(t, output, o);
+		break;
+	case TK_CONVERT_JSON:
+	case TK_CONVERT_CHROME:
+		st = select_classes(&filter, t);
+		if (st >= 0)
+			st = to_text(t, output,
+				     to == TK_CONVERT_JSON ? TK_PRINT_STYLE_JSON
+							   : TK_PRINT_STYLE_CHROME,
+				     &filter);
 		break;
 	case TK_CONVERT_CTF:
 		st = select_classes(&filter, t);

@@ -1,7 +1,7 @@
 #!/bin/sh
 # SPDX-License-Identifier: MIT
 #
-# `tracekit convert` to trace.dat, on files from tests/tools/gen-dat. Expected outputs come
+# `tracekit convert` to trace.dat and to JSON, on files from tests/tools/gen-dat. Expected outputs come
 # from the input's own printout, filtered here with awk, not from the code under test.
 #   1. Re-encoding: each input (v6, v7 zstd with lost events, v7 zlib big-endian with long
 #      size 4, v7 with an instance) converted to v6, v7 none, v7 zstd and v7 zlib prints
@@ -14,7 +14,11 @@
 #      exactly the events whose -t time is inside the window (both ends included).
 #   4. Lost events: with a selection, every EVENTS DROPPED line of the input still shows
 #      (moved to the next kept event of its CPU): the dropped counts add up the same.
-#   5. Usage errors (exit 2): an unknown --to, no -o, --end before --begin.
+#   5. JSON lines (*.jsonl) and Chrome JSON (*.json): without a selection the file is byte
+#      for byte what `tracekit print --style json|chrome` prints (those styles have their
+#      own tests, tests/cli/json.sh); with -e sched the JSON lines are exactly print's sched
+#      events, in order.
+#   6. Usage errors (exit 2): an unknown --to, no -o, --end before --begin.
 #
 # Usage: convert.sh TRACEKIT GEN_DAT
 set -u
@@ -164,7 +168,22 @@ done
 same "losses by CPU after -e sched -e irq" "$tmp/in.lost" "$tmp/out.lost"
 [ -s "$tmp/in.lost" ] || fail "the lossy input has no losses"
 
-# 5. errors
+# 5. JSON lines and Chrome JSON: without a selection, the file is what print's styles print;
+# with -e sched, the JSON lines are the sched events of print's JSON (losses aside), in order
+for f in "$tmp/v6.dat" "$tmp/zstd.dat"; do
+	for style in json:jsonl chrome:json; do
+		convert "$f" -o "$tmp/out.${style#*:}" || continue
+		"$tk" print --style "${style%%:*}" "$f" >"$tmp/want.txt"
+		same "$(basename "$f") to ${style%%:*}" "$tmp/want.txt" "$tmp/out.${style#*:}"
+	done
+	convert "$f" -o "$tmp/sched.jsonl" -e sched || continue
+	"$tk" print --style json "$f" | grep '"name":"sched_' >"$tmp/want.txt"
+	grep -v '^{"lost"' "$tmp/sched.jsonl" >"$tmp/out.txt"
+	same "$(basename "$f") to json, -e sched" "$tmp/want.txt" "$tmp/out.txt"
+	[ -s "$tmp/want.txt" ] || fail "$(basename "$f"): no sched events in JSON"
+done
+
+# 6. errors
 "$tk" convert "$in" -o "$tmp/x" --to nosuch >/dev/null 2>&1
 [ $? -eq 2 ] || fail "--to nosuch: not a usage error"
 "$tk" convert "$in" >/dev/null 2>&1

@@ -21,7 +21,7 @@ static const struct command commands[] = {
 	{"info", cmd_info, "summarise a trace: streams, event classes, clock, time range, losses"},
 	{"record", cmd_record, "record kernel events through tracefs into a trace.dat file"},
 	{"list", cmd_list, "list the events the running kernel offers"},
-	{"convert", cmd_convert, "convert traces into trace.dat or CTF"},
+	{"convert", cmd_convert, "convert traces into trace.dat, CTF, JSON lines or Chrome JSON"},
 };
 
 static void usage(FILE *out)
