@@ -41,6 +41,7 @@
 struct ec_map {
 	uint64_t id; /* CTF event class id; UINT64_MAX until first seen */
 	uint32_t n;  /* payload fields mapped */
+	int wide;    /* some field is an array or sequence of elements wider than a byte */
 	const struct ftrace_field *fields[MAX_FIELDS];
 	struct tk_ctf_field_decl decl[MAX_FIELDS];
 };
@@ -128,8 +129,45 @@ static void *scratch(struct dat_ctf *c, size_t need)
 }
 
 /*
- * The value of @f in record @rec: numbers read in the trace's byte order; strings and byte
- * arrays point into the record; wider elements are copied in host order to @buf at @*used.
+ * The common case, per field and event: a whole integer inside the record, loaded at its
+ * place and sign-extended. Returns 0 for anything else (value_of() then does it all).
+ */
+static inline int fast_int(const struct dat_ctf *c, const struct ftrace_field *f,
+			   const struct tk_ctf_field_decl *d, const uint8_t *rec, size_t size,
+			   struct tk_ctf_value *v)
+{
+	const uint8_t *p = rec + f->offset;
+	uint64_t x;
+
+	if (d->kind != TK_CTF_FIELD_KIND_INT || (f->flags & FTRACE_FIELD_DYNAMIC) ||
+	    f->offset > size || f->size > size - f->offset)
+		return 0;
+	switch (f->size) {
+	case 1:
+		x = *p;
+		break;
+	case 2:
+		x = tk_load_u16(p, c->ctx->bo);
+		break;
+	case 4:
+		x = tk_load_u32(p, c->ctx->bo);
+		break;
+	case 8:
+		x = tk_load_u64(p, c->ctx->bo);
+		break;
+	default:
+		return 0;
+	}
+	if (d->is_signed && d->bits < 64 && (x >> (d->bits - 1)) & 1)
+		x |= ~UINT64_C(0) << d->bits;
+	v->v.u = x;
+	return 1;
+}
+
+/*
+ * The value of @f in record @rec: numbers read in the trace's byte order; strings, byte
+ * arrays and elements in the host's order point into the record; other wider elements are
+ * copied in host order to the scratch buffer at @*used.
  */
 static enum tk_status value_of(struct dat_ctf *c, const struct ftrace_field *f,
 			       const struct tk_ctf_field_decl *d, const uint8_t *rec, size_t size,
@@ -160,7 +198,8 @@ static enum tk_status value_of(struct dat_ctf *c, const struct ftrace_field *f,
 	v->len = len / es;
 	if (d->kind == TK_CTF_FIELD_KIND_ARRAY && v->len > d->array_len)
 		v->len = (size_t) d->array_len;
-	if (es == 1 || !v->len) {
+	/* bytes, and elements already in the host's order, are taken where they are */
+	if (es == 1 || !v->len || c->ctx->bo == TK_BYTE_ORDER_HOST) {
 		v->data = v->len ? rec + off : NULL;
 		return TK_OK;
 	}
@@ -234,6 +273,10 @@ static enum tk_status event_class(struct dat_ctf *c, const struct tk_event *ev, 
 		for (k = fev->n_common; k < fev->n_fields && m->n < MAX_FIELDS; k++) {
 			m->fields[m->n] = &fev->fields[k];
 			decl_of(&fev->fields[k], &m->decl[m->n]);
+			if ((m->decl[m->n].kind == TK_CTF_FIELD_KIND_ARRAY ||
+			     m->decl[m->n].kind == TK_CTF_FIELD_KIND_SEQUENCE) &&
+			    m->decl[m->n].elem_bits > 8)
+				m->wide = 1;
 			m->n++;
 		}
 		st = tk_ctf_writer_add_event_class(c->w, sc, fev->name, -1, m->decl, m->n, &m->id);
@@ -276,17 +319,14 @@ static enum tk_status append(struct dat_ctf *c, const struct tk_event *ev)
 		if (st < 0)
 			return st;
 	}
-	for (k = 0; k < c->n_common; k++) {
-		memset(&ctxv[k], 0, sizeof(ctxv[k]));
-		if (c->common[k] &&
-		    (uint64_t) c->common[k]->offset + c->common[k]->size <= ev->raw_size)
-			st = value_of(c, c->common[k], &c->common_decl[k], ev->raw, ev->raw_size,
-				      &ctxv[k], &used);
-	}
+	for (k = 0; k < c->n_common; k++)
+		if (!fast_int(c, c->common[k], &c->common_decl[k], ev->raw, ev->raw_size, &ctxv[k]))
+			ctxv[k].v.u = 0; /* a record too short for its common fields */
 	if (fev) {
 		for (k = 0; st >= 0 && k < m->n; k++)
-			st = value_of(c, m->fields[k], &m->decl[k], ev->raw, ev->raw_size, &pay[k],
-				      &used);
+			if (!fast_int(c, m->fields[k], &m->decl[k], ev->raw, ev->raw_size, &pay[k]))
+				st = value_of(c, m->fields[k], &m->decl[k], ev->raw, ev->raw_size,
+					      &pay[k], &used);
 	} else {
 		memset(&pay[0], 0, sizeof(pay[0]));
 		pay[0].data = ev->raw;
@@ -295,7 +335,7 @@ static enum tk_status append(struct dat_ctf *c, const struct tk_event *ev)
 	if (st < 0)
 		return st;
 	/* element arrays in the scratch buffer: offsets (plus one) until now */
-	for (k = 0; fev && k < m->n; k++)
+	for (k = 0; fev && m->wide && c->ctx->bo != TK_BYTE_ORDER_HOST && k < m->n; k++)
 		if ((m->decl[k].kind == TK_CTF_FIELD_KIND_ARRAY ||
 		     m->decl[k].kind == TK_CTF_FIELD_KIND_SEQUENCE) &&
 		    m->decl[k].elem_bits > 8)
