@@ -130,7 +130,7 @@ static enum tk_status to_text(struct tk_trace *t, const char *output, unsigned i
 	struct tk_printer *p = NULL;
 	struct tk_iter *it = NULL;
 	const struct tk_event *ev;
-	enum tk_status st, st2;
+	enum tk_status st;
 	int fd;
 
 	fd = open(output, O_WRONLY | O_CREAT | O_TRUNC | O_CLOEXEC, 0644);
@@ -156,9 +156,22 @@ static enum tk_status to_text(struct tk_trace *t, const char *output, unsigned i
 	if (st == TK_END)
 		st = TK_OK;
 	tk_iter_destroy(it);
-	st2 = tk_printer_close(p);
-	if (st >= 0)
-		st = st2;
+	if (st < 0) {
+		/* closing the printer starts a new error chain: carry the causes over it */
+		char saved[8][256];
+		size_t n = tk_error_count(), i;
+
+		if (n > 8)
+			n = 8;
+		for (i = 0; i < n; i++)
+			snprintf(saved[i], sizeof(saved[i]), "%s", tk_error_cause(i));
+		(void) tk_printer_close(p);
+		error_reset();
+		while (n--)
+			(void) TK_FAIL(st, "%s", saved[n]);
+	} else {
+		st = tk_printer_close(p);
+	}
 	if (close(fd) < 0 && st >= 0)
 		st = TK_FAIL(TK_ERR_IO, "Cannot write file: path=%s, errno=%s", output,
 			     strerror(errno));

@@ -18,7 +18,9 @@
 #      for byte what `tracekit print --style json|chrome` prints (those styles have their
 #      own tests, tests/cli/json.sh); with -e sched the JSON lines are exactly print's sched
 #      events, in order.
-#   6. Usage errors (exit 2): an unknown --to, no -o, --end before --begin.
+#   6. A damaged input (a cut file), to each format: exit 1, one line naming the CPU data
+#      that could not be read, and nothing left at the output path.
+#   7. Usage errors (exit 2): an unknown --to, no -o, --end before --begin.
 #
 # Usage: convert.sh TRACEKIT GEN_DAT
 set -u
@@ -183,7 +185,21 @@ for f in "$tmp/v6.dat" "$tmp/zstd.dat"; do
 	[ -s "$tmp/want.txt" ] || fail "$(basename "$f"): no sched events in JSON"
 done
 
-# 6. errors
+# 6. a damaged input: exit 1, one line naming what could not be read, no output left
+head -c 20000 "$tmp/v6.dat" >"$tmp/cut.dat"
+for o in cut-out.dat cut-ctf cut.jsonl cut.json; do
+	rm -rf "${tmp:?}/$o"
+	"$tk" convert -q "$tmp/cut.dat" -o "$tmp/$o" >/dev/null 2>"$tmp/err"
+	rc=$?
+	checks=$((checks + 1))
+	if [ $rc -ne 1 ] || [ "$(wc -l <"$tmp/err")" -ne 1 ] ||
+		! grep -q 'Cannot read trace.dat CPU data' "$tmp/err"; then
+		fail "damaged input to $o: exit $rc, stderr: $(head -n 2 "$tmp/err")"
+	fi
+	[ -e "$tmp/$o" ] && fail "damaged input to $o: output left behind"
+done
+
+# 7. errors
 "$tk" convert "$in" -o "$tmp/x" --to nosuch >/dev/null 2>&1
 [ $? -eq 2 ] || fail "--to nosuch: not a usage error"
 "$tk" convert "$in" >/dev/null 2>&1
