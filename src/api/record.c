@@ -21,6 +21,7 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <sys/stat.h>
 #include <sys/utsname.h>
 #include <time.h>
 #include <unistd.h>
@@ -206,7 +207,13 @@ static enum tk_status open_buffer(struct tk_recording *rec, const struct tk_reco
 static enum tk_status check_opts(struct tk_recording *rec, const struct tk_record_opts *o)
 {
 	const char *comp = o->compression ? o->compression : "zstd";
+	const char *out = o->output ? o->output : "trace.dat";
+	struct stat sb;
 
+	/* refused now, not after the recording it would have held */
+	if (stat(out, &sb) == 0 && !S_ISREG(sb.st_mode))
+		return TK_FAIL(TK_ERR_INVAL, "Cannot record: output=%s, reason=not a regular file",
+			       out);
 	if (!o->n_events || !o->events)
 		return TK_FAIL(TK_ERR_INVAL,
 			       "Cannot record: reason=no events given (use -e, e.g. -e sched)");

@@ -18,6 +18,7 @@
 #                    and the summary says the command was killed by signal 9
 #   bad-filter       a filter the kernel refuses: exit 1, one line quoting the kernel's
 #                    error_log ("Field not found")
+#   output-dir       -o naming a directory: exit 1 before recording, one line saying so
 #   unknown-event    -e nosuchsystem: exit 1, one line naming the spec
 #   not-root         as user nobody (setpriv): exit 1, one line with the errno
 #   no-tracefs       in a private mount namespace without tracefs (unshare -m, both mount
@@ -190,6 +191,13 @@ rc=$?
 expect_rc bad-filter 1
 one_line bad-filter 'Field not found'
 same bad-filter
+
+run_case output-dir
+"$tk" record -e sched -o "$tmp" -- true >"$tmp/out" 2>"$tmp/err"
+rc=$?
+expect_rc output-dir 1
+one_line output-dir 'not a regular file'
+same output-dir
 
 run_case unknown-event
 "$tk" record -e nosuchsystem -o "$tmp/ue.dat" -- true >"$tmp/out" 2>"$tmp/err"
