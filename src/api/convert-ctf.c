@@ -50,7 +50,6 @@ struct dat_ctf {
 	struct tk_ctf_writer *w;
 	const struct tk_source *src;
 	const struct ftrace_ctx *ctx;
-	struct convert_filter *filter;
 	uint64_t clock;
 	int64_t offset_ns;
 	/* by model stream class id (= buffer), stream index, event class index */
@@ -434,7 +433,6 @@ enum tk_status convert_dat_to_ctf(struct tk_trace *t, const char *output,
 			t->n_sources);
 	c.src = t->sources[0];
 	c.ctx = tracedat_source_ftrace(c.src);
-	c.filter = filter;
 	c.n_sc = 64;
 	c.n_streams = t->n_streams;
 	c.n_ecs = t->n_ecs;

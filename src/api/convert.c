@@ -23,6 +23,7 @@
 
 #include "../common/error.h"
 #include "../model/model.h"
+#include "../output/pretty.h"
 #include "../tracedat/source.h"
 #include "convert-priv.h"
 
@@ -130,7 +131,7 @@ static enum tk_status to_text(struct tk_trace *t, const char *output, unsigned i
 	struct tk_printer *p = NULL;
 	struct tk_iter *it = NULL;
 	const struct tk_event *ev;
-	enum tk_status st;
+	enum tk_status st, st2;
 	int fd;
 
 	fd = open(output, O_WRONLY | O_CREAT | O_TRUNC | O_CLOEXEC, 0644);
@@ -156,22 +157,9 @@ static enum tk_status to_text(struct tk_trace *t, const char *output, unsigned i
 	if (st == TK_END)
 		st = TK_OK;
 	tk_iter_destroy(it);
-	if (st < 0) {
-		/* closing the printer starts a new error chain: carry the causes over it */
-		char saved[8][256];
-		size_t n = tk_error_count(), i;
-
-		if (n > 8)
-			n = 8;
-		for (i = 0; i < n; i++)
-			snprintf(saved[i], sizeof(saved[i]), "%s", tk_error_cause(i));
-		(void) tk_printer_close(p);
-		error_reset();
-		while (n--)
-			(void) TK_FAIL(st, "%s", saved[n]);
-	} else {
-		st = tk_printer_close(p);
-	}
+	st2 = printer_close(p); /* adds to the chain of a failure rather than resetting it */
+	if (st >= 0)
+		st = st2;
 	if (close(fd) < 0 && st >= 0)
 		st = TK_FAIL(TK_ERR_IO, "Cannot write file: path=%s, errno=%s", output,
 			     strerror(errno));

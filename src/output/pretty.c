@@ -68,12 +68,17 @@ enum tk_status tk_printer_flush(struct tk_printer *p)
 
 enum tk_status tk_printer_close(struct tk_printer *p)
 {
+	error_reset();
+	return printer_close(p);
+}
+
+enum tk_status printer_close(struct tk_printer *p)
+{
 	enum tk_status st;
 	size_t i;
 
 	if (!p)
 		return TK_OK;
-	error_reset();
 	if (p->style == TK_PRINT_STYLE_CHROME)
 		chrome_finish(p); /* the end of the document, whatever came before */
 	st = writer_flush(&p->out);

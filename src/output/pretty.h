@@ -57,6 +57,12 @@ struct tk_printer {
 /* The trace-cmd style (tracecmd.c). */
 struct tc_cache;
 struct tc_name;
+/*
+ * tk_printer_close() without starting a new error chain, for library code that closes a
+ * printer on its way out of a failure whose causes must stay (tk_convert()).
+ */
+enum tk_status printer_close(struct tk_printer *p);
+
 void tracecmd_print_event(struct tk_printer *p, const struct tk_event *ev);
 void tracecmd_name_free(struct tc_name *names, size_t i);
 void tracecmd_cache_free(struct tc_cache *c);

@@ -60,118 +60,8 @@ export LC_ALL TZ ASAN_OPTIONS UBSAN_OPTIONS
 # shellcheck source=../lib.sh
 . "$(dirname "$0")/../lib.sh"
 tools_from_args "${1:-}" "${2:-${TRACEKIT_BUILD:-.}/tests/tools/gen-dat}"
-if ! command -v timeout >/dev/null 2>&1; then
-	echo "skip: timeout(1) not found" >&2
-	exit 77
-fi
-tmp=$(mktemp -d)
-trap 'rm -rf "$tmp"' EXIT
-# no file written here is larger than a few MiB, even a runaway tracekit's output
-ulimit -f 8192 2>/dev/null
-failures=0
-runs=0
-
-# $tmp/bytes holds the 256 byte values, so that one dd can write any of them anywhere.
-i=0
-while [ $i -lt 256 ]; do
-	# shellcheck disable=SC2059 # the format is the octal escape of byte $i
-	printf "\\$(printf %o $i)"
-	i=$((i + 1))
-done >"$tmp/bytes"
-
-# fail KIND MESSAGE: count a failure; show the first five of each kind, with stderr.
-fail() {
-	eval "n=\${nfail_$1:-0}"
-	n=$((n + 1))
-	eval "nfail_$1=$n"
-	failures=$((failures + 1))
-	if [ "$n" -le 5 ]; then
-		echo "FAIL: $1: $2"
-		if [ -s "$tmp/err" ]; then
-			head -n 3 "$tmp/err" | cut -c 1-300 | sed 's/^/    stderr: /'
-		fi
-	elif [ "$n" -eq 6 ]; then
-		echo "FAIL: $1: further failures of this kind are counted, not shown"
-	fi
-}
-
-# run FILE [COMMAND]: tracekit COMMAND (default print) on FILE; sets rc, fills $tmp/out and
-# $tmp/err.
-run() {
-	runs=$((runs + 1))
-	timeout 10 "$tk" "${2:-print}" "$1" >"$tmp/out" 2>"$tmp/err"
-	rc=$?
-}
-
-# status_ok KIND CASE: exit status 0 without an error on stderr, or 1 with exactly one line,
-# "tracekit: Cannot ..."; anything else is a crash, a hang or a sanitizer report.
-status_ok() {
-	case $rc in
-	0)
-		if [ -s "$tmp/err" ] &&
-			grep -q -e '^tracekit:' -e 'Sanitizer' -e 'runtime error' "$tmp/err"; then
-			fail "$1" "$2: exit status 0 with an error on stderr"
-			return 1
-		fi
-		;;
-	1)
-		first=
-		second=
-		if ! { IFS= read -r first && ! IFS= read -r second && [ -z "$second" ]; } \
-			<"$tmp/err"; then
-			fail "$1" "$2: exit status 1 without exactly one line on stderr"
-			return 1
-		fi
-		case $first in
-		"tracekit: Cannot "*) ;;
-		*)
-			fail "$1" "$2: exit status 1, and stderr is not 'tracekit: Cannot ...'"
-			return 1
-			;;
-		esac
-		;;
-	124)
-		fail "$1" "$2: hangs (killed after 10 s)"
-		return 1
-		;;
-	86)
-		fail "$1" "$2: AddressSanitizer or LeakSanitizer report"
-		return 1
-		;;
-	87)
-		fail "$1" "$2: UndefinedBehaviorSanitizer report"
-		return 1
-		;;
-	*)
-		if [ "$rc" -gt 128 ]; then
-			fail "$1" "$2: killed by signal $((rc - 128))"
-		else
-			fail "$1" "$2: exit status $rc"
-		fi
-		return 1
-		;;
-	esac
-	return 0
-}
-
-# expect KIND CASE RC: status_ok, and the exit status is RC.
-expect() {
-	status_ok "$1" "$2" || return 1
-	if [ "$rc" -ne "$3" ]; then
-		fail "$1" "$2: exit status $rc, want $3"
-		return 1
-	fi
-	return 0
-}
-
-# whole_lines KIND CASE: stdout is empty or ends with a newline.
-whole_lines() {
-	if [ -s "$tmp/out" ] && [ -n "$(tail -c 1 "$tmp/out")" ]; then
-		fail "$1" "$2: stdout ends inside a line"
-		return 1
-	fi
-	return 0
-}
+# shellcheck source=../damage-lib.sh
+. "$(dirname "$0")/../damage-lib.sh"
 
 # first_lines N: the first N lines of the full output (none for 0) into $tmp/want.
 first_lines() {
@@ -180,11 +70,6 @@ first_lines() {
 	else
 		: >"$tmp/want"
 	fi
-}
-
-# flip FILE OFFSET VALUE: write the byte VALUE at OFFSET of FILE.
-flip() {
-	dd if="$tmp/bytes" of="$1" bs=1 skip="$3" seek="$2" count=1 conv=notrunc 2>/dev/null
 }
 
 # info_events: the event count `tracekit info` printed, or nothing.

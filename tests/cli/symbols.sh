@@ -4,7 +4,10 @@
 # Design rules the compiler cannot check (STYLE.md 2.1, 2.2):
 #  - libtracekit exports only names starting with tk_ (hidden visibility by default);
 #  - source folders include only their own folder or folders to their left:
-#    common <- model <- ctf <- output, api <- tools (format folders never include each other);
+#    common <- model <- ctf <- output <- api <- tools (format folders never include each
+#    other; api, the entry points that span formats and sinks, such as tk_convert(), sits
+#    above output so it can use the printer without going through its public entry points,
+#    which would start a new error chain);
 #  - the CLI includes only the public header.
 # Usage: symbols.sh LIBTRACEKIT.so SOURCE-ROOT
 set -u
@@ -34,7 +37,8 @@ allowed() {
 	model) echo "common" ;;
 	ctf | ftrace | eventheader) echo "common model" ;;
 	tracedat) echo "common model ftrace" ;;
-	output | api) echo "common model ctf ftrace tracedat eventheader" ;;
+	output) echo "common model ctf ftrace tracedat eventheader" ;;
+	api) echo "common model ctf ftrace tracedat eventheader output" ;;
 	esac
 }
 for dir in "$src"/src/*/; do

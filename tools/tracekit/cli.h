@@ -23,6 +23,13 @@ int cli_fail(const char *context);
  */
 char *cli_error_text(const char *context);
 
+/*
+ * --file-version and --compression of the commands that write trace.dat: set *@out, or print
+ * a usage error for @cmd and return 2 (0 when the value is good).
+ */
+int cli_parse_file_version(const char *cmd, const char *arg, unsigned int *out);
+int cli_parse_compression(const char *cmd, const char *arg, const char **out);
+
 /* Print a usage error and the hint to run --help; returns 2. */
 int cli_usage_error(const char *cmd, const char *fmt, ...);
 

@@ -150,18 +150,12 @@ int cmd_convert(int argc, char **argv)
 			o.has_end = 1;
 			break;
 		case OPT_FILE_VERSION:
-			if (strcmp(optarg, "6") && strcmp(optarg, "7"))
-				return cli_usage_error("convert",
-						       "invalid file version: %s (6 or 7)", optarg);
-			o.file_version = (unsigned int) (optarg[0] - '0');
+			if (cli_parse_file_version("convert", optarg, &o.file_version))
+				return 2;
 			break;
 		case OPT_COMPRESSION:
-			if (strcmp(optarg, "none") && strcmp(optarg, "zstd") &&
-			    strcmp(optarg, "zlib"))
-				return cli_usage_error(
-					"convert", "invalid compression: %s (none, zstd or zlib)",
-					optarg);
-			o.compression = optarg;
+			if (cli_parse_compression("convert", optarg, &o.compression))
+				return 2;
 			break;
 		case 'q':
 			quiet = 1;

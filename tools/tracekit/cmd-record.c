@@ -317,18 +317,12 @@ int cmd_record(int argc, char **argv)
 			o.top = 1;
 			break;
 		case OPT_FILE_VERSION:
-			if (strcmp(optarg, "6") && strcmp(optarg, "7"))
-				return cli_usage_error("record",
-						       "invalid file version: %s (6 or 7)", optarg);
-			o.file_version = (unsigned int) (optarg[0] - '0');
+			if (cli_parse_file_version("record", optarg, &o.file_version))
+				return 2;
 			break;
 		case OPT_COMPRESSION:
-			if (strcmp(optarg, "none") && strcmp(optarg, "zstd") &&
-			    strcmp(optarg, "zlib"))
-				return cli_usage_error(
-					"record", "invalid compression: %s (none, zstd or zlib)",
-					optarg);
-			o.compression = optarg;
+			if (cli_parse_compression("record", optarg, &o.compression))
+				return 2;
 			break;
 		case OPT_DATE:
 			o.date = 1;

@@ -76,6 +76,22 @@ int cli_usage_error(const char *cmd, const char *fmt, ...)
 	return 2;
 }
 
+int cli_parse_file_version(const char *cmd, const char *arg, unsigned int *out)
+{
+	if (strcmp(arg, "6") && strcmp(arg, "7"))
+		return cli_usage_error(cmd, "invalid file version: %s (6 or 7)", arg);
+	*out = (unsigned int) (arg[0] - '0');
+	return 0;
+}
+
+int cli_parse_compression(const char *cmd, const char *arg, const char **out)
+{
+	if (strcmp(arg, "none") && strcmp(arg, "zstd") && strcmp(arg, "zlib"))
+		return cli_usage_error(cmd, "invalid compression: %s (none, zstd or zlib)", arg);
+	*out = arg;
+	return 0;
+}
+
 int main(int argc, char **argv)
 {
 	size_t i;
