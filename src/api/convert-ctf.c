@@ -33,10 +33,31 @@
 #include "../common/error.h"
 #include "../ftrace/ftrace.h"
 #include "../model/model.h"
+#include "../ctf/ctf-write-priv.h"
 #include "../tracedat/source.h"
 #include "convert-priv.h"
 
 #define MAX_FIELDS 512
+
+/*
+ * One step of a copy plan: how the CTF bytes of one or more fields come from the record when
+ * both are in the host's byte order. The writer lays fields out byte after byte, as ftrace
+ * does where its fields follow each other, so adjacent integers and arrays are one copy.
+ */
+enum plan_kind {
+	PLAN_COPY, /* @len bytes at @off, as they are */
+	PLAN_STR,  /* a char array at @off of @len bytes: its text up to a NUL, then a NUL */
+	PLAN_DSTR, /* a __data_loc string: its text, then a NUL */
+	PLAN_DSEQ, /* a dynamic array of @es-byte elements: u32 count, then the elements */
+};
+
+struct plan_step {
+	uint8_t kind; /* enum plan_kind */
+	uint8_t es;
+	uint32_t off;
+	uint32_t len;
+	const struct ftrace_field *f;
+};
 
 struct ec_map {
 	uint64_t id; /* CTF event class id; UINT64_MAX until first seen */
@@ -44,6 +65,12 @@ struct ec_map {
 	int wide;    /* some field is an array or sequence of elements wider than a byte */
 	const struct ftrace_field *fields[MAX_FIELDS];
 	struct tk_ctf_field_decl decl[MAX_FIELDS];
+	/* the copy plan of the event context and payload (plan_build()), when there is one */
+	int plan;
+	uint32_t n_steps;
+	uint32_t min_size; /* record bytes the plan reads at fixed offsets */
+	uint32_t fixed;	   /* body bytes of the PLAN_COPY steps */
+	struct plan_step steps[MAX_FIELDS + 4];
 };
 
 struct dat_ctf {
@@ -230,6 +257,139 @@ static enum tk_status value_of(struct dat_ctf *c, const struct ftrace_field *f,
 	return TK_OK;
 }
 
+/* Add the step of field @f declared as @d to @m's plan; 0 when the field has none. */
+static int plan_field(struct ec_map *m, const struct ftrace_field *f,
+		      const struct tk_ctf_field_decl *d)
+{
+	struct plan_step st = {0, 0, f->offset, f->size, f};
+	uint32_t end = f->offset + f->size;
+
+	if (f->offset > UINT32_MAX - f->size || m->n_steps == TK_ARRAY_SIZE(m->steps))
+		return 0;
+	if (f->flags & FTRACE_FIELD_DYNAMIC) {
+		if (f->size != 4)
+			return 0;
+		if (d->kind == TK_CTF_FIELD_KIND_STRING) {
+			st.kind = PLAN_DSTR;
+		} else if (d->kind == TK_CTF_FIELD_KIND_SEQUENCE) {
+			st.kind = PLAN_DSEQ;
+			st.es = (uint8_t) (d->elem_bits / 8);
+		} else {
+			return 0;
+		}
+	} else if (d->kind == TK_CTF_FIELD_KIND_INT) {
+		if (!f->size || d->bits != 8 * f->size || f->size > 8)
+			return 0;
+		st.kind = PLAN_COPY;
+	} else if (d->kind == TK_CTF_FIELD_KIND_ARRAY) {
+		st.kind = PLAN_COPY;
+		st.len = (uint32_t) d->array_len * (d->elem_bits / 8);
+	} else if (d->kind == TK_CTF_FIELD_KIND_STRING) {
+		st.kind = PLAN_STR;
+	} else {
+		return 0;
+	}
+	if (end > m->min_size)
+		m->min_size = end;
+	if (st.kind == PLAN_COPY) {
+		struct plan_step *prev = m->n_steps ? &m->steps[m->n_steps - 1] : NULL;
+
+		m->fixed += st.len;
+		if (prev && prev->kind == PLAN_COPY && prev->off + prev->len == st.off) {
+			prev->len += st.len;
+			return 1;
+		}
+	}
+	m->steps[m->n_steps++] = st;
+	return 1;
+}
+
+/*
+ * The copy plan of @m: every common field and payload field as a step, when the record and
+ * the CTF trace both hold integers in the host's byte order (the writer's default).
+ */
+static void plan_build(const struct dat_ctf *c, struct ec_map *m)
+{
+	size_t k;
+
+	m->plan = 0;
+	m->n_steps = m->min_size = m->fixed = 0;
+	if (c->ctx->bo != TK_BYTE_ORDER_HOST)
+		return;
+	for (k = 0; k < c->n_common; k++)
+		if (!plan_field(m, c->common[k], &c->common_decl[k]))
+			return;
+	for (k = 0; k < m->n; k++)
+		if (!plan_field(m, m->fields[k], &m->decl[k]))
+			return;
+	m->plan = 1;
+}
+
+/*
+ * Write the event @ev of @m by its plan: measure the variable parts, reserve the bytes in
+ * the packet, copy. Returns 0 (nothing written) when the record is too short for the plan.
+ */
+static int append_planned(struct dat_ctf *c, const struct ec_map *m, const struct tk_event *ev,
+			  struct tk_ctf_writer_stream *s, uint64_t ts, enum tk_status *st)
+{
+	const uint8_t *rec = ev->raw;
+	uint32_t off[TK_ARRAY_SIZE(m->steps)], len[TK_ARRAY_SIZE(m->steps)];
+	size_t body = m->fixed, k;
+	uint8_t *p;
+
+	if (ev->raw_size < m->min_size)
+		return 0;
+	for (k = 0; k < m->n_steps; k++) {
+		const struct plan_step *sp = &m->steps[k];
+
+		off[k] = sp->off;
+		len[k] = sp->len;
+		switch (sp->kind) {
+		case PLAN_COPY:
+			continue;
+		case PLAN_STR:
+			len[k] = (uint32_t) strnlen((const char *) rec + sp->off, sp->len);
+			body += len[k] + 1;
+			continue;
+		default:
+			if (ftrace_field_dynamic(c->ctx, sp->f, rec, ev->raw_size, &off[k],
+						 &len[k]) < 0)
+				off[k] = len[k] = 0;
+			if (sp->kind == PLAN_DSTR) {
+				len[k] = len[k] ? (uint32_t) strnlen((const char *) rec + off[k],
+								     len[k])
+						: 0;
+				body += len[k] + 1;
+			} else {
+				len[k] -= len[k] % sp->es;
+				body += 4 + (size_t) len[k];
+			}
+		}
+	}
+	p = ctf_write_event_reserve(c->w, s, m->id, ts, body, st);
+	if (!p)
+		return 1;
+	for (k = 0; k < m->n_steps; k++) {
+		switch (m->steps[k].kind) {
+		case PLAN_DSEQ: {
+			uint32_t n = len[k] / m->steps[k].es;
+
+			memcpy(p, &n, 4);
+			p += 4;
+			break;
+		}
+		default:
+			break;
+		}
+		memcpy(p, rec + off[k], len[k]);
+		p += len[k];
+		if (m->steps[k].kind == PLAN_STR || m->steps[k].kind == PLAN_DSTR)
+			*p++ = 0;
+	}
+	*st = TK_OK;
+	return 1;
+}
+
 /* The CTF stream class of buffer @b (made on first use, with the common fields). */
 static enum tk_status stream_class(struct dat_ctf *c, uint64_t b, uint64_t *out)
 {
@@ -293,12 +453,15 @@ static enum tk_status event_class(struct dat_ctf *c, const struct tk_event *ev, 
 		free(m);
 		return st;
 	}
+	if (fev)
+		plan_build(c, m);
 	c->ecs[i] = m;
 	*out = m;
 	return TK_OK;
 }
 
-static enum tk_status append(struct dat_ctf *c, const struct tk_event *ev)
+/* Write @ev, after @missed events lost (-1: an unknown number). */
+static enum tk_status append(struct dat_ctf *c, const struct tk_event *ev, int64_t missed)
 {
 	const struct ftrace_event *fev = ev->ec->fmt;
 	size_t si = ev->stream->index, used = 0, k;
@@ -318,6 +481,18 @@ static enum tk_status append(struct dat_ctf *c, const struct tk_event *ev)
 		if (st < 0)
 			return st;
 	}
+	if (missed) {
+		st = tk_ctf_writer_add_discarded(c->w, c->streams[si],
+						 missed > 0 ? (uint64_t) missed : 1);
+		if (st < 0)
+			return st;
+	}
+	ts = (uint64_t) (ev->ns - c->offset_ns);
+	if (ts < c->last_ts[si])
+		ts = c->last_ts[si];
+	c->last_ts[si] = ts;
+	if (m->plan && append_planned(c, m, ev, c->streams[si], ts, &st))
+		return st;
 	for (k = 0; k < c->n_common; k++)
 		if (!fast_int(c, c->common[k], &c->common_decl[k], ev->raw, ev->raw_size, &ctxv[k]))
 			ctxv[k].v.u = 0; /* a record too short for its common fields */
@@ -340,18 +515,52 @@ static enum tk_status append(struct dat_ctf *c, const struct tk_event *ev)
 		    m->decl[k].elem_bits > 8)
 			pay[k].data =
 				pay[k].len ? c->scratch + ((uintptr_t) pay[k].data - 1) : NULL;
-	if (ev->missed) {
-		st = tk_ctf_writer_add_discarded(c->w, c->streams[si],
-						 ev->missed > 0 ? (uint64_t) ev->missed : 1);
-		if (st < 0)
-			return st;
-	}
-	ts = (uint64_t) (ev->ns - c->offset_ns);
-	if (ts < c->last_ts[si])
-		ts = c->last_ts[si];
-	c->last_ts[si] = ts;
 	return tk_ctf_writer_append(c->w, c->streams[si], m->id, ts, c->n_common ? ctxv : NULL,
 				    pay);
+}
+
+/*
+ * Convert the events of one data stream (one CPU of one buffer), in its own order. CTF
+ * streams are written one per CPU, so the time order across CPUs that a merge would give
+ * changes nothing in the output: each stream is read on its own, without the merge's cost.
+ * Losses before an event that is not selected go with the next selected event.
+ */
+static enum tk_status convert_stream(struct dat_ctf *c, struct tk_stream *stream,
+				     struct convert_filter *filter)
+{
+	struct model_cursor *cur = NULL;
+	struct model_item item;
+	const struct tk_event *ev;
+	int64_t missed = 0;
+	enum tk_status st;
+
+	st = stream->source->ops->cursor_open(stream, &cur);
+	if (st < 0)
+		return TK_FAIL(st, "Cannot read stream: path=%s", stream->path);
+	for (;;) {
+		st = cur->ops->next(cur, &item);
+		if (st != TK_OK) {
+			if (st == TK_END)
+				st = TK_OK;
+			else
+				st = TK_FAIL(st, "Cannot read stream: path=%s", stream->path);
+			break;
+		}
+		if (item.kind != MODEL_ITEM_EVENT)
+			continue;
+		ev = item.event;
+		if (ev->missed)
+			missed = ev->missed < 0 || missed < 0 ? -1 : missed + ev->missed;
+		if (!convert_keep(filter, ev))
+			continue;
+		st = append(c, ev, missed);
+		if (st < 0)
+			break;
+		missed = 0;
+		convert_progress(filter);
+	}
+	cur->ops->destroy(cur);
+	return st;
 }
 
 /* The clock, its offset, and the environment, from the file's options. */
@@ -420,8 +629,6 @@ enum tk_status convert_dat_to_ctf(struct tk_trace *t, const char *output,
 				  struct convert_filter *filter)
 {
 	struct dat_ctf c = {0};
-	struct tk_iter *it = NULL;
-	const struct tk_event *ev;
 	enum tk_status st, st2;
 	size_t i;
 
@@ -450,19 +657,8 @@ enum tk_status convert_dat_to_ctf(struct tk_trace *t, const char *output,
 	st = tk_ctf_writer_create(&c.w, output, NULL);
 	if (st >= 0)
 		st = describe(&c, tracedat_source_info(c.src));
-	if (st >= 0)
-		st = tk_iter_create(&it, t);
-	while (st >= 0 && (st = tk_iter_next(it, &ev)) == TK_OK) {
-		if (!convert_keep(filter, ev))
-			continue;
-		st = append(&c, ev);
-		if (st < 0)
-			break;
-		convert_progress(filter);
-	}
-	if (st == TK_END)
-		st = TK_OK;
-	tk_iter_destroy(it);
+	for (i = 0; st >= 0 && i < t->n_streams; i++)
+		st = convert_stream(&c, t->streams[i], filter);
 	if (st >= 0) {
 		st = tk_ctf_writer_close(c.w);
 	} else if (c.w) {

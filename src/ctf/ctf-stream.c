@@ -968,7 +968,7 @@ static enum tk_status cursor_decode_event(struct ctf_cursor *c)
 				       sc->n_ecs);
 		ec = sc->ecs[0];
 	} else {
-		ec = model_stream_class_find_ec(sc, d->event_id);
+		ec = model_find_ec(sc, d->event_id);
 		if (!ec)
 			return TK_FAIL(TK_ERR_FORMAT,
 				       "Cannot read event: id=%llu, "

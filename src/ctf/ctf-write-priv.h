@@ -77,6 +77,8 @@ struct cw_fields {
 	uint8_t tail_seq;
 };
 
+struct cw_io;
+
 struct cw_clock {
 	const char *name; /* a TSDL identifier */
 	const char *description;
@@ -117,6 +119,9 @@ struct tk_ctf_writer_stream {
 	int fd;
 	uint8_t *buf; /* the packet being filled, its header already in place */
 	size_t cap;
+	uint8_t *spare;	     /* the other buffer: free, or its packet queued for writing */
+	size_t spare_cap;    /* its size */
+	int io_busy;	     /* the spare's packet is not written yet (under the I/O lock) */
 	size_t pos;	     /* bytes used in the open packet; 0 when none is open */
 	uint8_t tail_pad;    /* the last event ends this many bits before pos */
 	uint64_t clock;	     /* the reader's clock value after the last event (or packet start) */
@@ -142,6 +147,8 @@ struct tk_ctf_writer {
 	struct vec clocks;     /* struct cw_clock */
 	struct vec scs;	       /* struct cw_sc * */
 	struct vec streams;    /* struct tk_ctf_writer_stream * */
+	struct cw_io *io;      /* the thread writing packets (ctf-write-io.c), or NULL */
+	int io_failed;	       /* it could not start: packets are written synchronously */
 };
 
 /*
@@ -167,7 +174,33 @@ enum tk_status ctf_write_metadata(struct tk_ctf_writer *w);
 /* Write the index file of @s (index/NAME.idx) from its entries. */
 enum tk_status ctf_write_index(struct tk_ctf_writer *w, struct tk_ctf_writer_stream *s);
 
+/*
+ * Hand the open packet of @s (@size bytes of s->buf) to the writing thread, started on first
+ * use, and give @s its other buffer to fill. Waits while that buffer's own packet is still
+ * being written. Without the thread, writes synchronously. TK_ERR_IO when this or an earlier
+ * background write failed.
+ */
+enum tk_status ctf_write_io_submit(struct tk_ctf_writer *w, struct tk_ctf_writer_stream *s,
+				   size_t size);
+
+/* Wait until the packets of @s (every stream when NULL) are written; as submit for errors. */
+enum tk_status ctf_write_io_wait(struct tk_ctf_writer *w, struct tk_ctf_writer_stream *s);
+
+/* Write what is queued and end the writing thread. */
+void ctf_write_io_stop(struct tk_ctf_writer *w);
+
 /* Write @n bytes to @fd, all of them (retrying short writes); TK_ERR_IO with a cause. */
 enum tk_status ctf_write_all(int fd, const void *p, size_t n, const char *what, const char *name);
+
+/*
+ * Room for one event of class @ec_id at time @ts whose event context and payload the caller
+ * writes itself: @body bytes laid out exactly as tk_ctf_writer_append() would write them
+ * (every field byte-aligned, integers in the writer's byte order, the last field ending on
+ * a byte). Converters whose input records already have that layout (trace.dat to CTF) copy
+ * them in one go. Returns where the @body bytes go, right after the event header, or NULL
+ * with *@st set and nothing written. The pointer is valid until the next call on @s.
+ */
+uint8_t *ctf_write_event_reserve(struct tk_ctf_writer *w, struct tk_ctf_writer_stream *s,
+				 uint64_t ec_id, uint64_t ts, size_t body, enum tk_status *st);
 
 #endif /* TK_CTF_CTF_WRITE_PRIV_H */

@@ -461,7 +461,13 @@ static enum tk_status packet_emit(struct tk_ctf_writer *w, struct tk_ctf_writer_
 	tk_store_u64(c + 32, s->seq, w->bo);
 	tk_store_u64(c + 40, disc, w->bo);
 	tk_store_u32(c + 48, s->cpu_id, w->bo);
-	st = ctf_write_all(s->fd, buf, size, "packet", s->name);
+	if (buf == s->buf) {
+		st = ctf_write_io_submit(w, s, size);
+	} else {
+		st = ctf_write_io_wait(w, s);
+		if (st >= 0)
+			st = ctf_write_all(s->fd, buf, size, "packet", s->name);
+	}
 	if (st < 0) {
 		w->status = st;
 		return TK_FAIL(st, "Cannot write packet: dir=%s, stream=%s, packet=%" PRIu64,
@@ -852,6 +858,52 @@ enum tk_status tk_ctf_writer_append(struct tk_ctf_writer *w, struct tk_ctf_write
 	return TK_OK;
 }
 
+uint8_t *ctf_write_event_reserve(struct tk_ctf_writer *w, struct tk_ctf_writer_stream *s,
+				 uint64_t ec_id, uint64_t ts, size_t body, enum tk_status *st)
+{
+	struct cw_sc *sc = s->sc;
+	uint64_t need, clk;
+	size_t hs;
+	uint8_t *p;
+
+	if (TK_UNLIKELY(w->status < 0)) {
+		*st = TK_FAIL(w->status,
+			      "Cannot append event: dir=%s, reason=an earlier write failed",
+			      w->dir);
+		return NULL;
+	}
+	if (TK_UNLIKELY(ec_id >= sc->ecs.len || (s->has_ts && ts < s->clock))) {
+		*st = TK_FAIL(TK_ERR_INVAL,
+			      "Cannot append event: stream=%s, event-class-id=%" PRIu64
+			      ", time=%" PRIu64 ", reason=no such event class or time goes back",
+			      s->name, ec_id, ts);
+		return NULL;
+	}
+	if (TK_UNLIKELY(!sc->frozen))
+		freeze(sc);
+	clk = s->has_ts ? s->clock : ts;
+	hs = header_size(sc, ec_id, clk, ts);
+	need = (uint64_t) body + hs;
+	if (s->pos && (s->pos > w->packet_size || need > w->packet_size - s->pos)) {
+		*st = packet_close(w, s, 0);
+		if (*st < 0)
+			return NULL;
+	}
+	if (!s->pos) {
+		s->pos = CW_PACKET_PREFIX;
+		s->ts_begin = clk;
+	}
+	if (TK_UNLIKELY(need > s->cap - s->pos) && (*st = grow(s, need)) < 0)
+		return NULL;
+	p = put_header(s->buf + s->pos, hs, ec_id, ts, w->bo);
+	s->pos = (size_t) (p - s->buf) + body;
+	s->tail_pad = 0;
+	s->clock = ts;
+	s->has_ts = 1;
+	s->disc_pkt = s->disc_total;
+	return p;
+}
+
 enum tk_status tk_ctf_writer_add_discarded(struct tk_ctf_writer *w, struct tk_ctf_writer_stream *s,
 					   uint64_t count)
 {
@@ -889,6 +941,7 @@ enum tk_status tk_ctf_writer_close(struct tk_ctf_writer *w)
 		/* the last packet; losses without any event get an empty one */
 		if (s->pos || s->disc_total)
 			keep_first(&st, packet_close(w, s, 1));
+		keep_first(&st, ctf_write_io_wait(w, s));
 		if (w->index_dirfd >= 0)
 			keep_first(&st, ctf_write_index(w, s));
 		if (close(s->fd))
@@ -910,6 +963,7 @@ void tk_ctf_writer_destroy(struct tk_ctf_writer *w)
 
 	if (!w)
 		return;
+	ctf_write_io_stop(w);
 	for (i = 0; i < w->streams.len; i++) {
 		struct tk_ctf_writer_stream *s =
 			VEC_AT(&w->streams, struct tk_ctf_writer_stream *, i);
@@ -917,6 +971,7 @@ void tk_ctf_writer_destroy(struct tk_ctf_writer *w)
 		if (s->fd >= 0)
 			close(s->fd);
 		free(s->buf);
+		free(s->spare);
 		vec_fini(&s->index);
 		free(s);
 	}

@@ -340,8 +340,16 @@ void model_clock_finish(struct tk_clock *clock);
 /* Build the direct id table of @sc's event classes when their ids are small enough. */
 enum tk_status model_stream_class_index(struct model_stream_class *sc, struct arena *a);
 
-/* Event class of @sc with @id, or NULL. */
+/* Event class of @sc with @id, or NULL: by binary search (see model_find_ec()). */
 struct tk_event_class *model_stream_class_find_ec(const struct model_stream_class *sc, uint64_t id);
+
+/* Event class of @sc with @id, or NULL; the direct table inline, for the per-event paths. */
+static inline struct tk_event_class *model_find_ec(const struct model_stream_class *sc, uint64_t id)
+{
+	if (__builtin_expect(id < sc->n_ec_table && sc->ec_table[id] != NULL, 1))
+		return sc->ec_table[id];
+	return model_stream_class_find_ec(sc, id);
+}
 
 /*
  * Index the sources of @trace: collect streams and event classes into dense arrays and

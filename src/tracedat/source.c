@@ -706,7 +706,7 @@ static enum tk_status td_cursor_next(struct model_cursor *mc, struct model_item 
 	}
 	id = record_type(c->ts, rec.data, rec.size);
 	c->ev.pending = &c->base;
-	c->ev.ec = id == UINT64_MAX ? NULL : model_stream_class_find_ec(c->stream->sc, id);
+	c->ev.ec = id == UINT64_MAX ? NULL : model_find_ec(c->stream->sc, id);
 	if (!c->ev.ec) /* the class of unknown events, last of the stream class */
 		c->ev.ec = c->stream->sc->ecs[c->stream->sc->n_ecs - 1];
 	out->kind = MODEL_ITEM_EVENT;

@@ -21,6 +21,8 @@
 #   6. A damaged input (a cut file), to each format: exit 1, one line naming the CPU data
 #      that could not be read, and nothing left at the output path.
 #   7. Usage errors (exit 2): an unknown --to, no -o, --end before --begin.
+#   8. A full disk (as root, on a 64 KiB tmpfs): to CTF and to trace.dat, exit 1 with the
+#      cause ("No space left on device") on one line, nothing left behind.
 #
 # Usage: convert.sh TRACEKIT GEN_DAT
 set -u
@@ -198,6 +200,25 @@ for o in cut-out.dat cut-ctf cut.jsonl cut.json; do
 	fi
 	[ -e "$tmp/$o" ] && fail "damaged input to $o: output left behind"
 done
+
+# 8. a full disk (root, where a small tmpfs can be mounted): CTF packets are written by a
+# background thread, whose failure must still end the conversion with exit 1, one line
+# naming the cause, and no output left behind
+if [ "$(id -u)" -eq 0 ] && mkdir "$tmp/full" && mount -t tmpfs -o size=64k tmpfs "$tmp/full" 2>/dev/null; then
+	for o in ctf out.dat; do
+		"$tk" convert -q "$tmp/v6.dat" -o "$tmp/full/$o" >/dev/null 2>"$tmp/err"
+		rc=$?
+		checks=$((checks + 1))
+		if [ $rc -ne 1 ] || [ "$(wc -l <"$tmp/err")" -ne 1 ] ||
+			! grep -q 'No space left on device' "$tmp/err"; then
+			fail "full disk, to $o: exit $rc, stderr: $(head -n 2 "$tmp/err")"
+		fi
+		[ -e "$tmp/full/$o" ] && fail "full disk, to $o: output left behind"
+	done
+	umount "$tmp/full"
+else
+	echo "note: full-disk case skipped (needs root and tmpfs)"
+fi
 
 # 7. errors
 "$tk" convert "$in" -o "$tmp/x" --to nosuch >/dev/null 2>&1
