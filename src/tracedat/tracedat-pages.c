@@ -7,8 +7,15 @@
  * the kernel to drop it, so resident memory stays flat on files of many GiB. Compressed data
  * is a run of chunks (ten pages each when trace-cmd writes them), inflated one at a time into
  * a buffer of the reader: memory is bounded by the largest chunk, never by the file.
+ *
+ * Inflating takes as long as reading the events, so once a reader is past its first chunk a
+ * thread of its own inflates the next chunk into a second buffer while the caller reads the
+ * current one (read-ahead). The caller takes the buffer when it needs the next chunk and
+ * gives the one it is done with back; at most one chunk is read ahead, and failures found
+ * ahead are reported when the caller reaches them, exactly as without the thread.
  */
 #include <inttypes.h>
+#include <pthread.h>
 #include <stdlib.h>
 #include <string.h>
 #include <sys/mman.h>
@@ -172,6 +179,38 @@ enum tk_status tracedat_chunks_next(struct tracedat_chunks *w, struct tracedat_c
 
 /* ---- page reader --------------------------------------------------------------------------- */
 
+/* Read ahead this many inflated bytes at a time (whole chunks), to wake the thread seldom. */
+#define AHEAD_BYTES (512u << 10)
+#define AHEAD_MAX   64 /* chunks in one batch */
+
+/*
+ * Inflated chunks, one after the other, then why no more could be had: TK_OK when the next
+ * chunks were merely left for the next batch.
+ */
+struct chunk_buf {
+	uint8_t *data;
+	size_t cap;
+	size_t len;
+	uint32_t n;		     /* chunks */
+	uint32_t at;		     /* the chunk being read */
+	size_t start[AHEAD_MAX + 1]; /* where each chunk begins in data; start[n] = len */
+	uint64_t offsets[AHEAD_MAX]; /* file offset of each chunk's header */
+	uint64_t offset;	     /* of the failure when st < 0 */
+	enum tk_status st;	     /* TK_OK, TK_END, or the failure */
+	const char *reason;	     /* of a failure */
+	uint8_t inflate;	     /* the failure is the decompressor's */
+};
+
+/* The read-ahead thread and the buffer it fills. */
+struct ahead {
+	pthread_t thread;
+	pthread_mutex_t lock;
+	pthread_cond_t cond;
+	struct chunk_buf buf;
+	int ready; /* buf holds the next chunk (or its failure) */
+	int stop;
+};
+
 struct tracedat_pages {
 	struct tracedat *td;
 	const struct tracedat_buffer *buf;
@@ -181,13 +220,14 @@ struct tracedat_pages {
 	uint8_t compressed;
 	uint64_t pos, end; /* uncompressed: next page, end of the data */
 	struct tracedat_chunks chunks;
-	struct tracedat_inflater z;
-	uint8_t *chunk; /* compressed: the inflated chunk */
-	size_t chunk_cap, chunk_len, chunk_at;
-	uint64_t chunk_offset; /* file offset of its header */
-	uint64_t last;	       /* tracedat_pages_offset() */
-	uint64_t released;     /* mapped bytes before this were dropped by this reader */
-	uint64_t sys_page;     /* the system's page size (madvise granularity) */
+	struct tracedat_inflater z; /* used by the read-ahead thread once it runs */
+	struct chunk_buf cur;	    /* compressed: the chunk being read */
+	size_t chunk_at;
+	struct ahead *ahead; /* NULL until the second chunk, or when no thread could start */
+	int ahead_failed;    /* no thread: inflate in the caller's thread */
+	uint64_t last;	     /* tracedat_pages_offset() */
+	uint64_t released;   /* mapped bytes before this were dropped by this reader */
+	uint64_t sys_page;   /* the system's page size (madvise granularity) */
 };
 
 /*
@@ -255,53 +295,196 @@ enum tk_status tracedat_pages_open(struct tracedat *td, size_t buffer, size_t cp
 }
 
 /*
- * Inflate the next non-empty chunk into pr->chunk. Every chunk but the last holds whole
- * pages; the last may end with a short page, as an uncompressed file may.
+ * Inflate the next non-empty chunk into @b, or note in @b why not (no error is recorded
+ * here: this may run in the read-ahead thread). Every chunk but the last holds whole pages;
+ * the last may end with a short page, as an uncompressed file may.
  */
-static enum tk_status next_chunk(struct tracedat_pages *pr)
+static void load_chunk(struct tracedat_pages *pr, struct chunk_buf *b)
 {
 	struct tracedat_chunk c;
 	const char *reason = NULL;
 	size_t got = 0;
 	enum tk_status st;
 
+	b->inflate = 0;
+	b->reason = NULL;
 	do {
 		st = tracedat_chunks_next(&pr->chunks, &c, &reason);
-		if (st == TK_END)
-			return TK_END;
-		if (st < 0)
-			return pages_fail(pr, pr->chunks.pos, reason);
-		if (c.usize > TRACEDAT_MAX_CHUNK)
-			return pages_fail(pr, c.offset, "chunk larger than 64 MiB uncompressed");
-		if (!c.last && c.usize % pr->page_size)
-			return pages_fail(pr, c.offset,
-					  "chunk size is not a multiple of the page size");
+		if (st == TK_END) {
+			b->st = TK_END;
+			return;
+		}
+		b->st = TK_ERR_FORMAT;
+		b->offset = st < 0 ? pr->chunks.pos : c.offset;
+		if (st < 0) {
+			b->reason = reason;
+			return;
+		}
+		if (c.usize > TRACEDAT_MAX_CHUNK) {
+			b->reason = "chunk larger than 64 MiB uncompressed";
+			return;
+		}
+		if (!c.last && c.usize % pr->page_size) {
+			b->reason = "chunk size is not a multiple of the page size";
+			return;
+		}
 	} while (c.usize == 0);
-	if (c.usize > pr->chunk_cap) {
-		uint8_t *p = realloc(pr->chunk, c.usize);
+	if (c.usize > b->cap - b->len) {
+		uint8_t *p = realloc(b->data, b->len + c.usize);
 
-		if (!p)
-			return TK_FAIL(TK_ERR_NOMEM,
-				       "Cannot read trace.dat CPU data: cpu=%" PRIu32
-				       ", chunk-size=%" PRIu32,
-				       pr->cd->cpu, c.usize);
-		pr->chunk = p;
-		pr->chunk_cap = c.usize;
+		if (!p) {
+			b->st = TK_ERR_NOMEM;
+			b->offset = c.usize;
+			return;
+		}
+		b->data = p;
+		b->cap = b->len + c.usize;
 	}
 	release_upto(pr, c.offset);
-	pr->chunk_offset = c.offset;
-	st = tracedat_inflate(&pr->z, c.zdata, c.zsize, pr->chunk, c.usize, &got, &reason);
-	if (st < 0)
-		return TK_FAIL(st,
+	st = tracedat_inflate(&pr->z, c.zdata, c.zsize, b->data + b->len, c.usize, &got, &reason);
+	if (st < 0) {
+		b->st = st;
+		b->reason = reason;
+		b->inflate = 1;
+		return;
+	}
+	if (got != c.usize) {
+		b->reason = "decompressed chunk shorter than its header says";
+		return;
+	}
+	b->offsets[b->n] = c.offset;
+	b->start[b->n++] = b->len;
+	b->len += c.usize;
+	b->start[b->n] = b->len;
+	b->st = TK_OK;
+}
+
+/* Empty @b and fill it with chunks: at least one, up to @bytes (0: one only). */
+static void load_batch(struct tracedat_pages *pr, struct chunk_buf *b, size_t bytes)
+{
+	b->len = 0;
+	b->n = 0;
+	b->at = 0;
+	b->start[0] = 0;
+	do
+		load_chunk(pr, b);
+	while (b->st == TK_OK && b->n < AHEAD_MAX && b->len < bytes);
+}
+
+/* The status of the chunk in @b, its failure recorded with causes. */
+static enum tk_status chunk_status(const struct tracedat_pages *pr, const struct chunk_buf *b)
+{
+	if (b->st >= 0 || b->st == TK_END)
+		return b->st;
+	if (b->st == TK_ERR_NOMEM)
+		return TK_FAIL(TK_ERR_NOMEM,
+			       "Cannot read trace.dat CPU data: cpu=%" PRIu32
+			       ", chunk-size=%" PRIu64,
+			       pr->cd->cpu, b->offset);
+	if (b->inflate)
+		return TK_FAIL(b->st,
 			       "Cannot decompress trace.dat CPU data: buffer=%s, cpu=%" PRIu32
 			       ", offset=%" PRIu64 ", compression=%s, reason=%s",
-			       pr->buf->name, pr->cd->cpu, c.offset, pr->td->info.compression,
-			       reason);
-	if (got != c.usize)
-		return pages_fail(pr, c.offset, "decompressed chunk shorter than its header says");
-	pr->chunk_len = c.usize;
+			       pr->buf->name, pr->cd->cpu, b->offset, pr->td->info.compression,
+			       b->reason);
+	return pages_fail(pr, b->offset, b->reason);
+}
+
+static void *ahead_main(void *arg)
+{
+	struct tracedat_pages *pr = arg;
+	struct ahead *a = pr->ahead;
+	int done = 0;
+
+	pthread_mutex_lock(&a->lock);
+	while (!a->stop && !done) {
+		if (a->ready) {
+			pthread_cond_wait(&a->cond, &a->lock);
+			continue;
+		}
+		pthread_mutex_unlock(&a->lock);
+		load_batch(pr, &a->buf, AHEAD_BYTES);
+		done = a->buf.st != TK_OK; /* nothing follows the end or a failure */
+		pthread_mutex_lock(&a->lock);
+		a->ready = 1;
+		pthread_cond_broadcast(&a->cond);
+	}
+	pthread_mutex_unlock(&a->lock);
+	return NULL;
+}
+
+/* Start reading ahead (the caller has pr->cur); on failure, go on without. */
+static void ahead_start(struct tracedat_pages *pr)
+{
+	struct ahead *a = calloc(1, sizeof(*a));
+
+	if (!a || pthread_mutex_init(&a->lock, NULL)) {
+		free(a);
+		pr->ahead_failed = 1;
+		return;
+	}
+	if (pthread_cond_init(&a->cond, NULL)) {
+		pthread_mutex_destroy(&a->lock);
+		free(a);
+		pr->ahead_failed = 1;
+		return;
+	}
+	pr->ahead = a;
+	if (pthread_create(&a->thread, NULL, ahead_main, pr)) {
+		pthread_cond_destroy(&a->cond);
+		pthread_mutex_destroy(&a->lock);
+		free(a);
+		pr->ahead = NULL;
+		pr->ahead_failed = 1;
+	}
+}
+
+static void ahead_stop(struct tracedat_pages *pr)
+{
+	struct ahead *a = pr->ahead;
+
+	if (!a)
+		return;
+	pthread_mutex_lock(&a->lock);
+	a->stop = 1;
+	pthread_cond_broadcast(&a->cond);
+	pthread_mutex_unlock(&a->lock);
+	pthread_join(a->thread, NULL);
+	pthread_cond_destroy(&a->cond);
+	pthread_mutex_destroy(&a->lock);
+	free(a->buf.data);
+	free(a);
+	pr->ahead = NULL;
+}
+
+/*
+ * The next chunks into pr->cur (the one it held is read): from the read-ahead thread once it
+ * runs. TK_OK when pr->cur has at least one chunk.
+ */
+static enum tk_status next_chunk(struct tracedat_pages *pr)
+{
+	struct ahead *a = pr->ahead;
+	struct chunk_buf t;
+
+	if (pr->cur.st != TK_OK) /* the end or a failure was reached: nothing follows */
+		return chunk_status(pr, &pr->cur);
+	if (!a) {
+		load_batch(pr, &pr->cur, 0);
+		if (pr->cur.st == TK_OK && pr->chunks.left && !pr->ahead_failed)
+			ahead_start(pr);
+	} else {
+		pthread_mutex_lock(&a->lock);
+		while (!a->ready)
+			pthread_cond_wait(&a->cond, &a->lock);
+		t = pr->cur; /* swap: the thread fills the buffer just read */
+		pr->cur = a->buf;
+		a->buf = t;
+		a->ready = 0;
+		pthread_cond_broadcast(&a->cond);
+		pthread_mutex_unlock(&a->lock);
+	}
 	pr->chunk_at = 0;
-	return TK_OK;
+	return pr->cur.n ? TK_OK : chunk_status(pr, &pr->cur);
 }
 
 enum tk_status tracedat_pages_next(struct tracedat_pages *pr, const uint8_t **page, size_t *size)
@@ -313,18 +496,21 @@ enum tk_status tracedat_pages_next(struct tracedat_pages *pr, const uint8_t **pa
 	if (pr->compressed) {
 		if (!pr->cd->size)
 			return TK_END;
-		if (pr->chunk_at >= pr->chunk_len) {
+		if (pr->chunk_at >= pr->cur.len) {
 			st = next_chunk(pr);
 			if (st != TK_OK)
 				return st;
 		}
-		n = pr->chunk_len - pr->chunk_at;
+		while (pr->chunk_at >= pr->cur.start[pr->cur.at + 1])
+			pr->cur.at++;
+		/* pages do not cross chunks: the last chunk may end with a short one */
+		n = pr->cur.start[pr->cur.at + 1] - pr->chunk_at;
 		if (n > pr->page_size)
 			n = pr->page_size;
-		*page = pr->chunk + pr->chunk_at;
+		*page = pr->cur.data + pr->chunk_at;
 		*size = (size_t) n;
 		pr->chunk_at += (size_t) n;
-		pr->last = pr->chunk_offset;
+		pr->last = pr->cur.offsets[pr->cur.at];
 		return TK_OK;
 	}
 	if (pr->pos >= pr->end)
@@ -351,8 +537,9 @@ void tracedat_pages_close(struct tracedat_pages *pr)
 {
 	if (!pr)
 		return;
+	ahead_stop(pr);
 	tracedat_inflater_fini(&pr->z);
-	free(pr->chunk);
+	free(pr->cur.data);
 	free(pr);
 }
 
