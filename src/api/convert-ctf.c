@@ -3,7 +3,7 @@
  * trace.dat to CTF (tk_convert() with TK_CONVERT_CTF): kernel events as typed CTF events
  * that babeltrace2 and Trace Compass read.
  *
- * The mapping, event by event in time order:
+ * The mapping, stream by stream (one CPU after the other: see convert_stream()):
  *   - one CTF stream class per ring buffer (the top one, then instances), one stream per CPU,
  *     its number in the packet context's cpu_id;
  *   - the ftrace common fields (common_type, common_flags, common_preempt_count, common_pid)
