@@ -44,6 +44,8 @@
  * both are in the host's byte order. The writer lays fields out byte after byte, as ftrace
  * does where its fields follow each other, so adjacent integers and arrays are one copy.
  */
+#define PLAN_MAX 32 /* steps; events that need more go field by field */
+
 enum plan_kind {
 	PLAN_COPY, /* @len bytes at @off, as they are */
 	PLAN_STR,  /* a char array at @off of @len bytes: its text up to a NUL, then a NUL */
@@ -70,7 +72,7 @@ struct ec_map {
 	uint32_t n_steps;
 	uint32_t min_size; /* record bytes the plan reads at fixed offsets */
 	uint32_t fixed;	   /* body bytes of the PLAN_COPY steps */
-	struct plan_step steps[MAX_FIELDS + 4];
+	struct plan_step steps[PLAN_MAX];
 };
 
 struct dat_ctf {
@@ -460,12 +462,49 @@ static enum tk_status event_class(struct dat_ctf *c, const struct tk_event *ev, 
 	return TK_OK;
 }
 
+/*
+ * Write @ev of @m at @ts into @s field by field, through tk_ctf_writer_append(): events
+ * without a copy plan. Kept out of append() so that its large value arrays do not weigh on
+ * the planned path.
+ */
+static TK_NOINLINE enum tk_status append_values(struct dat_ctf *c, const struct ec_map *m,
+						const struct tk_event *ev,
+						struct tk_ctf_writer_stream *s, uint64_t ts)
+{
+	const struct ftrace_event *fev = ev->ec->fmt;
+	struct tk_ctf_value ctxv[4], pay[MAX_FIELDS];
+	enum tk_status st = TK_OK;
+	size_t used = 0, k;
+
+	for (k = 0; k < c->n_common; k++)
+		if (!fast_int(c, c->common[k], &c->common_decl[k], ev->raw, ev->raw_size, &ctxv[k]))
+			ctxv[k].v.u = 0; /* a record too short for its common fields */
+	if (fev) {
+		for (k = 0; st >= 0 && k < m->n; k++)
+			if (!fast_int(c, m->fields[k], &m->decl[k], ev->raw, ev->raw_size, &pay[k]))
+				st = value_of(c, m->fields[k], &m->decl[k], ev->raw, ev->raw_size,
+					      &pay[k], &used);
+	} else {
+		memset(&pay[0], 0, sizeof(pay[0]));
+		pay[0].data = ev->raw;
+		pay[0].len = ev->raw_size;
+	}
+	if (st < 0)
+		return st;
+	/* element arrays in the scratch buffer: offsets (plus one) until now */
+	for (k = 0; fev && m->wide && c->ctx->bo != TK_BYTE_ORDER_HOST && k < m->n; k++)
+		if ((m->decl[k].kind == TK_CTF_FIELD_KIND_ARRAY ||
+		     m->decl[k].kind == TK_CTF_FIELD_KIND_SEQUENCE) &&
+		    m->decl[k].elem_bits > 8)
+			pay[k].data =
+				pay[k].len ? c->scratch + ((uintptr_t) pay[k].data - 1) : NULL;
+	return tk_ctf_writer_append(c->w, s, m->id, ts, c->n_common ? ctxv : NULL, pay);
+}
+
 /* Write @ev, after @missed events lost (-1: an unknown number). */
 static enum tk_status append(struct dat_ctf *c, const struct tk_event *ev, int64_t missed)
 {
-	const struct ftrace_event *fev = ev->ec->fmt;
-	size_t si = ev->stream->index, used = 0, k;
-	struct tk_ctf_value ctxv[4], pay[MAX_FIELDS];
+	size_t si = ev->stream->index;
 	struct ec_map *m = NULL;
 	uint64_t sc = 0, ts;
 	enum tk_status st;
@@ -493,30 +532,7 @@ static enum tk_status append(struct dat_ctf *c, const struct tk_event *ev, int64
 	c->last_ts[si] = ts;
 	if (m->plan && append_planned(c, m, ev, c->streams[si], ts, &st))
 		return st;
-	for (k = 0; k < c->n_common; k++)
-		if (!fast_int(c, c->common[k], &c->common_decl[k], ev->raw, ev->raw_size, &ctxv[k]))
-			ctxv[k].v.u = 0; /* a record too short for its common fields */
-	if (fev) {
-		for (k = 0; st >= 0 && k < m->n; k++)
-			if (!fast_int(c, m->fields[k], &m->decl[k], ev->raw, ev->raw_size, &pay[k]))
-				st = value_of(c, m->fields[k], &m->decl[k], ev->raw, ev->raw_size,
-					      &pay[k], &used);
-	} else {
-		memset(&pay[0], 0, sizeof(pay[0]));
-		pay[0].data = ev->raw;
-		pay[0].len = ev->raw_size;
-	}
-	if (st < 0)
-		return st;
-	/* element arrays in the scratch buffer: offsets (plus one) until now */
-	for (k = 0; fev && m->wide && c->ctx->bo != TK_BYTE_ORDER_HOST && k < m->n; k++)
-		if ((m->decl[k].kind == TK_CTF_FIELD_KIND_ARRAY ||
-		     m->decl[k].kind == TK_CTF_FIELD_KIND_SEQUENCE) &&
-		    m->decl[k].elem_bits > 8)
-			pay[k].data =
-				pay[k].len ? c->scratch + ((uintptr_t) pay[k].data - 1) : NULL;
-	return tk_ctf_writer_append(c->w, c->streams[si], m->id, ts, c->n_common ? ctxv : NULL,
-				    pay);
+	return append_values(c, m, ev, c->streams[si], ts);
 }
 
 /*

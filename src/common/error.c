@@ -49,6 +49,21 @@ void error_reset(void)
 	chain.dropped = 0;
 }
 
+size_t error_depth(void)
+{
+	return chain.count + chain.dropped;
+}
+
+void error_truncate(size_t depth)
+{
+	if (depth <= chain.count) {
+		chain.count = depth;
+		chain.dropped = 0;
+	} else if (depth - chain.count < chain.dropped) {
+		chain.dropped = depth - chain.count;
+	}
+}
+
 void tk_error_clear(void)
 {
 	error_reset();

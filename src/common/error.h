@@ -44,6 +44,12 @@ TK_COLD enum tk_status error_push(enum tk_status status, const char *file, int l
 /* Start a new chain (public entry points call this first). */
 void error_reset(void);
 
+/* The number of causes recorded (stored or dropped), for error_truncate(). */
+size_t error_depth(void);
+
+/* Forget the causes recorded after error_depth() returned @depth (a failure handled inside). */
+void error_truncate(size_t depth);
+
 /*
  * Misuse of the API is a bug, not bad input: debug builds abort with the condition, release
  * builds record a cause and make the function return TK_ERR_INVAL.

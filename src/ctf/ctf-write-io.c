@@ -36,6 +36,8 @@ struct cw_io {
 	size_t head;
 	size_t len;
 	int stop;
+	int idle;	      /* the thread waits for a job: wake it */
+	int waiters;	      /* callers wait for a write to end: wake them */
 	int err;	      /* errno of the first failed write, 0 when none failed */
 	const char *err_name; /* its stream */
 };
@@ -65,8 +67,11 @@ static void *io_main(void *arg)
 		struct io_job job;
 		int err;
 
-		while (!io->len && !io->stop)
+		while (!io->len && !io->stop) {
+			io->idle = 1;
 			pthread_cond_wait(&io->cond, &io->lock);
+			io->idle = 0;
+		}
 		if (!io->len)
 			break;
 		job = io->q[io->head];
@@ -80,7 +85,8 @@ static void *io_main(void *arg)
 			io->err = err;
 			io->err_name = job.s->name;
 		}
-		pthread_cond_broadcast(&io->cond);
+		if (io->waiters) /* waking nobody costs a system call per packet */
+			pthread_cond_broadcast(&io->cond);
 	}
 	pthread_mutex_unlock(&io->lock);
 	return NULL;
@@ -130,14 +136,18 @@ enum tk_status ctf_write_io_submit(struct tk_ctf_writer *w, struct tk_ctf_writer
 	if (!io)
 		return ctf_write_all(s->fd, s->buf, size, "packet", s->name);
 	pthread_mutex_lock(&io->lock);
-	while ((s->io_busy || io->len == IO_QUEUE) && !io->err)
+	while ((s->io_busy || io->len == IO_QUEUE) && !io->err) {
+		io->waiters++;
 		pthread_cond_wait(&io->cond, &io->lock);
+		io->waiters--;
+	}
 	st = io_status(io);
 	if (st >= 0) {
 		io->q[(io->head + io->len) % IO_QUEUE] = (struct io_job){s, s->buf, size};
 		io->len++;
 		s->io_busy = 1;
-		pthread_cond_broadcast(&io->cond);
+		if (io->idle)
+			pthread_cond_broadcast(&io->cond);
 	}
 	pthread_mutex_unlock(&io->lock);
 	if (st < 0)
@@ -161,8 +171,11 @@ enum tk_status ctf_write_io_wait(struct tk_ctf_writer *w, struct tk_ctf_writer_s
 	if (!io)
 		return TK_OK;
 	pthread_mutex_lock(&io->lock);
-	while (s ? s->io_busy != 0 : io->len != 0)
+	while (s ? s->io_busy != 0 : io->len != 0) {
+		io->waiters++;
 		pthread_cond_wait(&io->cond, &io->lock);
+		io->waiters--;
+	}
 	st = io_status(io);
 	pthread_mutex_unlock(&io->lock);
 	return st;

@@ -189,15 +189,17 @@ const struct ftrace_event *ftrace_event_find(const struct ftrace_ctx *ctx, uint3
  */
 const struct ftrace_sym *ftrace_sym_find(const struct ftrace_ctx *ctx, uint64_t addr)
 {
-	size_t lo = 0, hi = ctx->n_syms, n = ctx->n_syms;
+	size_t lo = 0, hi, n;
+	const struct ftrace_sym *syms = ftrace_syms(ctx, &n);
 
+	hi = n;
 	while (lo < hi) {
 		size_t mid = (lo + hi) / 2;
-		uint64_t v = ctx->syms[mid].addr;
-		uint64_t next = mid + 1 < n ? ctx->syms[mid + 1].addr : 0;
+		uint64_t v = syms[mid].addr;
+		uint64_t next = mid + 1 < n ? syms[mid + 1].addr : 0;
 
 		if (addr == v || (addr > v && addr < next))
-			return &ctx->syms[mid];
+			return &syms[mid];
 		if (addr < v)
 			hi = mid;
 		else
@@ -431,14 +433,13 @@ static enum tk_status table_nomem(const char *what)
  * as the type (even a digit of a longer address), the name up to a blank, and a module only
  * when a tab and '[' follow the name at once.
  */
-enum tk_status ftrace_kallsyms_parse(struct ftrace_ctx *ctx, const char *text, size_t len)
+static enum tk_status kallsyms_add(struct ftrace_ctx *ctx, const char *text, size_t len)
 {
 	struct line_iter it;
 	const char *s;
 	size_t n;
 	uint32_t line;
 
-	TK_ASSERT_PRE(ctx && !ctx->finished && (text || !len));
 	lines_init(&it, text, len);
 	while (lines_next(&it, &s, &n, &line)) {
 		size_t i, name_start, name_end, mod_start = 0, mod_end = 0;
@@ -485,6 +486,44 @@ enum tk_status ftrace_kallsyms_parse(struct ftrace_ctx *ctx, const char *text, s
 		ctx->n_syms++;
 	}
 	return TK_OK;
+}
+
+enum tk_status ftrace_kallsyms_parse(struct ftrace_ctx *ctx, const char *text, size_t len)
+{
+	TK_ASSERT_PRE(ctx && !ctx->finished && (text || !len));
+	return kallsyms_add(ctx, text, len);
+}
+
+void ftrace_kallsyms_defer(struct ftrace_ctx *ctx, const char *text, size_t len)
+{
+	ctx->syms_text = len ? text : NULL;
+	ctx->syms_text_len = len;
+}
+
+/*
+ * Parse the kallsyms text ftrace_kallsyms_defer() kept, on the first lookup. A bad line ends
+ * the table there, as it does when parsed at once, and leaves no cause behind: the lookup
+ * is not failing.
+ */
+static TK_NOINLINE void syms_load(const struct ftrace_ctx *cctx)
+{
+	struct ftrace_ctx *ctx = (struct ftrace_ctx *) cctx; /* lazily filled, never const */
+	const char *text = ctx->syms_text;
+	size_t depth = error_depth();
+
+	ctx->syms_text = NULL;
+	(void) kallsyms_add(ctx, text, ctx->syms_text_len);
+	if (sort_like_tep(ctx->syms, ctx->n_syms, sizeof(*ctx->syms), sym_cmp) < 0)
+		ctx->n_syms = 0; /* out of memory: no symbols rather than unsorted ones */
+	error_truncate(depth);
+}
+
+const struct ftrace_sym *ftrace_syms(const struct ftrace_ctx *ctx, size_t *n)
+{
+	if (TK_UNLIKELY(ctx->syms_text != NULL))
+		syms_load(ctx);
+	*n = ctx->n_syms;
+	return ctx->syms;
 }
 
 /*

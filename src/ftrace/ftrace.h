@@ -157,6 +157,8 @@ struct ftrace_ctx {
 	size_t n_printk;
 	struct ftrace_comm *comms; /* sorted by pid */
 	size_t n_comms;
+	const char *syms_text; /* private: kallsyms text to parse at the first lookup */
+	size_t syms_text_len;
 	size_t events_cap, syms_cap, printk_cap, comms_cap; /* private */
 	int finished;					    /* private: ftrace_ctx_finish() ran */
 };
@@ -222,6 +224,18 @@ enum tk_status ftrace_event_parse(struct ftrace_ctx *ctx, const char *system, co
  * (trace-cmd ignores the error), so a caller after trace-cmd's output may ignore the error.
  */
 enum tk_status ftrace_kallsyms_parse(struct ftrace_ctx *ctx, const char *text, size_t len);
+
+/*
+ * Keep the kallsyms @text (borrowed: it must outlive @ctx) and parse it at the first symbol
+ * lookup instead: tens of thousands of lines that most reads (conversions, raw output,
+ * events without %pS) never look at. Call instead of ftrace_kallsyms_parse(), before or
+ * after ftrace_ctx_finish(). A bad line ends the table there, as ftrace_kallsyms_parse()
+ * stops there.
+ */
+void ftrace_kallsyms_defer(struct ftrace_ctx *ctx, const char *text, size_t len);
+
+/* The symbol table, sorted by address (parsed first if it was deferred); *@n entries. */
+const struct ftrace_sym *ftrace_syms(const struct ftrace_ctx *ctx, size_t *n);
 enum tk_status ftrace_printk_parse(struct ftrace_ctx *ctx, const char *text, size_t len);
 enum tk_status ftrace_cmdlines_parse(struct ftrace_ctx *ctx, const char *text, size_t len);
 

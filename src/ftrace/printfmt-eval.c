@@ -116,9 +116,12 @@ const struct ftrace_sym *ftrace_pf_sym(const struct pf_rec *r, uint64_t addr)
 /* An atom that is not a number names a kernel function: its address (first by address). */
 static uint64_t sym_by_name(const struct ftrace_ctx *ctx, const char *name)
 {
-	for (size_t i = 0; i < ctx->n_syms; i++) {
-		if (ctx->syms[i].name && strcmp(ctx->syms[i].name, name) == 0)
-			return ctx->syms[i].addr;
+	size_t n;
+	const struct ftrace_sym *syms = ftrace_syms(ctx, &n);
+
+	for (size_t i = 0; i < n; i++) {
+		if (syms[i].name && strcmp(syms[i].name, name) == 0)
+			return syms[i].addr;
 	}
 	return 0;
 }

@@ -204,9 +204,7 @@ static enum tk_status parse_metadata(struct td_source *ts)
 					       sys->formats[j].len, NULL) < 0)
 				error_reset();
 	}
-	if (in->kallsyms.len &&
-	    ftrace_kallsyms_parse(ctx, (const char *) in->kallsyms.data, in->kallsyms.len) < 0)
-		error_reset();
+	ftrace_kallsyms_defer(ctx, (const char *) in->kallsyms.data, in->kallsyms.len);
 	if (in->printk.len &&
 	    ftrace_printk_parse(ctx, (const char *) in->printk.data, in->printk.len) < 0)
 		error_reset();

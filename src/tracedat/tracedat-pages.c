@@ -209,6 +209,8 @@ struct ahead {
 	struct chunk_buf buf;
 	int ready; /* buf holds the next chunk (or its failure) */
 	int stop;
+	int idle;    /* the thread waits for the buffer back: wake it */
+	int waiting; /* the reader waits for the buffer: wake it */
 };
 
 struct tracedat_pages {
@@ -399,7 +401,9 @@ static void *ahead_main(void *arg)
 	pthread_mutex_lock(&a->lock);
 	while (!a->stop && !done) {
 		if (a->ready) {
+			a->idle = 1;
 			pthread_cond_wait(&a->cond, &a->lock);
+			a->idle = 0;
 			continue;
 		}
 		pthread_mutex_unlock(&a->lock);
@@ -407,7 +411,8 @@ static void *ahead_main(void *arg)
 		done = a->buf.st != TK_OK; /* nothing follows the end or a failure */
 		pthread_mutex_lock(&a->lock);
 		a->ready = 1;
-		pthread_cond_broadcast(&a->cond);
+		if (a->waiting) /* waking nobody costs a system call per batch */
+			pthread_cond_broadcast(&a->cond);
 	}
 	pthread_mutex_unlock(&a->lock);
 	return NULL;
@@ -474,13 +479,17 @@ static enum tk_status next_chunk(struct tracedat_pages *pr)
 			ahead_start(pr);
 	} else {
 		pthread_mutex_lock(&a->lock);
-		while (!a->ready)
+		while (!a->ready) {
+			a->waiting = 1;
 			pthread_cond_wait(&a->cond, &a->lock);
+			a->waiting = 0;
+		}
 		t = pr->cur; /* swap: the thread fills the buffer just read */
 		pr->cur = a->buf;
 		a->buf = t;
 		a->ready = 0;
-		pthread_cond_broadcast(&a->cond);
+		if (a->idle)
+			pthread_cond_broadcast(&a->cond);
 		pthread_mutex_unlock(&a->lock);
 	}
 	pr->chunk_at = 0;

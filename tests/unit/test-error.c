@@ -135,6 +135,32 @@ static void test_long_cause_is_cut_not_overflowed(void **state)
 	assert_memory_equal(c, "Cannot read: text=xxxx", 22);
 }
 
+static void test_truncate_forgets_later_causes(void **state)
+{
+	size_t depth, i;
+
+	(void) state;
+	error_reset();
+	(void) TK_FAIL(TK_ERR_IO, "kept");
+	depth = error_depth();
+	assert_int_equal(depth, 1);
+	(void) TK_FAIL(TK_ERR_FORMAT, "handled inside");
+	error_truncate(depth);
+	assert_int_equal(tk_error_count(), 1);
+	assert_string_equal(tk_error_cause(0), "kept");
+	/* past the fixed size: the dropped count goes back too */
+	for (i = 0; i < 40; i++)
+		(void) TK_FAIL(TK_ERR_IO, "cause %zu", i);
+	depth = error_depth();
+	assert_int_equal(depth, 41);
+	(void) TK_FAIL(TK_ERR_IO, "one more");
+	error_truncate(depth);
+	assert_int_equal(error_depth(), 41);
+	error_truncate(0);
+	assert_int_equal(tk_error_count(), 0);
+	assert_int_equal(tk_error_dropped(), 0);
+}
+
 static void test_status_names(void **state)
 {
 	(void) state;
@@ -184,6 +210,7 @@ int main(void)
 {
 	const struct CMUnitTest tests[] = {
 		cmocka_unit_test(test_fail_returns_its_status),
+		cmocka_unit_test(test_truncate_forgets_later_causes),
 		cmocka_unit_test(test_causes_read_outermost_first),
 		cmocka_unit_test(test_reset_and_clear_forget_causes),
 		cmocka_unit_test(test_overflow_keeps_innermost_and_counts_dropped),

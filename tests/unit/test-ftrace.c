@@ -804,6 +804,33 @@ static void kallsyms_kept_and_lookups(void **state)
 	assert_null(ftrace_sym_find(&ctx, 1));
 }
 
+/* Deferred kallsyms: the same table, parsed at the first lookup, and no cause left behind. */
+static void kallsyms_deferred(void **state)
+{
+	static const char text[] = "ffffffff81000200 t do_one\n"
+				   "ffffffff81000000 T _stext\n"
+				   "ffffffff81000100 t\n" /* bad: the table ends before it */
+				   "ffffffff81000300 t after_bad\n";
+	const struct ftrace_sym *syms;
+	size_t n;
+
+	(void) state;
+	ftrace_kallsyms_defer(&ctx, text, sizeof(text) - 1);
+	assert_int_equal(ftrace_ctx_finish(&ctx), TK_OK);
+	assert_int_equal(ctx.n_syms, 0); /* nothing parsed yet */
+	tk_error_clear();
+	(void) TK_FAIL(TK_ERR_IO, "an earlier cause");
+	assert_string_equal(ftrace_sym_find(&ctx, 0xffffffff81000010)->name, "_stext");
+	/* the bad line's cause was not added to the chain */
+	assert_int_equal(tk_error_count(), 1);
+	assert_string_equal(tk_error_cause(0), "an earlier cause");
+	syms = ftrace_syms(&ctx, &n);
+	assert_int_equal(n, 2);
+	assert_string_equal(syms[0].name, "_stext");
+	assert_string_equal(syms[1].name, "do_one");
+	assert_null(ftrace_sym_find(&ctx, 0xffffffff81000300 + 1));
+}
+
 static void kallsyms_scanf_edges(void **state)
 {
 	(void) state;
@@ -1153,6 +1180,7 @@ int main(void)
 		T(header_page_errors),
 		T(header_page_real),
 		T(kallsyms_kept_and_lookups),
+		T(kallsyms_deferred),
 		T(kallsyms_scanf_edges),
 		T(kallsyms_real),
 		T(printk_formats),
