@@ -69,6 +69,7 @@ struct ec_map {
 	struct tk_ctf_field_decl decl[MAX_FIELDS];
 	/* the copy plan of the event context and payload (plan_build()), when there is one */
 	int plan;
+	int copy_only; /* every step is a PLAN_COPY */
 	uint32_t n_steps;
 	uint32_t min_size; /* record bytes the plan reads at fixed offsets */
 	uint32_t fixed;	   /* body bytes of the PLAN_COPY steps */
@@ -325,6 +326,10 @@ static void plan_build(const struct dat_ctf *c, struct ec_map *m)
 		if (!plan_field(m, m->fields[k], &m->decl[k]))
 			return;
 	m->plan = 1;
+	m->copy_only = 1;
+	for (k = 0; k < m->n_steps; k++)
+		if (m->steps[k].kind != PLAN_COPY)
+			m->copy_only = 0;
 }
 
 /*
@@ -341,6 +346,17 @@ static int append_planned(struct dat_ctf *c, const struct ec_map *m, const struc
 
 	if (ev->raw_size < m->min_size)
 		return 0;
+	if (m->copy_only) { /* the usual case: one copy of adjacent integers and arrays */
+		p = ctf_write_event_reserve(c->w, s, m->id, ts, m->fixed, st);
+		if (!p)
+			return 1;
+		for (k = 0; k < m->n_steps; k++) {
+			memcpy(p, rec + m->steps[k].off, m->steps[k].len);
+			p += m->steps[k].len;
+		}
+		*st = TK_OK;
+		return 1;
+	}
 	for (k = 0; k < m->n_steps; k++) {
 		const struct plan_step *sp = &m->steps[k];
 

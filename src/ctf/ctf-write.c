@@ -550,58 +550,6 @@ static enum tk_status grow(struct tk_ctf_writer_stream *s, uint64_t need)
 /* ---- events ------------------------------------------------------------------------------- */
 
 /*
- * Whether a reader whose clock is @clk gets @ts back from its low @bits bits: it takes them
- * as the new low bits and adds one wrap when they went down (reference/ctf.md section 8).
- */
-static inline int short_ts_ok(uint64_t clk, uint64_t ts, unsigned int bits)
-{
-	uint64_t mask = (UINT64_C(1) << bits) - 1, v = ts & mask;
-
-	if (v < (clk & mask))
-		clk += mask + 1;
-	return ((clk & ~mask) | v) == ts;
-}
-
-/* Bytes of the event header of class @id at time @ts after time @clk. */
-static inline size_t header_size(const struct cw_sc *sc, uint64_t id, uint64_t clk, uint64_t ts)
-{
-	if (!sc->large)
-		return id < CW_COMPACT_EXT && short_ts_ok(clk, ts, CW_COMPACT_TS_BITS) ? 4 : 13;
-	return id < CW_LARGE_EXT && short_ts_ok(clk, ts, CW_LARGE_TS_BITS) ? 6 : 14;
-}
-
-/* Write the header chosen by header_size() (@hs bytes). */
-static inline uint8_t *put_header(uint8_t *p, size_t hs, uint64_t id, uint64_t ts,
-				  enum tk_byte_order bo)
-{
-	uint32_t low;
-
-	switch (hs) {
-	case 4: /* 5-bit id, then 27-bit time: first bits low (le) or high (be) */
-		low = (uint32_t) ts & ((UINT32_C(1) << CW_COMPACT_TS_BITS) - 1);
-		if (bo == TK_BYTE_ORDER_LE)
-			tk_store_u32(p, (low << 5) | (uint32_t) id, bo);
-		else
-			tk_store_u32(p, ((uint32_t) id << CW_COMPACT_TS_BITS) | low, bo);
-		return p + 4;
-	case 13: /* id 31 in 5 bits, 3 bits of padding, then u32 id and u64 time */
-		p[0] = bo == TK_BYTE_ORDER_LE ? CW_COMPACT_EXT : CW_COMPACT_EXT << 3;
-		tk_store_u32(p + 1, (uint32_t) id, bo);
-		tk_store_u64(p + 5, ts, bo);
-		return p + 13;
-	case 6:
-		tk_store_u16(p, (uint16_t) id, bo);
-		tk_store_u32(p + 2, (uint32_t) ts, bo);
-		return p + 6;
-	default:
-		tk_store_u16(p, CW_LARGE_EXT, bo);
-		tk_store_u32(p + 2, (uint32_t) id, bo);
-		tk_store_u64(p + 6, ts, bo);
-		return p + 14;
-	}
-}
-
-/*
  * Check the values of the strings, arrays and sequences of @fs and add the bytes their texts
  * and elements take to *@need. Nothing has been written when this fails.
  */
@@ -858,8 +806,8 @@ enum tk_status tk_ctf_writer_append(struct tk_ctf_writer *w, struct tk_ctf_write
 	return TK_OK;
 }
 
-uint8_t *ctf_write_event_reserve(struct tk_ctf_writer *w, struct tk_ctf_writer_stream *s,
-				 uint64_t ec_id, uint64_t ts, size_t body, enum tk_status *st)
+uint8_t *ctf_write_event_reserve_slow(struct tk_ctf_writer *w, struct tk_ctf_writer_stream *s,
+				      uint64_t ec_id, uint64_t ts, size_t body, enum tk_status *st)
 {
 	struct cw_sc *sc = s->sc;
 	uint64_t need, clk;
