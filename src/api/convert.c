@@ -134,10 +134,16 @@ static enum tk_status to_text(struct tk_trace *t, const char *output, unsigned i
 	enum tk_status st, st2;
 	int fd;
 
+	int64_t *missed = calloc(t->n_streams + 1, sizeof(*missed)); /* by stream, not shown yet */
+
+	if (!missed)
+		return TK_FAIL(TK_ERR_NOMEM, "Cannot convert");
 	fd = open(output, O_WRONLY | O_CREAT | O_TRUNC | O_CLOEXEC, 0644);
-	if (fd < 0)
+	if (fd < 0) {
+		free(missed);
 		return TK_FAIL(TK_ERR_IO, "Cannot create file: path=%s, errno=%s", output,
 			       strerror(errno));
+	}
 	po.style = style;
 	po.out_fd = fd;
 	po.err_fd = fd;
@@ -149,9 +155,27 @@ static enum tk_status to_text(struct tk_trace *t, const char *output, unsigned i
 		st = tk_printer_begin(p, t);
 	}
 	while (st >= 0 && (st = tk_iter_next(it, &ev)) == TK_OK) {
+		size_t si = ev->stream->index;
+
+		if (ev->missed && si < t->n_streams)
+			missed[si] =
+				ev->missed < 0 || missed[si] < 0 ? -1 : missed[si] + ev->missed;
 		if (!convert_keep(f, ev))
 			continue;
-		st = tk_printer_print(p, ev);
+		if (si < t->n_streams && missed[si] != ev->missed) {
+			/* losses before unselected events: shown with this one, as trace.dat does */
+			struct tk_event copy;
+
+			st = model_event_values(ev); /* into ev: decode before copying */
+			copy = *ev;
+			copy.missed = missed[si];
+			if (st >= 0)
+				st = tk_printer_print(p, &copy);
+		} else {
+			st = tk_printer_print(p, ev);
+		}
+		if (si < t->n_streams)
+			missed[si] = 0;
 		convert_progress(f);
 	}
 	if (st == TK_END)
@@ -165,6 +189,7 @@ static enum tk_status to_text(struct tk_trace *t, const char *output, unsigned i
 			     strerror(errno));
 	if (st < 0)
 		unlink(output);
+	free(missed);
 	return st;
 }
 

@@ -13,7 +13,8 @@
 #   3. Time window: --begin and --end, in nanoseconds and in seconds with decimals, keep
 #      exactly the events whose -t time is inside the window (both ends included).
 #   4. Lost events: with a selection, every EVENTS DROPPED line of the input still shows
-#      (moved to the next kept event of its CPU): the dropped counts add up the same.
+#      (moved to the next kept event of its CPU): the dropped counts add up the same, by CPU
+#      in trace.dat and JSON lines, in all in CTF (where an unknown count is 1).
 #   5. JSON lines (*.jsonl) and Chrome JSON (*.json): without a selection the file is byte
 #      for byte what `tracekit print --style json|chrome` prints (those styles have their
 #      own tests, tests/cli/json.sh); with -e sched the JSON lines are exactly print's sched
@@ -171,6 +172,19 @@ for f in in out; do
 done
 same "losses by CPU after -e sched -e irq" "$tmp/in.lost" "$tmp/out.lost"
 [ -s "$tmp/in.lost" ] || fail "the lossy input has no losses"
+# the same in JSON lines (an unknown count is null there, 0 in the sums)
+convert "$tmp/zstd.dat" -o "$tmp/lost.jsonl" -e sched -e irq
+sed -n 's/^{"lost":\([0-9]*\)[^}]*"cpu":\([0-9]*\),.*/\2 \1/p; s/^{"lost":null[^}]*"cpu":\([0-9]*\),.*/\1 0/p' \
+	"$tmp/lost.jsonl" | awk '{ s[$1] += $2 } END { for (c in s) print c, s[c] }' | sort >"$tmp/json.lost"
+same "losses by CPU after -e sched -e irq, to JSON lines" "$tmp/in.lost" "$tmp/json.lost"
+# and in CTF, where an unknown count is written as 1: the total over all streams
+rm -rf "$tmp/lost-ctf"
+convert "$tmp/zstd.dat" -o "$tmp/lost-ctf" -e sched -e irq
+sed -n 's/^CPU:[0-9]* \[\([0-9]*\) *EVENTS DROPPED\]$/\1/p' "$tmp/in.txt" |
+	awk '{ s += ($1 == "" ? 1 : $1) } END { print s + 0 }' >"$tmp/in.total"
+"$tk" print --style json "$tmp/lost-ctf" | sed -n 's/^{"lost":\([0-9]*\),.*/\1/p' |
+	awk '{ s += $1 } END { print s + 0 }' >"$tmp/ctf.total"
+same "lost events after -e sched -e irq, to CTF" "$tmp/in.total" "$tmp/ctf.total"
 
 # 5. JSON lines and Chrome JSON: without a selection, the file is what print's styles print;
 # with -e sched, the JSON lines are the sched events of print's JSON (losses aside), in order
