@@ -343,14 +343,8 @@ static enum tk_status compile_elem_array(struct compiler *c, const struct tk_ctf
 	if (st < 0)
 		return TK_FAIL(st, "Cannot declare element: %s, field=%s", c->what, decl_name(d));
 	e->name = NULL;
-	/* a static element of bounded size: the whole array is one static block */
-	if (f->op == CW_OP_ARRAY_OF && e->simple && f->array_len <= UINT32_MAX &&
-	    (!e->size || f->array_len <= (UINT64_C(1) << 32) / e->size) &&
-	    (uint64_t) e->n_vals * f->array_len < UINT32_MAX) {
-		f->simple = 1;
-		f->size = (size_t) (f->array_len * e->size);
-		f->n_vals = 1 + (uint32_t) (f->array_len * e->n_vals);
-	}
+	/* never simple itself: its count value is checked per event (static elements are
+	   skipped as a block all the same) */
 	return TK_OK;
 }
 

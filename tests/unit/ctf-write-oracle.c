@@ -624,3 +624,166 @@ void tw_fini(struct tw *t)
 	free(t->ev);
 	t->ev = NULL;
 }
+
+/* ---- oracle 1 for nested declarations --------------------------------------------------------- */
+
+/* The member of structure @st shown as @name, or fail. */
+static const struct model_fc *member_fc(const struct model_fc *st, const char *name)
+{
+	uint32_t i;
+
+	for (i = 0; i < st->u.st.count; i++)
+		if (!strcmp(st->u.st.members[i].name, name))
+			return st->u.st.members[i].fc;
+	print_error("no member %s\n", name);
+	fail();
+	return NULL;
+}
+
+/* Every range a declaration gives its labels is one of the reader's (which merges labels). */
+static void check_labels(const struct model_fc *fc, const struct tk_ctf_field_decl *d)
+{
+	size_t i;
+	uint32_t j, k;
+
+	for (i = 0; i < d->n_labels; i++) {
+		int found = 0;
+
+		for (j = 0; j < fc->u.en.count && !found; j++) {
+			const struct model_enum_mapping *m = &fc->u.en.maps[j];
+
+			if (strcmp(m->label, d->labels[i].label))
+				continue;
+			for (k = 0; k < m->nranges; k++)
+				found |= m->ranges[k].lo.u == d->labels[i].lo.u &&
+					 m->ranges[k].hi.u == d->labels[i].hi.u;
+		}
+		if (!found) {
+			print_error("label %s: range %" PRIu64 " ... %" PRIu64 " not read back\n",
+				    d->labels[i].label, d->labels[i].lo.u, d->labels[i].hi.u);
+			fail();
+		}
+	}
+}
+
+/*
+ * Check field @fc and its values from *@mv against declaration @d and the values from *@xv it
+ * was written with (struct tk_ctf_value: depth first), advancing both. @st is the structure
+ * that holds the field, for sequences' length members and variants' tags.
+ */
+static void check_nested(const struct model_fc *st, const struct model_fc *fc,
+			 const struct tk_ctf_field_decl *d, const struct tk_ctf_value **xv,
+			 const struct model_value **mv)
+{
+	const struct tk_ctf_value *x = *xv;
+	const struct model_value *v = *mv;
+	uint64_t k;
+	size_t i;
+
+	switch (d->kind) {
+	case TK_CTF_FIELD_KIND_INT:
+	case TK_CTF_FIELD_KIND_ENUM:
+		assert_int_equal(fc->kind,
+				 d->kind == TK_CTF_FIELD_KIND_ENUM ? MODEL_FC_ENUM : MODEL_FC_INT);
+		assert_int_equal(fc->size, d->bits);
+		assert_int_equal(fc->is_signed, !!d->is_signed);
+		assert_int_equal(fc->base, d->base ? d->base : 10);
+		if (d->kind == TK_CTF_FIELD_KIND_ENUM)
+			check_labels(fc, d);
+		check_int(v, x->v.u, d->bits, d->is_signed, d->name ? d->name : "element");
+		*xv = x + 1;
+		*mv = v + 1;
+		return;
+	case TK_CTF_FIELD_KIND_FLOAT:
+		assert_int_equal(fc->kind, MODEL_FC_FLOAT);
+		if (d->bits == 32)
+			assert_true(v->v.d == (double) (float) x->v.d);
+		else
+			assert_memory_equal(&v->v.d, &x->v.d, sizeof(double));
+		*xv = x + 1;
+		*mv = v + 1;
+		return;
+	case TK_CTF_FIELD_KIND_STRING:
+		assert_int_equal(fc->kind, MODEL_FC_STRING);
+		assert_int_equal(v->n, x->len);
+		if (x->len)
+			assert_memory_equal(v->v.s, x->data, x->len);
+		*xv = x + 1;
+		*mv = v + 1;
+		return;
+	case TK_CTF_FIELD_KIND_STRUCT: {
+		uint32_t m = 0;
+
+		assert_int_equal(fc->kind, MODEL_FC_STRUCT);
+		for (i = 0; i < d->n_members; i++, m++) {
+			const struct tk_ctf_field_decl *e = &d->members[i];
+
+			assert_true(m < fc->u.st.count);
+			if (e->kind == TK_CTF_FIELD_KIND_SEQUENCE && !e->ref) {
+				/* its own length member first, shown as _NAME_length */
+				char lname[128];
+
+				snprintf(lname, sizeof(lname), "_%s_length", e->name);
+				check_name(&fc->u.st.members[m], lname);
+				assert_int_equal((*mv)->v.u, (*xv)->len);
+				(*mv)++;
+				m++;
+			}
+			check_name(&fc->u.st.members[m], e->name);
+			check_nested(fc, fc->u.st.members[m].fc, e, xv, mv);
+		}
+		assert_int_equal(m, fc->u.st.count);
+		return;
+	}
+	case TK_CTF_FIELD_KIND_VARIANT:
+		assert_int_equal(fc->kind, MODEL_FC_VARIANT);
+		assert_int_equal(fc->u.var.count, d->n_members);
+		assert_ptr_equal(fc->u.var.tag, member_fc(st, d->ref));
+		for (i = 0; i < d->n_members; i++)
+			assert_string_equal(fc->u.var.options[i].orig_name, d->members[i].name);
+		assert_int_equal(v->n, x->len);
+		*xv = x + 1;
+		*mv = v + 1;
+		check_nested(st, fc->u.var.options[x->len].fc, &d->members[x->len], xv, mv);
+		return;
+	default: /* arrays and sequences */
+		break;
+	}
+	assert_int_equal(fc->kind,
+			 d->kind == TK_CTF_FIELD_KIND_ARRAY ? MODEL_FC_ARRAY : MODEL_FC_SEQUENCE);
+	if (d->kind == TK_CTF_FIELD_KIND_SEQUENCE && d->ref)
+		assert_ptr_equal(fc->u.arr.length_fc, member_fc(st, d->ref));
+	if (!d->elem || d->elem->kind == TK_CTF_FIELD_KIND_CHAR) {
+		/* text: one value, the bytes given then NUL padding */
+		uint64_t count = d->kind == TK_CTF_FIELD_KIND_ARRAY ? d->array_len : x->len;
+		const uint8_t *p = (const uint8_t *) v->v.s;
+
+		assert_true(fc->is_text);
+		for (k = 0; k < count; k++)
+			assert_int_equal(p[k], k < x->len ? ((const uint8_t *) x->data)[k] : 0);
+		*xv = x + 1;
+		*mv = v + 1;
+		return;
+	}
+	assert_false(fc->is_text);
+	assert_int_equal(v->n, x->len);
+	*xv = x + 1;
+	*mv = v + 1;
+	for (k = 0; k < x->len; k++)
+		check_nested(st, fc->u.arr.elem, d->elem, xv, mv);
+}
+
+const struct model_value *check_scope(const struct model_fc *st, const struct model_value *v,
+				      const struct tk_ctf_field_decl *d,
+				      const struct tk_ctf_value *want)
+{
+	const struct tk_ctf_value *x = want;
+
+	if (!d) {
+		assert_null(st);
+		return v;
+	}
+	assert_non_null(st);
+	check_nested(NULL, st, d, &x, &v);
+	return v;
+}

@@ -15,6 +15,7 @@
 #include <tracekit/tracekit.h>
 
 #include "common/bytes.h"
+#include "model/model.h"
 
 #define ARRAY_SIZE(a) (sizeof(a) / sizeof((a)[0]))
 #define MAX_FIELDS    32
@@ -121,6 +122,16 @@ size_t tw_read_check(struct tw *t);
 
 /* Oracle 2: the index and packets of stream @i, summed up in @sum. */
 void check_packets(const struct tw *t, size_t i, struct pk_summary *sum);
+
+/*
+ * Oracle 1 for nested declarations: the scope @st read back (values from @v) against @d, a
+ * STRUCT declaration (NULL: no scope), and the values @want it was written with, depth first
+ * (struct tk_ctf_value): kinds, sizes, signs, bases, labels, names, option names, length
+ * members and tags, and every value. Returns the value after the scope.
+ */
+const struct model_value *check_scope(const struct model_fc *st, const struct model_value *v,
+				      const struct tk_ctf_field_decl *d,
+				      const struct tk_ctf_value *want);
 
 /* Close the writer, then check the packets of every stream and read it all back. */
 void tw_close_check(struct tw *t);
