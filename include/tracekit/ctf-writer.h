@@ -120,7 +120,9 @@ enum tk_ctf_byte_order {
  *               usual; any size works). A packet whose one event does not fit is made as
  *               large as that event needs instead. 0 means the default, 256 KiB.
  * @byte_order:  An enum tk_ctf_byte_order (default TK_CTF_BYTE_ORDER_HOST).
- * @write_index: Nonzero (the default) to write LTTng index files, `index/STREAM.idx`.
+ * @write_index: Nonzero (the default) to write LTTng index files, `index/STREAM.idx`, for
+ *               the streams of classes with a clock (readers find packets by time through
+ *               them, so they cannot use one without a clock).
  * @has_uuid:    Nonzero to use @uuid as the trace UUID; otherwise a random (version 4) one.
  * @uuid:        The trace UUID when @has_uuid is set.
  * @no_uuid:     Nonzero for a trace without a UUID (none in the metadata nor in the packet

@@ -777,7 +777,7 @@ static enum tk_status packet_emit(struct tk_ctf_writer *w, struct tk_ctf_writer_
 		return TK_FAIL(st, "Cannot write packet: dir=%s, stream=%s, packet=%" PRIu64,
 			       w->dir, s->name, s->seq);
 	}
-	if (w->index_dirfd >= 0) {
+	if (w->index_dirfd >= 0 && clocked) {
 		e = vec_push(&s->index, CW_INDEX_ENTRY_SIZE);
 		if (!e) {
 			w->status = TK_ERR_NOMEM;
@@ -786,8 +786,8 @@ static enum tk_status packet_emit(struct tk_ctf_writer *w, struct tk_ctf_writer_
 		tk_store_u64(e, s->offset, TK_BYTE_ORDER_BE);
 		tk_store_u64(e + 8, (uint64_t) size * 8, TK_BYTE_ORDER_BE);
 		tk_store_u64(e + 16, content_bits, TK_BYTE_ORDER_BE);
-		tk_store_u64(e + 24, clocked ? ts_begin : 0, TK_BYTE_ORDER_BE);
-		tk_store_u64(e + 32, clocked ? ts_end : 0, TK_BYTE_ORDER_BE);
+		tk_store_u64(e + 24, ts_begin, TK_BYTE_ORDER_BE);
+		tk_store_u64(e + 32, ts_end, TK_BYTE_ORDER_BE);
 		tk_store_u64(e + 40, disc, TK_BYTE_ORDER_BE);
 		tk_store_u64(e + 48, sc->id, TK_BYTE_ORDER_BE);
 		tk_store_u64(e + 56, s->instance_id, TK_BYTE_ORDER_BE);
@@ -1254,7 +1254,8 @@ enum tk_status tk_ctf_writer_close(struct tk_ctf_writer *w)
 			keep_first(&st, packet_close(w, s, 1, s->clock));
 		else if (s->disc_total > s->disc_done || s->gap)
 			keep_first(&st, packet_fill(w, s, s->clock));
-		if (w->index_dirfd >= 0)
+		/* readers find packets by time through an index: none without a clock */
+		if (w->index_dirfd >= 0 && s->sc->clock != TK_CTF_WRITER_NO_CLOCK)
 			keep_first(&st, ctf_write_index(w, s));
 		if (close(s->fd))
 			keep_first(&st,
