@@ -526,7 +526,8 @@ static enum tk_status update_pctx(struct cc *c, struct cc_stream *s, const struc
 	k = realloc(s->pctx_key, c->key_len + 1);
 	if (!k)
 		return TK_FAIL(TK_ERR_NOMEM, "Cannot convert packet context");
-	memcpy(k, c->key, c->key_len);
+	if (c->key_len)
+		memcpy(k, c->key, c->key_len);
 	s->pctx_key = k;
 	s->pctx_key_len = c->key_len;
 	return TK_OK;

@@ -807,7 +807,8 @@ static uint8_t *empty_packet(const struct tk_ctf_writer *w, const struct tk_ctf_
 
 	if (p) {
 		memcpy(p, s->buf, w->header_size);
-		memcpy(p + s->sc->std_end, s->pctx, s->pctx_len);
+		if (s->pctx_len)
+			memcpy(p + s->sc->std_end, s->pctx, s->pctx_len);
 	}
 	return p;
 }
@@ -1092,7 +1093,8 @@ enum tk_status tk_ctf_writer_append_scopes(struct tk_ctf_writer *w, struct tk_ct
 	if (!s->pos) {
 		if (TK_UNLIKELY(s->prefix > s->cap) && (st = grow(s, s->prefix)) < 0)
 			return st;
-		memcpy(s->buf + sc->std_end, s->pctx, s->pctx_len);
+		if (s->pctx_len)
+			memcpy(s->buf + sc->std_end, s->pctx, s->pctx_len);
 		s->pos = s->prefix;
 		s->ts_begin = clk;
 		s->gap = 0;
