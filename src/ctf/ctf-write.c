@@ -1021,9 +1021,9 @@ static void freeze(struct cw_sc *sc)
 static inline enum tk_status measure_scope(const struct cw_fields *fs, const struct tk_ctf_value *v,
 					   uint64_t *need, struct cw_run *r)
 {
-	if (!fs->n)
-		return TK_OK;
 	*need += fs->fixed;
+	if (!fs->n || (fs->flat && !fs->n_var))
+		return TK_OK; /* nothing to check: only fixed-size fields */
 	return ctf_write_measure(fs, v, need, r);
 }
 
