@@ -8,7 +8,9 @@
  * value against what the test gave, stream by stream; the losses it reports must add up to
  * those recorded. Oracle 2 walks the index files and packets (sections 2 and 6): packets back
  * to back from offset 0, sizes in bits, zero padding, contexts equal to the index entries,
- * times that never go back, sequence numbers from 0 and the last loss count.
+ * times that never go back, sequence numbers from 0 and the last loss count. For nested
+ * declarations, values are drawn by a generator of their own (vgen) and checked by a walk of
+ * the reader's field classes beside the declarations (check_scope).
  */
 #include <fcntl.h>
 #include <inttypes.h>
@@ -266,6 +268,121 @@ void tw_lose(struct tw *t, size_t stream, uint64_t count)
 {
 	OK(tk_ctf_writer_add_discarded(t->w, t->st[stream], count));
 	t->lost[stream] += count;
+}
+
+/* ---- values of nested declarations, drawn from a seed ---------------------------------------- */
+
+static const struct tk_ctf_value *vgen_int(const struct vgen *g, const char *name,
+					   const struct tk_ctf_field_decl **d)
+{
+	size_t i;
+
+	for (i = g->n_ints; i-- > 0;)
+		if (g->ints[i].d->name && !strcmp(g->ints[i].d->name, name)) {
+			*d = g->ints[i].d;
+			return (const struct tk_ctf_value *) &g->ints[i].v;
+		}
+	fail();
+	return NULL;
+}
+
+static void vgen_field(struct vgen *g, const struct tk_ctf_field_decl *d)
+{
+	struct tk_ctf_value *x = &g->v[g->n++];
+	const struct tk_ctf_field_decl *t = NULL;
+	uint64_t k, r = rnd(&g->s);
+	size_t i, j;
+
+	assert_true(g->n < ARRAY_SIZE(g->v) - 64);
+	memset(x, 0, sizeof(*x));
+	switch (d->kind) {
+	case TK_CTF_FIELD_KIND_INT:
+		x->v.u = r >> (r % 64);
+		if (d->name && !strcmp(d->name, "len"))
+			x->v.u = r % 12; /* a length */
+		if (d->name && !strcmp(d->name, "n"))
+			x->v.u = r % 5;
+		break;
+	case TK_CTF_FIELD_KIND_ENUM: {
+		/* tags: a label with an option (all but "unused", the last) */
+		const struct tk_ctf_enum_label *l =
+			&d->labels[r % (d->n_labels - (d->labels == g->tags))];
+
+		/* a labelled value, or now and then one of no label */
+		x->v.u = l->lo.u + (l->hi.u - l->lo.u ? (r >> 8) % (l->hi.u - l->lo.u + 1) : 0);
+		if (r % 7 == 0 && d->labels != g->tags)
+			x->v.u = 200;
+		break;
+	}
+	case TK_CTF_FIELD_KIND_FLOAT:
+		x->v.d = (double) (int32_t) r / 8.0;
+		break;
+	case TK_CTF_FIELD_KIND_STRING:
+		x->len = r % 20;
+		x->data = g->text + g->used;
+		for (k = 0; k < x->len; k++)
+			g->text[g->used++] = (uint8_t) ('a' + (r >> k) % 26);
+		break;
+	case TK_CTF_FIELD_KIND_STRUCT:
+		g->n--;
+		for (i = 0; i < d->n_members; i++)
+			vgen_field(g, &d->members[i]);
+		return;
+	case TK_CTF_FIELD_KIND_VARIANT: {
+		const struct tk_ctf_value *tv = vgen_int(g, d->ref, &t);
+
+		x->len = SIZE_MAX;
+		for (i = 0; i < t->n_labels; i++)
+			if (tv->v.u >= t->labels[i].lo.u && tv->v.u <= t->labels[i].hi.u)
+				for (j = 0; j < d->n_members; j++)
+					if (!strcmp(d->members[j].name, t->labels[i].label))
+						x->len = j;
+		assert_true(x->len < d->n_members);
+		vgen_field(g, &d->members[x->len]);
+		return;
+	}
+	default: /* arrays and sequences */
+		if (d->kind == TK_CTF_FIELD_KIND_ARRAY)
+			x->len = (size_t) d->array_len;
+		else if (d->ref)
+			x->len = (size_t) vgen_int(g, d->ref, &t)->v.u;
+		else
+			x->len = r % 4;
+		if (!d->elem || d->elem->kind == TK_CTF_FIELD_KIND_CHAR) {
+			x->data = g->text + g->used;
+			for (k = 0; k < x->len; k++)
+				g->text[g->used++] = (uint8_t) ('A' + (r >> (k % 60)) % 26);
+			if (x->len > 2 && r % 3 == 0)
+				g->text[g->used - 2] = 0; /* bytes after a NUL are kept too */
+			return;
+		}
+		for (k = 0; k < x->len; k++)
+			vgen_field(g, d->elem);
+		return;
+	}
+	if (d->name && g->n_ints < ARRAY_SIZE(g->ints)) {
+		g->ints[g->n_ints].d = d;
+		g->ints[g->n_ints++].v = x->v.u;
+	}
+}
+
+/* Values of scope @d (a STRUCT declaration) for the event of seed @seed. */
+const struct tk_ctf_value *vgen_scope(struct vgen *g, const struct tk_ctf_field_decl *d,
+				      uint64_t seed)
+{
+	size_t first = g->n;
+
+	g->s = seed * UINT64_C(0x9E3779B97F4A7C15) + 77;
+	rnd(&g->s);
+	g->n_ints = 0;
+	vgen_field(g, d);
+	return &g->v[first];
+}
+
+void vgen_reset(struct vgen *g)
+{
+	g->n = 0;
+	g->used = 0;
 }
 
 /* ---- oracle 1: the project's CTF reader ----------------------------------------------------- */

@@ -1001,137 +1001,6 @@ static const struct tk_ctf_field_decl pctx_members[] = {
 static const struct tk_ctf_field_decl pctx = STRUCT_F(NULL, pctx_members);
 static const struct tk_ctf_field_decl empty_scope = {.kind = TK_CTF_FIELD_KIND_STRUCT};
 
-/*
- * Values for declarations, depth first (struct tk_ctf_value), drawn from a seed: a tag takes
- * a value of one of its labels and its variant the option of that label's name; a sequence
- * with a length member takes that member's value.
- */
-struct vgen {
-	uint64_t s;
-	struct tk_ctf_value v[4096];
-	size_t n;
-	uint8_t text[1 << 16];
-	size_t used;
-	struct {
-		const struct tk_ctf_field_decl *d;
-		uint64_t v;
-	} ints[256];
-	size_t n_ints;
-};
-
-static const struct tk_ctf_value *vgen_int(const struct vgen *g, const char *name,
-					   const struct tk_ctf_field_decl **d)
-{
-	size_t i;
-
-	for (i = g->n_ints; i-- > 0;)
-		if (g->ints[i].d->name && !strcmp(g->ints[i].d->name, name)) {
-			*d = g->ints[i].d;
-			return (const struct tk_ctf_value *) &g->ints[i].v;
-		}
-	fail();
-	return NULL;
-}
-
-static void vgen_field(struct vgen *g, const struct tk_ctf_field_decl *d)
-{
-	struct tk_ctf_value *x = &g->v[g->n++];
-	const struct tk_ctf_field_decl *t = NULL;
-	uint64_t k, r = rnd(&g->s);
-	size_t i, j;
-
-	assert_true(g->n < ARRAY_SIZE(g->v) - 64);
-	memset(x, 0, sizeof(*x));
-	switch (d->kind) {
-	case TK_CTF_FIELD_KIND_INT:
-		x->v.u = r >> (r % 64);
-		if (d->name && !strcmp(d->name, "len"))
-			x->v.u = r % 12; /* a length */
-		if (d->name && !strcmp(d->name, "n"))
-			x->v.u = r % 5;
-		break;
-	case TK_CTF_FIELD_KIND_ENUM: {
-		/* tags: a label with an option (all but "unused", the last) */
-		const struct tk_ctf_enum_label *l =
-			&d->labels[r % (d->n_labels - (d->labels == tag_labels))];
-
-		/* a labelled value, or now and then one of no label */
-		x->v.u = l->lo.u + (l->hi.u - l->lo.u ? (r >> 8) % (l->hi.u - l->lo.u + 1) : 0);
-		if (r % 7 == 0 && d->labels != tag_labels)
-			x->v.u = 200;
-		break;
-	}
-	case TK_CTF_FIELD_KIND_FLOAT:
-		x->v.d = (double) (int32_t) r / 8.0;
-		break;
-	case TK_CTF_FIELD_KIND_STRING:
-		x->len = r % 20;
-		x->data = g->text + g->used;
-		for (k = 0; k < x->len; k++)
-			g->text[g->used++] = (uint8_t) ('a' + (r >> k) % 26);
-		break;
-	case TK_CTF_FIELD_KIND_STRUCT:
-		g->n--;
-		for (i = 0; i < d->n_members; i++)
-			vgen_field(g, &d->members[i]);
-		return;
-	case TK_CTF_FIELD_KIND_VARIANT: {
-		const struct tk_ctf_value *tv = vgen_int(g, d->ref, &t);
-
-		x->len = SIZE_MAX;
-		for (i = 0; i < t->n_labels; i++)
-			if (tv->v.u >= t->labels[i].lo.u && tv->v.u <= t->labels[i].hi.u)
-				for (j = 0; j < d->n_members; j++)
-					if (!strcmp(d->members[j].name, t->labels[i].label))
-						x->len = j;
-		assert_true(x->len < d->n_members);
-		vgen_field(g, &d->members[x->len]);
-		return;
-	}
-	default: /* arrays and sequences */
-		if (d->kind == TK_CTF_FIELD_KIND_ARRAY)
-			x->len = (size_t) d->array_len;
-		else if (d->ref)
-			x->len = (size_t) vgen_int(g, d->ref, &t)->v.u;
-		else
-			x->len = r % 4;
-		if (!d->elem || d->elem->kind == TK_CTF_FIELD_KIND_CHAR) {
-			x->data = g->text + g->used;
-			for (k = 0; k < x->len; k++)
-				g->text[g->used++] = (uint8_t) ('A' + (r >> (k % 60)) % 26);
-			if (x->len > 2 && r % 3 == 0)
-				g->text[g->used - 2] = 0; /* bytes after a NUL are kept too */
-			return;
-		}
-		for (k = 0; k < x->len; k++)
-			vgen_field(g, d->elem);
-		return;
-	}
-	if (d->name && g->n_ints < ARRAY_SIZE(g->ints)) {
-		g->ints[g->n_ints].d = d;
-		g->ints[g->n_ints++].v = x->v.u;
-	}
-}
-
-/* Values of scope @d (a STRUCT declaration) for the event of seed @seed. */
-static const struct tk_ctf_value *vgen_scope(struct vgen *g, const struct tk_ctf_field_decl *d,
-					     uint64_t seed)
-{
-	size_t first = g->n;
-
-	g->s = seed * UINT64_C(0x9E3779B97F4A7C15) + 77;
-	rnd(&g->s);
-	g->n_ints = 0;
-	vgen_field(g, d);
-	return &g->v[first];
-}
-
-static void vgen_reset(struct vgen *g)
-{
-	g->n = 0;
-	g->used = 0;
-}
-
 /* The member of a structure shown as @name, with its value (the structure's values @v). */
 static const struct model_value *pctx_value(const struct tk_event *ev, const char *name,
 					    const struct model_fc **fc)
@@ -1178,6 +1047,7 @@ static void run_nested(enum tk_ctf_byte_order order, const char *name)
 	enum tk_status st;
 
 	snprintf(dir, sizeof(dir), "%s/%s", ctfw_tmpdir, name);
+	g.tags = tag_labels;
 	o.byte_order = order;
 	o.packet_size = 512;
 	OK(tk_ctf_writer_create(&w, dir, &o));
