@@ -545,7 +545,8 @@ static enum tk_status append(struct cc *c, const struct tk_event *ev)
 	st = model_event_values(ev);
 	if (st < 0)
 		return st;
-	if (s->has_pctx && (st = update_pctx(c, s, ev)) < 0)
+	if (s->has_pctx && ev->scope[MODEL_SCOPE_PACKET_CONTEXT] &&
+	    (st = update_pctx(c, s, ev)) < 0)
 		return st;
 	c->n = 0;
 	st = conv_scope(c, ev->stream->sc->event_context,

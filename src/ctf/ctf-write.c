@@ -797,6 +797,7 @@ static enum tk_status packet_emit(struct tk_ctf_writer *w, struct tk_ctf_writer_
 	s->seq++;
 	s->written++;
 	s->disc_done = disc;
+	s->gap = 0; /* a packet after lost ones: readers see the gap */
 	return TK_OK;
 }
 
@@ -943,10 +944,7 @@ enum tk_status tk_ctf_writer_set_packet_context(struct tk_ctf_writer *w,
 		st = ctf_write_measure(&s->sc->pctx, values, &need, &r);
 		if (st < 0)
 			return st;
-		if (!s->has_end)
-			st = packet_close(w, s, 0, s->clock);
-		else
-			st = settle_loss(w, s);
+		st = packet_close(w, s, 0, s->clock);
 		if (st < 0)
 			return st;
 	}
@@ -1097,7 +1095,6 @@ enum tk_status tk_ctf_writer_append_scopes(struct tk_ctf_writer *w, struct tk_ct
 			memcpy(s->buf + sc->std_end, s->pctx, s->pctx_len);
 		s->pos = s->prefix;
 		s->ts_begin = clk;
-		s->gap = 0;
 	}
 	if (TK_UNLIKELY(need > s->cap - s->pos) && (st = grow(s, need)) < 0)
 		return st;

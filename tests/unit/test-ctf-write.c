@@ -1368,16 +1368,16 @@ static void collect_loss(const struct tk_notice *n, void *payload)
 static void test_loss_ranges(void **state)
 {
 	struct tk_ctf_writer_opts o = TK_CTF_WRITER_OPTS_INIT;
-	struct tk_ctf_writer_stream *s[4];
+	struct tk_ctf_writer_stream *s[5];
 	struct tk_ctf_writer *w;
 	struct tk_trace *trace;
 	struct tk_iter *it;
 	const struct tk_event *ev;
 	struct seen_loss seen[16];
-	uint64_t clk, sc, ec, got[4][8], ngot[4] = {0};
-	static const uint64_t want_ts[4][8] = {
-		{100, 200, 300, 350, 500, 800}, {10, 20}, {55, 70}, {100}};
-	static const uint64_t want_n[4] = {6, 2, 2, 1};
+	uint64_t clk, sc, ec, got[5][8], ngot[5] = {0};
+	static const uint64_t want_ts[5][8] = {
+		{100, 200, 300, 350, 500, 800}, {10, 20}, {55, 70}, {100}, {3000, 3600}};
+	static const uint64_t want_n[5] = {6, 2, 2, 1, 2};
 	char dir[256];
 	const char *paths[1] = {dir};
 	size_t i, k;
@@ -1391,7 +1391,7 @@ static void test_loss_ranges(void **state)
 	OK(tk_ctf_writer_add_clock(w, "c", 1000000000, 0, 0, NULL, 0, &clk));
 	OK(tk_ctf_writer_add_stream_class(w, clk, &sc));
 	OK(tk_ctf_writer_add_event_class(w, sc, "e", -1, NULL, 0, &ec));
-	for (i = 0; i < 4; i++)
+	for (i = 0; i < 5; i++)
 		OK(tk_ctf_writer_add_stream(w, sc, (uint32_t) i, &s[i]));
 	/* stream 0: events, 5 lost in [250, 400] with events inside, 2 packets lost */
 	OK(tk_ctf_writer_append(w, s[0], ec, 100, NULL, NULL));
@@ -1413,6 +1413,13 @@ static void test_loss_ranges(void **state)
 	/* stream 3: 4 lost in [1000, 2000] after its last event, nothing after */
 	OK(tk_ctf_writer_append(w, s[3], ec, 100, NULL, NULL));
 	OK(tk_ctf_writer_add_discarded_range(w, s[3], 4, 1000, 2000));
+	/* stream 4: two ranges back to back with no event between, then packets lost at the
+	   end, with nothing after them (an empty packet shows the gap) */
+	OK(tk_ctf_writer_append(w, s[4], ec, 3000, NULL, NULL));
+	OK(tk_ctf_writer_add_discarded_range(w, s[4], 6, 3100, 3200));
+	OK(tk_ctf_writer_add_discarded_range(w, s[4], 7, 3200, 3500));
+	OK(tk_ctf_writer_append(w, s[4], ec, 3600, NULL, NULL));
+	OK(tk_ctf_writer_add_discarded_packets(w, s[4], 3, 3700, 3900));
 	/* refused: going back, a range ending before it begins */
 	INVAL(tk_ctf_writer_add_discarded_range(w, s[0], 1, 700, 900));
 	INVAL(tk_ctf_writer_add_discarded_range(w, s[0], 1, 900, 850));
@@ -1428,12 +1435,13 @@ static void test_loss_ranges(void **state)
 		got[k][ngot[k]++] = tk_event_get_clock_value(ev);
 	}
 	assert_int_equal(st, TK_END);
-	for (k = 0; k < 4; k++) {
+	for (k = 0; k < 5; k++) {
 		assert_int_equal(ngot[k], want_n[k]);
 		for (i = 0; i < ngot[k]; i++)
 			assert_int_equal(got[k][i], want_ts[k][i]);
 	}
-	/* in time order: unknown [10..], [50, 60], [250, 400], [600, 700], [1000, 2000] */
+	/* in time order: unknown [10..], [50, 60], [250, 400], [600, 700], [1000, 2000], then
+	   stream 4's [3100, 3200], [3200, 3500], packets [3700, 3900] */
 	assert_int_equal(seen[0].stream, 1);
 	assert_int_equal(seen[0].count, UINT64_MAX);
 	assert_int_equal(seen[1].stream, 2);
@@ -1455,7 +1463,18 @@ static void test_loss_ranges(void **state)
 	assert_int_equal(seen[4].count, 4);
 	assert_int_equal(seen[4].begin, 1000);
 	assert_int_equal(seen[4].end, 2000);
-	assert_int_equal(seen[5].kind, 0);
+	assert_int_equal(seen[5].stream, 4);
+	assert_int_equal(seen[5].count, 6);
+	assert_int_equal(seen[5].begin, 3100);
+	assert_int_equal(seen[5].end, 3200);
+	assert_int_equal(seen[6].count, 7);
+	assert_int_equal(seen[6].begin, 3200);
+	assert_int_equal(seen[6].end, 3500);
+	assert_int_equal(seen[7].kind, TK_NOTICE_DISCARDED_PACKETS);
+	assert_int_equal(seen[7].count, 3);
+	assert_int_equal(seen[7].begin, 3700);
+	assert_int_equal(seen[7].end, 3900);
+	assert_int_equal(seen[8].kind, 0);
 	tk_iter_destroy(it);
 	tk_trace_close(trace);
 }
