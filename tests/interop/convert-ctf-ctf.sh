@@ -3,17 +3,19 @@
 #
 # Interop test: CTF traces converted to CTF by `tracekit convert`, read by babeltrace2 2.0.4
 # (the oracle) and by tracekit. The expected outputs are babeltrace2's own, stored with the
-# shared corpus (expect-babeltrace2/succeed/T.txt and T.all.txt), never tracekit's.
+# shared corpus (expect-babeltrace2/T.txt, T.all.txt, T.stderr), never tracekit's.
 #
-# For every trace T in traces/succeed:
-#   1. `tracekit convert traces/succeed/T -o OUT` exits 0;
+# For every trace T of the corpus that babeltrace2 reads (succeed/, and the intersection/,
+# packet-seq-num/ (lost packets), deterministic-ordering/ and live/ traces whose stored exit
+# status is 0), and lttng-ust-sample (default output only):
+#   1. `tracekit convert traces/T -o OUT` exits 0;
 #   2. `babeltrace2 OUT` exits 0 and prints T.txt byte for byte; on stderr it prints nothing
 #      but the "WARNING: Tracer discarded ..." lines it prints for the original (T.stderr),
 #      the same but for the stream file's path, which is now in OUT;
 #   3. `babeltrace2 --clock-seconds --names=all --fields=all OUT` prints T.all.txt, except
 #      for one difference the conversion makes on purpose (below);
 #   4. the round trip through tracekit's reader: `tracekit print OUT` prints what
-#      `tracekit print traces/succeed/T` prints (every event, time and field), with the
+#      `tracekit print traces/T` prints (every event, time and field), with the
 #      default options and with --clock-seconds --names=all --fields=all.
 # The one difference: session-rotation is an LTTng session rotated into chunk directories
 # (3/, a/1/, a/2/) whose traces share a UUID per process; babeltrace2 merges each group into
@@ -31,9 +33,10 @@
 #      prints exactly the lines of T.all.txt of those events, or in that window (both ends
 #      included), deltas aside (they follow from the events kept); multi-domains converted
 #      with -e sample_component:message prints its user-space events only;
-#   6. damage: every trace of traces/fail, and a copy of a good trace cut short, fail to
-#      convert with exit status 1, one "tracekit: Cannot ..." line, and no output left; an
-#      output that exists and is not an empty directory is refused and left as it was.
+#   6. damage: every trace of traces/fail and every other trace on which babeltrace2 fails,
+#      and a copy of a good trace cut short, fail to convert with exit status 1, one
+#      "tracekit: Cannot ..." line, and no output left; an output that exists and is not an
+#      empty directory is refused and left as it was.
 #
 # Usage: convert-ctf-ctf.sh TRACEKIT CORPUS_DIR   (exits 77 without the corpus or babeltrace2)
 set -u
@@ -114,13 +117,23 @@ babeltrace() {
 	return 0
 }
 
-for dir in traces/succeed/*/; do
-	t=$(basename "$dir")
-	in=traces/succeed/$t
-	out=$tmp/out/$t
-	exp=expect-babeltrace2/succeed/$t
+bad_traces=
+for rcfile in $(cd expect-babeltrace2 && find . -name '*.rc' ! -name '*.all.rc' | sort); do
+	t=${rcfile#./}
+	t=${t%.rc}
+	case $t in
+	fail/*) continue ;; # below, with the damaged inputs
+	esac
+	if [ "$(cat "expect-babeltrace2/$t.rc")" -ne 0 ] && [ "$t" != succeed/meta-ctx-sequence ]
+	then
+		bad_traces="$bad_traces $t"
+		continue
+	fi
+	in=traces/$t
+	out=$tmp/out/$(basename "$t")
+	exp=expect-babeltrace2/$t
 	convert "$t" "$in" "$out" || continue
-	if [ "$t" != meta-ctx-sequence ]; then
+	if [ "$t" != succeed/meta-ctx-sequence ]; then
 		# 2. default output and warnings
 		if babeltrace "$t" "$out"; then
 			same "$t: babeltrace2" "$exp.txt" "$tmp/bt.out"
@@ -133,7 +146,7 @@ for dir in traces/succeed/*/; do
 		# 3. every field, time in seconds
 		# shellcheck disable=SC2086 # $all is a list of options
 		if babeltrace "$t (all)" "$out" $all; then
-			if [ "$t" = session-rotation ]; then
+			if [ "$t" = succeed/session-rotation ]; then
 				unchunk "$exp.all.txt" >"$tmp/want.all"
 				unchunk "$tmp/bt.out" >"$tmp/got.all"
 				same "$t: babeltrace2 $all" "$tmp/want.all" "$tmp/got.all"
@@ -153,7 +166,7 @@ for dir in traces/succeed/*/; do
 	"$tk" print $all "$in" >"$tmp/tk.in" 2>/dev/null
 	# shellcheck disable=SC2086
 	"$tk" print $all "$out" >"$tmp/tk.out" 2>/dev/null
-	if [ "$t" = session-rotation ]; then
+	if [ "$t" = succeed/session-rotation ]; then
 		unchunk "$tmp/tk.in" >"$tmp/tk.in.u"
 		unchunk "$tmp/tk.out" >"$tmp/tk.out.u"
 		same "$t: tracekit print $all" "$tmp/tk.in.u" "$tmp/tk.out.u"
@@ -161,11 +174,16 @@ for dir in traces/succeed/*/; do
 		same "$t: tracekit print $all" "$tmp/tk.in" "$tmp/tk.out"
 	fi
 	case $t in
-	succeed4 | meta-ctx-sequence) ;; # no event classes: nothing to print
+	succeed/succeed4 | succeed/meta-ctx-sequence | intersection/nostream) ;; # no events
 	*) [ -s "$tmp/tk.in" ] || fail "$t: no events printed" ;;
 	esac
 	rm -rf "$out"
 done
+if [ -d lttng-ust-sample ] && convert lttng-ust-sample lttng-ust-sample "$tmp/ust" &&
+	babeltrace lttng-ust-sample "$tmp/ust"; then
+	same lttng-ust-sample lttng-ust-sample.expect-babeltrace2.txt "$tmp/bt.out"
+	rm -rf "$tmp/ust"
+fi
 
 # 5. selection, against babeltrace2's lines for the original (deltas taken out)
 nodelta() {
@@ -223,6 +241,9 @@ damaged() {
 }
 for dir in traces/fail/*/; do
 	damaged "fail/$(basename "$dir")" "$dir"
+done
+for t in $bad_traces; do
+	damaged "$t" "traces/$t"
 done
 mkdir -p "$tmp/cut"
 cp -R traces/succeed/trace-with-index "$tmp/cut/"
