@@ -55,10 +55,36 @@
  *	tk_ctf_writer_append(w, cpu0, ec, 1000, NULL, v);
  *	st = tk_ctf_writer_close(w);
  *
+ * Nested kinds, with a length member and a tag; the values follow depth first:
+ *
+ *	struct tk_ctf_enum_label l[] = {{"num", {.u = 0}, {.u = 0}}, {"str", {.u = 1}, {.u = 1}}};
+ *	struct tk_ctf_field_decl byte = {.kind = TK_CTF_FIELD_KIND_INT, .bits = 8};
+ *	struct tk_ctf_field_decl opt[] = {
+ *		{.name = "num", .kind = TK_CTF_FIELD_KIND_INT, .bits = 64},
+ *		{.name = "str", .kind = TK_CTF_FIELD_KIND_STRING},
+ *	};
+ *	struct tk_ctf_field_decl m[] = {
+ *		{.name = "n", .kind = TK_CTF_FIELD_KIND_INT, .bits = 16},
+ *		{.name = "data", .kind = TK_CTF_FIELD_KIND_SEQUENCE, .ref = "n", .elem = &byte},
+ *		{.name = "tag", .kind = TK_CTF_FIELD_KIND_ENUM, .bits = 8, .labels = l,
+ *		 .n_labels = 2},
+ *		{.name = "v", .kind = TK_CTF_FIELD_KIND_VARIANT, .ref = "tag", .members = opt,
+ *		 .n_members = 2},
+ *	};
+ *	struct tk_ctf_field_decl payload = {.kind = TK_CTF_FIELD_KIND_STRUCT, .members = m,
+ *					    .n_members = 4};
+ *	// n = 2, data = [7, 9], tag = "str", v = "hi"
+ *	struct tk_ctf_value v[] = {{.v.u = 2}, {.len = 2}, {.v.u = 7}, {.v.u = 9}, {.v.u = 1},
+ *				   {.len = 1}, {.data = "hi", .len = 2}};
+ *
+ * with payload as the @payload of struct tk_ctf_event_class_desc, and v given to
+ * tk_ctf_writer_append_scopes().
+ *
  * Field names. Readers (babeltrace2, tracekit) remove one leading underscore from member
  * names, as LTTng writes `_`-prefixed names so that TSDL keywords can be field names. The
- * writer names every event context and payload member the same way, so readers show the
- * name that was given:
+ * writer names every member of a scope or structure the same way (contexts, payload, the
+ * stream class's packet-context fields, nested structures), so readers show the name that
+ * was given:
  *   1. every byte that is not an ASCII letter, digit or underscore becomes `_`;
  *   2. the name is written with a leading `_` (`pid` -> `_pid`, `int` -> `_int`, `9x` ->
  *      `_9x`, `_x` -> `__x`), except when that makes a keyword (`Bool` -> `_Bool`): then it
