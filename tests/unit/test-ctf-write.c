@@ -1067,7 +1067,9 @@ static void run_nested(enum tk_ctf_byte_order order, const char *name)
 	ecd.payload = &empty_scope;
 	OK(tk_ctf_writer_add_event_class_desc(w, sc, &ecd, &ec_empty));
 	for (i = 0; i < 2; i++) {
-		sd.cpu_id = (uint32_t) i;
+		sd.has_id = 1;
+		sd.id = 40 + i;
+		sd.name = i ? "second" : "first";
 		OK(tk_ctf_writer_add_stream_desc(w, sc, &sd, &s[i]));
 	}
 	for (i = 0; i < 300; i++) {
@@ -1108,7 +1110,9 @@ static void run_nested(enum tk_ctf_byte_order order, const char *name)
 		OK(model_event_values(ev));
 		assert_true(i < 300);
 		assert_int_equal(tk_event_get_clock_value(ev), times[i]);
-		assert_int_equal(tk_stream_get_id(ev->stream), i % 2);
+		assert_int_equal(tk_stream_get_id(ev->stream), 40 + i % 2);
+		assert_non_null(
+			strstr(tk_stream_get_path(ev->stream), i % 2 ? "/second" : "/first"));
 		check_scope(ev->stream->sc->event_context,
 			    ev->scope[MODEL_SCOPE_EVENT_COMMON_CONTEXT], &sc_ctx,
 			    vgen_scope(&g, &sc_ctx, i));
@@ -1128,7 +1132,7 @@ static void run_nested(enum tk_ctf_byte_order order, const char *name)
 		v = pctx_value(ev, "cpu_id", &fc);
 		assert_true(fc->in_ir);
 		cpu = v->v.u;
-		assert_int_equal(cpu % 10, tk_stream_get_id(ev->stream));
+		assert_int_equal(cpu % 10, tk_stream_get_id(ev->stream) - 40);
 		assert_int_equal(cpu / 10, i / 50);
 		v = pctx_value(ev, "host", &fc);
 		assert_true(fc->in_ir);
