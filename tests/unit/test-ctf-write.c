@@ -1206,67 +1206,42 @@ static void test_clockless_bytes(void **state)
 		{.len = 2}, {.v.u = 0xAA}, {.v.u = 0xBB},   {.v.u = 5},
 	};
 	static const struct tk_ctf_value pvals[] = {{.v.u = 0x7F}};
+	/* one row per field */
+	/* clang-format off */
 	static const uint8_t want[] = {
-		0xC1,
-		0x1F,
-		0xFC,
-		0xC1, /* magic */
-		3,
-		0,
-		0,
-		0, /* stream_id */
-		5,
-		0,
-		0,
-		0,
-		0,
-		0,
-		0,
-		0, /* stream_instance_id */
-		(60 * 8 - 4) & 0xff,
-		(60 * 8 - 4) >> 8,
-		0,
-		0,
-		0,
-		0,
-		0,
-		0, /* content_size */
-		0,
-		4,
-		0,
-		0,
-		0,
-		0,
-		0,
-		0, /* packet_size: 1024 bits */
-		0,
-		0,
-		0,
-		0,
-		0,
-		0,
-		0,
-		0, /* packet_seq_num */
-		0,
-		0,
-		0,
-		0,
-		0,
-		0,
-		0,
-		0,    /* events_discarded */
-		0x7F, /* p */
-		9,
-		0,
-		0,
-		0, /* event header: id */
-		1,
-		0x34,
-		0x12,
-		2,
-		0xAA,
-		0xBB,
-		5, /* e, v, n, q, t */
+		0xC1, 0x1F, 0xFC, 0xC1,					/* magic */
+		3, 0, 0, 0,						/* stream_id */
+		5, 0, 0, 0, 0, 0, 0, 0,					/* stream_instance_id */
+		(60 * 8 - 4) & 0xff, (60 * 8 - 4) >> 8, 0, 0, 0, 0, 0, 0, /* content_size */
+		0, 4, 0, 0, 0, 0, 0, 0,					/* packet_size: 1024 bits */
+		0, 0, 0, 0, 0, 0, 0, 0,					/* packet_seq_num */
+		0, 0, 0, 0, 0, 0, 0, 0,					/* events_discarded */
+		0x7F,							/* p */
+		9, 0, 0, 0,						/* event header: id */
+		1, 0x34, 0x12, 2, 0xAA, 0xBB, 5,			/* e, v, n, q, t */
+	};
+	/* clang-format on */
+	/* the TSDL of that layout (CTF 1.8.3 section 7): names with their "_", references by
+	   written name, the tag's labels quoted with their values */
+	static const char *const want_tsdl[] = {
+		"\tpacket.header := struct {\n\t\tuint32_t magic;\n\t\tuint32_t stream_id;\n"
+		"\t\tuint64_t stream_instance_id;\n\t};",
+		"\tpacket.context := struct {\n\t\tuint64_t content_size;\n"
+		"\t\tuint64_t packet_size;\n\t\tuint64_t packet_seq_num;\n"
+		"\t\tuint64_t events_discarded;\n"
+		"\t\tinteger { size = 8; align = 8; signed = false; } _p;\n\t};",
+		"\tevent.header := struct {\n\t\tuint32_t id;\n\t};",
+		"\tid = 9;\n\tstream_id = 3;\n\tloglevel = 2;\n",
+		"\"A\" = 0,",
+		"\"B\" = 1,",
+		"} _e;",
+		"variant <_e> {",
+		"string A;",
+		"integer { size = 16; align = 8; signed = false; } B;",
+		"} _v;",
+		"integer { size = 8; align = 8; signed = false; base = 16; } _q[_n];",
+		"} _s;",
+		"integer { size = 4; align = 8; signed = false; } _t;",
 	};
 	struct tk_ctf_writer_opts o = TK_CTF_WRITER_OPTS_INIT;
 	struct tk_ctf_stream_class_desc scd = TK_CTF_STREAM_CLASS_DESC_INIT;
@@ -1323,6 +1298,11 @@ static void test_clockless_bytes(void **state)
 	text[size] = 0;
 	assert_null(strstr((const char *) text, "uuid"));      /* no UUID anywhere */
 	assert_null(strstr((const char *) text, "timestamp")); /* nor times */
+	for (i = 0; i < ARRAY_SIZE(want_tsdl); i++)
+		if (!strstr((const char *) text, want_tsdl[i])) {
+			print_error("metadata lacks: %s\n", want_tsdl[i]);
+			fail();
+		}
 	free(text);
 
 	/* and the reader agrees: no time, the values given, the IDs given */
