@@ -27,7 +27,11 @@ extern "C" {
  *                     JSON lines, "*.json" Chrome trace-event JSON, anything else a CTF
  *                     trace directory.
  * @TK_CONVERT_DAT:    A trace-cmd trace.dat file (from a trace.dat input).
- * @TK_CONVERT_CTF:    A CTF 1.8 trace directory.
+ * @TK_CONVERT_CTF:    A CTF 1.8 trace directory (from a trace.dat input), or from CTF
+ *                     inputs one CTF 1.8 trace per input trace: the output directory
+ *                     itself for a lone trace, else a directory per trace named after
+ *                     its path within its input, so that readers print the output as
+ *                     they print the input.
  * @TK_CONVERT_JSON:   JSON lines, one object per event (as `tracekit print --style json`).
  * @TK_CONVERT_CHROME: Chrome trace-event JSON (as `tracekit print --style chrome`).
  */

@@ -39,7 +39,16 @@ static inline void convert_progress(struct convert_filter *f)
 		f->o->progress(f->events, f->total, f->o->payload);
 }
 
+/* trace.dat to CTF (convert-ctf.c): one trace.dat source into the CTF trace @output. */
 enum tk_status convert_dat_to_ctf(struct tk_trace *t, const char *output,
 				  struct convert_filter *filter);
+
+/*
+ * CTF to CTF (convert-ctf-ctf.c): each source of @t, read from @inputs, into a CTF trace in
+ * @output (@output itself for a lone trace, else a directory per source named after its
+ * path within its input).
+ */
+enum tk_status convert_ctf_to_ctf(struct tk_trace *t, const char *const *inputs, size_t n_inputs,
+				  const char *output, struct convert_filter *filter);
 
 #endif /* TK_API_CONVERT_PRIV_H */

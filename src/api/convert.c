@@ -6,14 +6,19 @@
  *   trace.dat -> trace.dat   tracedat_copy(): pages copied, or records re-encoded when
  *                            events or a time window are selected
  *   trace.dat -> CTF         convert-ctf.c: ftrace fields as typed CTF fields
+ *   CTF -> CTF               convert-ctf-ctf.c: every source rewritten through the CTF
+ *                            writer, field classes, IDs, clock values and losses kept
  *   any -> JSON, Chrome      the printer's JSON and Chrome styles into the output file
  *
- * Other pairings are refused with TK_ERR_UNSUPPORTED and a cause naming them.
+ * Other pairings are refused with TK_ERR_UNSUPPORTED and a cause naming them. A CTF output
+ * must not exist or be an empty directory, checked before anything is written, so that
+ * removing what a failed conversion left never touches anything else.
  */
 #include <stdio.h>
 #include <stdlib.h>
 #include <errno.h>
 #include <fcntl.h>
+#include <dirent.h>
 #include <ftw.h>
 #include <string.h>
 #include <sys/stat.h>
@@ -54,6 +59,38 @@ static int remove_one(const char *path, const struct stat *sb, int type, struct 
 static void remove_tree(const char *dir)
 {
 	(void) nftw(dir, remove_one, 16, FTW_DEPTH | FTW_PHYS);
+}
+
+/*
+ * A CTF output directory must not exist, or be empty: the writer fills it, and a failure
+ * removes it with what it holds.
+ */
+static enum tk_status check_ctf_output(const char *output)
+{
+	struct dirent *de;
+	struct stat sb;
+	DIR *d;
+
+	if (stat(output, &sb) < 0)
+		return errno == ENOENT ? TK_OK
+				       : TK_FAIL(TK_ERR_IO, "Cannot use output: path=%s, errno=%s",
+						 output, strerror(errno));
+	if (!S_ISDIR(sb.st_mode))
+		return TK_FAIL(TK_ERR_INVAL,
+			       "Cannot use output: path=%s, reason=exists and is not a directory",
+			       output);
+	d = opendir(output);
+	if (!d)
+		return TK_FAIL(TK_ERR_IO, "Cannot use output: path=%s, errno=%s", output,
+			       strerror(errno));
+	while ((de = readdir(d)) != NULL)
+		if (strcmp(de->d_name, ".") && strcmp(de->d_name, ".."))
+			break;
+	closedir(d);
+	if (de)
+		return TK_FAIL(TK_ERR_INVAL,
+			       "Cannot use output: path=%s, reason=directory not empty", output);
+	return TK_OK;
 }
 
 static int ends_with(const char *s, const char *suffix)
@@ -252,9 +289,14 @@ enum tk_status tk_convert(const char *const *inputs, size_t n_inputs, const char
 				     &filter);
 		break;
 	case TK_CONVERT_CTF:
+		st = check_ctf_output(output);
+		if (st < 0)
+			break;
 		st = select_classes(&filter, t);
-		if (st >= 0)
+		if (st >= 0 && t->n_sources == 1 && tracedat_source_container(t->sources[0]))
 			st = convert_dat_to_ctf(t, output, &filter);
+		else if (st >= 0)
+			st = convert_ctf_to_ctf(t, inputs, n_inputs, output, &filter);
 		if (st < 0)
 			remove_tree(output);
 		break;

@@ -155,7 +155,7 @@ enum tk_status ctf_write_io_submit(struct tk_ctf_writer *w, struct tk_ctf_writer
 	/* fill the other buffer meanwhile, with the header (it never changes) */
 	b = s->spare;
 	cap = s->spare_cap;
-	memcpy(b, s->buf, CW_PACKET_HEADER_SIZE);
+	memcpy(b, s->buf, w->header_size);
 	s->spare = s->buf;
 	s->spare_cap = s->cap;
 	s->buf = b;

@@ -1,9 +1,9 @@
 // SPDX-License-Identifier: MIT
 /*
- * The CTF writer's declarations and the files it writes once: field declarations compiled
- * for the event path, the names they get in TSDL, the `metadata` text and the LTTng index
- * files. Readers see the trace through the metadata only, so everything the event path
- * assumes (byte-aligned fields, the header layouts, clock mappings) is spelled out here.
+ * The files the CTF writer writes once: the `metadata` text and the LTTng index files.
+ * Readers see the trace through the metadata only, so everything the event path assumes
+ * (byte-aligned fields, the header layouts, clock mappings, the packet-context fields and
+ * where each stream class's own ones go) is spelled out here.
  */
 #include <errno.h>
 #include <fcntl.h>
@@ -16,284 +16,6 @@
 
 #include "../common/error.h"
 #include "ctf-write-priv.h"
-
-/* ---- names -------------------------------------------------------------------------------- */
-
-/* The keywords of the TSDL grammar (CTF 1.8.3 section 7.1.1); not usable as names. */
-static const char *const keywords[] = {
-	"align",   "callsite", "const",		 "char",   "clock",   "double",	  "enum",
-	"env",	   "event",    "floating_point", "float",  "integer", "int",	  "long",
-	"short",   "signed",   "stream",	 "string", "struct",  "trace",	  "typealias",
-	"typedef", "unsigned", "variant",	 "void",   "_Bool",   "_Complex", "_Imaginary",
-};
-
-int ctf_write_is_keyword(const char *s)
-{
-	size_t i;
-
-	for (i = 0; i < TK_ARRAY_SIZE(keywords); i++)
-		if (!strcmp(s, keywords[i]))
-			return 1;
-	return 0;
-}
-
-static int is_ident_char(unsigned char c)
-{
-	return (c >= 'a' && c <= 'z') || (c >= 'A' && c <= 'Z') || (c >= '0' && c <= '9') ||
-	       c == '_';
-}
-
-/*
- * @name with every byte outside [A-Za-z0-9_] replaced by '_', after @prefix_len leading
- * underscores, with room for a "_N" suffix. NULL when out of memory.
- */
-static char *sanitize(struct arena *a, const char *name, size_t prefix_len)
-{
-	size_t n = strlen(name), i;
-	char *s = arena_alloc(a, prefix_len + n + 24);
-
-	if (!s)
-		return NULL;
-	memset(s, '_', prefix_len);
-	for (i = 0; i < n; i++)
-		s[prefix_len + i] = is_ident_char((unsigned char) name[i]) ? name[i] : '_';
-	s[prefix_len + n] = '\0';
-	return s;
-}
-
-char *ctf_write_ident(struct arena *a, const char *name)
-{
-	char *s = sanitize(a, name, 1);
-
-	if (!s)
-		return NULL;
-	/* the prefix stays only when needed: a keyword or a leading digit */
-	if (!ctf_write_is_keyword(s + 1) && !(s[1] >= '0' && s[1] <= '9'))
-		return s + 1;
-	return s;
-}
-
-/*
- * The written name of a structure member shown as @name (rules 1 and 2 of tk_ctf_writer.h);
- * rule 3 (unique names) is applied by the caller.
- */
-static char *member_name(struct arena *a, const char *name)
-{
-	char *s = sanitize(a, name, 1);
-
-	if (s && ctf_write_is_keyword(s))
-		return s + 1; /* "_Bool" and friends: written unprefixed, shown the same */
-	return s;
-}
-
-/* Rule 3: append "_2", "_3", ... to @s (allocated with room) until no earlier name equals it. */
-static void make_unique(char *s, const char *const *earlier, size_t n)
-{
-	size_t base = strlen(s), i;
-	unsigned long k = 1;
-
-	for (;;) {
-		for (i = 0; i < n; i++)
-			if (!strcmp(earlier[i], s))
-				break;
-		if (i == n)
-			return;
-		snprintf(s + base, 22, "_%lu", ++k);
-	}
-}
-
-/* ---- declarations ------------------------------------------------------------------------- */
-
-static unsigned int storage_bytes(unsigned int bits)
-{
-	return bits <= 8 ? 1 : bits <= 16 ? 2 : bits <= 32 ? 4 : 8;
-}
-
-static int check_base(unsigned int *base)
-{
-	if (*base == 0)
-		*base = 10;
-	return *base == 2 || *base == 8 || *base == 10 || *base == 16;
-}
-
-/* Check one declaration and fill @f (but its names); a cause names the field on failure. */
-static enum tk_status compile_one(const struct tk_ctf_field_decl *d, const char *what,
-				  struct cw_field *f)
-{
-	unsigned int base = d->base, elem_base = d->elem_base;
-
-	f->kind = (uint8_t) d->kind;
-	switch (d->kind) {
-	case TK_CTF_FIELD_KIND_INT:
-		if (d->bits < 1 || d->bits > 64 || !check_base(&base))
-			return TK_FAIL(TK_ERR_INVAL,
-				       "Cannot declare field: %s, field=%s, bits=%u, base=%u, "
-				       "reason=integers have 1 to 64 bits and base 2, 8, 10 or 16",
-				       what, d->name, d->bits, d->base);
-		f->bits = (uint8_t) d->bits;
-		f->is_signed = !!d->is_signed;
-		f->base = (uint8_t) base;
-		f->out_bytes = (uint8_t) ((d->bits + 7) / 8);
-		switch (d->bits) {
-		case 8:
-			f->op = CW_OP_U8;
-			break;
-		case 16:
-			f->op = CW_OP_U16;
-			break;
-		case 32:
-			f->op = CW_OP_U32;
-			break;
-		case 64:
-			f->op = CW_OP_U64;
-			break;
-		default:
-			f->op = CW_OP_BITS;
-			break;
-		}
-		return TK_OK;
-	case TK_CTF_FIELD_KIND_FLOAT:
-		if (d->bits != 32 && d->bits != 64)
-			return TK_FAIL(TK_ERR_INVAL,
-				       "Cannot declare field: %s, field=%s, bits=%u, "
-				       "reason=floats have 32 or 64 bits",
-				       what, d->name, d->bits);
-		f->bits = (uint8_t) d->bits;
-		f->op = d->bits == 32 ? CW_OP_F32 : CW_OP_F64;
-		f->out_bytes = (uint8_t) (d->bits / 8);
-		return TK_OK;
-	case TK_CTF_FIELD_KIND_STRING:
-		f->op = CW_OP_STRING;
-		return TK_OK;
-	case TK_CTF_FIELD_KIND_ARRAY:
-	case TK_CTF_FIELD_KIND_SEQUENCE:
-		break;
-	default:
-		return TK_FAIL(TK_ERR_INVAL, "Cannot declare field: %s, field=%s, kind=%d", what,
-			       d->name, (int) d->kind);
-	}
-	f->op = d->kind == TK_CTF_FIELD_KIND_ARRAY ? CW_OP_ARRAY : CW_OP_SEQUENCE;
-	f->elem_kind = (uint8_t) d->elem_kind;
-	if (d->elem_kind == TK_CTF_FIELD_KIND_CHAR) {
-		f->bits = 8;
-		f->base = 10;
-	} else if (d->elem_kind == TK_CTF_FIELD_KIND_INT && d->elem_bits >= 1 &&
-		   d->elem_bits <= 64 && check_base(&elem_base)) {
-		f->bits = (uint8_t) d->elem_bits;
-		f->is_signed = !!d->elem_signed;
-		f->base = (uint8_t) elem_base;
-	} else {
-		return TK_FAIL(TK_ERR_INVAL,
-			       "Cannot declare field: %s, field=%s, element-kind=%d, "
-			       "element-bits=%u, element-base=%u, reason=elements are integers of "
-			       "1 to 64 bits (base 2, 8, 10 or 16) or characters",
-			       what, d->name, (int) d->elem_kind, d->elem_bits, d->elem_base);
-	}
-	if (d->kind == TK_CTF_FIELD_KIND_ARRAY && d->array_len > UINT32_MAX)
-		return TK_FAIL(TK_ERR_INVAL,
-			       "Cannot declare field: %s, field=%s, length=%" PRIu64
-			       ", reason=more than 2^32 - 1 elements",
-			       what, d->name, d->array_len);
-	f->array_len = d->array_len;
-	f->in_bytes = (uint8_t) storage_bytes(f->bits);
-	f->out_bytes = (uint8_t) ((f->bits + 7) / 8);
-	return TK_OK;
-}
-
-/*
- * Per event, each field takes: integers and floats their bytes, strings their text and a NUL,
- * arrays their elements, sequences a 32-bit length and their elements. The fixed part is
- * everything but string texts and sequence elements.
- */
-enum tk_status ctf_write_fields_compile(struct arena *a, const struct tk_ctf_field_decl *d,
-					size_t n, const char *what, struct cw_fields *out)
-{
-	const struct cw_field *f_last;
-	const char **names;
-	size_t i, nn = 0;
-	enum tk_status st;
-
-	memset(out, 0, sizeof(*out));
-	if (!n)
-		return TK_OK;
-	if (n > UINT32_MAX / 2)
-		return TK_FAIL(TK_ERR_INVAL, "Cannot declare fields: %s, count=%zu", what, n);
-	out->f = arena_alloc(a, n * sizeof(*out->f));
-	out->var = arena_alloc(a, n * sizeof(*out->var));
-	names = calloc(2 * n, sizeof(*names));
-	if (!out->f || !out->var || !names) {
-		free(names);
-		return TK_FAIL(TK_ERR_NOMEM, "Cannot declare fields: %s", what);
-	}
-	for (i = 0; i < n; i++) {
-		struct cw_field *f = &out->f[i];
-		char *w;
-
-		if (!d[i].name || !d[i].name[0]) {
-			st = TK_FAIL(TK_ERR_INVAL, "Cannot declare field: %s, index=%zu, reason=%s",
-				     what, i, d[i].name ? "empty name" : "no name");
-			goto out;
-		}
-		st = compile_one(&d[i], what, f);
-		if (st < 0)
-			goto out;
-		if (f->op == CW_OP_SEQUENCE) {
-			/* the length member comes first, shown as _NAME_length */
-			size_t l = strlen(d[i].name);
-			char *shown = arena_alloc(a, l + 9);
-
-			if (!shown)
-				goto nomem;
-			shown[0] = '_';
-			memcpy(shown + 1, d[i].name, l);
-			memcpy(shown + 1 + l, "_length", 8);
-			w = member_name(a, shown);
-			if (!w)
-				goto nomem;
-			make_unique(w, names, nn);
-			names[nn++] = w;
-			f->len_name = w;
-		}
-		w = member_name(a, d[i].name);
-		if (!w)
-			goto nomem;
-		make_unique(w, names, nn);
-		names[nn++] = w;
-		f->name = w;
-
-		switch (f->op) {
-		case CW_OP_STRING:
-			out->fixed += 1;
-			out->var[out->n_var++] = (uint32_t) i;
-			break;
-		case CW_OP_ARRAY:
-			out->fixed += (size_t) f->array_len * f->out_bytes;
-			out->var[out->n_var++] = (uint32_t) i;
-			break;
-		case CW_OP_SEQUENCE:
-			out->fixed += 4;
-			out->var[out->n_var++] = (uint32_t) i;
-			break;
-		default:
-			out->fixed += f->out_bytes;
-			break;
-		}
-	}
-	out->n = (uint32_t) n;
-	/* where the last bit of the list is: readers take the packet content to end there */
-	f_last = &out->f[n - 1];
-	if (f_last->op == CW_OP_BITS || f_last->op == CW_OP_SEQUENCE ||
-	    (f_last->op == CW_OP_ARRAY && f_last->array_len))
-		out->tail_pad = (uint8_t) (8 * f_last->out_bytes - f_last->bits);
-	out->tail_seq = f_last->op == CW_OP_SEQUENCE;
-	st = TK_OK;
-	goto out;
-nomem:
-	st = TK_FAIL(TK_ERR_NOMEM, "Cannot declare fields: %s", what);
-out:
-	free(names);
-	return st;
-}
 
 /* ---- metadata text ------------------------------------------------------------------------ */
 
@@ -413,52 +135,150 @@ static void mt_int_type(struct mtext *t, unsigned int bits, int is_signed, unsig
 	mt_puts(t, "}");
 }
 
-static void mt_elem_type(struct mtext *t, const struct cw_field *f)
+static void mt_fields(struct mtext *t, const struct cw_fields *fs, int depth);
+static void mt_dims(struct mtext *t, const struct cw_field *f);
+
+static void mt_indent(struct mtext *t, int depth)
 {
-	if (f->elem_kind == TK_CTF_FIELD_KIND_CHAR)
-		mt_int_type(t, 8, 0, 10, 1);
-	else
-		mt_int_type(t, f->bits, f->is_signed, f->base, 0);
+	while (depth-- > 0)
+		mt_puts(t, "\t");
 }
 
-static void mt_fields(struct mtext *t, const struct cw_fields *fs, const char *indent)
+/* An enumeration: its integer, then each label with its range. */
+static void mt_enum(struct mtext *t, const struct cw_field *f, int depth)
+{
+	uint32_t i;
+
+	mt_puts(t, "enum : ");
+	mt_int_type(t, f->bits, f->is_signed, f->base, 0);
+	mt_puts(t, " {\n");
+	for (i = 0; i < f->n_labels; i++) {
+		const struct tk_ctf_enum_label *l = &f->labels[i];
+
+		mt_indent(t, depth + 1);
+		mt_literal(t, l->label);
+		if (f->is_signed && l->lo.i == l->hi.i)
+			mt_printf(t, " = %" PRId64 ",\n", l->lo.i);
+		else if (f->is_signed)
+			mt_printf(t, " = %" PRId64 " ... %" PRId64 ",\n", l->lo.i, l->hi.i);
+		else if (l->lo.u == l->hi.u)
+			mt_printf(t, " = %" PRIu64 ",\n", l->lo.u);
+		else
+			mt_printf(t, " = %" PRIu64 " ... %" PRIu64 ",\n", l->lo.u, l->hi.u);
+	}
+	mt_indent(t, depth);
+	mt_puts(t, "}");
+}
+
+/*
+ * The type of @f, without name or array lengths: the innermost element of nested arrays
+ * and sequences (TSDL writes `T name[3][len]` for an array of 3 sequences of T).
+ */
+static void mt_type(struct mtext *t, const struct cw_field *f, int depth)
+{
+	while (f->op == CW_OP_ARRAY_OF || f->op == CW_OP_SEQ_OF)
+		f = &f->sub.f[0];
+	switch (f->op) {
+	case CW_OP_F32:
+		mt_puts(t, "floating_point { exp_dig = 8; mant_dig = 24; align = 8; }");
+		return;
+	case CW_OP_F64:
+		mt_puts(t, "floating_point { exp_dig = 11; mant_dig = 53; align = 8; }");
+		return;
+	case CW_OP_STRING:
+		mt_puts(t, "string");
+		return;
+	case CW_OP_ARRAY:
+	case CW_OP_SEQUENCE:
+		if (f->elem_kind == TK_CTF_FIELD_KIND_CHAR)
+			mt_int_type(t, 8, 0, 10, 1);
+		else
+			mt_int_type(t, f->bits, f->is_signed, f->base, 0);
+		return;
+	case CW_OP_STRUCT:
+		mt_puts(t, "struct {\n");
+		mt_fields(t, &f->sub, depth + 1);
+		mt_indent(t, depth);
+		mt_puts(t, "}");
+		return;
+	case CW_OP_VARIANT: {
+		uint32_t i;
+
+		mt_printf(t, "variant <%s> {\n", f->ref_name);
+		for (i = 0; i < f->sub.n; i++) {
+			const struct cw_field *o = &f->sub.f[i];
+
+			mt_indent(t, depth + 1);
+			mt_type(t, o, depth + 1);
+			mt_printf(t, " %s", o->name);
+			mt_dims(t, o);
+			mt_puts(t, ";\n");
+		}
+		mt_indent(t, depth);
+		mt_puts(t, "}");
+		return;
+	}
+	default:
+		if (f->kind == TK_CTF_FIELD_KIND_ENUM)
+			mt_enum(t, f, depth);
+		else
+			mt_int_type(t, f->bits, f->is_signed, f->base, 0);
+		return;
+	}
+}
+
+/* The array lengths after a name: `[N]` per array, `[length member]` per sequence. */
+static void mt_dims(struct mtext *t, const struct cw_field *f)
+{
+	for (;;) {
+		switch (f->op) {
+		case CW_OP_ARRAY:
+			mt_printf(t, "[%" PRIu64 "]", f->array_len);
+			return;
+		case CW_OP_SEQUENCE:
+			mt_printf(t, "[%s]", f->ref >= 0 ? f->ref_name : f->len_name);
+			return;
+		case CW_OP_ARRAY_OF:
+			mt_printf(t, "[%" PRIu64 "]", f->array_len);
+			f = &f->sub.f[0];
+			break;
+		case CW_OP_SEQ_OF:
+			mt_printf(t, "[%s]", f->ref >= 0 ? f->ref_name : f->len_name);
+			f = &f->sub.f[0];
+			break;
+		default:
+			return;
+		}
+	}
+}
+
+static void mt_fields(struct mtext *t, const struct cw_fields *fs, int depth)
 {
 	uint32_t i;
 
 	for (i = 0; i < fs->n; i++) {
 		const struct cw_field *f = &fs->f[i];
 
-		mt_puts(t, indent);
-		switch (f->op) {
-		case CW_OP_F32:
-			mt_printf(t,
-				  "floating_point { exp_dig = 8; mant_dig = 24; align = 8; } %s;\n",
-				  f->name);
-			break;
-		case CW_OP_F64:
-			mt_printf(
-				t,
-				"floating_point { exp_dig = 11; mant_dig = 53; align = 8; } %s;\n",
-				f->name);
-			break;
-		case CW_OP_STRING:
-			mt_printf(t, "string %s;\n", f->name);
-			break;
-		case CW_OP_ARRAY:
-			mt_elem_type(t, f);
-			mt_printf(t, " %s[%" PRIu64 "];\n", f->name, f->array_len);
-			break;
-		case CW_OP_SEQUENCE:
-			mt_printf(t, "uint32_t %s;\n%s", f->len_name, indent);
-			mt_elem_type(t, f);
-			mt_printf(t, " %s[%s];\n", f->name, f->len_name);
-			break;
-		default:
-			mt_int_type(t, f->bits, f->is_signed, f->base, 0);
-			mt_printf(t, " %s;\n", f->name);
-			break;
+		if ((f->op == CW_OP_SEQUENCE || f->op == CW_OP_SEQ_OF) && f->ref < 0) {
+			mt_indent(t, depth);
+			mt_printf(t, "uint32_t %s;\n", f->len_name);
 		}
+		mt_indent(t, depth);
+		mt_type(t, f, depth);
+		mt_printf(t, " %s", f->name);
+		mt_dims(t, f);
+		mt_puts(t, ";\n");
 	}
+}
+
+/* A scope: `NAME := struct { ... };` when declared. */
+static void mt_scope(struct mtext *t, const char *name, const struct cw_fields *fs)
+{
+	if (!fs->present)
+		return;
+	mt_printf(t, "\t%s := struct {\n", name);
+	mt_fields(t, fs, 2);
+	mt_puts(t, "\t};\n");
 }
 
 static void mt_uuid(struct mtext *t, const uint8_t *u)
@@ -471,15 +291,21 @@ static void mt_uuid(struct mtext *t, const uint8_t *u)
 static void mt_clock(struct mtext *t, const struct cw_clock *c)
 {
 	mt_printf(t, "clock {\n\tname = %s;\n", c->name);
+	if (c->has_uuid) {
+		mt_puts(t, "\tuuid = ");
+		mt_uuid(t, c->uuid);
+		mt_puts(t, ";\n");
+	}
 	if (c->description) {
 		mt_puts(t, "\tdescription = ");
 		mt_literal(t, c->description);
 		mt_puts(t, ";\n");
 	}
-	mt_printf(t,
-		  "\tfreq = %" PRIu64 ";\n\toffset_s = %" PRId64 ";\n\toffset = %" PRIu64
-		  ";\n\tabsolute = %s;\n};\n\n",
-		  c->freq, c->offset_s, c->offset_cycles, c->absolute ? "TRUE" : "FALSE");
+	mt_printf(t, "\tfreq = %" PRIu64 ";\n", c->freq);
+	if (c->precision)
+		mt_printf(t, "\tprecision = %" PRIu64 ";\n", c->precision);
+	mt_printf(t, "\toffset_s = %" PRId64 ";\n\toffset = %" PRIu64 ";\n\tabsolute = %s;\n};\n\n",
+		  c->offset_s, c->offset_cycles, c->absolute ? "TRUE" : "FALSE");
 	/* the clock-mapped integers of packet contexts and event headers */
 	mt_printf(t,
 		  "typealias integer { size = 27; align = 1; signed = false; "
@@ -520,45 +346,66 @@ static void mt_event_header(struct mtext *t, const struct cw_sc *sc, const char 
 		  sc->large ? "32" : "27", clk, clk);
 }
 
+/*
+ * The packet context: the writer's fields (what packet_emit() fills, at the offsets
+ * layout_sc() chose), then the stream class's own.
+ */
+static void mt_packet_context(struct mtext *t, const struct cw_sc *sc, const char *clk)
+{
+	mt_puts(t, "\tpacket.context := struct {\n");
+	if (clk)
+		mt_printf(t,
+			  "\t\tuint64_clock_%s_t timestamp_begin;\n"
+			  "\t\tuint64_clock_%s_t timestamp_end;\n",
+			  clk, clk);
+	mt_puts(t, "\t\tuint64_t content_size;\n"
+		   "\t\tuint64_t packet_size;\n"
+		   "\t\tuint64_t packet_seq_num;\n"
+		   "\t\tuint64_t events_discarded;\n");
+	if (sc->has_cpu_id)
+		mt_puts(t, "\t\tuint32_t cpu_id;\n");
+	mt_fields(t, &sc->pctx, 2);
+	mt_puts(t, "\t};\n");
+}
+
+static void mt_event_class(struct mtext *t, const struct cw_sc *sc, const struct cw_ec *ec)
+{
+	mt_puts(t, "event {\n");
+	if (ec->name) {
+		mt_puts(t, "\tname = ");
+		mt_literal(t, ec->name);
+		mt_puts(t, ";\n");
+	}
+	mt_printf(t, "\tid = %" PRIu64 ";\n\tstream_id = %" PRIu64 ";\n", ec->id, sc->id);
+	if (ec->loglevel >= 0)
+		mt_printf(t, "\tloglevel = %d;\n", ec->loglevel);
+	if (ec->emf_uri) {
+		mt_puts(t, "\tmodel.emf.uri = ");
+		mt_literal(t, ec->emf_uri);
+		mt_puts(t, ";\n");
+	}
+	mt_scope(t, "context", &ec->ctx);
+	mt_scope(t, "fields", &ec->fields);
+	mt_puts(t, "};\n\n");
+}
+
 static void mt_stream_class(struct mtext *t, const struct tk_ctf_writer *w, const struct cw_sc *sc)
 {
-	const struct cw_clock *c = &VEC_AT(&w->clocks, struct cw_clock, sc->clock);
+	const char *clk = NULL;
 	size_t i;
 
+	if (sc->clock != TK_CTF_WRITER_NO_CLOCK)
+		clk = VEC_AT(&w->clocks, struct cw_clock, sc->clock).name;
 	mt_printf(t, "stream {\n\tid = %" PRIu64 ";\n", sc->id);
-	mt_printf(t,
-		  "\tpacket.context := struct {\n"
-		  "\t\tuint64_clock_%s_t timestamp_begin;\n"
-		  "\t\tuint64_clock_%s_t timestamp_end;\n"
-		  "\t\tuint64_t content_size;\n"
-		  "\t\tuint64_t packet_size;\n"
-		  "\t\tuint64_t packet_seq_num;\n"
-		  "\t\tuint64_t events_discarded;\n"
-		  "\t\tuint32_t cpu_id;\n"
-		  "\t};\n",
-		  c->name, c->name);
-	mt_event_header(t, sc, c->name);
-	if (sc->ctx.n) {
-		mt_puts(t, "\tevent.context := struct {\n");
-		mt_fields(t, &sc->ctx, "\t\t");
-		mt_puts(t, "\t};\n");
-	}
+	mt_packet_context(t, sc, clk);
+	if (clk)
+		mt_event_header(t, sc, clk);
+	else
+		mt_puts(t, "\tevent.header := struct {\n\t\tuint32_t id;\n\t};\n");
+	mt_scope(t, "event.context", &sc->ctx);
 	mt_puts(t, "};\n\n");
-	for (i = 0; i < sc->ecs.len; i++) {
-		const struct cw_ec *ec = VEC_AT(&sc->ecs, struct cw_ec *, i);
-
-		mt_puts(t, "event {\n\tname = ");
-		mt_literal(t, ec->name);
-		mt_printf(t, ";\n\tid = %zu;\n\tstream_id = %" PRIu64 ";\n", i, sc->id);
-		if (ec->loglevel >= 0)
-			mt_printf(t, "\tloglevel = %d;\n", ec->loglevel);
-		if (ec->fields.n) {
-			mt_puts(t, "\tfields := struct {\n");
-			mt_fields(t, &ec->fields, "\t\t");
-			mt_puts(t, "\t};\n");
-		}
-		mt_puts(t, "};\n\n");
-	}
+	for (i = 0; i < sc->ecs.len; i++)
+		mt_event_class(t, sc, VEC_AT(&sc->ecs, struct cw_ec *, i));
 }
 
 /*
@@ -578,17 +425,22 @@ enum tk_status ctf_write_metadata(struct tk_ctf_writer *w)
 		    "typealias integer { size = 16; align = 8; signed = false; } := uint16_t;\n"
 		    "typealias integer { size = 32; align = 8; signed = false; } := uint32_t;\n"
 		    "typealias integer { size = 64; align = 8; signed = false; } := uint64_t;\n\n"
-		    "trace {\n\tmajor = 1;\n\tminor = 8;\n\tuuid = ");
-	mt_uuid(&t, w->uuid);
+		    "trace {\n\tmajor = 1;\n\tminor = 8;\n");
+	if (!w->no_uuid) {
+		mt_puts(&t, "\tuuid = ");
+		mt_uuid(&t, w->uuid);
+		mt_puts(&t, ";\n");
+	}
 	mt_printf(&t,
-		  ";\n\tbyte_order = %s;\n"
+		  "\tbyte_order = %s;\n"
 		  "\tpacket.header := struct {\n"
 		  "\t\tuint32_t magic;\n"
-		  "\t\tuint8_t uuid[16];\n"
+		  "%s"
 		  "\t\tuint32_t stream_id;\n"
 		  "\t\tuint64_t stream_instance_id;\n"
 		  "\t};\n};\n\n",
-		  w->bo == TK_BYTE_ORDER_BE ? "be" : "le");
+		  w->bo == TK_BYTE_ORDER_BE ? "be" : "le",
+		  w->no_uuid ? "" : "\t\tuint8_t uuid[16];\n");
 	if (w->env.len) {
 		mt_puts(&t, "env {\n");
 		for (i = 0; i < w->env.len; i++) {

@@ -1,7 +1,8 @@
 // SPDX-License-Identifier: MIT
 /*
- * The CTF 1.8 writer: trace directory, streams, packets and events (public API in
- * include/tracekit/ctf-writer.h; declarations, metadata and index files in ctf-write-meta.c).
+ * The CTF 1.8 writer: trace directory, classes, streams, packets, events and losses (public
+ * API in include/tracekit/ctf-writer.h; declarations in ctf-write-decl.c, values in
+ * ctf-write-values.c, metadata and index files in ctf-write-meta.c).
  *
  * Converters write millions of events per second through tk_ctf_writer_append(), so an event
  * costs a few checks and stores: each stream fills one packet buffer whose header is written
@@ -15,13 +16,16 @@
  * previous one ended (timestamp_begin = the previous timestamp_end = the time of its last
  * event), so the reader's clock only depends on the previous event, and each event uses the
  * short header exactly when the reader would get its time back from the low bits.
+ *
+ * Losses: readers report the events lost between the end of a packet and the end of the
+ * next one, and the packets lost between the end of a packet and the beginning of the next.
+ * To report the range a caller gives, a packet may end later than its last event, and the
+ * next begin there; the reader's clock then starts from that time.
  */
 #include <dirent.h>
 #include <errno.h>
 #include <fcntl.h>
-#include <float.h>
 #include <inttypes.h>
-#include <math.h>
 #include <stdlib.h>
 #include <string.h>
 #include <sys/random.h>
@@ -31,12 +35,8 @@
 
 #include <tracekit/ctf-writer.h>
 
-#include "../common/bits.h"
 #include "../common/error.h"
 #include "ctf-write-priv.h"
-
-/* Longest string or sequence one event may carry. */
-#define CW_MAX_LEN UINT32_MAX
 
 /* ---- the trace directory ------------------------------------------------------------------ */
 
@@ -166,12 +166,14 @@ enum tk_status tk_ctf_writer_create(struct tk_ctf_writer **out, const char *dir,
 		goto err;
 	}
 	w->packet_size = o.packet_size;
+	w->no_uuid = !!o.no_uuid;
+	w->header_size = w->no_uuid ? CW_PACKET_HEADER_SIZE_NO_UUID : CW_PACKET_HEADER_SIZE;
 	w->bo = o.byte_order == TK_CTF_BYTE_ORDER_LE   ? TK_BYTE_ORDER_LE
 		: o.byte_order == TK_CTF_BYTE_ORDER_BE ? TK_BYTE_ORDER_BE
 						       : TK_BYTE_ORDER_HOST;
 	if (o.has_uuid)
 		memcpy(w->uuid, o.uuid, 16);
-	else
+	else if (!w->no_uuid)
 		random_uuid(w->uuid);
 	st = make_dirs(dir);
 	if (st >= 0)
@@ -252,22 +254,20 @@ static int clock_named(const struct tk_ctf_writer *w, const char *id)
 	return 0;
 }
 
-enum tk_status tk_ctf_writer_add_clock(struct tk_ctf_writer *w, const char *name,
-				       uint64_t frequency, int64_t offset_s, uint64_t offset_cycles,
-				       const char *description, int is_absolute, uint64_t *clock_id)
+static enum tk_status add_clock(struct tk_ctf_writer *w, const struct tk_ctf_clock_desc *d,
+				uint64_t *clock_id)
 {
+	const char *name = d->name ? d->name : "";
 	struct cw_clock *c;
 	unsigned long k = 1;
 	size_t base;
 	char *id;
 
-	error_reset();
-	TK_ASSERT_PRE(w && name && clock_id);
-	if (!name[0] || !frequency)
+	if (!name[0] || !d->frequency)
 		return TK_FAIL(TK_ERR_INVAL,
 			       "Cannot add clock: name=%s, frequency=%" PRIu64
 			       ", reason=needs a name and a frequency",
-			       name, frequency);
+			       name, d->frequency);
 	id = ctf_write_ident(&w->arena, name);
 	if (!id)
 		return TK_FAIL(TK_ERR_NOMEM, "Cannot add clock: name=%s", name);
@@ -279,12 +279,15 @@ enum tk_status tk_ctf_writer_add_clock(struct tk_ctf_writer *w, const char *name
 	if (!c)
 		return TK_FAIL(TK_ERR_NOMEM, "Cannot add clock: name=%s", name);
 	c->name = id;
-	c->freq = frequency;
-	c->offset_s = offset_s;
-	c->offset_cycles = offset_cycles;
-	c->absolute = !!is_absolute;
-	if (description) {
-		c->description = arena_strdup(&w->arena, description);
+	c->freq = d->frequency;
+	c->offset_s = d->offset_s;
+	c->offset_cycles = d->offset_cycles;
+	c->precision = d->precision;
+	c->absolute = !!d->is_absolute;
+	c->has_uuid = !!d->has_uuid;
+	memcpy(c->uuid, d->uuid, 16);
+	if (d->description) {
+		c->description = arena_strdup(&w->arena, d->description);
 		if (!c->description) {
 			w->clocks.len--;
 			return TK_FAIL(TK_ERR_NOMEM, "Cannot add clock: name=%s", name);
@@ -294,17 +297,138 @@ enum tk_status tk_ctf_writer_add_clock(struct tk_ctf_writer *w, const char *name
 	return TK_OK;
 }
 
+enum tk_status tk_ctf_writer_add_clock(struct tk_ctf_writer *w, const char *name,
+				       uint64_t frequency, int64_t offset_s, uint64_t offset_cycles,
+				       const char *description, int is_absolute, uint64_t *clock_id)
+{
+	struct tk_ctf_clock_desc d = TK_CTF_CLOCK_DESC_INIT;
+
+	error_reset();
+	TK_ASSERT_PRE(w && name && clock_id);
+	d.name = name;
+	d.frequency = frequency;
+	d.offset_s = offset_s;
+	d.offset_cycles = offset_cycles;
+	d.description = description;
+	d.is_absolute = is_absolute;
+	return add_clock(w, &d, clock_id);
+}
+
+enum tk_status tk_ctf_writer_add_clock_desc(struct tk_ctf_writer *w,
+					    const struct tk_ctf_clock_desc *desc,
+					    uint64_t *clock_id)
+{
+	struct tk_ctf_clock_desc d = TK_CTF_CLOCK_DESC_INIT;
+
+	error_reset();
+	TK_ASSERT_PRE(w && desc && clock_id && desc->size >= sizeof(size_t));
+	memcpy(&d, desc, desc->size < sizeof(d) ? desc->size : sizeof(d));
+	return add_clock(w, &d, clock_id);
+}
+
 /* ---- stream and event classes ------------------------------------------------------------- */
 
 static struct cw_sc *find_sc(struct tk_ctf_writer *w, uint64_t sc_id)
 {
-	return sc_id < w->scs.len ? VEC_AT(&w->scs, struct cw_sc *, sc_id) : NULL;
+	size_t i;
+
+	for (i = 0; i < w->scs.len; i++)
+		if (VEC_AT(&w->scs, struct cw_sc *, i)->id == sc_id)
+			return VEC_AT(&w->scs, struct cw_sc *, i);
+	return NULL;
+}
+
+static inline struct cw_ec *find_ec(const struct cw_sc *sc, uint64_t id)
+{
+	size_t i;
+
+	if (TK_LIKELY(id < sc->ec_table.len))
+		return VEC_AT(&sc->ec_table, struct cw_ec *, id);
+	if (id < CW_EC_TABLE_MAX)
+		return NULL;
+	for (i = 0; i < sc->ecs.len; i++)
+		if (VEC_AT(&sc->ecs, struct cw_ec *, i)->id == id)
+			return VEC_AT(&sc->ecs, struct cw_ec *, i);
+	return NULL;
+}
+
+/* The written names of the writer's own packet-context fields, as a member would take them. */
+static const char *const std_pctx_names[] = {
+	"_timestamp_begin", "_timestamp_end",	 "_content_size", "_packet_size",
+	"_packet_seq_num",  "_events_discarded", "_cpu_id",
+};
+
+/*
+ * Where the writer's packet-context fields go (tk_ctf_writer.h): after the packet header,
+ * the times (with a clock), sizes, sequence number, loss counter, then cpu_id if written.
+ */
+static void layout_sc(const struct tk_ctf_writer *w, struct cw_sc *sc)
+{
+	uint32_t off = (uint32_t) w->header_size;
+
+	if (sc->clock != TK_CTF_WRITER_NO_CLOCK) {
+		sc->off_ts_begin = off;
+		sc->off_ts_end = off + 8;
+		off += 16;
+	}
+	sc->off_content = off;
+	sc->off_size = off + 8;
+	sc->off_seq = off + 16;
+	sc->off_disc = off + 24;
+	off += 32;
+	if (sc->has_cpu_id) {
+		sc->off_cpu = off;
+		off += 4;
+	}
+	sc->std_end = off;
+}
+
+static enum tk_status add_sc(struct tk_ctf_writer *w, const struct tk_ctf_stream_class_desc *d,
+			     uint64_t *sc_id)
+{
+	uint64_t id = d->has_id ? d->id : w->next_sc_id;
+	struct cw_sc *sc, **slot;
+	char what[64];
+	enum tk_status st;
+
+	if (d->clock_id != TK_CTF_WRITER_NO_CLOCK && d->clock_id >= w->clocks.len)
+		return TK_FAIL(TK_ERR_INVAL,
+			       "Cannot add stream class: clock-id=%" PRIu64
+			       ", reason=no such clock",
+			       d->clock_id);
+	if (id > UINT32_MAX || find_sc(w, id))
+		return TK_FAIL(TK_ERR_INVAL, "Cannot add stream class: id=%" PRIu64 ", reason=%s",
+			       id, id > UINT32_MAX ? "IDs are below 2^32" : "ID in use");
+	sc = arena_alloc(&w->arena, sizeof(*sc));
+	if (!sc)
+		return TK_FAIL(TK_ERR_NOMEM, "Cannot add stream class");
+	sc->id = id;
+	sc->clock = d->clock_id;
+	sc->has_cpu_id = !!d->has_cpu_id;
+	snprintf(what, sizeof(what), "packet context of stream class %" PRIu64, id);
+	st = ctf_write_scope_compile(&w->arena, d->packet_context, what, std_pctx_names,
+				     TK_ARRAY_SIZE(std_pctx_names) - !sc->has_cpu_id, &sc->pctx);
+	if (st >= 0) {
+		snprintf(what, sizeof(what), "context of stream class %" PRIu64, id);
+		st = ctf_write_scope_compile(&w->arena, d->event_context, what, NULL, 0, &sc->ctx);
+	}
+	if (st < 0)
+		return TK_FAIL(st, "Cannot add stream class: id=%" PRIu64, id);
+	slot = vec_push(&w->scs, sizeof(*slot));
+	if (!slot)
+		return TK_FAIL(TK_ERR_NOMEM, "Cannot add stream class");
+	layout_sc(w, sc);
+	*slot = sc;
+	if (id >= w->next_sc_id)
+		w->next_sc_id = id + 1;
+	*sc_id = id;
+	return TK_OK;
 }
 
 enum tk_status tk_ctf_writer_add_stream_class(struct tk_ctf_writer *w, uint64_t clock_id,
 					      uint64_t *sc_id)
 {
-	struct cw_sc *sc, **slot;
+	struct tk_ctf_stream_class_desc d = TK_CTF_STREAM_CLASS_DESC_INIT;
 
 	error_reset();
 	TK_ASSERT_PRE(w && sc_id);
@@ -313,18 +437,20 @@ enum tk_status tk_ctf_writer_add_stream_class(struct tk_ctf_writer *w, uint64_t 
 			       "Cannot add stream class: clock-id=%" PRIu64
 			       ", reason=no such clock",
 			       clock_id);
-	sc = arena_alloc(&w->arena, sizeof(*sc));
-	slot = vec_push(&w->scs, sizeof(*slot));
-	if (!sc || !slot) {
-		if (slot)
-			w->scs.len--;
-		return TK_FAIL(TK_ERR_NOMEM, "Cannot add stream class");
-	}
-	sc->id = w->scs.len - 1;
-	sc->clock = clock_id;
-	*slot = sc;
-	*sc_id = sc->id;
-	return TK_OK;
+	d.clock_id = clock_id;
+	return add_sc(w, &d, sc_id);
+}
+
+enum tk_status tk_ctf_writer_add_stream_class_desc(struct tk_ctf_writer *w,
+						   const struct tk_ctf_stream_class_desc *desc,
+						   uint64_t *sc_id)
+{
+	struct tk_ctf_stream_class_desc d = TK_CTF_STREAM_CLASS_DESC_INIT;
+
+	error_reset();
+	TK_ASSERT_PRE(w && desc && sc_id && desc->size >= sizeof(size_t));
+	memcpy(&d, desc, desc->size < sizeof(d) ? desc->size : sizeof(d));
+	return add_sc(w, &d, sc_id);
 }
 
 enum tk_status tk_ctf_writer_set_event_context(struct tk_ctf_writer *w, uint64_t sc_id,
@@ -343,10 +469,84 @@ enum tk_status tk_ctf_writer_set_event_context(struct tk_ctf_writer *w, uint64_t
 			       "Cannot set event context: stream-class-id=%" PRIu64 ", reason=%s",
 			       sc_id, sc ? "events written already" : "no such stream class");
 	snprintf(what, sizeof(what), "context of stream class %" PRIu64, sc_id);
-	st = ctf_write_fields_compile(&w->arena, fields, n, what, &f);
+	st = ctf_write_fields_compile(&w->arena, fields, n, what, NULL, 0, &f);
 	if (st < 0)
 		return TK_FAIL(st, "Cannot set event context: stream-class-id=%" PRIu64, sc_id);
+	f.present = n > 0;
 	sc->ctx = f;
+	return TK_OK;
+}
+
+/* Register @ec under its id: in the table when small, in the list in any case. */
+static enum tk_status index_ec(struct cw_sc *sc, struct cw_ec *ec)
+{
+	struct cw_ec **slot;
+
+	if (ec->id < CW_EC_TABLE_MAX) {
+		while (sc->ec_table.len <= ec->id) {
+			slot = vec_push(&sc->ec_table, sizeof(*slot));
+			if (!slot)
+				return TK_ERR_NOMEM;
+			*slot = NULL;
+		}
+		VEC_AT(&sc->ec_table, struct cw_ec *, ec->id) = ec;
+	}
+	slot = vec_push(&sc->ecs, sizeof(*slot));
+	if (!slot)
+		return TK_ERR_NOMEM;
+	*slot = ec;
+	return TK_OK;
+}
+
+/*
+ * An event class from its description; @payload_list/@n_payload: the first API's flat list
+ * of payload fields instead of desc->payload (NULL: use desc->payload).
+ */
+static enum tk_status add_ec(struct tk_ctf_writer *w, uint64_t sc_id,
+			     const struct tk_ctf_event_class_desc *d,
+			     const struct tk_ctf_field_decl *payload_list, size_t n_payload,
+			     uint64_t *ec_id)
+{
+	const char *name = d->name ? d->name : "(no name)";
+	struct cw_sc *sc = find_sc(w, sc_id);
+	struct cw_ec *ec;
+	uint64_t id;
+	char what[320];
+	enum tk_status st;
+
+	if (!sc)
+		return TK_FAIL(TK_ERR_INVAL,
+			       "Cannot add event class: name=%s, stream-class-id=%" PRIu64
+			       ", reason=no such stream class",
+			       name, sc_id);
+	id = d->has_id ? d->id : sc->next_ec_id;
+	if (id > UINT32_MAX - 1 || find_ec(sc, id))
+		return TK_FAIL(TK_ERR_INVAL,
+			       "Cannot add event class: name=%s, id=%" PRIu64 ", reason=%s", name,
+			       id, id > UINT32_MAX - 1 ? "IDs are below 2^32 - 1" : "ID in use");
+	ec = arena_alloc(&w->arena, sizeof(*ec));
+	if (!ec || (d->name && !(ec->name = arena_strdup(&w->arena, d->name))) ||
+	    (d->emf_uri && !(ec->emf_uri = arena_strdup(&w->arena, d->emf_uri))))
+		return TK_FAIL(TK_ERR_NOMEM, "Cannot add event class: name=%s", name);
+	ec->id = id;
+	ec->loglevel = d->loglevel < 0 ? -1 : d->loglevel;
+	snprintf(what, sizeof(what), "context of event class %.256s", name);
+	st = ctf_write_scope_compile(&w->arena, d->context, what, NULL, 0, &ec->ctx);
+	snprintf(what, sizeof(what), "payload of event class %.256s", name);
+	if (st >= 0 && payload_list) {
+		st = ctf_write_fields_compile(&w->arena, payload_list, n_payload, what, NULL, 0,
+					      &ec->fields);
+		ec->fields.present = n_payload > 0;
+	} else if (st >= 0) {
+		st = ctf_write_scope_compile(&w->arena, d->payload, what, NULL, 0, &ec->fields);
+	}
+	if (st < 0)
+		return TK_FAIL(st, "Cannot add event class: name=%s", name);
+	if (index_ec(sc, ec) < 0)
+		return TK_FAIL(TK_ERR_NOMEM, "Cannot add event class: name=%s", name);
+	if (id >= sc->next_ec_id)
+		sc->next_ec_id = id + 1;
+	*ec_id = id;
 	return TK_OK;
 }
 
@@ -355,91 +555,198 @@ enum tk_status tk_ctf_writer_add_event_class(struct tk_ctf_writer *w, uint64_t s
 					     const struct tk_ctf_field_decl *fields, size_t n,
 					     uint64_t *ec_id)
 {
-	struct cw_ec *ec, **slot;
-	struct cw_sc *sc;
-	char what[320];
-	enum tk_status st;
+	static const struct tk_ctf_field_decl none[1];
+	struct tk_ctf_event_class_desc d = TK_CTF_EVENT_CLASS_DESC_INIT;
 
 	error_reset();
 	TK_ASSERT_PRE(w && name && (fields || !n) && ec_id);
-	sc = find_sc(w, sc_id);
-	if (!sc)
-		return TK_FAIL(TK_ERR_INVAL,
-			       "Cannot add event class: name=%s, stream-class-id=%" PRIu64
-			       ", reason=no such stream class",
-			       name, sc_id);
-	if (sc->ecs.len >= UINT32_MAX)
-		return TK_FAIL(TK_ERR_INVAL, "Cannot add event class: name=%s, reason=too many",
-			       name);
-	snprintf(what, sizeof(what), "payload of event class %.256s", name);
-	ec = arena_alloc(&w->arena, sizeof(*ec));
-	if (!ec || !(ec->name = arena_strdup(&w->arena, name)))
-		return TK_FAIL(TK_ERR_NOMEM, "Cannot add event class: name=%s", name);
-	ec->loglevel = loglevel < 0 ? -1 : loglevel;
-	st = ctf_write_fields_compile(&w->arena, fields, n, what, &ec->fields);
+	d.name = name;
+	d.loglevel = loglevel;
+	return add_ec(w, sc_id, &d, fields ? fields : none, n, ec_id);
+}
+
+enum tk_status tk_ctf_writer_add_event_class_desc(struct tk_ctf_writer *w, uint64_t sc_id,
+						  const struct tk_ctf_event_class_desc *desc,
+						  uint64_t *ec_id)
+{
+	struct tk_ctf_event_class_desc d = TK_CTF_EVENT_CLASS_DESC_INIT;
+
+	error_reset();
+	TK_ASSERT_PRE(w && desc && ec_id && desc->size >= sizeof(size_t));
+	memcpy(&d, desc, desc->size < sizeof(d) ? desc->size : sizeof(d));
+	return add_ec(w, sc_id, &d, NULL, 0, ec_id);
+}
+
+/* ---- streams and their packet contexts ------------------------------------------------------ */
+
+/*
+ * Encode @v, the values of the stream class's own packet-context fields, as the stream's
+ * packets carry them from the next one on.
+ */
+static enum tk_status encode_pctx(struct tk_ctf_writer *w, struct tk_ctf_writer_stream *s,
+				  const struct tk_ctf_value *v)
+{
+	const struct cw_fields *fs = &s->sc->pctx;
+	struct cw_run r;
+	uint64_t need = fs->fixed;
+	enum tk_status st;
+	uint8_t *buf, *end;
+
+	r.pad = 0;
+	r.stream = s->name;
+	st = ctf_write_measure(fs, v, &need, &r);
 	if (st < 0)
-		return TK_FAIL(st, "Cannot add event class: name=%s", name);
-	slot = vec_push(&sc->ecs, sizeof(*slot));
-	if (!slot)
-		return TK_FAIL(TK_ERR_NOMEM, "Cannot add event class: name=%s", name);
-	*slot = ec;
-	*ec_id = sc->ecs.len - 1;
+		return st;
+	buf = malloc((size_t) need + 1);
+	if (!buf)
+		return TK_FAIL(TK_ERR_NOMEM, "Cannot set packet context: stream=%s", s->name);
+	end = ctf_write_put(buf, fs, v, w->bo, &r);
+	free(s->pctx);
+	s->pctx = buf;
+	s->pctx_len = (size_t) (end - buf);
+	s->pctx_pad = r.pad;
+	s->prefix = s->sc->std_end + s->pctx_len;
 	return TK_OK;
 }
 
-/* ---- streams and packets ------------------------------------------------------------------ */
+static int stream_id_used(const struct tk_ctf_writer *w, const struct cw_sc *sc, uint64_t id)
+{
+	size_t i;
 
-enum tk_status tk_ctf_writer_add_stream(struct tk_ctf_writer *w, uint64_t sc_id, uint32_t cpu_id,
-					struct tk_ctf_writer_stream **out)
+	for (i = 0; i < w->streams.len; i++) {
+		const struct tk_ctf_writer_stream *s =
+			VEC_AT(&w->streams, struct tk_ctf_writer_stream *, i);
+
+		if (s->sc == sc && s->instance_id == id)
+			return 1;
+	}
+	return 0;
+}
+
+static int bad_file_name(const char *n)
+{
+	return !n[0] || n[0] == '.' || strchr(n, '/') || !strcmp(n, "metadata") ||
+	       !strcmp(n, "index") || strlen(n) > 200;
+}
+
+/* The stream's file and packet buffer, its header written once: it never changes. */
+static enum tk_status open_stream(struct tk_ctf_writer *w, struct tk_ctf_writer_stream *s)
+{
+	uint8_t *h;
+
+	s->cap = w->packet_size > s->prefix ? w->packet_size : s->prefix;
+	s->buf = malloc(s->cap);
+	if (!s->buf)
+		return TK_FAIL(TK_ERR_NOMEM, "Cannot add stream: name=%s", s->name);
+	s->fd = openat(w->dirfd, s->name, O_WRONLY | O_CREAT | O_EXCL | O_CLOEXEC, 0666);
+	if (s->fd < 0)
+		return TK_FAIL(TK_ERR_IO, "Cannot create stream file: dir=%s, name=%s, errno=%s",
+			       w->dir, s->name, strerror(errno));
+	h = s->buf;
+	tk_store_u32(h, CW_CTF_MAGIC, w->bo);
+	if (!w->no_uuid) {
+		memcpy(h + 4, w->uuid, 16);
+		h += 16;
+	}
+	tk_store_u32(h + 4, (uint32_t) s->sc->id, w->bo);
+	tk_store_u64(h + 8, s->instance_id, w->bo);
+	return TK_OK;
+}
+
+static void free_stream(struct tk_ctf_writer_stream *s)
+{
+	if (s->fd >= 0)
+		close(s->fd);
+	free(s->buf);
+	free(s->spare);
+	free(s->pctx);
+	vec_fini(&s->index);
+	free(s);
+}
+
+static enum tk_status add_stream(struct tk_ctf_writer *w, uint64_t sc_id,
+				 const struct tk_ctf_stream_desc *d,
+				 struct tk_ctf_writer_stream **out)
 {
 	struct tk_ctf_writer_stream *s, **slot;
-	struct cw_sc *sc;
+	struct tk_ctf_value *zero = NULL;
+	struct cw_sc *sc = find_sc(w, sc_id);
+	uint64_t id;
 	char name[64];
+	enum tk_status st;
 
-	error_reset();
-	TK_ASSERT_PRE(w && out);
-	sc = find_sc(w, sc_id);
 	if (!sc)
 		return TK_FAIL(TK_ERR_INVAL,
 			       "Cannot add stream: stream-class-id=%" PRIu64
 			       ", reason=no such stream class",
 			       sc_id);
+	id = d->has_id ? d->id : w->streams.len;
+	if (stream_id_used(w, sc, id))
+		return TK_FAIL(TK_ERR_INVAL,
+			       "Cannot add stream: stream-class-id=%" PRIu64 ", id=%" PRIu64
+			       ", reason=ID in use",
+			       sc_id, id);
+	if (d->name && bad_file_name(d->name))
+		return TK_FAIL(TK_ERR_INVAL, "Cannot add stream: name=%s, reason=not a file name",
+			       d->name);
 	snprintf(name, sizeof(name), "channel%" PRIu64 "_%" PRIu64, sc_id, sc->n_streams);
 	s = calloc(1, sizeof(*s));
-	slot = vec_push(&w->streams, sizeof(*slot));
-	if (!s || !slot || !(s->name = arena_strdup(&w->arena, name)) ||
-	    !(s->buf = malloc(w->packet_size))) {
-		if (slot)
-			w->streams.len--;
+	if (!s || !(s->name = arena_strdup(&w->arena, d->name ? d->name : name))) {
 		free(s);
 		return TK_FAIL(TK_ERR_NOMEM, "Cannot add stream: name=%s", name);
 	}
-	s->fd = openat(w->dirfd, name, O_WRONLY | O_CREAT | O_EXCL | O_CLOEXEC, 0666);
-	if (s->fd < 0) {
-		enum tk_status st =
-			TK_FAIL(TK_ERR_IO, "Cannot create stream file: dir=%s, name=%s, errno=%s",
-				w->dir, name, strerror(errno));
-
-		w->streams.len--;
-		free(s->buf);
-		free(s);
-		return st;
-	}
+	s->fd = -1;
 	s->w = w;
 	s->sc = sc;
-	s->instance_id = w->streams.len - 1;
-	s->cpu_id = cpu_id;
-	s->cap = w->packet_size;
-	/* the packet header never changes: write it once */
-	tk_store_u32(s->buf, CW_CTF_MAGIC, w->bo);
-	memcpy(s->buf + 4, w->uuid, 16);
-	tk_store_u32(s->buf + 20, (uint32_t) sc->id, w->bo);
-	tk_store_u64(s->buf + 24, s->instance_id, w->bo);
+	s->instance_id = id;
+	s->cpu_id = d->cpu_id;
+	s->prefix = sc->std_end;
+	/* the stream class's own packet-context fields are zero until set */
+	st = sc->pctx.n ? ctf_write_zero_values(&sc->pctx, &zero) : TK_OK;
+	if (st >= 0 && sc->pctx.n)
+		st = encode_pctx(w, s, zero);
+	free(zero);
+	if (st >= 0)
+		st = open_stream(w, s);
+	slot = st >= 0 ? vec_push(&w->streams, sizeof(*slot)) : NULL;
+	if (st >= 0 && !slot)
+		st = TK_FAIL(TK_ERR_NOMEM, "Cannot add stream: name=%s", s->name);
+	if (st < 0) {
+		if (s->fd >= 0)
+			unlinkat(w->dirfd, s->name, 0);
+		free_stream(s);
+		return TK_FAIL(st, "Cannot add stream: stream-class-id=%" PRIu64, sc_id);
+	}
 	sc->n_streams++;
 	*slot = s;
 	*out = s;
 	return TK_OK;
 }
+
+enum tk_status tk_ctf_writer_add_stream(struct tk_ctf_writer *w, uint64_t sc_id, uint32_t cpu_id,
+					struct tk_ctf_writer_stream **out)
+{
+	struct tk_ctf_stream_desc d = TK_CTF_STREAM_DESC_INIT;
+
+	error_reset();
+	TK_ASSERT_PRE(w && out);
+	d.cpu_id = cpu_id;
+	return add_stream(w, sc_id, &d, out);
+}
+
+enum tk_status tk_ctf_writer_add_stream_desc(struct tk_ctf_writer *w, uint64_t sc_id,
+					     const struct tk_ctf_stream_desc *desc,
+					     struct tk_ctf_writer_stream **out)
+{
+	struct tk_ctf_stream_desc d = TK_CTF_STREAM_DESC_INIT;
+
+	error_reset();
+	TK_ASSERT_PRE(w && desc && out && desc->size >= sizeof(size_t));
+	memcpy(&d, desc, desc->size < sizeof(d) ? desc->size : sizeof(d));
+	return add_stream(w, sc_id, &d, out);
+}
+
+/* ---- packets ------------------------------------------------------------------------------ */
 
 /*
  * Fill the context of the packet in @buf (its header in place), write @size bytes of it and
@@ -447,20 +754,24 @@ enum tk_status tk_ctf_writer_add_stream(struct tk_ctf_writer *w, uint64_t sc_id,
  * inside a byte (CTF 1.8.3 section 5: readers stop reading events exactly there).
  */
 static enum tk_status packet_emit(struct tk_ctf_writer *w, struct tk_ctf_writer_stream *s,
-				  uint8_t *buf, uint64_t content_bits, size_t size, uint64_t ts_end,
-				  uint64_t disc)
+				  uint8_t *buf, uint64_t content_bits, size_t size,
+				  uint64_t ts_begin, uint64_t ts_end, uint64_t disc)
 {
-	uint8_t *c = buf + CW_PACKET_HEADER_SIZE;
+	const struct cw_sc *sc = s->sc;
+	int clocked = sc->clock != TK_CTF_WRITER_NO_CLOCK;
 	enum tk_status st;
 	uint8_t *e;
 
-	tk_store_u64(c, s->ts_begin, w->bo);
-	tk_store_u64(c + 8, ts_end, w->bo);
-	tk_store_u64(c + 16, content_bits, w->bo);
-	tk_store_u64(c + 24, (uint64_t) size * 8, w->bo);
-	tk_store_u64(c + 32, s->seq, w->bo);
-	tk_store_u64(c + 40, disc, w->bo);
-	tk_store_u32(c + 48, s->cpu_id, w->bo);
+	if (clocked) {
+		tk_store_u64(buf + sc->off_ts_begin, ts_begin, w->bo);
+		tk_store_u64(buf + sc->off_ts_end, ts_end, w->bo);
+	}
+	tk_store_u64(buf + sc->off_content, content_bits, w->bo);
+	tk_store_u64(buf + sc->off_size, (uint64_t) size * 8, w->bo);
+	tk_store_u64(buf + sc->off_seq, s->seq, w->bo);
+	tk_store_u64(buf + sc->off_disc, disc, w->bo);
+	if (sc->has_cpu_id)
+		tk_store_u32(buf + sc->off_cpu, s->cpu_id, w->bo);
 	if (buf == s->buf) {
 		st = ctf_write_io_submit(w, s, size);
 	} else {
@@ -473,7 +784,7 @@ static enum tk_status packet_emit(struct tk_ctf_writer *w, struct tk_ctf_writer_
 		return TK_FAIL(st, "Cannot write packet: dir=%s, stream=%s, packet=%" PRIu64,
 			       w->dir, s->name, s->seq);
 	}
-	if (w->index_dirfd >= 0) {
+	if (w->index_dirfd >= 0 && clocked) {
 		e = vec_push(&s->index, CW_INDEX_ENTRY_SIZE);
 		if (!e) {
 			w->status = TK_ERR_NOMEM;
@@ -482,50 +793,107 @@ static enum tk_status packet_emit(struct tk_ctf_writer *w, struct tk_ctf_writer_
 		tk_store_u64(e, s->offset, TK_BYTE_ORDER_BE);
 		tk_store_u64(e + 8, (uint64_t) size * 8, TK_BYTE_ORDER_BE);
 		tk_store_u64(e + 16, content_bits, TK_BYTE_ORDER_BE);
-		tk_store_u64(e + 24, s->ts_begin, TK_BYTE_ORDER_BE);
+		tk_store_u64(e + 24, ts_begin, TK_BYTE_ORDER_BE);
 		tk_store_u64(e + 32, ts_end, TK_BYTE_ORDER_BE);
 		tk_store_u64(e + 40, disc, TK_BYTE_ORDER_BE);
-		tk_store_u64(e + 48, s->sc->id, TK_BYTE_ORDER_BE);
+		tk_store_u64(e + 48, sc->id, TK_BYTE_ORDER_BE);
 		tk_store_u64(e + 56, s->instance_id, TK_BYTE_ORDER_BE);
 		tk_store_u64(e + 64, s->seq, TK_BYTE_ORDER_BE);
 	}
 	s->offset += size;
 	s->seq++;
+	s->written++;
+	s->disc_done = disc;
+	s->gap = 0; /* a packet after lost ones: readers see the gap */
 	return TK_OK;
 }
 
-/*
- * Finish the open packet (or write an empty one when none is open): fill its context, pad
- * it to the packet size, write it and note its index entry. @final counts every loss so far
- * (the trace ends); otherwise only those before its last event, the later ones belonging to
- * the packet of the next event.
- *
- * Readers only know how many events were lost since the previous packet: for the first
- * packet of a stream they report losses of an unknown count. So a first packet that has
- * losses to report is preceded by a packet of its header and context alone, which says
- * that none were lost before it.
- */
-static enum tk_status packet_close(struct tk_ctf_writer *w, struct tk_ctf_writer_stream *s,
-				   int final)
+/* A packet of the stream's header and context alone (content and size set by the caller). */
+static uint8_t *empty_packet(const struct tk_ctf_writer *w, const struct tk_ctf_writer_stream *s)
 {
-	size_t content = s->pos ? s->pos : CW_PACKET_PREFIX;
-	size_t size = content > w->packet_size ? content : w->packet_size;
-	uint64_t disc = final ? s->disc_total : s->disc_pkt;
+	uint8_t *p = calloc(1, s->prefix);
+
+	if (p) {
+		memcpy(p, s->buf, w->header_size);
+		if (s->pctx_len)
+			memcpy(p + s->sc->std_end, s->pctx, s->pctx_len);
+	}
+	return p;
+}
+
+/* An empty packet from @ts_begin to @ts_end reporting @disc, written as it is. */
+static enum tk_status packet_emit_empty(struct tk_ctf_writer *w, struct tk_ctf_writer_stream *s,
+					uint64_t ts_begin, uint64_t ts_end, uint64_t disc)
+{
+	uint8_t *p = empty_packet(w, s);
 	enum tk_status st;
 
-	if (!s->seq && disc) {
-		uint8_t zero[CW_PACKET_PREFIX];
+	if (!p)
+		return TK_FAIL(TK_ERR_NOMEM, "Cannot write packet: stream=%s", s->name);
+	st = packet_emit(w, s, p, (uint64_t) s->prefix * 8 - s->pctx_pad, s->prefix, ts_begin,
+			 ts_end, disc);
+	free(p);
+	return st;
+}
 
-		memcpy(zero, s->buf, CW_PACKET_HEADER_SIZE);
-		st = packet_emit(w, s, zero, CW_PACKET_PREFIX * 8, CW_PACKET_PREFIX, s->ts_begin,
-				 0);
+/*
+ * Readers only know how many events were lost since the previous packet: for the first
+ * packet of a stream they report losses of an unknown count. So a first packet that has
+ * losses to report is preceded by a packet of its header and context alone, which says that
+ * none were lost before it (unless the loss is of an unknown count, which readers report
+ * just so).
+ */
+static enum tk_status emit(struct tk_ctf_writer *w, struct tk_ctf_writer_stream *s, uint8_t *buf,
+			   uint64_t content_bits, size_t size, uint64_t ts_begin, uint64_t ts_end,
+			   uint64_t disc)
+{
+	enum tk_status st;
+
+	if (!s->written && disc && !s->disc_unknown) {
+		st = packet_emit_empty(w, s, ts_begin, ts_begin, 0);
 		if (st < 0)
 			return st;
 	}
+	return packet_emit(w, s, buf, content_bits, size, ts_begin, ts_end, disc);
+}
+
+/*
+ * Finish the open packet at time @end: fill its context, pad it to the packet size, write
+ * it and note its index entry. @final counts every loss so far (the trace ends); otherwise
+ * only those before its last event, the later ones belonging to the packet of the next
+ * event. The reader's clock starts the next packet at @end.
+ */
+static enum tk_status packet_close(struct tk_ctf_writer *w, struct tk_ctf_writer_stream *s,
+				   int final, uint64_t end)
+{
+	size_t content = s->pos;
+	size_t size = content > w->packet_size ? content : w->packet_size;
+	enum tk_status st;
+
 	memset(s->buf + content, 0, size - content);
-	st = packet_emit(w, s, s->buf, (uint64_t) content * 8 - (s->pos ? s->tail_pad : 0), size,
-			 s->pos ? s->clock : s->ts_begin, disc);
+	st = emit(w, s, s->buf, (uint64_t) content * 8 - s->tail_pad, size, s->ts_begin, end,
+		  final ? s->disc_total : s->disc_pkt);
 	s->pos = 0;
+	s->clock = end;
+	return st;
+}
+
+/*
+ * No packet is open: write an empty one from the reader's clock to @end, reporting every
+ * loss so far (a range of losses without events in it, losses after the last packet).
+ */
+static enum tk_status packet_fill(struct tk_ctf_writer *w, struct tk_ctf_writer_stream *s,
+				  uint64_t end)
+{
+	uint8_t *p = empty_packet(w, s);
+	enum tk_status st;
+
+	if (!p)
+		return TK_FAIL(TK_ERR_NOMEM, "Cannot write packet: stream=%s", s->name);
+	st = emit(w, s, p, (uint64_t) s->prefix * 8 - s->pctx_pad, s->prefix,
+		  s->has_ts ? s->clock : end, end, s->disc_total);
+	free(p);
+	s->clock = end;
 	return st;
 }
 
@@ -547,206 +915,135 @@ static enum tk_status grow(struct tk_ctf_writer_stream *s, uint64_t need)
 	return TK_OK;
 }
 
+/*
+ * The packet reporting a ranged loss ends at s->end_at: finish it (with the events up to
+ * then, or empty) before anything later happens in the stream.
+ */
+static enum tk_status settle_loss(struct tk_ctf_writer *w, struct tk_ctf_writer_stream *s)
+{
+	if (!s->has_end)
+		return TK_OK;
+	s->has_end = 0;
+	if (s->pos)
+		return packet_close(w, s, 0, s->end_at);
+	return packet_fill(w, s, s->end_at);
+}
+
+enum tk_status tk_ctf_writer_set_packet_context(struct tk_ctf_writer *w,
+						struct tk_ctf_writer_stream *s,
+						const struct tk_ctf_value *values)
+{
+	enum tk_status st;
+
+	error_reset();
+	TK_ASSERT_PRE(w && s && s->w == w && values);
+	if (!s->sc->pctx.n)
+		return TK_FAIL(TK_ERR_INVAL,
+			       "Cannot set packet context: stream=%s, reason=its class declares no "
+			       "packet-context fields",
+			       s->name);
+	if (s->pos) {
+		/* check the values before finishing the packet: a refusal changes nothing */
+		struct cw_run r;
+		uint64_t need = 0;
+
+		r.stream = s->name;
+		st = ctf_write_measure(&s->sc->pctx, values, &need, &r);
+		if (st < 0)
+			return st;
+		st = packet_close(w, s, 0, s->clock);
+		if (st < 0)
+			return st;
+	}
+	return encode_pctx(w, s, values);
+}
+
 /* ---- events ------------------------------------------------------------------------------- */
 
-/*
- * Check the values of the strings, arrays and sequences of @fs and add the bytes their texts
- * and elements take to *@need. Nothing has been written when this fails.
- */
-static enum tk_status measure(const struct cw_fields *fs, const struct tk_ctf_value *v,
-			      uint64_t *need, const struct tk_ctf_writer_stream *s)
-{
-	uint32_t k;
-
-	for (k = 0; k < fs->n_var; k++) {
-		const struct cw_field *f = &fs->f[fs->var[k]];
-		const struct tk_ctf_value *x = &v[fs->var[k]];
-		uint64_t limit = f->op == CW_OP_ARRAY ? f->array_len : CW_MAX_LEN;
-
-		if (TK_UNLIKELY((!x->data && x->len) || x->len > limit))
-			return TK_FAIL(TK_ERR_INVAL,
-				       "Cannot append event: stream=%s, field=%s, length=%zu, "
-				       "reason=%s",
-				       s->name, f->name, x->len,
-				       !x->data && x->len     ? "no data"
-				       : f->op == CW_OP_ARRAY ? "more elements than the array holds"
-							      : "too long");
-		if (f->op == CW_OP_STRING)
-			*need += x->len;
-		else if (f->op == CW_OP_SEQUENCE)
-			*need += (uint64_t) x->len * f->out_bytes;
-	}
-	return TK_OK;
-}
-
-/* An integer of @f->bits bits (not 8, 16, 32 or 64) in @f->out_bytes bytes. */
-static inline uint8_t *put_bits(uint8_t *p, const struct cw_field *f, uint64_t v,
-				enum tk_byte_order bo)
-{
-	memset(p, 0, f->out_bytes);
-	tk_bits_write(p, 0, f->bits, v, bo);
-	return p + f->out_bytes;
-}
-
-/* @n elements from the caller's array @data (host order, f->in_bytes each). */
-static uint8_t *put_elems(uint8_t *p, const struct cw_field *f, const void *data, size_t n,
-			  enum tk_byte_order bo)
-{
-	const uint8_t *src = data;
-	size_t i;
-
-	if (!n)
-		return p;
-	if (f->bits == 8 || (bo == TK_BYTE_ORDER_HOST && f->bits == 8u * f->in_bytes)) {
-		memcpy(p, src, n * f->out_bytes);
-		return p + n * f->out_bytes;
-	}
-	switch (f->bits) {
-	case 16:
-		for (i = 0; i < n; i++)
-			tk_store_u16(p + 2 * i, tk_load_u16(src + 2 * i, TK_BYTE_ORDER_HOST), bo);
-		return p + 2 * n;
-	case 32:
-		for (i = 0; i < n; i++)
-			tk_store_u32(p + 4 * i, tk_load_u32(src + 4 * i, TK_BYTE_ORDER_HOST), bo);
-		return p + 4 * n;
-	case 64:
-		for (i = 0; i < n; i++)
-			tk_store_u64(p + 8 * i, tk_load_u64(src + 8 * i, TK_BYTE_ORDER_HOST), bo);
-		return p + 8 * n;
-	default:
-		break;
-	}
-	for (i = 0; i < n; i++, src += f->in_bytes) {
-		uint64_t v;
-
-		switch (f->in_bytes) {
-		case 1:
-			v = *src;
-			break;
-		case 2:
-			v = tk_load_u16(src, TK_BYTE_ORDER_HOST);
-			break;
-		case 4:
-			v = tk_load_u32(src, TK_BYTE_ORDER_HOST);
-			break;
-		default:
-			v = tk_load_u64(src, TK_BYTE_ORDER_HOST);
-			break;
-		}
-		p = put_bits(p, f, v, bo);
-	}
-	return p;
-}
-
-static inline float to_float(double d)
-{
-	/* out of range is undefined behaviour in C: give the infinity IEEE 754 rounding gives */
-	if (d > FLT_MAX)
-		return INFINITY;
-	if (d < -FLT_MAX)
-		return -INFINITY;
-	return (float) d;
-}
-
-/* Write the values @v of the fields @fs at @p; measure() checked them. */
-static uint8_t *put_fields(uint8_t *p, const struct cw_fields *fs, const struct tk_ctf_value *v,
-			   enum tk_byte_order bo)
-{
-	const struct cw_field *f = fs->f;
-	uint32_t i;
-
-	for (i = 0; i < fs->n; i++, f++, v++) {
-		switch (f->op) {
-		case CW_OP_U8:
-			*p++ = (uint8_t) v->v.u;
-			break;
-		case CW_OP_U16:
-			tk_store_u16(p, (uint16_t) v->v.u, bo);
-			p += 2;
-			break;
-		case CW_OP_U32:
-			tk_store_u32(p, (uint32_t) v->v.u, bo);
-			p += 4;
-			break;
-		case CW_OP_U64:
-			tk_store_u64(p, v->v.u, bo);
-			p += 8;
-			break;
-		case CW_OP_BITS:
-			p = put_bits(p, f, v->v.u, bo);
-			break;
-		case CW_OP_F32: {
-			float x = to_float(v->v.d);
-			uint32_t u;
-
-			memcpy(&u, &x, sizeof(u));
-			tk_store_u32(p, u, bo);
-			p += 4;
-			break;
-		}
-		case CW_OP_F64: {
-			uint64_t u;
-
-			memcpy(&u, &v->v.d, sizeof(u));
-			tk_store_u64(p, u, bo);
-			p += 8;
-			break;
-		}
-		case CW_OP_STRING: {
-			size_t n = v->len;
-
-			if (n) {
-				const uint8_t *nul = memchr(v->data, 0, n);
-
-				if (nul)
-					n = (size_t) (nul - (const uint8_t *) v->data);
-				memcpy(p, v->data, n);
-			}
-			p[n] = 0;
-			p += n + 1;
-			break;
-		}
-		case CW_OP_ARRAY:
-			p = put_elems(p, f, v->data, v->len, bo);
-			if (v->len < f->array_len) {
-				size_t rest = (size_t) (f->array_len - v->len) * f->out_bytes;
-
-				memset(p, 0, rest);
-				p += rest;
-			}
-			break;
-		default: /* CW_OP_SEQUENCE */
-			tk_store_u32(p, (uint32_t) v->len, bo);
-			p = put_elems(p + 4, f, v->data, v->len, bo);
-			break;
-		}
-	}
-	return p;
-}
+/* short_ts_ok(), header_size() and put_header() are in ctf-write-priv.h, for the inline reserve. */
 
 /*
  * The first event of a stream class fixes its event header: compact while it has fewer than
- * 31 event classes (as lttng-modules decides), large otherwise.
+ * 31 event classes, all of small ids (as lttng-modules decides), large otherwise.
  */
 static void freeze(struct cw_sc *sc)
 {
 	sc->frozen = 1;
-	sc->large = sc->ecs.len >= CW_COMPACT_EXT;
+	sc->large = sc->ecs.len >= CW_COMPACT_EXT || sc->next_ec_id > CW_COMPACT_EXT;
 }
 
-enum tk_status tk_ctf_writer_append(struct tk_ctf_writer *w, struct tk_ctf_writer_stream *s,
-				    uint64_t ec_id, uint64_t ts, const struct tk_ctf_value *context,
-				    const struct tk_ctf_value *payload)
+/* Check the values of one scope and add the bytes they take to *@need. */
+static inline enum tk_status measure_scope(const struct cw_fields *fs, const struct tk_ctf_value *v,
+					   uint64_t *need, struct cw_run *r)
 {
-	const struct tk_ctf_value *vals;
-	const struct cw_fields *last;
-	const struct cw_ec *ec;
-	struct cw_sc *sc;
+	*need += fs->fixed;
+	if (!fs->n || (fs->flat && !fs->n_var))
+		return TK_OK; /* nothing to check: only fixed-size fields */
+	return ctf_write_measure(fs, v, need, r);
+}
+
+/*
+ * Place an event of class @ec_id at time @ts whose contexts and payload take @body bytes:
+ * close the open packet when the event does not fit, open one when none is, write the event
+ * header. *@out is where the body goes; the caller writes it and moves s->pos past it.
+ */
+static enum tk_status event_begin(struct tk_ctf_writer *w, struct tk_ctf_writer_stream *s,
+				  uint64_t ec_id, uint64_t ts, uint64_t body, uint8_t **out)
+{
+	struct cw_sc *sc = s->sc;
+	int clocked = sc->clock != TK_CTF_WRITER_NO_CLOCK;
+	uint64_t need = body, clk;
 	enum tk_status st;
-	uint64_t need, clk;
 	size_t hs;
 	uint8_t *p;
+
+	if (TK_UNLIKELY(!sc->frozen))
+		freeze(sc);
+	/* after a ranged loss, the packet reporting it holds the events up to its end */
+	if (TK_UNLIKELY(s->has_end) && ts > s->end_at && (st = settle_loss(w, s)) < 0)
+		return st;
+	clk = s->has_ts ? s->clock : ts;
+	hs = clocked ? header_size(sc, ec_id, clk, ts) : 4;
+	need += hs;
+	if (s->pos && !s->has_end && (s->pos > w->packet_size || need > w->packet_size - s->pos)) {
+		st = packet_close(w, s, 0, s->clock);
+		if (st < 0)
+			return st;
+	}
+	if (!s->pos) {
+		if (TK_UNLIKELY(s->prefix > s->cap) && (st = grow(s, s->prefix)) < 0)
+			return st;
+		if (s->pctx_len)
+			memcpy(s->buf + sc->std_end, s->pctx, s->pctx_len);
+		s->pos = s->prefix;
+		s->ts_begin = clk;
+	}
+	if (TK_UNLIKELY(need > s->cap - s->pos) && (st = grow(s, need)) < 0)
+		return st;
+	p = s->buf + s->pos;
+	if (clocked) {
+		p = put_header(p, hs, ec_id, ts, w->bo);
+	} else {
+		tk_store_u32(p, (uint32_t) ec_id, w->bo);
+		p += 4;
+	}
+	*out = p;
+	return TK_OK;
+}
+
+enum tk_status tk_ctf_writer_append_scopes(struct tk_ctf_writer *w, struct tk_ctf_writer_stream *s,
+					   uint64_t ec_id, uint64_t ts,
+					   const struct tk_ctf_value *common_context,
+					   const struct tk_ctf_value *context,
+					   const struct tk_ctf_value *payload)
+{
+	const struct cw_ec *ec;
+	struct cw_sc *sc;
+	struct cw_run r;
+	enum tk_status st;
+	uint64_t need = 0;
+	uint8_t *p;
+	int clocked;
 
 	error_reset();
 	TK_ASSERT_PRE(w && s && s->w == w);
@@ -755,63 +1052,63 @@ enum tk_status tk_ctf_writer_append(struct tk_ctf_writer *w, struct tk_ctf_write
 			       "Cannot append event: dir=%s, reason=an earlier write failed",
 			       w->dir);
 	sc = s->sc;
-	if (TK_UNLIKELY(ec_id >= sc->ecs.len))
+	clocked = sc->clock != TK_CTF_WRITER_NO_CLOCK;
+	ec = find_ec(sc, ec_id);
+	if (TK_UNLIKELY(!ec))
 		return TK_FAIL(TK_ERR_INVAL,
 			       "Cannot append event: stream=%s, event-class-id=%" PRIu64
 			       ", reason=no such event class in stream class %" PRIu64,
 			       s->name, ec_id, sc->id);
-	ec = VEC_AT(&sc->ecs, struct cw_ec *, ec_id);
+	if (!clocked)
+		ts = 0;
 	if (TK_UNLIKELY(s->has_ts && ts < s->clock))
 		return TK_FAIL(TK_ERR_INVAL,
 			       "Cannot append event: stream=%s, time=%" PRIu64 ", previous=%" PRIu64
 			       ", reason=time goes back",
 			       s->name, ts, s->clock);
-	if (TK_UNLIKELY((sc->ctx.n && !context) || (ec->fields.n && !payload)))
+	if (TK_UNLIKELY((sc->ctx.n && !common_context) || (ec->ctx.n && !context) ||
+			(ec->fields.n && !payload)))
 		return TK_FAIL(TK_ERR_INVAL,
 			       "Cannot append event: stream=%s, event=%s, reason=no %s", s->name,
-			       ec->name, payload ? "context values" : "payload values");
-	need = sc->ctx.fixed + ec->fields.fixed;
-	if (sc->ctx.n_var && (st = measure(&sc->ctx, context, &need, s)) < 0)
+			       ec->name ? ec->name : "",
+			       !payload ? "payload values" : "context values");
+	r.stream = s->name;
+	st = measure_scope(&sc->ctx, common_context, &need, &r);
+	if (st >= 0)
+		st = measure_scope(&ec->ctx, context, &need, &r);
+	if (st >= 0)
+		st = measure_scope(&ec->fields, payload, &need, &r);
+	if (st < 0)
 		return st;
-	if (ec->fields.n_var && (st = measure(&ec->fields, payload, &need, s)) < 0)
+	st = event_begin(w, s, ec_id, ts, need, &p);
+	if (st < 0)
 		return st;
-	if (TK_UNLIKELY(!sc->frozen))
-		freeze(sc);
-	clk = s->has_ts ? s->clock : ts;
-	hs = header_size(sc, ec_id, clk, ts);
-	need += hs;
-	if (s->pos && (s->pos > w->packet_size || need > w->packet_size - s->pos)) {
-		st = packet_close(w, s, 0);
-		if (st < 0)
-			return st;
-	}
-	if (!s->pos) {
-		s->pos = CW_PACKET_PREFIX;
-		s->ts_begin = clk;
-	}
-	if (TK_UNLIKELY(need > s->cap - s->pos) && (st = grow(s, need)) < 0)
-		return st;
-	p = put_header(s->buf + s->pos, hs, ec_id, ts, w->bo);
+	r.pad = 0;
 	if (sc->ctx.n)
-		p = put_fields(p, &sc->ctx, context, w->bo);
+		p = ctf_write_put(p, &sc->ctx, common_context, w->bo, &r);
+	if (ec->ctx.n)
+		p = ctf_write_put(p, &ec->ctx, context, w->bo, &r);
 	if (ec->fields.n)
-		p = put_fields(p, &ec->fields, payload, w->bo);
+		p = ctf_write_put(p, &ec->fields, payload, w->bo, &r);
 	s->pos = (size_t) (p - s->buf);
-	last = ec->fields.n ? &ec->fields : &sc->ctx;
-	vals = ec->fields.n ? payload : context;
-	s->tail_pad = last->tail_seq && !vals[last->n - 1].len ? 0 : last->tail_pad;
+	s->tail_pad = r.pad;
 	s->clock = ts;
 	s->has_ts = 1;
 	s->disc_pkt = s->disc_total;
 	return TK_OK;
 }
 
+enum tk_status tk_ctf_writer_append(struct tk_ctf_writer *w, struct tk_ctf_writer_stream *s,
+				    uint64_t ec_id, uint64_t ts, const struct tk_ctf_value *context,
+				    const struct tk_ctf_value *payload)
+{
+	return tk_ctf_writer_append_scopes(w, s, ec_id, ts, context, NULL, payload);
+}
+
 uint8_t *ctf_write_event_reserve_slow(struct tk_ctf_writer *w, struct tk_ctf_writer_stream *s,
 				      uint64_t ec_id, uint64_t ts, size_t body, enum tk_status *st)
 {
-	struct cw_sc *sc = s->sc;
-	uint64_t need, clk;
-	size_t hs;
+	const struct cw_ec *ec = find_ec(s->sc, ec_id);
 	uint8_t *p;
 
 	if (TK_UNLIKELY(w->status < 0)) {
@@ -820,30 +1117,21 @@ uint8_t *ctf_write_event_reserve_slow(struct tk_ctf_writer *w, struct tk_ctf_wri
 			      w->dir);
 		return NULL;
 	}
-	if (TK_UNLIKELY(ec_id >= sc->ecs.len || (s->has_ts && ts < s->clock))) {
+	if (TK_UNLIKELY(!ec || ec->ctx.n || s->sc->clock == TK_CTF_WRITER_NO_CLOCK ||
+			(s->has_ts && ts < s->clock))) {
 		*st = TK_FAIL(TK_ERR_INVAL,
 			      "Cannot append event: stream=%s, event-class-id=%" PRIu64
-			      ", time=%" PRIu64 ", reason=no such event class or time goes back",
-			      s->name, ec_id, ts);
+			      ", time=%" PRIu64 ", reason=%s",
+			      s->name, ec_id, ts,
+			      !ec			   ? "no such event class"
+			      : ec->ctx.n		   ? "event class with its own context"
+			      : s->has_ts && ts < s->clock ? "time goes back"
+							   : "stream without a clock");
 		return NULL;
 	}
-	if (TK_UNLIKELY(!sc->frozen))
-		freeze(sc);
-	clk = s->has_ts ? s->clock : ts;
-	hs = header_size(sc, ec_id, clk, ts);
-	need = (uint64_t) body + hs;
-	if (s->pos && (s->pos > w->packet_size || need > w->packet_size - s->pos)) {
-		*st = packet_close(w, s, 0);
-		if (*st < 0)
-			return NULL;
-	}
-	if (!s->pos) {
-		s->pos = CW_PACKET_PREFIX;
-		s->ts_begin = clk;
-	}
-	if (TK_UNLIKELY(need > s->cap - s->pos) && (*st = grow(s, need)) < 0)
+	*st = event_begin(w, s, ec_id, ts, body, &p);
+	if (*st < 0)
 		return NULL;
-	p = put_header(s->buf + s->pos, hs, ec_id, ts, w->bo);
 	s->pos = (size_t) (p - s->buf) + body;
 	s->tail_pad = 0;
 	s->clock = ts;
@@ -852,12 +1140,98 @@ uint8_t *ctf_write_event_reserve_slow(struct tk_ctf_writer *w, struct tk_ctf_wri
 	return p;
 }
 
+/* ---- losses ------------------------------------------------------------------------------- */
+
+/* An unknown count of losses: readers can only be told so for a stream's first packet. */
+static uint64_t loss_count(struct tk_ctf_writer_stream *s, uint64_t count)
+{
+	if (count != UINT64_MAX)
+		return count;
+	if (!s->written && !s->pos)
+		s->disc_unknown = 1;
+	return 1;
+}
+
 enum tk_status tk_ctf_writer_add_discarded(struct tk_ctf_writer *w, struct tk_ctf_writer_stream *s,
 					   uint64_t count)
 {
 	error_reset();
 	TK_ASSERT_PRE(w && s && s->w == w);
-	s->disc_total += count;
+	s->disc_total += loss_count(s, count);
+	return TK_OK;
+}
+
+/*
+ * Before a loss at time @begin: the stream's packets must end there. The open packet is
+ * finished at @begin; without one, an empty packet covers the time since the last packet.
+ */
+static enum tk_status end_packets_at(struct tk_ctf_writer *w, struct tk_ctf_writer_stream *s,
+				     uint64_t begin, const char *what)
+{
+	enum tk_status st = settle_loss(w, s);
+
+	if (st < 0)
+		return st;
+	if (s->has_ts && begin < s->clock)
+		return TK_FAIL(TK_ERR_INVAL,
+			       "Cannot record %s: stream=%s, begin=%" PRIu64 ", previous=%" PRIu64
+			       ", reason=time goes back",
+			       what, s->name, begin, s->clock);
+	if (s->pos)
+		return packet_close(w, s, 0, begin);
+	if (s->written && s->clock < begin)
+		return packet_fill(w, s, begin);
+	return TK_OK;
+}
+
+enum tk_status tk_ctf_writer_add_discarded_range(struct tk_ctf_writer *w,
+						 struct tk_ctf_writer_stream *s, uint64_t count,
+						 uint64_t begin, uint64_t end)
+{
+	enum tk_status st;
+
+	error_reset();
+	TK_ASSERT_PRE(w && s && s->w == w);
+	if (s->sc->clock == TK_CTF_WRITER_NO_CLOCK || end < begin)
+		return TK_FAIL(TK_ERR_INVAL,
+			       "Cannot record discarded events: stream=%s, begin=%" PRIu64
+			       ", end=%" PRIu64 ", reason=%s",
+			       s->name, begin, end,
+			       end < begin ? "ends before it begins" : "stream without a clock");
+	st = end_packets_at(w, s, begin, "discarded events");
+	if (st < 0)
+		return st;
+	s->disc_total += loss_count(s, count);
+	s->clock = begin;
+	s->has_ts = 1;
+	s->has_end = 1;
+	s->end_at = end;
+	return TK_OK;
+}
+
+enum tk_status tk_ctf_writer_add_discarded_packets(struct tk_ctf_writer *w,
+						   struct tk_ctf_writer_stream *s, uint64_t count,
+						   uint64_t begin, uint64_t end)
+{
+	int clocked = s && s->sc->clock != TK_CTF_WRITER_NO_CLOCK;
+	enum tk_status st;
+
+	error_reset();
+	TK_ASSERT_PRE(w && s && s->w == w);
+	if (!count || (clocked && end < begin))
+		return TK_FAIL(TK_ERR_INVAL,
+			       "Cannot record discarded packets: stream=%s, count=%" PRIu64
+			       ", begin=%" PRIu64 ", end=%" PRIu64,
+			       s->name, count, begin, end);
+	st = end_packets_at(w, s, clocked ? begin : s->clock, "discarded packets");
+	if (st < 0)
+		return st;
+	s->seq += count;
+	s->gap = 1;
+	if (clocked) {
+		s->clock = end;
+		s->has_ts = 1;
+	}
 	return TK_OK;
 }
 
@@ -886,11 +1260,15 @@ enum tk_status tk_ctf_writer_close(struct tk_ctf_writer *w)
 		struct tk_ctf_writer_stream *s =
 			VEC_AT(&w->streams, struct tk_ctf_writer_stream *, i);
 
-		/* the last packet; losses without any event get an empty one */
-		if (s->pos || s->disc_total)
-			keep_first(&st, packet_close(w, s, 1));
+		keep_first(&st, settle_loss(w, s));
+		/* the last packet; losses or lost packets after it get an empty one */
+		if (s->pos)
+			keep_first(&st, packet_close(w, s, 1, s->clock));
+		else if (s->disc_total > s->disc_done || s->gap)
+			keep_first(&st, packet_fill(w, s, s->clock));
 		keep_first(&st, ctf_write_io_wait(w, s));
-		if (w->index_dirfd >= 0)
+		/* readers find packets by time through an index: none without a clock */
+		if (w->index_dirfd >= 0 && s->sc->clock != TK_CTF_WRITER_NO_CLOCK)
 			keep_first(&st, ctf_write_index(w, s));
 		if (close(s->fd))
 			keep_first(&st,
@@ -912,19 +1290,12 @@ void tk_ctf_writer_destroy(struct tk_ctf_writer *w)
 	if (!w)
 		return;
 	ctf_write_io_stop(w);
-	for (i = 0; i < w->streams.len; i++) {
-		struct tk_ctf_writer_stream *s =
-			VEC_AT(&w->streams, struct tk_ctf_writer_stream *, i);
-
-		if (s->fd >= 0)
-			close(s->fd);
-		free(s->buf);
-		free(s->spare);
-		vec_fini(&s->index);
-		free(s);
-	}
-	for (i = 0; i < w->scs.len; i++)
+	for (i = 0; i < w->streams.len; i++)
+		free_stream(VEC_AT(&w->streams, struct tk_ctf_writer_stream *, i));
+	for (i = 0; i < w->scs.len; i++) {
 		vec_fini(&VEC_AT(&w->scs, struct cw_sc *, i)->ecs);
+		vec_fini(&VEC_AT(&w->scs, struct cw_sc *, i)->ec_table);
+	}
 	vec_fini(&w->streams);
 	vec_fini(&w->scs);
 	vec_fini(&w->clocks);

@@ -30,7 +30,10 @@
 #      contradicts the data: exit 1 after exactly the events of the packets before that
 #      entry; in the other fields (times, counts, ids), unused: exit 0, full output.
 #   c. One bit flipped in a stream file or the metadata: exit 0, or 1 with one line; stdout in
-#      whole lines; the events of the packets before the flipped one printed unchanged.
+#      whole lines; the events of the packets before the flipped one printed unchanged. Every
+#      fourth such copy is also converted to CTF (`tracekit convert`): exit status as print's,
+#      with one line on failure and no output left behind; on success the converted trace
+#      prints exactly what the damaged one printed.
 #   d. Any other exit status fails: signals, a hang (`timeout`, 124), a runaway output (the
 #      file-size limit), and sanitizer reports, whose exit statuses are set here to 86 (ASan,
 #      LSan) and 87 (UBSan) so that they can never pass for exit status 1.
@@ -443,6 +446,28 @@ check_index() {
 	rm -r "$t/cut"
 }
 
+# check_convert CASE: after `run` printed the damaged copy $t/cut (rc, $tmp/out), convert it to
+# CTF: the same outcome, nothing left on failure, and on success the same printout.
+check_convert() {
+	print_rc=$rc
+	cp "$tmp/out" "$tmp/print.out"
+	rm -rf "$tmp/conv"
+	runs=$((runs + 1))
+	timeout 10 "$tk" convert -q "$t/cut" -o "$tmp/conv" >"$tmp/out" 2>"$tmp/err"
+	rc=$?
+	status_ok convert "$1, tracekit convert" || return
+	if [ "$rc" -ne "$print_rc" ]; then
+		fail convert "$1: tracekit convert exits $rc, tracekit print $print_rc"
+	elif [ "$rc" -ne 0 ]; then
+		[ ! -e "$tmp/conv" ] || fail convert "$1: output left after a failed conversion"
+	else
+		timeout 10 "$tk" print "$tmp/conv" >"$tmp/out" 2>"$tmp/err"
+		cmp -s "$tmp/out" "$tmp/print.out" ||
+			fail convert "$1: the converted trace does not print as the damaged one"
+	fi
+	rm -rf "$tmp/conv"
+}
+
 # c. one bit flipped in the stream file (pseudo-random, and in the headers of two packets) or
 # in the metadata
 check_flips() {
@@ -474,6 +499,7 @@ check_flips() {
 		fi
 		i=$((i + 1))
 		if [ $((i % 4)) -eq 0 ]; then
+			check_convert "$c"
 			run "$t/cut" info
 			status_ok flip "$c, tracekit info"
 		fi
@@ -488,7 +514,7 @@ check_flips() {
 		flip "$t/cut/metadata" "$x" "$new"
 		c="$name: metadata bit $bit of byte $x flipped"
 		run "$t/cut"
-		status_ok flip "$c" && whole_lines flip "$c"
+		status_ok flip "$c" && whole_lines flip "$c" && check_convert "$c"
 		run "$t/cut" info
 		status_ok flip "$c, tracekit info"
 		flip "$t/cut/metadata" "$x" "$old"

@@ -11,9 +11,17 @@
  * share a time, so readers must break ties. Text values are never empty: babeltrace2 2.0 may
  * print stale text for empty strings (see stale-empty.py), which this test does not excuse.
  *
+ * With --nested, the trace holds the kinds that nest instead (tk_ctf_writer_add_*_desc()):
+ * enumerations, structures (empty ones too), variants chosen by a tag, arrays and sequences
+ * of structures, enumerations, 1-bit integers, text and arrays, sequences whose length is
+ * an earlier member; a stream class with a packet context of its own fields and an event
+ * context, event classes with contexts of their own, IDs and stream file names given, and
+ * losses over time ranges (--lost). With --no-clock as well, its one stream class has no
+ * clock (events without time, one stream) and the trace no UUID.
+ *
  * Usage: gen-ctfw [--seed N] [--events N] [--streams N] [--packet-size BYTES]
  *                 [--byte-order le|be|host] [--large] [--lost] [--no-index]
- *                 [--frequency HZ] [--big] DIR
+ *                 [--frequency HZ] [--big] [--nested [--no-clock]] DIR
  */
 #include <getopt.h>
 #include <inttypes.h>
@@ -204,7 +212,380 @@ static void usage(FILE *out)
 {
 	fprintf(out, "Usage: gen-ctfw [--seed N] [--events N] [--streams N] [--packet-size BYTES]\n"
 		     "                [--byte-order le|be|host] [--large] [--lost] [--no-index]\n"
-		     "                [--frequency HZ] [--big] DIR\n");
+		     "                [--frequency HZ] [--big] [--nested [--no-clock]] DIR\n");
+}
+
+/* ---- --nested: the kinds that nest ---------------------------------------------------------- */
+
+#define LBL(l, a, b)                                                                               \
+	{                                                                                          \
+		.label = (l), .lo = {.u = (a)}, .hi = {.u = (b) }                                  \
+	}
+#define INTD(nm, b, s, bs)                                                                         \
+	{                                                                                          \
+		.name = (nm), .kind = TK_CTF_FIELD_KIND_INT, .bits = (b), .is_signed = (s),        \
+		.base = (bs)                                                                       \
+	}
+#define STRUCTD(nm, m)                                                                             \
+	{                                                                                          \
+		.name = (nm), .kind = TK_CTF_FIELD_KIND_STRUCT, .members = (m),                    \
+		.n_members = ARRAY_SIZE(m)                                                         \
+	}
+
+static const struct tk_ctf_enum_label n_colors[] = {
+	LBL("RED", 0, 0),
+	LBL("GREEN", 1, 1),
+	LBL("BLUE: 2 to 9", 2, 9),
+	LBL("GREEN", 20, 22),
+};
+static const struct tk_ctf_enum_label n_signed[] = {
+	{.label = "NEG", .lo = {.i = -100}, .hi = {.i = -1}},
+	{.label = "ZERO", .lo = {.i = 0}, .hi = {.i = 0}},
+	{.label = "POS", .lo = {.i = 1}, .hi = {.i = 1000}},
+};
+/* labels starting with "_" or naming keywords once one "_" is gone, as LTTng writes them */
+static const struct tk_ctf_enum_label n_tags[] = {
+	LBL("str", 0, 0),  LBL("_num", 1, 3),	LBL("pair", 4, 4),
+	LBL("none", 5, 5), LBL("_align", 6, 6), LBL("__two", 7, 7),
+};
+#define COLORD(nm)                                                                                 \
+	{                                                                                          \
+		.name = (nm), .kind = TK_CTF_FIELD_KIND_ENUM, .bits = 8, .base = 16,               \
+		.labels = n_colors, .n_labels = ARRAY_SIZE(n_colors)                               \
+	}
+#define TAGD(nm)                                                                                   \
+	{                                                                                          \
+		.name = (nm), .kind = TK_CTF_FIELD_KIND_ENUM, .bits = 8, .labels = n_tags,         \
+		.n_labels = ARRAY_SIZE(n_tags)                                                     \
+	}
+
+static const struct tk_ctf_field_decl n_u16 = INTD(NULL, 16, 0, 16);
+static const struct tk_ctf_field_decl n_bit = INTD(NULL, 1, 0, 0);
+static const struct tk_ctf_field_decl n_s12 = INTD(NULL, 12, 1, 0);
+static const struct tk_ctf_field_decl n_char = {.kind = TK_CTF_FIELD_KIND_CHAR};
+static const struct tk_ctf_field_decl n_color = COLORD(NULL);
+static const struct tk_ctf_field_decl n_row = {
+	.kind = TK_CTF_FIELD_KIND_ARRAY, .array_len = 3, .elem = &n_s12};
+static const struct tk_ctf_field_decl n_pair[] = {
+	INTD("a", 16, 0, 0),
+	{.name = "b", .kind = TK_CTF_FIELD_KIND_FLOAT, .bits = 64},
+};
+static const struct tk_ctf_field_decl n_options[] = {
+	{.name = "str", .kind = TK_CTF_FIELD_KIND_STRING},
+	INTD("_num", 32, 1, 0),
+	STRUCTD("pair", n_pair),
+	{.name = "none", .kind = TK_CTF_FIELD_KIND_STRUCT},
+	INTD("_align", 5, 1, 0),
+	COLORD("__two"),
+};
+static const struct tk_ctf_field_decl n_pt[] = {
+	INTD("a", 8, 0, 0),
+	{.name = "s", .kind = TK_CTF_FIELD_KIND_STRING},
+	{.name = "e", .kind = TK_CTF_FIELD_KIND_STRUCT},
+};
+static const struct tk_ctf_field_decl n_pt_elem = {
+	.kind = TK_CTF_FIELD_KIND_STRUCT, .members = n_pt, .n_members = ARRAY_SIZE(n_pt)};
+static const struct tk_ctf_field_decl n_item[] = {
+	INTD("k", 8, 0, 0),
+	TAGD("t"),
+	{.name = "v",
+	 .kind = TK_CTF_FIELD_KIND_VARIANT,
+	 .ref = "t",
+	 .members = n_options,
+	 .n_members = ARRAY_SIZE(n_options)},
+};
+static const struct tk_ctf_field_decl n_item_elem = {
+	.kind = TK_CTF_FIELD_KIND_STRUCT, .members = n_item, .n_members = ARRAY_SIZE(n_item)};
+static const struct tk_ctf_field_decl n_name = {
+	.kind = TK_CTF_FIELD_KIND_SEQUENCE, .ref = "len", .elem = &n_char};
+static const struct tk_ctf_field_decl n_inner[] = {
+	INTD("x", 32, 1, 0),
+	{.name = "inner", .kind = TK_CTF_FIELD_KIND_STRUCT},
+	{.name = "f", .kind = TK_CTF_FIELD_KIND_FLOAT, .bits = 32},
+};
+static const struct tk_ctf_field_decl n_sink_m[] = {
+	INTD("len", 8, 0, 0),
+	COLORD("color"),
+	{.name = "sgn",
+	 .kind = TK_CTF_FIELD_KIND_ENUM,
+	 .bits = 16,
+	 .is_signed = 1,
+	 .labels = n_signed,
+	 .n_labels = ARRAY_SIZE(n_signed)},
+	STRUCTD("pt", n_inner),
+	{.name = "empty", .kind = TK_CTF_FIELD_KIND_STRUCT},
+	TAGD("tag"),
+	{.name = "v",
+	 .kind = TK_CTF_FIELD_KIND_VARIANT,
+	 .ref = "tag",
+	 .members = n_options,
+	 .n_members = ARRAY_SIZE(n_options)},
+	{.name = "words", .kind = TK_CTF_FIELD_KIND_SEQUENCE, .ref = "len", .elem = &n_u16},
+	{.name = "text", .kind = TK_CTF_FIELD_KIND_SEQUENCE, .ref = "len", .elem = &n_char},
+	{.name = "bits", .kind = TK_CTF_FIELD_KIND_ARRAY, .array_len = 70, .elem = &n_bit},
+	{.name = "pts", .kind = TK_CTF_FIELD_KIND_ARRAY, .array_len = 2, .elem = &n_pt_elem},
+	{.name = "grid", .kind = TK_CTF_FIELD_KIND_ARRAY, .array_len = 2, .elem = &n_row},
+	{.name = "colors", .kind = TK_CTF_FIELD_KIND_ARRAY, .array_len = 2, .elem = &n_color},
+	{.name = "items", .kind = TK_CTF_FIELD_KIND_SEQUENCE, .elem = &n_item_elem},
+	{.name = "names", .kind = TK_CTF_FIELD_KIND_ARRAY, .array_len = 2, .elem = &n_name},
+	INTD("tail", 12, 0, 16),
+};
+static const struct tk_ctf_field_decl n_sink = STRUCTD(NULL, n_sink_m);
+static const struct tk_ctf_field_decl n_var_m[] = {
+	TAGD("tag"),
+	{.name = "v",
+	 .kind = TK_CTF_FIELD_KIND_VARIANT,
+	 .ref = "tag",
+	 .members = n_options,
+	 .n_members = ARRAY_SIZE(n_options)},
+};
+static const struct tk_ctf_field_decl n_var = STRUCTD(NULL, n_var_m);
+static const struct tk_ctf_field_decl n_empty = {.kind = TK_CTF_FIELD_KIND_STRUCT};
+static const struct tk_ctf_field_decl n_ctx_m[] = {INTD("vpid", 32, 1, 0), INTD("ip", 64, 0, 16)};
+static const struct tk_ctf_field_decl n_ctx = STRUCTD(NULL, n_ctx_m);
+static const struct tk_ctf_field_decl n_sctx_m[] = {INTD("tid", 32, 1, 0)};
+static const struct tk_ctf_field_decl n_sctx = STRUCTD(NULL, n_sctx_m);
+static const struct tk_ctf_field_decl n_pctx_m[] = {
+	INTD("cpu_id", 32, 0, 0),
+	{.name = "host", .kind = TK_CTF_FIELD_KIND_STRING},
+	COLORD("mode"),
+};
+static const struct tk_ctf_field_decl n_pctx = STRUCTD(NULL, n_pctx_m);
+
+/* Values of declarations, depth first; tags choose options, length members lengths. */
+struct ngen {
+	struct rng *r;
+	struct tk_ctf_value v[8192];
+	size_t n;
+	uint8_t text[1 << 17];
+	size_t used;
+	struct {
+		const struct tk_ctf_field_decl *d;
+		uint64_t v;
+	} ints[512];
+	size_t n_ints;
+};
+
+static uint64_t ngen_named(const struct ngen *g, const char *name,
+			   const struct tk_ctf_field_decl **d)
+{
+	size_t i;
+
+	for (i = g->n_ints; i-- > 0;)
+		if (!strcmp(g->ints[i].d->name, name)) {
+			*d = g->ints[i].d;
+			return g->ints[i].v;
+		}
+	fprintf(stderr, "gen-ctfw: no member %s\n", name);
+	exit(1);
+}
+
+/* @len bytes of text, never starting with NUL (see the file comment on empty text) */
+static const uint8_t *ngen_text(struct ngen *g, size_t len)
+{
+	uint8_t *p = g->text + g->used;
+
+	if (g->used + len + 1 > sizeof(g->text)) {
+		fprintf(stderr, "gen-ctfw: text buffer full\n");
+		exit(1);
+	}
+	fill_text(g->r, p, len);
+	g->used += len;
+	return p;
+}
+
+static void ngen_field(struct ngen *g, const struct tk_ctf_field_decl *d)
+{
+	struct tk_ctf_value *x = &g->v[g->n++];
+	const struct tk_ctf_field_decl *t = NULL;
+	uint64_t k, tv;
+	size_t i, j;
+
+	if (g->n >= ARRAY_SIZE(g->v) - 16) {
+		fprintf(stderr, "gen-ctfw: too many values\n");
+		exit(1);
+	}
+	memset(x, 0, sizeof(*x));
+	switch (d->kind) {
+	case TK_CTF_FIELD_KIND_INT:
+		x->v.u = rng_next(g->r) >> below(g->r, 64);
+		if (!strcmp(d->name ? d->name : "", "len"))
+			x->v.u = 1 + below(g->r, 8); /* never 0: no empty text */
+		break;
+	case TK_CTF_FIELD_KIND_ENUM: {
+		const struct tk_ctf_enum_label *l = &d->labels[below(g->r, d->n_labels)];
+
+		x->v.u = l->lo.u + below(g->r, l->hi.u - l->lo.u + 1);
+		if (d->labels == n_colors && below(g->r, 8) == 0)
+			x->v.u = 200; /* no label */
+		break;
+	}
+	case TK_CTF_FIELD_KIND_FLOAT:
+		x->v.d = (double) (int32_t) rng_next(g->r) / 16.0;
+		break;
+	case TK_CTF_FIELD_KIND_STRING:
+		x->len = 1 + below(g->r, 20);
+		x->data = ngen_text(g, x->len);
+		break;
+	case TK_CTF_FIELD_KIND_STRUCT:
+		g->n--;
+		for (i = 0; i < d->n_members; i++)
+			ngen_field(g, &d->members[i]);
+		return;
+	case TK_CTF_FIELD_KIND_VARIANT:
+		tv = ngen_named(g, d->ref, &t);
+		x->len = SIZE_MAX;
+		for (i = 0; i < t->n_labels; i++)
+			if (tv >= t->labels[i].lo.u && tv <= t->labels[i].hi.u)
+				for (j = 0; j < d->n_members; j++)
+					if (!strcmp(d->members[j].name, t->labels[i].label))
+						x->len = j;
+		ngen_field(g, &d->members[x->len]);
+		return;
+	default: /* arrays and sequences */
+		if (d->kind == TK_CTF_FIELD_KIND_ARRAY)
+			x->len = (size_t) d->array_len;
+		else if (d->ref)
+			x->len = (size_t) ngen_named(g, d->ref, &t);
+		else
+			x->len = below(g->r, 4);
+		if (!d->elem || d->elem->kind == TK_CTF_FIELD_KIND_CHAR) {
+			x->data = ngen_text(g, x->len);
+			return;
+		}
+		for (k = 0; k < x->len; k++)
+			ngen_field(g, d->elem);
+		return;
+	}
+	if (d->name && g->n_ints < ARRAY_SIZE(g->ints)) {
+		g->ints[g->n_ints].d = d;
+		g->ints[g->n_ints++].v = x->v.u;
+	}
+}
+
+static const struct tk_ctf_value *ngen_scope(struct ngen *g, const struct tk_ctf_field_decl *d)
+{
+	size_t first = g->n;
+
+	g->n_ints = 0;
+	ngen_field(g, d);
+	return &g->v[first];
+}
+
+/* The stream's packet-context values from now on (set before its first event: no empty
+ * host name, see the file comment). */
+static void set_pctx(struct tk_ctf_writer *w, struct tk_ctf_writer_stream *s, struct rng *r,
+		     uint64_t cpu, const char *host)
+{
+	struct tk_ctf_value pv[3];
+
+	memset(pv, 0, sizeof(pv));
+	pv[0].v.u = cpu;
+	pv[1].data = host;
+	pv[1].len = strlen(host);
+	pv[2].v.u = below(r, 25);
+	CHECK(tk_ctf_writer_set_packet_context(w, s, pv));
+}
+
+/*
+ * The --nested trace: one stream class (with a clock or none) of the caller's own packet
+ * context and event context, four event classes of given IDs (one beyond the compact
+ * header's range), and a stream per CPU (one without a clock) under given names and IDs.
+ */
+static void write_nested(struct tk_ctf_writer_opts *o, const char *dir, struct rng *r,
+			 uint64_t events, uint64_t streams, uint64_t freq, int lost, int clocked)
+{
+	static struct ngen g;
+	static const char *const hosts[] = {"alpha", "beta \"b\"", "caf\xc3\xa9"};
+	struct tk_ctf_stream_class_desc scd = TK_CTF_STREAM_CLASS_DESC_INIT;
+	struct tk_ctf_clock_desc cd = TK_CTF_CLOCK_DESC_INIT;
+	struct tk_ctf_writer_stream *st[MAX_STREAMS];
+	struct tk_ctf_writer *w;
+	uint64_t sc, ids[4], now = 1000, clk;
+	const struct tk_ctf_field_decl *payloads[4] = {&n_sink, &n_var, &n_empty, NULL};
+	const struct tk_ctf_field_decl *ctxs[4] = {&n_ctx, NULL, NULL, &n_ctx};
+	static const uint64_t want_ids[4] = {0, 7, 31, 100000};
+	static const char *const names[4] = {"kitchen sink", "variant", "empty", "context only"};
+	size_t i;
+
+	g.r = r;
+	o->no_uuid = !clocked;
+	CHECK(tk_ctf_writer_create(&w, dir, o));
+	CHECK(tk_ctf_writer_set_env_string(w, "hostname", "nested-host"));
+	CHECK(tk_ctf_writer_set_env_string(w, "domain", "ust"));
+	CHECK(tk_ctf_writer_set_env_string(w, "procname", "gen-ctfw"));
+	CHECK(tk_ctf_writer_set_env_int(w, "vpid", 4242));
+	if (clocked) {
+		cd.name = "monotonic";
+		cd.frequency = freq;
+		cd.offset_s = 1700000000;
+		cd.offset_cycles = below(r, freq);
+		cd.precision = 1;
+		cd.description = "nested clock";
+		cd.is_absolute = 1;
+		cd.has_uuid = 1;
+		for (i = 0; i < 16; i++)
+			cd.uuid[i] = (uint8_t) rng_next(r);
+		CHECK(tk_ctf_writer_add_clock_desc(w, &cd, &clk));
+		scd.clock_id = clk;
+		streams = streams < MAX_STREAMS ? streams : MAX_STREAMS;
+	} else {
+		streams = 1; /* readers order events without time by stream: keep one */
+	}
+	scd.has_id = 1;
+	scd.id = 3;
+	scd.has_cpu_id = 0;
+	scd.packet_context = &n_pctx;
+	scd.event_context = &n_sctx;
+	CHECK(tk_ctf_writer_add_stream_class_desc(w, &scd, &sc));
+	for (i = 0; i < 4; i++) {
+		struct tk_ctf_event_class_desc e = TK_CTF_EVENT_CLASS_DESC_INIT;
+
+		e.name = names[i];
+		e.has_id = 1;
+		e.id = want_ids[i];
+		e.loglevel = (int) i * 4;
+		e.emf_uri = i == 1 ? "http://example.org/emf" : NULL;
+		e.context = ctxs[i];
+		e.payload = payloads[i];
+		CHECK(tk_ctf_writer_add_event_class_desc(w, sc, &e, &ids[i]));
+	}
+	for (i = 0; i < streams; i++) {
+		struct tk_ctf_stream_desc sd = TK_CTF_STREAM_DESC_INIT;
+		char name[32];
+
+		snprintf(name, sizeof(name), "nested_%zu", i);
+		sd.has_id = 1;
+		sd.id = 10 + i;
+		sd.name = name;
+		CHECK(tk_ctf_writer_add_stream_desc(w, sc, &sd, &st[i]));
+		set_pctx(w, st[i], r, i, hosts[i % 3]);
+	}
+	for (i = 0; i < events; i++) {
+		size_t s = below(r, streams), c = below(r, 4);
+		const struct tk_ctf_value *v[3];
+
+		g.n = 0;
+		g.used = 0;
+		now += below(r, 40) == 0 ? (UINT64_C(1) << 33) : below(r, 5000);
+		if (below(r, 25) == 0)
+			set_pctx(w, st[s], r, s + 100 * below(r, 3), hosts[below(r, 3)]);
+		if (lost && below(r, 40) == 0) {
+			uint64_t n = 1 + below(r, 50);
+
+			if (clocked)
+				CHECK(tk_ctf_writer_add_discarded_range(w, st[s], n, now,
+									now + below(r, 3000)));
+			else
+				CHECK(tk_ctf_writer_add_discarded(w, st[s], n));
+			now += 3000;
+		}
+		v[0] = ngen_scope(&g, &n_sctx);
+		v[1] = ctxs[c] ? ngen_scope(&g, ctxs[c]) : NULL;
+		v[2] = payloads[c] ? ngen_scope(&g, payloads[c]) : NULL;
+		CHECK(tk_ctf_writer_append_scopes(w, st[s], ids[c], now, v[0], v[1], v[2]));
+	}
+	CHECK(tk_ctf_writer_close(w));
 }
 
 int main(int argc, char **argv)
@@ -220,6 +601,8 @@ int main(int argc, char **argv)
 		{"no-index", no_argument, NULL, 'I'},
 		{"frequency", required_argument, NULL, 'f'},
 		{"big", no_argument, NULL, 'B'},
+		{"nested", no_argument, NULL, 'N'},
+		{"no-clock", no_argument, NULL, 'C'},
 		{"help", no_argument, NULL, 'h'},
 		{NULL, 0, NULL, 0},
 	};
@@ -235,7 +618,7 @@ int main(int argc, char **argv)
 	struct tk_ctf_writer_stream *st[MAX_STREAMS];
 	uint64_t st_sc[MAX_STREAMS], ts[MAX_STREAMS], now;
 	uint64_t seed = 1, events = 2000, streams = 3, freq = 1000000000, clk[2], sc[2];
-	int large = 0, lost = 0, big = 0, c;
+	int large = 0, lost = 0, big = 0, nested = 0, clocked = 1, c;
 	size_t ncls = 0, i, j, n_sc0;
 	struct tk_ctf_writer *w;
 	struct rng r;
@@ -275,6 +658,12 @@ int main(int argc, char **argv)
 		case 'B':
 			big = 1;
 			break;
+		case 'N':
+			nested = 1;
+			break;
+		case 'C':
+			clocked = 0;
+			break;
 		case 'h':
 			usage(stdout);
 			return 0;
@@ -291,6 +680,10 @@ int main(int argc, char **argv)
 	o.has_uuid = 1;
 	for (i = 0; i < 16; i++)
 		o.uuid[i] = (uint8_t) rng_next(&r);
+	if (nested) {
+		write_nested(&o, argv[optind], &r, events, streams, freq, lost, clocked);
+		return 0;
+	}
 	CHECK(tk_ctf_writer_create(&w, argv[optind], &o));
 	snprintf(key, sizeof(key), "tkhost%" PRIu64, seed);
 	CHECK(tk_ctf_writer_set_env_string(w, "hostname", key));

@@ -8,7 +8,9 @@
  * value against what the test gave, stream by stream; the losses it reports must add up to
  * those recorded. Oracle 2 walks the index files and packets (sections 2 and 6): packets back
  * to back from offset 0, sizes in bits, zero padding, contexts equal to the index entries,
- * times that never go back, sequence numbers from 0 and the last loss count.
+ * times that never go back, sequence numbers from 0 and the last loss count. For nested
+ * declarations, values are drawn by a generator of their own (vgen) and checked by a walk of
+ * the reader's field classes beside the declarations (check_scope).
  */
 #include <fcntl.h>
 #include <inttypes.h>
@@ -266,6 +268,121 @@ void tw_lose(struct tw *t, size_t stream, uint64_t count)
 {
 	OK(tk_ctf_writer_add_discarded(t->w, t->st[stream], count));
 	t->lost[stream] += count;
+}
+
+/* ---- values of nested declarations, drawn from a seed ---------------------------------------- */
+
+static const struct tk_ctf_value *vgen_int(const struct vgen *g, const char *name,
+					   const struct tk_ctf_field_decl **d)
+{
+	size_t i;
+
+	for (i = g->n_ints; i-- > 0;)
+		if (g->ints[i].d->name && !strcmp(g->ints[i].d->name, name)) {
+			*d = g->ints[i].d;
+			return (const struct tk_ctf_value *) &g->ints[i].v;
+		}
+	fail();
+	return NULL;
+}
+
+static void vgen_field(struct vgen *g, const struct tk_ctf_field_decl *d)
+{
+	struct tk_ctf_value *x = &g->v[g->n++];
+	const struct tk_ctf_field_decl *t = NULL;
+	uint64_t k, r = rnd(&g->s);
+	size_t i, j;
+
+	assert_true(g->n < ARRAY_SIZE(g->v) - 64);
+	memset(x, 0, sizeof(*x));
+	switch (d->kind) {
+	case TK_CTF_FIELD_KIND_INT:
+		x->v.u = r >> (r % 64);
+		if (d->name && !strcmp(d->name, "len"))
+			x->v.u = r % 12; /* a length */
+		if (d->name && !strcmp(d->name, "n"))
+			x->v.u = r % 5;
+		break;
+	case TK_CTF_FIELD_KIND_ENUM: {
+		/* tags: a label with an option (all but "unused", the last) */
+		const struct tk_ctf_enum_label *l =
+			&d->labels[r % (d->n_labels - (d->labels == g->tags))];
+
+		/* a labelled value, or now and then one of no label */
+		x->v.u = l->lo.u + (l->hi.u - l->lo.u ? (r >> 8) % (l->hi.u - l->lo.u + 1) : 0);
+		if (r % 7 == 0 && d->labels != g->tags)
+			x->v.u = 200;
+		break;
+	}
+	case TK_CTF_FIELD_KIND_FLOAT:
+		x->v.d = (double) (int32_t) r / 8.0;
+		break;
+	case TK_CTF_FIELD_KIND_STRING:
+		x->len = r % 20;
+		x->data = g->text + g->used;
+		for (k = 0; k < x->len; k++)
+			g->text[g->used++] = (uint8_t) ('a' + (r >> k) % 26);
+		break;
+	case TK_CTF_FIELD_KIND_STRUCT:
+		g->n--;
+		for (i = 0; i < d->n_members; i++)
+			vgen_field(g, &d->members[i]);
+		return;
+	case TK_CTF_FIELD_KIND_VARIANT: {
+		const struct tk_ctf_value *tv = vgen_int(g, d->ref, &t);
+
+		x->len = SIZE_MAX;
+		for (i = 0; i < t->n_labels; i++)
+			if (tv->v.u >= t->labels[i].lo.u && tv->v.u <= t->labels[i].hi.u)
+				for (j = 0; j < d->n_members; j++)
+					if (!strcmp(d->members[j].name, t->labels[i].label))
+						x->len = j;
+		assert_true(x->len < d->n_members);
+		vgen_field(g, &d->members[x->len]);
+		return;
+	}
+	default: /* arrays and sequences */
+		if (d->kind == TK_CTF_FIELD_KIND_ARRAY)
+			x->len = (size_t) d->array_len;
+		else if (d->ref)
+			x->len = (size_t) vgen_int(g, d->ref, &t)->v.u;
+		else
+			x->len = r % 4;
+		if (!d->elem || d->elem->kind == TK_CTF_FIELD_KIND_CHAR) {
+			x->data = g->text + g->used;
+			for (k = 0; k < x->len; k++)
+				g->text[g->used++] = (uint8_t) ('A' + (r >> (k % 60)) % 26);
+			if (x->len > 2 && r % 3 == 0)
+				g->text[g->used - 2] = 0; /* bytes after a NUL are kept too */
+			return;
+		}
+		for (k = 0; k < x->len; k++)
+			vgen_field(g, d->elem);
+		return;
+	}
+	if (d->name && g->n_ints < ARRAY_SIZE(g->ints)) {
+		g->ints[g->n_ints].d = d;
+		g->ints[g->n_ints++].v = x->v.u;
+	}
+}
+
+/* Values of scope @d (a STRUCT declaration) for the event of seed @seed. */
+const struct tk_ctf_value *vgen_scope(struct vgen *g, const struct tk_ctf_field_decl *d,
+				      uint64_t seed)
+{
+	size_t first = g->n;
+
+	g->s = seed * UINT64_C(0x9E3779B97F4A7C15) + 77;
+	rnd(&g->s);
+	g->n_ints = 0;
+	vgen_field(g, d);
+	return &g->v[first];
+}
+
+void vgen_reset(struct vgen *g)
+{
+	g->n = 0;
+	g->used = 0;
 }
 
 /* ---- oracle 1: the project's CTF reader ----------------------------------------------------- */
@@ -623,4 +740,167 @@ void tw_fini(struct tw *t)
 {
 	free(t->ev);
 	t->ev = NULL;
+}
+
+/* ---- oracle 1 for nested declarations --------------------------------------------------------- */
+
+/* The member of structure @st shown as @name, or fail. */
+static const struct model_fc *member_fc(const struct model_fc *st, const char *name)
+{
+	uint32_t i;
+
+	for (i = 0; i < st->u.st.count; i++)
+		if (!strcmp(st->u.st.members[i].name, name))
+			return st->u.st.members[i].fc;
+	print_error("no member %s\n", name);
+	fail();
+	return NULL;
+}
+
+/* Every range a declaration gives its labels is one of the reader's (which merges labels). */
+static void check_labels(const struct model_fc *fc, const struct tk_ctf_field_decl *d)
+{
+	size_t i;
+	uint32_t j, k;
+
+	for (i = 0; i < d->n_labels; i++) {
+		int found = 0;
+
+		for (j = 0; j < fc->u.en.count && !found; j++) {
+			const struct model_enum_mapping *m = &fc->u.en.maps[j];
+
+			if (strcmp(m->label, d->labels[i].label))
+				continue;
+			for (k = 0; k < m->nranges; k++)
+				found |= m->ranges[k].lo.u == d->labels[i].lo.u &&
+					 m->ranges[k].hi.u == d->labels[i].hi.u;
+		}
+		if (!found) {
+			print_error("label %s: range %" PRIu64 " ... %" PRIu64 " not read back\n",
+				    d->labels[i].label, d->labels[i].lo.u, d->labels[i].hi.u);
+			fail();
+		}
+	}
+}
+
+/*
+ * Check field @fc and its values from *@mv against declaration @d and the values from *@xv it
+ * was written with (struct tk_ctf_value: depth first), advancing both. @st is the structure
+ * that holds the field, for sequences' length members and variants' tags.
+ */
+static void check_nested(const struct model_fc *st, const struct model_fc *fc,
+			 const struct tk_ctf_field_decl *d, const struct tk_ctf_value **xv,
+			 const struct model_value **mv)
+{
+	const struct tk_ctf_value *x = *xv;
+	const struct model_value *v = *mv;
+	uint64_t k;
+	size_t i;
+
+	switch (d->kind) {
+	case TK_CTF_FIELD_KIND_INT:
+	case TK_CTF_FIELD_KIND_ENUM:
+		assert_int_equal(fc->kind,
+				 d->kind == TK_CTF_FIELD_KIND_ENUM ? MODEL_FC_ENUM : MODEL_FC_INT);
+		assert_int_equal(fc->size, d->bits);
+		assert_int_equal(fc->is_signed, !!d->is_signed);
+		assert_int_equal(fc->base, d->base ? d->base : 10);
+		if (d->kind == TK_CTF_FIELD_KIND_ENUM)
+			check_labels(fc, d);
+		check_int(v, x->v.u, d->bits, d->is_signed, d->name ? d->name : "element");
+		*xv = x + 1;
+		*mv = v + 1;
+		return;
+	case TK_CTF_FIELD_KIND_FLOAT:
+		assert_int_equal(fc->kind, MODEL_FC_FLOAT);
+		if (d->bits == 32)
+			assert_true(v->v.d == (double) (float) x->v.d);
+		else
+			assert_memory_equal(&v->v.d, &x->v.d, sizeof(double));
+		*xv = x + 1;
+		*mv = v + 1;
+		return;
+	case TK_CTF_FIELD_KIND_STRING:
+		assert_int_equal(fc->kind, MODEL_FC_STRING);
+		assert_int_equal(v->n, x->len);
+		if (x->len)
+			assert_memory_equal(v->v.s, x->data, x->len);
+		*xv = x + 1;
+		*mv = v + 1;
+		return;
+	case TK_CTF_FIELD_KIND_STRUCT: {
+		uint32_t m = 0;
+
+		assert_int_equal(fc->kind, MODEL_FC_STRUCT);
+		for (i = 0; i < d->n_members; i++, m++) {
+			const struct tk_ctf_field_decl *e = &d->members[i];
+
+			assert_true(m < fc->u.st.count);
+			if (e->kind == TK_CTF_FIELD_KIND_SEQUENCE && !e->ref) {
+				/* its own length member first, shown as _NAME_length */
+				char lname[128];
+
+				snprintf(lname, sizeof(lname), "_%s_length", e->name);
+				check_name(&fc->u.st.members[m], lname);
+				assert_int_equal((*mv)->v.u, (*xv)->len);
+				(*mv)++;
+				m++;
+			}
+			check_name(&fc->u.st.members[m], e->name);
+			check_nested(fc, fc->u.st.members[m].fc, e, xv, mv);
+		}
+		assert_int_equal(m, fc->u.st.count);
+		return;
+	}
+	case TK_CTF_FIELD_KIND_VARIANT:
+		assert_int_equal(fc->kind, MODEL_FC_VARIANT);
+		assert_int_equal(fc->u.var.count, d->n_members);
+		assert_ptr_equal(fc->u.var.tag, member_fc(st, d->ref));
+		for (i = 0; i < d->n_members; i++)
+			assert_string_equal(fc->u.var.options[i].orig_name, d->members[i].name);
+		assert_int_equal(v->n, x->len);
+		*xv = x + 1;
+		*mv = v + 1;
+		check_nested(st, fc->u.var.options[x->len].fc, &d->members[x->len], xv, mv);
+		return;
+	default: /* arrays and sequences */
+		break;
+	}
+	assert_int_equal(fc->kind,
+			 d->kind == TK_CTF_FIELD_KIND_ARRAY ? MODEL_FC_ARRAY : MODEL_FC_SEQUENCE);
+	if (d->kind == TK_CTF_FIELD_KIND_SEQUENCE && d->ref)
+		assert_ptr_equal(fc->u.arr.length_fc, member_fc(st, d->ref));
+	if (!d->elem || d->elem->kind == TK_CTF_FIELD_KIND_CHAR) {
+		/* text: one value, the bytes given then NUL padding */
+		uint64_t count = d->kind == TK_CTF_FIELD_KIND_ARRAY ? d->array_len : x->len;
+		const uint8_t *p = (const uint8_t *) v->v.s;
+
+		assert_true(fc->is_text);
+		for (k = 0; k < count; k++)
+			assert_int_equal(p[k], k < x->len ? ((const uint8_t *) x->data)[k] : 0);
+		*xv = x + 1;
+		*mv = v + 1;
+		return;
+	}
+	assert_false(fc->is_text);
+	assert_int_equal(v->n, x->len);
+	*xv = x + 1;
+	*mv = v + 1;
+	for (k = 0; k < x->len; k++)
+		check_nested(st, fc->u.arr.elem, d->elem, xv, mv);
+}
+
+const struct model_value *check_scope(const struct model_fc *st, const struct model_value *v,
+				      const struct tk_ctf_field_decl *d,
+				      const struct tk_ctf_value *want)
+{
+	const struct tk_ctf_value *x = want;
+
+	if (!d) {
+		assert_null(st);
+		return v;
+	}
+	assert_non_null(st);
+	check_nested(NULL, st, d, &x, &v);
+	return v;
 }

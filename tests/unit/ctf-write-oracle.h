@@ -15,6 +15,7 @@
 #include <tracekit/tracekit.h>
 
 #include "common/bytes.h"
+#include "model/model.h"
 
 #define ARRAY_SIZE(a) (sizeof(a) / sizeof((a)[0]))
 #define MAX_FIELDS    32
@@ -116,11 +117,49 @@ void tw_append_values(struct tw *t, size_t stream, size_t cls, uint64_t ts,
 void tw_append(struct tw *t, size_t stream, size_t cls, uint64_t ts);
 void tw_lose(struct tw *t, size_t stream, uint64_t count);
 
+/*
+ * Values for nested declarations, depth first (struct tk_ctf_value), drawn from a seed: an
+ * enumeration takes a labelled value (now and then one of no label, but for @tags), a tag
+ * (an enumeration of labels @tags, whose last label chooses no option) a value of one of its
+ * labels, and its variant the option of that label's name; a sequence with a length member
+ * takes that member's value; text never starts with a NUL but may hold one.
+ */
+struct vgen {
+	uint64_t s;
+	const struct tk_ctf_enum_label *tags;
+	struct tk_ctf_value v[4096];
+	size_t n;
+	uint8_t text[1 << 16];
+	size_t used;
+	struct {
+		const struct tk_ctf_field_decl *d;
+		uint64_t v;
+	} ints[256];
+	size_t n_ints;
+};
+
+/* Values of scope @d (a STRUCT declaration) for the event of seed @seed, after the others. */
+const struct tk_ctf_value *vgen_scope(struct vgen *g, const struct tk_ctf_field_decl *d,
+				      uint64_t seed);
+
+/* Forget every value drawn. */
+void vgen_reset(struct vgen *g);
+
 /* Oracle 1: read the trace back and compare every event; returns the event count. */
 size_t tw_read_check(struct tw *t);
 
 /* Oracle 2: the index and packets of stream @i, summed up in @sum. */
 void check_packets(const struct tw *t, size_t i, struct pk_summary *sum);
+
+/*
+ * Oracle 1 for nested declarations: the scope @st read back (values from @v) against @d, a
+ * STRUCT declaration (NULL: no scope), and the values @want it was written with, depth first
+ * (struct tk_ctf_value): kinds, sizes, signs, bases, labels, names, option names, length
+ * members and tags, and every value. Returns the value after the scope.
+ */
+const struct model_value *check_scope(const struct model_fc *st, const struct model_value *v,
+				      const struct tk_ctf_field_decl *d,
+				      const struct tk_ctf_value *want);
 
 /* Close the writer, then check the packets of every stream and read it all back. */
 void tw_close_check(struct tw *t);

@@ -40,7 +40,8 @@ static void help(void)
 	       "\n"
 	       "Examples:\n"
 	       "  tracekit convert trace.dat -o trace-v6.dat --file-version 6\n"
-	       "  tracekit convert trace.dat -o sched.dat -e sched --begin 1234.5 --end 1236\n");
+	       "  tracekit convert trace.dat -o sched.dat -e sched --begin 1234.5 --end 1236\n"
+	       "  tracekit convert lttng-trace -o copy -e 'sched_*'\n");
 }
 
 /* Nanoseconds, or seconds with a dot and up to nine decimals. */

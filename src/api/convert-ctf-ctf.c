@@ -1,0 +1,859 @@
+// SPDX-License-Identifier: MIT
+/*
+ * CTF to CTF (tk_convert() with TK_CONVERT_CTF from a CTF input): a trace rewritten through
+ * the public CTF writer, so that readers print it as they print the original.
+ *
+ * The mapping, from the reader's model:
+ *   - one CTF trace per source (a trace directory, or the chunks of one LTTng rotation that
+ *     share a UUID), written in OUTPUT/PATH where PATH is the source's directory relative to
+ *     the input it was found in (OUTPUT itself for a lone trace), so that babeltrace2 finds
+ *     and names them as the originals, and merges them the same way;
+ *   - the trace UUID (or none), environment, and clocks as they are (frequency, offset,
+ *     precision, origin, UUID, description);
+ *   - stream classes, event classes and streams with their IDs, which decide the order of
+ *     events of equal time, and data files under their names;
+ *   - every field class the reader knows, as a writer declaration of the same kind, size,
+ *     sign, base and names: structures, enumerations with their labels, variants with their
+ *     tags, arrays and sequences (of text, or of any element), strings, floats;
+ *   - the packet context's fields readers show (cpu_id and the like): the writer writes
+ *     those readers interpret itself; each event's packet values are set on its stream when
+ *     they change;
+ *   - each kept event with its clock value (so times print the same), its stream and event
+ *     class contexts and payload, value for value, in the reader's flat order;
+ *   - discarded events and packets reported by the reader, over the same time ranges.
+ * A field a reader would hide (an integer mapped to a clock outside the packet context and
+ * event header) has no writer equivalent: such a trace is refused with TK_ERR_UNSUPPORTED.
+ */
+#include <inttypes.h>
+#include <limits.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <sys/stat.h>
+
+#include <tracekit/tracekit.h>
+
+#include "../common/arena.h"
+#include "../common/error.h"
+#include "../model/model.h"
+#include "convert-priv.h"
+
+/* Structures nest this deep at most in a converted scope (the writer's own limit). */
+#define CC_MAX_DEPTH 32
+
+/* What a length or tag refers to: its field class, and its value in the current event. */
+struct cc_len {
+	const struct model_fc *fc;
+	uint64_t value;
+};
+
+/* One output trace: the writer of a source and its streams by the source's stream order. */
+struct cc_out {
+	const struct tk_source *src;
+	struct tk_ctf_writer *w;
+	uint64_t *clock_ids; /* by the source's clock index */
+};
+
+/* A stream of the input, as written. */
+struct cc_stream {
+	struct cc_out *out;
+	struct tk_ctf_writer_stream *ws;
+	uint64_t last;	   /* clock value of the last event written, or of the last loss */
+	uint8_t *pctx_key; /* the packet-context values last set, serialized */
+	size_t pctx_key_len;
+	int has_pctx; /* its class has packet-context fields readers show */
+};
+
+struct cc {
+	struct arena arena; /* declarations */
+	struct cc_out *outs;
+	size_t n_outs;
+	struct cc_stream *streams; /* by the trace's stream index */
+	size_t n_streams;
+	struct tk_ctf_value *vals; /* values of one scope of the current event */
+	size_t cap;
+	size_t n;
+	struct cc_len lens[64]; /* lengths of text sequences seen in the current scope */
+	size_t n_lens;
+	uint8_t *key; /* packet-context values of the current event, serialized */
+	size_t key_len, key_cap;
+	struct convert_filter *filter;
+	enum tk_status err; /* a failure met in the notice callback */
+};
+
+/* ---- declarations ------------------------------------------------------------------------- */
+
+/*
+ * The structures enclosing the field being declared, innermost last, with the member being
+ * declared in each: where the writer looks a length or tag up by name.
+ */
+struct cc_frames {
+	const struct model_fc *st[CC_MAX_DEPTH];
+	uint32_t at[CC_MAX_DEPTH];
+	unsigned int n;
+};
+
+/*
+ * The name under which the writer finds @target, the length or tag of a field declared now:
+ * the nearest earlier member of that name in the enclosing structures, innermost first. NULL
+ * when the writer would find another field or none (the reader found it elsewhere, by an
+ * absolute path into another scope, say).
+ */
+static const char *ref_name(const struct cc_frames *fr, const struct model_fc *target)
+{
+	const char *name = NULL;
+	unsigned int k;
+	uint32_t j;
+
+	for (k = fr->n; k-- > 0 && !name;)
+		for (j = 0; j < fr->at[k]; j++)
+			if (fr->st[k]->u.st.members[j].fc == target)
+				name = fr->st[k]->u.st.members[j].name;
+	if (!name)
+		return NULL;
+	for (k = fr->n; k-- > 0;)
+		for (j = fr->at[k]; j-- > 0;)
+			if (!strcmp(fr->st[k]->u.st.members[j].name, name))
+				return fr->st[k]->u.st.members[j].fc == target ? name : NULL;
+	return NULL;
+}
+
+static enum tk_status decl_of(struct cc *c, const struct model_fc *fc, const char *name,
+			      struct tk_ctf_field_decl *d, struct cc_frames *fr);
+
+static enum tk_status decl_members(struct cc *c, const struct model_fc *st,
+				   struct tk_ctf_field_decl *d, struct cc_frames *fr)
+{
+	struct tk_ctf_field_decl *m;
+	enum tk_status st_ = TK_OK;
+	uint32_t i;
+
+	d->kind = TK_CTF_FIELD_KIND_STRUCT;
+	d->n_members = st->u.st.count;
+	m = arena_alloc(&c->arena, (st->u.st.count + 1) * sizeof(*m));
+	if (!m)
+		return TK_FAIL(TK_ERR_NOMEM, "Cannot declare structure");
+	d->members = m;
+	if (fr->n >= CC_MAX_DEPTH)
+		return TK_FAIL(TK_ERR_UNSUPPORTED, "Cannot declare structure: reason=nested too "
+						   "deeply");
+	fr->st[fr->n] = st;
+	fr->n++;
+	for (i = 0; i < st->u.st.count && st_ >= 0; i++) {
+		fr->at[fr->n - 1] = i;
+		st_ = decl_of(c, st->u.st.members[i].fc, st->u.st.members[i].name, &m[i], fr);
+	}
+	fr->n--;
+	return st_;
+}
+
+static enum tk_status decl_labels(struct cc *c, const struct model_fc *fc,
+				  struct tk_ctf_field_decl *d)
+{
+	struct tk_ctf_enum_label *l;
+	size_t n = 0, k = 0;
+	uint32_t i, j;
+
+	for (i = 0; i < fc->u.en.count; i++)
+		n += fc->u.en.maps[i].nranges;
+	l = arena_alloc(&c->arena, (n + 1) * sizeof(*l));
+	if (!l)
+		return TK_FAIL(TK_ERR_NOMEM, "Cannot declare enumeration");
+	for (i = 0; i < fc->u.en.count; i++)
+		for (j = 0; j < fc->u.en.maps[i].nranges; j++, k++) {
+			l[k].label = fc->u.en.maps[i].label;
+			l[k].lo.u = fc->u.en.maps[i].ranges[j].lo.u;
+			l[k].hi.u = fc->u.en.maps[i].ranges[j].hi.u;
+		}
+	d->labels = l;
+	d->n_labels = n;
+	return TK_OK;
+}
+
+/* The element of an array or sequence: text, or a declaration of its own. */
+static enum tk_status decl_elem(struct cc *c, const struct model_fc *fc,
+				struct tk_ctf_field_decl *d, struct cc_frames *fr)
+{
+	struct tk_ctf_field_decl *e;
+
+	if (fc->is_text) {
+		d->elem_kind = TK_CTF_FIELD_KIND_CHAR;
+		return TK_OK;
+	}
+	e = arena_alloc(&c->arena, sizeof(*e));
+	if (!e)
+		return TK_FAIL(TK_ERR_NOMEM, "Cannot declare array");
+	d->elem = e;
+	return decl_of(c, fc->u.arr.elem, "element", e, fr);
+}
+
+/* The writer's declaration of the field class @fc, shown as @name. */
+static enum tk_status decl_of(struct cc *c, const struct model_fc *fc, const char *name,
+			      struct tk_ctf_field_decl *d, struct cc_frames *fr)
+{
+	uint32_t i;
+
+	memset(d, 0, sizeof(*d));
+	d->name = name;
+	if (fc->clock)
+		return TK_FAIL(TK_ERR_UNSUPPORTED,
+			       "Cannot convert field: name=%s, reason=an integer mapped to a "
+			       "clock outside the event header and packet context",
+			       name);
+	switch (fc->kind) {
+	case MODEL_FC_INT:
+	case MODEL_FC_ENUM:
+		d->kind =
+			fc->kind == MODEL_FC_ENUM ? TK_CTF_FIELD_KIND_ENUM : TK_CTF_FIELD_KIND_INT;
+		d->bits = fc->size;
+		d->is_signed = fc->is_signed;
+		d->base = fc->base;
+		return fc->kind == MODEL_FC_ENUM ? decl_labels(c, fc, d) : TK_OK;
+	case MODEL_FC_FLOAT:
+		d->kind = TK_CTF_FIELD_KIND_FLOAT;
+		if (fc->mant_dig == 24 && fc->exp_dig == 8)
+			d->bits = 32;
+		else if (fc->mant_dig == 53 && fc->exp_dig == 11)
+			d->bits = 64;
+		else
+			return TK_FAIL(TK_ERR_UNSUPPORTED,
+				       "Cannot convert field: name=%s, exp-dig=%u, mant-dig=%u, "
+				       "reason=only 32 and 64-bit IEEE 754 floats are written",
+				       name, fc->exp_dig, fc->mant_dig);
+		return TK_OK;
+	case MODEL_FC_STRING:
+		d->kind = TK_CTF_FIELD_KIND_STRING;
+		return TK_OK;
+	case MODEL_FC_STRUCT:
+		return decl_members(c, fc, d, fr);
+	case MODEL_FC_ARRAY:
+		d->kind = TK_CTF_FIELD_KIND_ARRAY;
+		d->array_len = fc->u.arr.length;
+		return decl_elem(c, fc, d, fr);
+	case MODEL_FC_SEQUENCE:
+		d->kind = TK_CTF_FIELD_KIND_SEQUENCE;
+		d->ref = ref_name(fr, fc->u.arr.length_fc);
+		if (!d->ref)
+			return TK_FAIL(TK_ERR_UNSUPPORTED,
+				       "Cannot convert sequence: name=%s, length=%s, reason=its "
+				       "length is not an earlier member of an enclosing structure",
+				       name, fc->ref ? fc->ref : "");
+		return decl_elem(c, fc, d, fr);
+	case MODEL_FC_VARIANT: {
+		struct tk_ctf_field_decl *o;
+		enum tk_status st = TK_OK;
+
+		d->kind = TK_CTF_FIELD_KIND_VARIANT;
+		d->ref = ref_name(fr, fc->u.var.tag);
+		if (!d->ref)
+			return TK_FAIL(TK_ERR_UNSUPPORTED,
+				       "Cannot convert variant: name=%s, tag=%s, reason=its tag is "
+				       "not an earlier member of an enclosing structure",
+				       name, fc->ref ? fc->ref : "");
+		o = arena_alloc(&c->arena, (fc->u.var.count + 1) * sizeof(*o));
+		if (!o)
+			return TK_FAIL(TK_ERR_NOMEM, "Cannot declare variant");
+		d->members = o;
+		d->n_members = fc->u.var.count;
+		/* options keep their written names: readers choose them by the tag's labels */
+		for (i = 0; i < fc->u.var.count && st >= 0; i++)
+			st = decl_of(c, fc->u.var.options[i].fc, fc->u.var.options[i].orig_name,
+				     &o[i], fr);
+		return st;
+	}
+	default:
+		return TK_FAIL(TK_ERR_UNSUPPORTED, "Cannot convert field: name=%s, kind=%u", name,
+			       fc->kind);
+	}
+}
+
+/* A scope (a STRUCT field class) as a declaration, or NULL when absent. */
+static enum tk_status decl_scope(struct cc *c, const struct model_fc *fc,
+				 const struct tk_ctf_field_decl **out)
+{
+	struct cc_frames fr = {.n = 0};
+	struct tk_ctf_field_decl *d;
+
+	*out = NULL;
+	if (!fc)
+		return TK_OK;
+	if (fc->kind != MODEL_FC_STRUCT)
+		return TK_FAIL(TK_ERR_UNSUPPORTED, "Cannot convert scope: kind=%u", fc->kind);
+	d = arena_alloc(&c->arena, sizeof(*d));
+	if (!d)
+		return TK_FAIL(TK_ERR_NOMEM, "Cannot declare scope");
+	*out = d;
+	return decl_members(c, fc, d, &fr);
+}
+
+/* Whether readers show some of the packet context's fields. */
+static int pctx_shown(const struct model_fc *pc)
+{
+	uint32_t i;
+
+	for (i = 0; pc && pc->kind == MODEL_FC_STRUCT && i < pc->u.st.count; i++)
+		if (pc->u.st.members[i].fc->in_ir)
+			return 1;
+	return 0;
+}
+
+/*
+ * The packet-context fields readers show (the writer writes those they interpret), as a
+ * structure of their own; NULL when there are none.
+ */
+static enum tk_status decl_packet_context(struct cc *c, const struct model_fc *pc,
+					  const struct tk_ctf_field_decl **out)
+{
+	struct cc_frames fr = {.n = 1};
+	struct tk_ctf_field_decl *d, *m;
+	uint32_t i, n = 0;
+	enum tk_status st = TK_OK;
+
+	*out = NULL;
+	if (!pctx_shown(pc))
+		return TK_OK;
+	for (i = 0; i < pc->u.st.count; i++)
+		n += pc->u.st.members[i].fc->in_ir;
+	d = arena_alloc(&c->arena, sizeof(*d));
+	m = arena_alloc(&c->arena, n * sizeof(*m));
+	if (!d || !m)
+		return TK_FAIL(TK_ERR_NOMEM, "Cannot declare packet context");
+	d->kind = TK_CTF_FIELD_KIND_STRUCT;
+	d->members = m;
+	fr.st[0] = pc;
+	for (i = 0; i < pc->u.st.count && st >= 0; i++) {
+		const struct model_member *mm = &pc->u.st.members[i];
+
+		if (!mm->fc->in_ir)
+			continue;
+		fr.at[0] = i;
+		st = decl_of(c, mm->fc, mm->name, &m[d->n_members++], &fr);
+	}
+	*out = d;
+	return st;
+}
+
+/* ---- values ------------------------------------------------------------------------------- */
+
+static struct tk_ctf_value *next_val(struct cc *c)
+{
+	if (c->n == c->cap) {
+		size_t cap = c->cap ? 2 * c->cap : 256;
+		struct tk_ctf_value *v = realloc(c->vals, cap * sizeof(*v));
+
+		if (!v)
+			return NULL;
+		c->vals = v;
+		c->cap = cap;
+	}
+	memset(&c->vals[c->n], 0, sizeof(c->vals[0]));
+	return &c->vals[c->n++];
+}
+
+static int find_len(const struct cc *c, const struct model_fc *fc, uint64_t *v)
+{
+	size_t i;
+
+	for (i = c->n_lens; i-- > 0;)
+		if (c->lens[i].fc == fc) {
+			*v = c->lens[i].value;
+			return 1;
+		}
+	return 0;
+}
+
+static void note_len(struct cc *c, const struct model_fc *fc, uint64_t v)
+{
+	size_t i;
+
+	for (i = 0; i < c->n_lens; i++)
+		if (c->lens[i].fc == fc) {
+			c->lens[i].value = v;
+			return;
+		}
+	if (c->n_lens < TK_ARRAY_SIZE(c->lens)) {
+		c->lens[c->n_lens].fc = fc;
+		c->lens[c->n_lens++].value = v;
+	}
+}
+
+/*
+ * Append the writer's values of field @fc, whose decoded values start at @v, to c->vals;
+ * return the decoded value after it (NULL when out of memory). The layouts match value for
+ * value (model.h and struct tk_ctf_value), but for text: one value either way, and a text
+ * sequence is given with all the bytes its length member says (the reader's value stops at
+ * the first NUL; the bytes after it are in the packet all the same).
+ */
+static const struct model_value *conv_value(struct cc *c, const struct model_fc *fc,
+					    const struct model_value *v)
+{
+	struct tk_ctf_value *x = next_val(c);
+	uint64_t k, len;
+	uint32_t i;
+
+	if (!x)
+		return NULL;
+	switch (fc->kind) {
+	case MODEL_FC_INT:
+	case MODEL_FC_ENUM:
+		x->v.u = v->v.u;
+		if (fc->dep)
+			note_len(c, fc, v->v.u);
+		return v + 1;
+	case MODEL_FC_FLOAT:
+		x->v.d = v->v.d;
+		return v + 1;
+	case MODEL_FC_STRING:
+		x->data = v->v.s;
+		x->len = (size_t) v->n;
+		return v + 1;
+	case MODEL_FC_STRUCT:
+		c->n--; /* a structure has no value of its own */
+		for (i = 0; i < fc->u.st.count && v; i++)
+			v = conv_value(c, fc->u.st.members[i].fc, v);
+		return v;
+	case MODEL_FC_VARIANT:
+		x->len = (size_t) v->n;
+		return conv_value(c, fc->u.var.options[v->n].fc, v + 1);
+	default: /* arrays and sequences */
+		if (fc->is_text) {
+			x->data = v->v.s;
+			x->len = (size_t) v->n;
+			if (fc->kind == MODEL_FC_SEQUENCE && find_len(c, fc->u.arr.length_fc, &len))
+				x->len = (size_t) len;
+			return v + 1;
+		}
+		len = v->n;
+		x->len = (size_t) len;
+		v++;
+		for (k = 0; k < len && v; k++)
+			v = conv_value(c, fc->u.arr.elem, v);
+		return v;
+	}
+}
+
+/*
+ * The writer's values of scope @fc (decoded values @v) in c->vals from *@first; *@has is
+ * 0 for an absent scope. Pointers into c->vals are taken once every scope is converted.
+ */
+static enum tk_status conv_scope(struct cc *c, const struct model_fc *fc,
+				 const struct model_value *v, size_t *first, int *has)
+{
+	*first = c->n;
+	*has = fc && v;
+	if (!*has)
+		return TK_OK;
+	c->n_lens = 0;
+	if (!conv_value(c, fc, v))
+		return TK_FAIL(TK_ERR_NOMEM, "Cannot convert event values");
+	return TK_OK;
+}
+
+/* ---- packet contexts ---------------------------------------------------------------------- */
+
+static int key_put(struct cc *c, const void *p, size_t n)
+{
+	if (n > c->key_cap - c->key_len) {
+		size_t cap = c->key_cap ? 2 * c->key_cap : 256;
+		uint8_t *k;
+
+		while (cap - c->key_len < n)
+			cap *= 2;
+		k = realloc(c->key, cap);
+		if (!k)
+			return -1;
+		c->key = k;
+		c->key_cap = cap;
+	}
+	memcpy(c->key + c->key_len, p, n);
+	c->key_len += n;
+	return 0;
+}
+
+/*
+ * The values of the packet-context fields readers show, for @ev's packet, in c->vals from
+ * @first, and serialized in c->key for a cheap comparison with the last ones set.
+ */
+static enum tk_status pctx_values(struct cc *c, const struct tk_event *ev, size_t *first)
+{
+	const struct model_fc *pc = ev->stream->sc->packet_context;
+	const struct model_value *v = ev->scope[MODEL_SCOPE_PACKET_CONTEXT];
+	size_t i, k;
+
+	*first = c->n;
+	c->key_len = 0;
+	c->n_lens = 0;
+	for (i = 0; v && i < pc->u.st.count; i++) {
+		const struct model_fc *m = pc->u.st.members[i].fc;
+		size_t at = c->n;
+
+		if (!m->in_ir) {
+			v = conv_value(c, m, v); /* decoded all the same: step over it */
+			c->n = at;
+			continue;
+		}
+		v = conv_value(c, m, v);
+		for (k = at; v && k < c->n; k++) {
+			const struct tk_ctf_value *x = &c->vals[k];
+
+			if (key_put(c, &x->v.u, 8) < 0 || key_put(c, &x->len, sizeof(x->len)) < 0 ||
+			    (x->data && key_put(c, x->data, x->len) < 0))
+				v = NULL;
+		}
+	}
+	if (!v && ev->scope[MODEL_SCOPE_PACKET_CONTEXT])
+		return TK_FAIL(TK_ERR_NOMEM, "Cannot convert packet context");
+	return TK_OK;
+}
+
+/* Set @s's packet-context values to @ev's when they changed. */
+static enum tk_status update_pctx(struct cc *c, struct cc_stream *s, const struct tk_event *ev)
+{
+	size_t first;
+	enum tk_status st;
+	uint8_t *k;
+
+	c->n = 0;
+	st = pctx_values(c, ev, &first);
+	if (st < 0)
+		return st;
+	if (s->pctx_key && s->pctx_key_len == c->key_len &&
+	    !memcmp(s->pctx_key, c->key, c->key_len))
+		return TK_OK;
+	st = tk_ctf_writer_set_packet_context(s->out->w, s->ws, c->vals + first);
+	if (st < 0)
+		return st;
+	k = realloc(s->pctx_key, c->key_len + 1);
+	if (!k)
+		return TK_FAIL(TK_ERR_NOMEM, "Cannot convert packet context");
+	if (c->key_len)
+		memcpy(k, c->key, c->key_len);
+	s->pctx_key = k;
+	s->pctx_key_len = c->key_len;
+	return TK_OK;
+}
+
+/* ---- events and losses -------------------------------------------------------------------- */
+
+static enum tk_status append(struct cc *c, const struct tk_event *ev)
+{
+	struct cc_stream *s = &c->streams[ev->stream->index];
+	size_t f0, f1, f2;
+	int h0, h1, h2;
+	enum tk_status st;
+
+	st = model_event_values(ev);
+	if (st < 0)
+		return st;
+	if (s->has_pctx && ev->scope[MODEL_SCOPE_PACKET_CONTEXT] &&
+	    (st = update_pctx(c, s, ev)) < 0)
+		return st;
+	c->n = 0;
+	st = conv_scope(c, ev->stream->sc->event_context,
+			ev->scope[MODEL_SCOPE_EVENT_COMMON_CONTEXT], &f0, &h0);
+	if (st >= 0)
+		st = conv_scope(c, ev->ec->context, ev->scope[MODEL_SCOPE_EVENT_CONTEXT], &f1, &h1);
+	if (st >= 0)
+		st = conv_scope(c, ev->ec->payload, ev->scope[MODEL_SCOPE_PAYLOAD], &f2, &h2);
+	if (st < 0)
+		return st;
+	if (ev->has_ts)
+		s->last = ev->cycles;
+	return tk_ctf_writer_append_scopes(s->out->w, s->ws, ev->ec->id, ev->cycles,
+					   h0 ? c->vals + f0 : NULL, h1 ? c->vals + f1 : NULL,
+					   h2 ? c->vals + f2 : NULL);
+}
+
+/*
+ * A loss the reader reported, over the same time range when it has one. The range starts no
+ * earlier than what the stream's output holds (quirky packets may end before their last
+ * event), and the writer checks the rest.
+ */
+static void on_notice(const struct tk_notice *n, void *payload)
+{
+	struct cc *c = payload;
+	struct cc_stream *s;
+	const struct tk_convert_opts *o = c->filter->o;
+	uint64_t b = n->begin_cycles, e = n->end_cycles;
+	enum tk_status st;
+
+	if (c->err < 0 || !n->stream || n->stream->index >= c->n_streams)
+		return;
+	if (n->has_range &&
+	    ((o->has_begin && n->end_ns < o->begin_ns) || (o->has_end && n->begin_ns > o->end_ns)))
+		return; /* outside the time window */
+	s = &c->streams[n->stream->index];
+	if (b < s->last)
+		b = s->last;
+	if (e < b)
+		e = b;
+	if (n->kind == TK_NOTICE_DISCARDED_PACKETS)
+		st = tk_ctf_writer_add_discarded_packets(s->out->w, s->ws, n->count, b, e);
+	else if (n->has_range)
+		st = tk_ctf_writer_add_discarded_range(s->out->w, s->ws, n->count, b, e);
+	else
+		st = tk_ctf_writer_add_discarded(s->out->w, s->ws, n->count);
+	if (st < 0)
+		c->err = TK_FAIL(st, "Cannot convert discarded %s: stream=%s",
+				 n->kind == TK_NOTICE_DISCARDED_PACKETS ? "packets" : "events",
+				 n->stream->path ? n->stream->path : "");
+	if (n->has_range)
+		s->last = n->kind == TK_NOTICE_DISCARDED_PACKETS ? e : b;
+}
+
+/* ---- traces ------------------------------------------------------------------------------- */
+
+/*
+ * Where a source goes: OUTPUT/PATH, PATH being its directory relative to the input that
+ * holds it ("" for the input itself). Returned allocated; NULL when out of memory.
+ */
+static char *out_dir(const struct tk_source *src, const char *const *inputs, size_t n_inputs,
+		     const char *output, size_t n_sources)
+{
+	char *real = src->path ? realpath(src->path, NULL) : NULL;
+	const char *rel = NULL;
+	char *dir, *in;
+	size_t i, n;
+
+	for (i = 0; real && i < n_inputs && !rel; i++) {
+		in = realpath(inputs[i], NULL);
+		n = in ? strlen(in) : 0;
+		if (in && !strncmp(real, in, n) && (real[n] == '/' || !real[n]))
+			rel = real + n + (real[n] == '/');
+		free(in);
+	}
+	if (rel && !rel[0] && n_sources > 1)
+		rel = NULL; /* several traces: none at the top */
+	if (!rel && real)
+		rel = strrchr(real, '/') ? strrchr(real, '/') + 1 : real;
+	n = strlen(output) + (rel ? strlen(rel) : 0) + 2;
+	dir = malloc(n);
+	if (dir)
+		snprintf(dir, n, "%s%s%s", output, rel && rel[0] ? "/" : "", rel ? rel : "");
+	free(real);
+	return dir;
+}
+
+static int is_ctf(const struct tk_source *src)
+{
+	return src->format && !strncmp(src->format, "CTF", 3);
+}
+
+/* The file name of stream @i of @src: its own, unless another stream of the source has it. */
+static const char *stream_name(const struct tk_source *src, size_t i)
+{
+	const char *p = src->streams[i]->path, *b;
+	size_t j;
+
+	if (!p)
+		return NULL;
+	b = strrchr(p, '/') ? strrchr(p, '/') + 1 : p;
+	for (j = 0; j < src->n_streams; j++) {
+		const char *q = src->streams[j]->path;
+
+		if (j != i && q && !strcmp(strrchr(q, '/') ? strrchr(q, '/') + 1 : q, b))
+			return NULL;
+	}
+	if (!b[0] || b[0] == '.' || !strcmp(b, "metadata") || !strcmp(b, "index"))
+		return NULL;
+	return b;
+}
+
+static enum tk_status describe_classes(struct cc *c, struct cc_out *o)
+{
+	const struct tk_source *src = o->src;
+	enum tk_status st = TK_OK;
+	size_t i, j;
+
+	for (i = 0; i < src->n_scs && st >= 0; i++) {
+		const struct model_stream_class *sc = src->scs[i];
+		struct tk_ctf_stream_class_desc d = TK_CTF_STREAM_CLASS_DESC_INIT;
+		uint64_t id;
+
+		for (j = 0; sc->clock && j < src->n_clocks; j++)
+			if (src->clocks[j] == sc->clock)
+				d.clock_id = o->clock_ids[j];
+		d.has_id = 1;
+		d.id = sc->id;
+		d.has_cpu_id = 0;
+		st = decl_packet_context(c, sc->packet_context, &d.packet_context);
+		if (st >= 0)
+			st = decl_scope(c, sc->event_context, &d.event_context);
+		if (st >= 0)
+			st = tk_ctf_writer_add_stream_class_desc(o->w, &d, &id);
+		for (j = 0; j < sc->n_ecs && st >= 0; j++) {
+			const struct tk_event_class *ec = sc->ecs[j];
+			struct tk_ctf_event_class_desc e = TK_CTF_EVENT_CLASS_DESC_INIT;
+
+			e.name = ec->name;
+			e.has_id = 1;
+			e.id = ec->id;
+			e.loglevel = ec->has_loglevel ? ec->loglevel : -1;
+			e.emf_uri = ec->emf_uri;
+			st = decl_scope(c, ec->context, &e.context);
+			if (st >= 0)
+				st = decl_scope(c, ec->payload, &e.payload);
+			if (st >= 0)
+				st = tk_ctf_writer_add_event_class_desc(o->w, sc->id, &e, &id);
+			if (st < 0)
+				st = TK_FAIL(st, "Cannot convert event class: name=%s, id=%" PRIu64,
+					     ec->name ? ec->name : "", ec->id);
+		}
+		if (st < 0)
+			st = TK_FAIL(st, "Cannot convert stream class: id=%" PRIu64, sc->id);
+	}
+	return st;
+}
+
+/* Open the writer of one source and describe its trace: environment, clocks, classes. */
+static enum tk_status open_out(struct cc *c, struct cc_out *o, const char *dir)
+{
+	struct tk_ctf_writer_opts wo = TK_CTF_WRITER_OPTS_INIT;
+	const struct tk_source *src = o->src;
+	enum tk_status st;
+	size_t i;
+
+	wo.has_uuid = src->has_uuid;
+	wo.no_uuid = !src->has_uuid;
+	memcpy(wo.uuid, src->uuid, 16);
+	o->clock_ids = calloc(src->n_clocks + 1, sizeof(*o->clock_ids));
+	if (!o->clock_ids)
+		return TK_FAIL(TK_ERR_NOMEM, "Cannot convert trace: path=%s", src->path);
+	st = tk_ctf_writer_create(&o->w, dir, &wo);
+	for (i = 0; i < src->n_env && st >= 0; i++) {
+		const struct model_env *e = &src->env[i];
+
+		st = e->str ? tk_ctf_writer_set_env_string(o->w, e->key, e->str)
+			    : tk_ctf_writer_set_env_int(o->w, e->key, e->integer);
+	}
+	for (i = 0; i < src->n_clocks && st >= 0; i++) {
+		const struct tk_clock *k = src->clocks[i];
+		struct tk_ctf_clock_desc d = TK_CTF_CLOCK_DESC_INIT;
+
+		d.name = k->name;
+		d.frequency = k->freq;
+		d.offset_s = k->offset_s;
+		d.offset_cycles = k->offset_cycles;
+		d.precision = k->precision;
+		d.description = k->description;
+		d.is_absolute = k->absolute;
+		d.has_uuid = k->has_uuid;
+		memcpy(d.uuid, k->uuid, 16);
+		st = tk_ctf_writer_add_clock_desc(o->w, &d, &o->clock_ids[i]);
+	}
+	if (st >= 0)
+		st = describe_classes(c, o);
+	for (i = 0; i < src->n_streams && st >= 0; i++) {
+		const struct tk_stream *is = src->streams[i];
+		struct tk_ctf_stream_desc d = TK_CTF_STREAM_DESC_INIT;
+		struct cc_stream *s = &c->streams[is->index];
+
+		d.has_id = 1;
+		d.id = is->id;
+		d.name = stream_name(src, i);
+		s->out = o;
+		s->has_pctx = pctx_shown(is->sc->packet_context);
+		st = tk_ctf_writer_add_stream_desc(o->w, is->sc->id, &d, &s->ws);
+	}
+	if (st < 0)
+		return TK_FAIL(st, "Cannot convert trace: path=%s, output=%s", src->path, dir);
+	return TK_OK;
+}
+
+static enum tk_status open_outs(struct cc *c, struct tk_trace *t, const char *const *inputs,
+				size_t n_inputs, const char *output)
+{
+	enum tk_status st = TK_OK;
+	size_t i;
+
+	c->outs = calloc(t->n_sources + 1, sizeof(*c->outs));
+	c->streams = calloc(t->n_streams + 1, sizeof(*c->streams));
+	if (!c->outs || !c->streams)
+		return TK_FAIL(TK_ERR_NOMEM, "Cannot convert to CTF");
+	c->n_streams = t->n_streams;
+	for (i = 0; i < t->n_sources && st >= 0; i++) {
+		char *dir = out_dir(t->sources[i], inputs, n_inputs, output, t->n_sources);
+
+		if (!dir)
+			return TK_FAIL(TK_ERR_NOMEM, "Cannot convert to CTF");
+		c->outs[i].src = t->sources[i];
+		c->n_outs = i + 1;
+		st = open_out(c, &c->outs[i], dir);
+		free(dir);
+	}
+	return st;
+}
+
+/* Finish every trace; after a failure (@st < 0), drop them without finishing. */
+static enum tk_status close_outs(struct cc *c, enum tk_status st)
+{
+	size_t i;
+
+	for (i = 0; i < c->n_outs; i++) {
+		if (st >= 0) {
+			enum tk_status st2 = tk_ctf_writer_close(c->outs[i].w);
+
+			if (st2 < 0)
+				st = st2;
+		} else {
+			tk_ctf_writer_destroy(c->outs[i].w);
+		}
+		free(c->outs[i].clock_ids);
+	}
+	return st;
+}
+
+enum tk_status convert_ctf_to_ctf(struct tk_trace *t, const char *const *inputs, size_t n_inputs,
+				  const char *output, struct convert_filter *filter)
+{
+	struct cc c;
+	struct tk_iter *it = NULL;
+	const struct tk_event *ev;
+	enum tk_status st;
+	size_t i;
+
+	for (i = 0; i < t->n_sources; i++)
+		if (!is_ctf(t->sources[i]))
+			return TK_FAIL(
+				TK_ERR_UNSUPPORTED,
+				"Cannot convert to CTF: input=%s, format=%s, reason=only CTF "
+				"and trace.dat inputs are converted to CTF",
+				t->sources[i]->path ? t->sources[i]->path : "",
+				t->sources[i]->format ? t->sources[i]->format : "");
+	memset(&c, 0, sizeof(c));
+	arena_init(&c.arena);
+	c.filter = filter;
+	st = open_outs(&c, t, inputs, n_inputs, output);
+	if (st >= 0)
+		st = tk_iter_create(&it, t);
+	if (st >= 0)
+		tk_iter_set_notice_cb(it, on_notice, &c);
+	while (st >= 0 && (st = tk_iter_next(it, &ev)) == TK_OK) {
+		if (c.err < 0) {
+			st = c.err;
+			break;
+		}
+		if (!convert_keep(filter, ev))
+			continue;
+		st = append(&c, ev);
+		if (st < 0) {
+			st = TK_FAIL(st, "Cannot convert event: stream=%s, name=%s",
+				     ev->stream->path ? ev->stream->path : "",
+				     ev->ec->name ? ev->ec->name : "");
+			break;
+		}
+		convert_progress(filter);
+	}
+	if (st == TK_END)
+		st = c.err < 0 ? c.err : TK_OK;
+	tk_iter_destroy(it);
+	st = close_outs(&c, st);
+	for (i = 0; i < c.n_streams; i++)
+		free(c.streams[i].pctx_key);
+	free(c.streams);
+	free(c.outs);
+	free(c.vals);
+	free(c.key);
+	arena_fini(&c.arena);
+	return st;
+}
