@@ -490,9 +490,9 @@ static enum tk_status packet_emit(struct tk_ctf_writer *w, struct tk_ctf_writer_
 
 /*
  * Finish the open packet (or write an empty one when none is open): fill its context, pad
- * it to the packet size, write it and note its index entry. @final counts every loss so far
- * (the trace ends); otherwise only those before its last event, the later ones belonging to
- * the packet of the next event.
+ * it to the packet size (when @pad is set; else it ends with its content), write it and note
+ * its index entry. @final counts every loss so far (the trace ends); otherwise only those
+ * before its last event, the later ones belonging to the packet of the next event.
  *
  * Readers only know how many events were lost since the previous packet: for the first
  * packet of a stream they report losses of an unknown count. So a first packet that has
@@ -500,10 +500,10 @@ static enum tk_status packet_emit(struct tk_ctf_writer *w, struct tk_ctf_writer_
  * that none were lost before it.
  */
 static enum tk_status packet_close(struct tk_ctf_writer *w, struct tk_ctf_writer_stream *s,
-				   int final)
+				   int final, int pad)
 {
 	size_t content = s->pos ? s->pos : CW_PACKET_PREFIX;
-	size_t size = content > w->packet_size ? content : w->packet_size;
+	size_t size = content > w->packet_size || !pad ? content : w->packet_size;
 	uint64_t disc = final ? s->disc_total : s->disc_pkt;
 	enum tk_status st;
 
@@ -519,6 +519,8 @@ static enum tk_status packet_close(struct tk_ctf_writer *w, struct tk_ctf_writer
 	memset(s->buf + content, 0, size - content);
 	st = packet_emit(w, s, s->buf, (uint64_t) content * 8 - (s->pos ? s->tail_pad : 0), size,
 			 s->pos ? s->clock : s->ts_begin, disc);
+	if (s->pos) /* an empty packet after this one (losses at the end) starts where it ends */
+		s->ts_begin = s->clock;
 	s->pos = 0;
 	return st;
 }
@@ -827,7 +829,7 @@ enum tk_status tk_ctf_writer_append(struct tk_ctf_writer *w, struct tk_ctf_write
 	hs = header_size(sc, ec_id, clk, ts);
 	need += hs;
 	if (s->pos && (s->pos > w->packet_size || need > w->packet_size - s->pos)) {
-		st = packet_close(w, s, 0);
+		st = packet_close(w, s, 0, 1);
 		if (st < 0)
 			return st;
 	}
@@ -855,10 +857,19 @@ enum tk_status tk_ctf_writer_append(struct tk_ctf_writer *w, struct tk_ctf_write
 enum tk_status tk_ctf_writer_add_discarded(struct tk_ctf_writer *w, struct tk_ctf_writer_stream *s,
 					   uint64_t count)
 {
+	enum tk_status st = TK_OK;
+
 	error_reset();
 	TK_ASSERT_PRE(w && s && s->w == w);
+	/*
+	 * A loss after events of the open packet ends that packet where it is (not padded: it
+	 * may happen often), so that the packet of the next event starts with it and readers
+	 * see the loss right before that event, not somewhere inside a packet.
+	 */
+	if (count && s->pos && w->status >= 0)
+		st = packet_close(w, s, 0, 0);
 	s->disc_total += count;
-	return TK_OK;
+	return st;
 }
 
 /* ---- end ---------------------------------------------------------------------------------- */
@@ -888,7 +899,7 @@ enum tk_status tk_ctf_writer_close(struct tk_ctf_writer *w)
 
 		/* the last packet; losses without any event get an empty one */
 		if (s->pos || s->disc_total)
-			keep_first(&st, packet_close(w, s, 1));
+			keep_first(&st, packet_close(w, s, 1, 1));
 		if (w->index_dirfd >= 0)
 			keep_first(&st, ctf_write_index(w, s));
 		if (close(s->fd))

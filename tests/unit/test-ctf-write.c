@@ -431,6 +431,55 @@ static void test_discarded_events(void **state)
 	free(t);
 }
 
+/*
+ * A loss between events of one packet ends that packet right there, without padding, so the
+ * event after the loss starts the packet that reports it (converters back to trace.dat put
+ * the loss before that event).
+ */
+static void test_discarded_ends_packet(void **state)
+{
+	struct tk_ctf_writer_opts o = TK_CTF_WRITER_OPTS_INIT;
+	struct tw *t = calloc(1, sizeof(*t));
+	struct pk_summary sum;
+	uint64_t sc;
+	uint8_t *idx;
+	size_t c, i, isize;
+	char path[300];
+
+	(void) state;
+	assert_non_null(t);
+	o.packet_size = 4096;
+	tw_create(t, "lost-ends", &o);
+	sc = tw_sc(t, tw_clock(t, "c", 1000000000, 0, 0), NULL, 0);
+	c = tw_class(t, sc, "e", one_int, 1);
+	tw_stream(t, sc, 0);
+	for (i = 0; i < 10; i++) {
+		tw_append(t, 0, c, 1000 + 10 * i);
+		if (i == 4)
+			tw_lose(t, 0, 7);
+	}
+	OK(tk_ctf_writer_close(t->w));
+	t->w = NULL;
+	check_packets(t, 0, &sum);
+	assert_int_equal(sum.packets, 2);
+	snprintf(path, sizeof(path), "%s/index/%s.idx", t->dir, t->st_name[0]);
+	idx = slurp(path, &isize);
+	assert_int_equal(isize, 16 + 2 * 72);
+	/* first packet: events 0..4, no loss, its size the content (5 events of 4 + 4 bytes) */
+	assert_int_equal(tk_load_be64(idx + 16 + 32), 1040);
+	assert_int_equal(tk_load_be64(idx + 16 + 40), 0);
+	assert_int_equal(tk_load_be64(idx + 16 + 8), (84 + 5 * 8) * 8);
+	assert_int_equal(tk_load_be64(idx + 16 + 16), (84 + 5 * 8) * 8);
+	/* second: events 5..9 after the loss, padded to the packet size as usual */
+	assert_int_equal(tk_load_be64(idx + 16 + 72 + 32), 1090);
+	assert_int_equal(tk_load_be64(idx + 16 + 72 + 40), 7);
+	assert_int_equal(tk_load_be64(idx + 16 + 72 + 8), 4096 * 8);
+	free(idx);
+	tw_read_check(t);
+	tw_fini(t);
+	free(t);
+}
+
 static const struct tk_clock *clock_named(const struct tk_source *src, const char *name)
 {
 	size_t i;
@@ -888,6 +937,7 @@ int main(void)
 		cmocka_unit_test(test_large_header_across_packets),
 		cmocka_unit_test(test_event_bigger_than_packet),
 		cmocka_unit_test(test_discarded_events),
+		cmocka_unit_test(test_discarded_ends_packet),
 		cmocka_unit_test(test_env_clocks_and_uuid),
 		cmocka_unit_test(test_field_names_are_escaped),
 		cmocka_unit_test(test_short_and_empty_values),
