@@ -249,30 +249,12 @@ static enum tk_status open_writer(struct copy *c, const char *path)
 	const struct tracedat_info *in = &c->td->info;
 	const struct tracedat_copy_opts *o = c->o;
 	struct tracedat_write_opts wo = TRACEDAT_WRITE_OPTS_INIT;
-	const char *comp = o->compression;
+	enum tk_status st;
 
-	if (o->version && o->version != 6 && o->version != 7)
-		return TK_FAIL(TK_ERR_INVAL, "Cannot write trace.dat: file-version=%u", o->version);
-	wo.version = o->version ? o->version : (unsigned int) in->version;
-	if (!comp)
-		comp = wo.version == (unsigned int) in->version && in->compression ? in->compression
-										   : "none";
-	if (!strcmp(comp, "none"))
-		wo.comp = TRACEDAT_COMP_NONE;
-	else if (!strcmp(comp, "zstd"))
-		wo.comp = TRACEDAT_COMP_ZSTD;
-	else if (!strcmp(comp, "zlib"))
-		wo.comp = TRACEDAT_COMP_ZLIB;
-	else
-		return TK_FAIL(TK_ERR_INVAL, "Cannot write trace.dat: compression=%s", comp);
-	if (wo.comp != TRACEDAT_COMP_NONE) {
-		if (o->version == 6)
-			return TK_FAIL(TK_ERR_INVAL,
-				       "Cannot write trace.dat: file-version=6, "
-				       "compression=%s, reason=version 6 files are not compressed",
-				       comp);
-		wo.version = 7;
-	}
+	st = tracedat_write_opts_choose(&wo, o->version, o->compression, (unsigned int) in->version,
+					in->compression);
+	if (st < 0)
+		return st;
 	wo.bo = in->bo;
 	wo.long_size = in->header_long_size == 4 ? 4 : 8;
 	wo.page_size = in->page_size;

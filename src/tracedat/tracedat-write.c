@@ -547,6 +547,34 @@ static enum tk_status check_opts(const struct tracedat_write_opts *o)
 	return TK_OK;
 }
 
+enum tk_status tracedat_write_opts_choose(struct tracedat_write_opts *wo, unsigned int version,
+					  const char *comp, unsigned int def_version,
+					  const char *def_comp)
+{
+	if (version && version != 6 && version != 7)
+		return TK_FAIL(TK_ERR_INVAL, "Cannot write trace.dat: file-version=%u", version);
+	wo->version = version ? version : def_version;
+	if (!comp)
+		comp = wo->version == def_version && def_comp ? def_comp : "none";
+	if (!strcmp(comp, "none"))
+		wo->comp = TRACEDAT_COMP_NONE;
+	else if (!strcmp(comp, "zstd"))
+		wo->comp = TRACEDAT_COMP_ZSTD;
+	else if (!strcmp(comp, "zlib"))
+		wo->comp = TRACEDAT_COMP_ZLIB;
+	else
+		return TK_FAIL(TK_ERR_INVAL, "Cannot write trace.dat: compression=%s", comp);
+	if (wo->comp != TRACEDAT_COMP_NONE) {
+		if (version == 6)
+			return TK_FAIL(TK_ERR_INVAL,
+				       "Cannot write trace.dat: file-version=6, "
+				       "compression=%s, reason=version 6 files are not compressed",
+				       comp);
+		wo->version = 7;
+	}
+	return TK_OK;
+}
+
 enum tk_status tracedat_writer_open(struct tracedat_writer **out, const char *path,
 				    const struct tracedat_write_opts *opts)
 {

@@ -71,6 +71,17 @@ struct tracedat_write_opts {
 		.long_size = 8, .page_size = 4096, .compression_level = 0                          \
 	}
 
+/*
+ * Set @wo's version and compression from what the user asked (@version 6 or 7, or 0 for not
+ * said; @comp "none", "zstd", "zlib", or NULL for not said) and the defaults (those of the
+ * input file being rewritten, or 7 and "zstd" as trace-cmd records): the default compression
+ * applies only to the default version (else "none"); asking for compression gives version 7,
+ * and asking for both version 6 and compression is TK_ERR_INVAL, as is an unknown name.
+ */
+enum tk_status tracedat_write_opts_choose(struct tracedat_write_opts *wo, unsigned int version,
+					  const char *comp, unsigned int def_version,
+					  const char *def_comp);
+
 struct tracedat_writer;
 
 /*
