@@ -23,22 +23,6 @@
 #include "source.h"
 #include "tracedat-write.h"
 
-/* Options the writer makes itself (or that point at sections of the input). */
-static int writer_owned(uint16_t id)
-{
-	switch (id) {
-	case TRACEDAT_OPTION_DONE:
-	case TRACEDAT_OPTION_BUFFER:
-	case TRACEDAT_OPTION_TRACECLOCK:
-	case TRACEDAT_OPTION_CPUCOUNT:
-	case TRACEDAT_OPTION_BUFFER_TEXT:
-	case TRACEDAT_OPTION_BTF_FILE:
-	case TRACEDAT_OPTION_MODULES_FILE:
-		return 1;
-	}
-	return id >= TRACEDAT_OPTION_STRINGS && id <= TRACEDAT_OPTION_CMDLINES;
-}
-
 static enum tk_status write_metadata(struct tracedat_writer *w, const struct tracedat_info *in)
 {
 	enum tk_status st;
@@ -305,7 +289,7 @@ enum tk_status tracedat_copy(const struct tk_source *src, const char *path,
 	if (st >= 0)
 		st = write_clock(c.w, in);
 	for (i = 0; st >= 0 && i < in->n_options; i++)
-		if (!writer_owned(in->options[i].id))
+		if (!tracedat_writer_option_reserved(in->options[i].id))
 			st = tracedat_writer_add_option(c.w, in->options[i].id, in->options[i].data,
 							in->options[i].size);
 	if (st >= 0)

@@ -434,8 +434,7 @@ static enum tk_status add_event_format(struct tracedat_writer *w, const char *sy
 	return add_format(w, &s->formats, "event format", data, size);
 }
 
-/* Options the writer makes itself, and section offsets that would point nowhere. */
-static int option_reserved(uint16_t id)
+int tracedat_writer_option_reserved(uint16_t id)
 {
 	switch (id) {
 	case TRACEDAT_OPTION_DONE:
@@ -458,7 +457,7 @@ static enum tk_status add_option(struct tracedat_writer *w, uint16_t id, const v
 
 	if (st < 0)
 		return st;
-	if (option_reserved(id))
+	if (tracedat_writer_option_reserved(id))
 		return TK_FAIL(TK_ERR_INVAL,
 			       "Cannot add trace.dat option: path=%s, id=%u (%s), "
 			       "reason=the writer makes this option itself",

@@ -131,6 +131,13 @@ enum tk_status tracedat_writer_add_option(struct tracedat_writer *w, uint16_t id
 					  size_t size);
 
 /*
+ * Whether option @id is one the writer makes itself or a v7 section offset that would point
+ * nowhere (tracedat_writer_add_option() refuses those): DONE, BUFFER, TRACECLOCK, CPUCOUNT,
+ * BUFFER_TEXT, BTF_FILE, MODULES_FILE and 15 to 21.
+ */
+int tracedat_writer_option_reserved(uint16_t id);
+
+/*
  * Number of CPUs of the recording machine (the "cpus=N" of trace-cmd report; v6 cpus field,
  * v7 CPUCOUNT), at most 65536, once, before the data. Never set: 0, and no CPU can begin.
  */
