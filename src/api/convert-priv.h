@@ -42,4 +42,8 @@ static inline void convert_progress(struct convert_filter *f)
 enum tk_status convert_dat_to_ctf(struct tk_trace *t, const char *output,
 				  struct convert_filter *filter);
 
+/* CTF (any input but a trace.dat file) to trace.dat: convert-dat.c. */
+enum tk_status convert_ctf_to_dat(struct tk_trace *t, const char *output,
+				  struct convert_filter *filter);
+
 #endif /* TK_API_CONVERT_PRIV_H */
