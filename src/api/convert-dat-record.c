@@ -513,6 +513,10 @@ static enum tk_status compile_env(struct compiler *c, int k, const struct model_
 		} else if (is_length_of_sequence(scope, m->fc)) {
 			if (!new_node(c, N_SKIP, m->fc))
 				st = TK_FAIL(TK_ERR_NOMEM, "Cannot match CTF event class");
+		} else if (c->fev->n_common + c->next < c->fev->n_fields &&
+			   strcmp(c->fev->fields[c->fev->n_common + c->next].name, m->name)) {
+			/* the CTF conversion keeps the names, which are C identifiers */
+			st = mismatch(c, m->name, "the format has another field there");
 		} else {
 			st = next_field(c, m->fc, m->name);
 		}
