@@ -260,8 +260,8 @@ static enum tk_status synth_leaf(struct synth *s, const struct model_fc *fc, con
 		putf(s, s->text, "\tfield:%sint%u_t %s;\toffset:%u;\tsize:%u;\tsigned:%d;\n",
 		     sgn ? "" : "u", es * 8, name, s->off, es, sgn);
 		putf(s, &s->fmt, "%s%s=%s%%%s%s", sep, name, hex ? "0x" : "", es == 8 ? "ll" : "",
-		     sgn   ? "d"
-		     : hex ? "x"
+		     hex   ? "x"
+		     : sgn ? "d"
 			   : "u");
 		putf(s, &s->args, ", REC->%s", name);
 		s->off += es;
