@@ -503,7 +503,7 @@ static enum tk_status parse_option(struct convert_env *out, const char *key, con
 	uint8_t *p;
 
 	if (!at)
-		return bad(key, "no option id");
+		return bad(key, "no option id (0 to 65535) first");
 	if (tracedat_writer_option_reserved((uint16_t) id) || id == TRACEDAT_OPTION_TIME_SHIFT)
 		return TK_FAIL(TK_ERR_FORMAT,
 			       "Cannot read ftrace environment: key=%s, option=%" PRIu64
