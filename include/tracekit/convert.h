@@ -1,7 +1,9 @@
 /* SPDX-License-Identifier: MIT */
 /*
  * Converting traces: any input tracekit reads into trace.dat, CTF, JSON lines or Chrome
- * trace-event JSON, with a selection of events and a time window.
+ * trace-event JSON, with a selection of events and a time window. A trace.dat file converted
+ * to CTF and back gives the same events, times and field values (doc/format-tracedat.md
+ * section 9 says what else is kept).
  *
  *	struct tk_convert_opts o = TK_CONVERT_OPTS_INIT;
  *	const char *in[] = {"trace.dat"};
@@ -26,7 +28,10 @@ extern "C" {
  * @TK_CONVERT_AUTO:   From the output's name: "*.dat" trace.dat, "*.jsonl" or "*.ndjson"
  *                     JSON lines, "*.json" Chrome trace-event JSON, anything else a CTF
  *                     trace directory.
- * @TK_CONVERT_DAT:    A trace-cmd trace.dat file (from a trace.dat input).
+ * @TK_CONVERT_DAT:    A trace-cmd trace.dat file: from one trace.dat input, that file
+ *                     re-encoded; from CTF, the trace.dat file a CTF trace was converted
+ *                     from (its ftrace metadata travels in the CTF environment), else
+ *                     ftrace formats made from the CTF event classes.
  * @TK_CONVERT_CTF:    A CTF 1.8 trace directory (from a trace.dat input), or from CTF
  *                     inputs one CTF 1.8 trace per input trace: the output directory
  *                     itself for a lone trace, else a directory per trace named after
@@ -63,8 +68,10 @@ typedef void (*tk_progress_cb)(uint64_t done, uint64_t total, void *payload);
  * @begin_ns:     Start of the time window, in the nanoseconds tk_event_get_timestamp() gives.
  * @has_end:      Nonzero to drop events after @end_ns.
  * @end_ns:       End of the time window (included).
- * @file_version: trace.dat output: 6 or 7; 0 keeps the input's.
- * @compression:  trace.dat output: "none", "zstd" or "zlib"; NULL keeps the input's.
+ * @file_version: trace.dat output: 6 or 7; 0 keeps the input's (the original file's for
+ *                CTF converted from trace.dat, else 7).
+ * @compression:  trace.dat output: "none", "zstd" or "zlib"; NULL keeps the input's (else
+ *                "zstd" for version 7, as trace-cmd records).
  * @progress:     Called now and then with the progress, or NULL.
  * @payload:      Passed to @progress.
  */

@@ -696,11 +696,15 @@ tk_ctf_writer_append_scopes(struct tk_ctf_writer *w, struct tk_ctf_writer_stream
  *
  * The loss is counted in the `events_discarded` field of the packet that holds the stream's
  * next event (of its last packet when no event follows), which readers report as events
- * lost between the end of the previous packet and the end of that packet. Readers cannot
- * tell how many events the first packet of a stream lost, so a first packet with losses is
- * preceded by one of only its header and context, without losses; except for an unknown
- * number, which readers report only for a first packet (later, it counts as 1).
- * Return: TK_OK.
+ * lost between the end of the previous packet and the end of that packet. So that this
+ * says where the loss was, a packet already holding events ends here (without padding) and
+ * the next event starts a new one: readers, and converters back to trace.dat, place the
+ * loss right before that event. Readers cannot tell how many events the first packet of a
+ * stream lost, so a first packet with losses is preceded by one of only its header and
+ * context, without losses; except for an unknown number, which readers report only for a
+ * first packet (later, it counts as 1).
+ * Return: TK_OK, or TK_ERR_IO when the packet ended here cannot be written (the writer then
+ * refuses further events).
  * Ownership: None.
  */
 TK_EXPORT enum tk_status tk_ctf_writer_add_discarded(struct tk_ctf_writer *w,

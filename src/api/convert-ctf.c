@@ -20,7 +20,8 @@
  *     when there is a DATE; event timestamps are the time before that offset;
  *   - losses before an event as discarded events of its stream (an unknown number as 1);
  *   - environment: hostname, sysname and kernel release from the UNAME option, domain
- *     "kernel", tracer_name "tracekit".
+ *     "kernel", tracer_name "tracekit", and the ftrace metadata that turns the trace back
+ *     into the same trace.dat file (convert-ftrace-env.c).
  * A record whose time is before its CPU's previous one (clock trouble the kernel allows) is
  * written at that previous time, since a CTF stream cannot go back.
  */
@@ -35,6 +36,7 @@
 #include "../model/model.h"
 #include "../ctf/ctf-write-priv.h"
 #include "../tracedat/source.h"
+#include "convert-ftrace-env.h"
 #include "convert-priv.h"
 
 #define MAX_FIELDS 512
@@ -691,6 +693,8 @@ enum tk_status convert_dat_to_ctf(struct tk_trace *t, const char *output,
 		st = describe(&c, tracedat_source_info(c.src));
 	for (i = 0; st >= 0 && i < t->n_streams; i++)
 		st = convert_stream(&c, t->streams[i], filter);
+	if (st >= 0)
+		st = convert_env_write(c.w, t, c.sc, c.n_sc, (const void *const *) c.ecs, c.n_ecs);
 	if (st >= 0) {
 		st = tk_ctf_writer_close(c.w);
 	} else if (c.w) {

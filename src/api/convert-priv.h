@@ -50,5 +50,8 @@ enum tk_status convert_dat_to_ctf(struct tk_trace *t, const char *output,
  */
 enum tk_status convert_ctf_to_ctf(struct tk_trace *t, const char *const *inputs, size_t n_inputs,
 				  const char *output, struct convert_filter *filter);
+/* CTF (any input but a trace.dat file) to trace.dat: convert-dat.c. */
+enum tk_status convert_ctf_to_dat(struct tk_trace *t, const char *output,
+				  struct convert_filter *filter);
 
 #endif /* TK_API_CONVERT_PRIV_H */

@@ -5,7 +5,10 @@
  *
  *   trace.dat -> trace.dat   tracedat_copy(): pages copied, or records re-encoded when
  *                            events or a time window are selected
- *   trace.dat -> CTF         convert-ctf.c: ftrace fields as typed CTF fields
+ *   trace.dat -> CTF         convert-ctf.c: ftrace fields as typed CTF fields, and the
+ *                            file's ftrace metadata in the environment
+ *   CTF -> trace.dat         convert-dat.c: the original file again from a CTF trace that
+ *                            carries that metadata, else formats made from the event classes
  *   CTF -> CTF               convert-ctf-ctf.c: every source rewritten through the CTF
  *                            writer, field classes, IDs, clock values and losses kept
  *   any -> JSON, Chrome      the printer's JSON and Chrome styles into the output file
@@ -231,17 +234,19 @@ static enum tk_status to_text(struct tk_trace *t, const char *output, unsigned i
 }
 
 static enum tk_status to_dat(struct tk_trace *t, const char *output,
-			     const struct tk_convert_opts *o)
+			     const struct tk_convert_opts *o, struct convert_filter *f)
 {
 	struct tracedat_copy_opts co = {0};
 	enum tk_status st;
 
-	if (t->n_sources != 1 || !tracedat_source_container(t->sources[0]))
-		return TK_FAIL(
-			TK_ERR_UNSUPPORTED,
-			"Cannot convert to trace.dat: sources=%zu, reason=only one trace.dat "
-			"input can be written as trace.dat for now",
-			t->n_sources);
+	if (t->n_sources != 1 || !tracedat_source_container(t->sources[0])) {
+		st = select_classes(f, t);
+		if (st >= 0)
+			st = convert_ctf_to_dat(t, output, f);
+		if (st < 0)
+			unlink(output);
+		return st;
+	}
 	co.version = o->file_version;
 	co.compression = o->compression;
 	co.events = o->events;
@@ -277,7 +282,7 @@ enum tk_status tk_convert(const char *const *inputs, size_t n_inputs, const char
 	filter.o = o;
 	switch (to) {
 	case TK_CONVERT_DAT:
-		st = to_dat(t, output, o);
+		st = to_dat(t, output, o, &filter);
 		break;
 	case TK_CONVERT_JSON:
 	case TK_CONVERT_CHROME:

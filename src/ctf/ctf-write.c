@@ -858,16 +858,16 @@ static enum tk_status emit(struct tk_ctf_writer *w, struct tk_ctf_writer_stream 
 }
 
 /*
- * Finish the open packet at time @end: fill its context, pad it to the packet size, write
- * it and note its index entry. @final counts every loss so far (the trace ends); otherwise
+ * Finish the open packet at time @end: fill its context, pad it to the packet size (when
+ * @pad is set; else it ends with its content), write it and note its index entry. @final counts every loss so far (the trace ends); otherwise
  * only those before its last event, the later ones belonging to the packet of the next
  * event. The reader's clock starts the next packet at @end.
  */
 static enum tk_status packet_close(struct tk_ctf_writer *w, struct tk_ctf_writer_stream *s,
-				   int final, uint64_t end)
+				   int final, uint64_t end, int pad)
 {
 	size_t content = s->pos;
-	size_t size = content > w->packet_size ? content : w->packet_size;
+	size_t size = content > w->packet_size || !pad ? content : w->packet_size;
 	enum tk_status st;
 
 	memset(s->buf + content, 0, size - content);
@@ -925,7 +925,7 @@ static enum tk_status settle_loss(struct tk_ctf_writer *w, struct tk_ctf_writer_
 		return TK_OK;
 	s->has_end = 0;
 	if (s->pos)
-		return packet_close(w, s, 0, s->end_at);
+		return packet_close(w, s, 0, s->end_at, 1);
 	return packet_fill(w, s, s->end_at);
 }
 
@@ -951,7 +951,7 @@ enum tk_status tk_ctf_writer_set_packet_context(struct tk_ctf_writer *w,
 		st = ctf_write_measure(&s->sc->pctx, values, &need, &r);
 		if (st < 0)
 			return st;
-		st = packet_close(w, s, 0, s->clock);
+		st = packet_close(w, s, 0, s->clock, 1);
 		if (st < 0)
 			return st;
 	}
@@ -1006,7 +1006,7 @@ static enum tk_status event_begin(struct tk_ctf_writer *w, struct tk_ctf_writer_
 	hs = clocked ? header_size(sc, ec_id, clk, ts) : 4;
 	need += hs;
 	if (s->pos && !s->has_end && (s->pos > w->packet_size || need > w->packet_size - s->pos)) {
-		st = packet_close(w, s, 0, s->clock);
+		st = packet_close(w, s, 0, s->clock, 1);
 		if (st < 0)
 			return st;
 	}
@@ -1155,10 +1155,19 @@ static uint64_t loss_count(struct tk_ctf_writer_stream *s, uint64_t count)
 enum tk_status tk_ctf_writer_add_discarded(struct tk_ctf_writer *w, struct tk_ctf_writer_stream *s,
 					   uint64_t count)
 {
+	enum tk_status st = TK_OK;
+
 	error_reset();
 	TK_ASSERT_PRE(w && s && s->w == w);
+	/*
+	 * A loss after events of the open packet ends that packet where it is (not padded: it
+	 * may happen often), so that the packet of the next event starts with it and readers
+	 * see the loss right before that event, not somewhere inside a packet.
+	 */
+	if (count && s->pos && !s->has_end && w->status >= 0)
+		st = packet_close(w, s, 0, s->clock, 0);
 	s->disc_total += loss_count(s, count);
-	return TK_OK;
+	return st;
 }
 
 /*
@@ -1178,7 +1187,7 @@ static enum tk_status end_packets_at(struct tk_ctf_writer *w, struct tk_ctf_writ
 			       ", reason=time goes back",
 			       what, s->name, begin, s->clock);
 	if (s->pos)
-		return packet_close(w, s, 0, begin);
+		return packet_close(w, s, 0, begin, 1);
 	if (s->written && s->clock < begin)
 		return packet_fill(w, s, begin);
 	return TK_OK;
@@ -1263,7 +1272,7 @@ enum tk_status tk_ctf_writer_close(struct tk_ctf_writer *w)
 		keep_first(&st, settle_loss(w, s));
 		/* the last packet; losses or lost packets after it get an empty one */
 		if (s->pos)
-			keep_first(&st, packet_close(w, s, 1, s->clock));
+			keep_first(&st, packet_close(w, s, 1, s->clock, 1));
 		else if (s->disc_total > s->disc_done || s->gap)
 			keep_first(&st, packet_fill(w, s, s->clock));
 		keep_first(&st, ctf_write_io_wait(w, s));

@@ -4,8 +4,9 @@
  * the time of its first record (whose delta is then 0); a record whose delta does not fit the
  * 27-bit field is preceded by a time-extend record carrying the high bits; payloads of up to
  * 112 bytes keep their length in type_len, longer ones in array[0]; the commit word holds the
- * data bytes and, for a page that follows lost events, the missed-events flag and, when the
- * page has room for it after the data, the count (MISSED_STORED), as the kernel writes them.
+ * data bytes and, for a page that follows lost events, the missed-events flag and the count
+ * after the data (MISSED_STORED), as the kernel writes them; the encoder keeps room for the
+ * count on such a page (the kernel stores it only when there is room).
  */
 #include <stdlib.h>
 #include <string.h>
@@ -94,7 +95,7 @@ enum tk_status ftrace_page_writer_add(struct ftrace_page_writer *pw, uint64_t ts
 {
 	const struct ftrace_page_layout *l = &pw->layout;
 	uint32_t room = pw->page_size - l->data_offset, padded = (size + 3) & ~UINT32_C(3);
-	uint32_t need, ext;
+	uint32_t need, ext, keep;
 	uint64_t delta;
 	uint8_t *p;
 	enum tk_status st;
@@ -112,10 +113,12 @@ enum tk_status ftrace_page_writer_add(struct ftrace_page_writer *pw, uint64_t ts
 	ext = delta > MAX_DELTA ? 8 : 0;
 	/*
 	 * A loss starts a page; a record that does not fit ends one, and so does a gap of 2^59
-	 * or more, which a time extend cannot carry (the page header holds any time).
+	 * or more, which a time extend cannot carry (the page header holds any time). A page
+	 * after a counted loss keeps room for the count after its data, so that it is kept.
 	 */
-	if (!pw->empty &&
-	    (missed_before || pw->used + ext + need > room || (delta >> (DELTA_BITS + 32)) != 0)) {
+	keep = pw->missed > 0 ? l->commit_size : 0;
+	if (!pw->empty && (missed_before || pw->used + ext + need + keep > room ||
+			   (delta >> (DELTA_BITS + 32)) != 0)) {
 		st = ftrace_page_writer_flush(pw);
 		if (st < 0)
 			return st;

@@ -357,6 +357,13 @@ static inline struct tk_event_class *model_find_ec(const struct model_stream_cla
  */
 enum tk_status model_trace_finish(struct tk_trace *trace);
 
+/*
+ * The values after those of a field of class @fc that start at @v (the layout of the file
+ * comment: a text array or sequence is one value, another array its length and elements, a
+ * variant its selected option and that option's values).
+ */
+const struct model_value *model_value_skip(const struct model_fc *fc, const struct model_value *v);
+
 /* Number of values a scope decodes to at most for static parts; used for sizing only. */
 size_t model_fc_count_values(const struct model_fc *fc);
 

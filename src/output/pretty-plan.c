@@ -631,32 +631,6 @@ const struct tk_event_class *plan_event_class(const struct plan *pl)
 	return pl->ec;
 }
 
-static const struct model_value *skip_value(const struct model_fc *fc, const struct model_value *v)
-{
-	uint32_t i;
-	uint64_t k, len;
-
-	switch (fc->kind) {
-	case MODEL_FC_STRUCT:
-		for (i = 0; i < fc->u.st.count; i++)
-			v = skip_value(fc->u.st.members[i].fc, v);
-		return v;
-	case MODEL_FC_ARRAY:
-	case MODEL_FC_SEQUENCE:
-		if (fc->is_text)
-			return v + 1;
-		len = v->n;
-		v++;
-		for (k = 0; k < len; k++)
-			v = skip_value(fc->u.arr.elem, v);
-		return v;
-	case MODEL_FC_VARIANT:
-		return skip_value(fc->u.var.options[v->n].fc, v + 1);
-	default:
-		return v + 1;
-	}
-}
-
 /*
  * Room kept free at the output position between operations: a literal of up to 16 bytes
  * (copied as 16) plus the widest fixed-size value (0b and 64 binary digits).
@@ -802,7 +776,7 @@ L_P_SKIP:
 	v += o->a;
 	NEXT();
 L_P_SKIP_FC:
-	v = skip_value(o->fc, v);
+	v = model_value_skip(o->fc, v);
 	NEXT();
 L_P_ARRAY : {
 	uint64_t count = v->n;

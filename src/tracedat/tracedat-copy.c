@@ -23,22 +23,6 @@
 #include "source.h"
 #include "tracedat-write.h"
 
-/* Options the writer makes itself (or that point at sections of the input). */
-static int writer_owned(uint16_t id)
-{
-	switch (id) {
-	case TRACEDAT_OPTION_DONE:
-	case TRACEDAT_OPTION_BUFFER:
-	case TRACEDAT_OPTION_TRACECLOCK:
-	case TRACEDAT_OPTION_CPUCOUNT:
-	case TRACEDAT_OPTION_BUFFER_TEXT:
-	case TRACEDAT_OPTION_BTF_FILE:
-	case TRACEDAT_OPTION_MODULES_FILE:
-		return 1;
-	}
-	return id >= TRACEDAT_OPTION_STRINGS && id <= TRACEDAT_OPTION_CMDLINES;
-}
-
 static enum tk_status write_metadata(struct tracedat_writer *w, const struct tracedat_info *in)
 {
 	enum tk_status st;
@@ -249,30 +233,12 @@ static enum tk_status open_writer(struct copy *c, const char *path)
 	const struct tracedat_info *in = &c->td->info;
 	const struct tracedat_copy_opts *o = c->o;
 	struct tracedat_write_opts wo = TRACEDAT_WRITE_OPTS_INIT;
-	const char *comp = o->compression;
+	enum tk_status st;
 
-	if (o->version && o->version != 6 && o->version != 7)
-		return TK_FAIL(TK_ERR_INVAL, "Cannot write trace.dat: file-version=%u", o->version);
-	wo.version = o->version ? o->version : (unsigned int) in->version;
-	if (!comp)
-		comp = wo.version == (unsigned int) in->version && in->compression ? in->compression
-										   : "none";
-	if (!strcmp(comp, "none"))
-		wo.comp = TRACEDAT_COMP_NONE;
-	else if (!strcmp(comp, "zstd"))
-		wo.comp = TRACEDAT_COMP_ZSTD;
-	else if (!strcmp(comp, "zlib"))
-		wo.comp = TRACEDAT_COMP_ZLIB;
-	else
-		return TK_FAIL(TK_ERR_INVAL, "Cannot write trace.dat: compression=%s", comp);
-	if (wo.comp != TRACEDAT_COMP_NONE) {
-		if (o->version == 6)
-			return TK_FAIL(TK_ERR_INVAL,
-				       "Cannot write trace.dat: file-version=6, "
-				       "compression=%s, reason=version 6 files are not compressed",
-				       comp);
-		wo.version = 7;
-	}
+	st = tracedat_write_opts_choose(&wo, o->version, o->compression, (unsigned int) in->version,
+					in->compression);
+	if (st < 0)
+		return st;
 	wo.bo = in->bo;
 	wo.long_size = in->header_long_size == 4 ? 4 : 8;
 	wo.page_size = in->page_size;
@@ -323,7 +289,7 @@ enum tk_status tracedat_copy(const struct tk_source *src, const char *path,
 	if (st >= 0)
 		st = write_clock(c.w, in);
 	for (i = 0; st >= 0 && i < in->n_options; i++)
-		if (!writer_owned(in->options[i].id))
+		if (!tracedat_writer_option_reserved(in->options[i].id))
 			st = tracedat_writer_add_option(c.w, in->options[i].id, in->options[i].data,
 							in->options[i].size);
 	if (st >= 0)

@@ -434,8 +434,7 @@ static enum tk_status add_event_format(struct tracedat_writer *w, const char *sy
 	return add_format(w, &s->formats, "event format", data, size);
 }
 
-/* Options the writer makes itself, and section offsets that would point nowhere. */
-static int option_reserved(uint16_t id)
+int tracedat_writer_option_reserved(uint16_t id)
 {
 	switch (id) {
 	case TRACEDAT_OPTION_DONE:
@@ -458,7 +457,7 @@ static enum tk_status add_option(struct tracedat_writer *w, uint16_t id, const v
 
 	if (st < 0)
 		return st;
-	if (option_reserved(id))
+	if (tracedat_writer_option_reserved(id))
 		return TK_FAIL(TK_ERR_INVAL,
 			       "Cannot add trace.dat option: path=%s, id=%u (%s), "
 			       "reason=the writer makes this option itself",
@@ -544,6 +543,34 @@ static enum tk_status check_opts(const struct tracedat_write_opts *o)
 			       "Cannot use trace.dat writer options: version=%u, page-size=%" PRIu32
 			       ", long-size=%u, reason=%s",
 			       o->version, o->page_size, o->long_size, reason);
+	return TK_OK;
+}
+
+enum tk_status tracedat_write_opts_choose(struct tracedat_write_opts *wo, unsigned int version,
+					  const char *comp, unsigned int def_version,
+					  const char *def_comp)
+{
+	if (version && version != 6 && version != 7)
+		return TK_FAIL(TK_ERR_INVAL, "Cannot write trace.dat: file-version=%u", version);
+	wo->version = version ? version : def_version;
+	if (!comp)
+		comp = wo->version == def_version && def_comp ? def_comp : "none";
+	if (!strcmp(comp, "none"))
+		wo->comp = TRACEDAT_COMP_NONE;
+	else if (!strcmp(comp, "zstd"))
+		wo->comp = TRACEDAT_COMP_ZSTD;
+	else if (!strcmp(comp, "zlib"))
+		wo->comp = TRACEDAT_COMP_ZLIB;
+	else
+		return TK_FAIL(TK_ERR_INVAL, "Cannot write trace.dat: compression=%s", comp);
+	if (wo->comp != TRACEDAT_COMP_NONE) {
+		if (version == 6)
+			return TK_FAIL(TK_ERR_INVAL,
+				       "Cannot write trace.dat: file-version=6, "
+				       "compression=%s, reason=version 6 files are not compressed",
+				       comp);
+		wo->version = 7;
+	}
 	return TK_OK;
 }
 

@@ -71,6 +71,17 @@ struct tracedat_write_opts {
 		.long_size = 8, .page_size = 4096, .compression_level = 0                          \
 	}
 
+/*
+ * Set @wo's version and compression from what the user asked (@version 6 or 7, or 0 for not
+ * said; @comp "none", "zstd", "zlib", or NULL for not said) and the defaults (those of the
+ * input file being rewritten, or 7 and "zstd" as trace-cmd records): the default compression
+ * applies only to the default version (else "none"); asking for compression gives version 7,
+ * and asking for both version 6 and compression is TK_ERR_INVAL, as is an unknown name.
+ */
+enum tk_status tracedat_write_opts_choose(struct tracedat_write_opts *wo, unsigned int version,
+					  const char *comp, unsigned int def_version,
+					  const char *def_comp);
+
 struct tracedat_writer;
 
 /*
@@ -118,6 +129,13 @@ enum tk_status tracedat_writer_set_trace_clock(struct tracedat_writer *w, const 
  */
 enum tk_status tracedat_writer_add_option(struct tracedat_writer *w, uint16_t id, const void *data,
 					  size_t size);
+
+/*
+ * Whether option @id is one the writer makes itself or a v7 section offset that would point
+ * nowhere (tracedat_writer_add_option() refuses those): DONE, BUFFER, TRACECLOCK, CPUCOUNT,
+ * BUFFER_TEXT, BTF_FILE, MODULES_FILE and 15 to 21.
+ */
+int tracedat_writer_option_reserved(uint16_t id);
 
 /*
  * Number of CPUs of the recording machine (the "cpus=N" of trace-cmd report; v6 cpus field,

@@ -431,6 +431,55 @@ static void test_discarded_events(void **state)
 	free(t);
 }
 
+/*
+ * A loss between events of one packet ends that packet right there, without padding, so the
+ * event after the loss starts the packet that reports it (converters back to trace.dat put
+ * the loss before that event).
+ */
+static void test_discarded_ends_packet(void **state)
+{
+	struct tk_ctf_writer_opts o = TK_CTF_WRITER_OPTS_INIT;
+	struct tw *t = calloc(1, sizeof(*t));
+	struct pk_summary sum;
+	uint64_t sc;
+	uint8_t *idx;
+	size_t c, i, isize;
+	char path[300];
+
+	(void) state;
+	assert_non_null(t);
+	o.packet_size = 4096;
+	tw_create(t, "lost-ends", &o);
+	sc = tw_sc(t, tw_clock(t, "c", 1000000000, 0, 0), NULL, 0);
+	c = tw_class(t, sc, "e", one_int, 1);
+	tw_stream(t, sc, 0);
+	for (i = 0; i < 10; i++) {
+		tw_append(t, 0, c, 1000 + 10 * i);
+		if (i == 4)
+			tw_lose(t, 0, 7);
+	}
+	OK(tk_ctf_writer_close(t->w));
+	t->w = NULL;
+	check_packets(t, 0, &sum);
+	assert_int_equal(sum.packets, 2);
+	snprintf(path, sizeof(path), "%s/index/%s.idx", t->dir, t->st_name[0]);
+	idx = slurp(path, &isize);
+	assert_int_equal(isize, 16 + 2 * 72);
+	/* first packet: events 0..4, no loss, its size the content (5 events of 4 + 4 bytes) */
+	assert_int_equal(tk_load_be64(idx + 16 + 32), 1040);
+	assert_int_equal(tk_load_be64(idx + 16 + 40), 0);
+	assert_int_equal(tk_load_be64(idx + 16 + 8), (84 + 5 * 8) * 8);
+	assert_int_equal(tk_load_be64(idx + 16 + 16), (84 + 5 * 8) * 8);
+	/* second: events 5..9 after the loss, padded to the packet size as usual */
+	assert_int_equal(tk_load_be64(idx + 16 + 72 + 32), 1090);
+	assert_int_equal(tk_load_be64(idx + 16 + 72 + 40), 7);
+	assert_int_equal(tk_load_be64(idx + 16 + 72 + 8), 4096 * 8);
+	free(idx);
+	tw_read_check(t);
+	tw_fini(t);
+	free(t);
+}
+
 static const struct tk_clock *clock_named(const struct tk_source *src, const char *name)
 {
 	size_t i;
@@ -550,6 +599,67 @@ static void test_env_clocks_and_uuid(void **state)
 }
 
 /* Names that are keywords, not identifiers, start with _ or a digit, or repeat. */
+/*
+ * Environment strings come back byte for byte: every byte from 1 to 255 (control bytes,
+ * quotes, backslashes, bytes that are not UTF-8), and a multi-line ftrace format text with
+ * tabs, quoted strings and escapes written as two characters, as the conversion from
+ * trace.dat keeps them.
+ */
+static void test_env_every_byte(void **state)
+{
+	static const char format[] =
+		"name: sched_switch\nID: 372\nformat:\n"
+		"\tfield:char prev_comm[16];\toffset:8;\tsize:16;\tsigned:0;\n\n"
+		"print fmt: \"prev_comm=%s \\\"x\\\" %s\\n\", REC->prev_comm, "
+		"__print_flags(REC->prev_state & ((((0x00000400 << 1) - 1) << 1) | 1), \"|\", "
+		"{ 0x00000001, \"S\" })\n";
+	struct tk_ctf_writer_opts o = TK_CTF_WRITER_OPTS_INIT;
+	struct tw *t = calloc(1, sizeof(*t));
+	char every[256];
+	const char *paths[1];
+	const struct tk_source *src;
+	struct tk_trace *trace;
+	size_t i, found = 0;
+	uint64_t sc;
+
+	(void) state;
+	assert_non_null(t);
+	for (i = 0; i < 255; i++)
+		every[i] = (char) (i + 1);
+	every[255] = '\0';
+	tw_create(t, "env-bytes", &o);
+	OK(tk_ctf_writer_set_env_string(t->w, "every", every));
+	OK(tk_ctf_writer_set_env_string(t->w, "ftrace_event_372_format", format));
+	sc = tw_sc(t, tw_clock(t, "c", 1000000000, 0, 0), NULL, 0);
+	tw_class(t, sc, "e", one_int, 1);
+	tw_stream(t, sc, 0);
+	tw_append(t, 0, 0, 10);
+	tw_close_check(t);
+	paths[0] = t->dir;
+	OK(tk_trace_open(&trace, paths, 1, NULL));
+	src = tk_trace_get_source(trace, 0);
+	for (i = 0; i < tk_source_get_env_count(src); i++) {
+		const char *key, *str;
+		int64_t v;
+
+		OK(tk_source_get_env(src, i, &key, &str, &v));
+		if (!strcmp(key, "every")) {
+			assert_non_null(str);
+			assert_int_equal(strlen(str), 255);
+			assert_memory_equal(str, every, 256);
+			found++;
+		} else if (!strcmp(key, "ftrace_event_372_format")) {
+			assert_non_null(str);
+			assert_string_equal(str, format);
+			found++;
+		}
+	}
+	assert_int_equal(found, 2);
+	tk_trace_close(trace);
+	tw_fini(t);
+	free(t);
+}
+
 static void test_field_names_are_escaped(void **state)
 {
 	static const struct tk_ctf_field_decl d[] = {
@@ -1636,7 +1746,9 @@ int main(void)
 		cmocka_unit_test(test_large_header_across_packets),
 		cmocka_unit_test(test_event_bigger_than_packet),
 		cmocka_unit_test(test_discarded_events),
+		cmocka_unit_test(test_discarded_ends_packet),
 		cmocka_unit_test(test_env_clocks_and_uuid),
+		cmocka_unit_test(test_env_every_byte),
 		cmocka_unit_test(test_field_names_are_escaped),
 		cmocka_unit_test(test_short_and_empty_values),
 		cmocka_unit_test(test_misuse_is_refused),

@@ -632,6 +632,42 @@ static void test_page_writer_round_trip(void **state)
 	free(recs);
 }
 
+/*
+ * A page that starts after a counted loss and is then filled to the brim still has the count:
+ * the encoder leaves room for it after the data, however the records fall.
+ */
+static void test_page_writer_keeps_loss_count(void **state)
+{
+	uint8_t data[16] = {1, 2, 3, 4, 5, 6, 7, 8, 9, 10, 11, 12, 13, 14, 15, 16};
+	size_t c, sz;
+
+	(void) state;
+	for (c = 0; c < TK_ARRAY_SIZE(cfgs); c++)
+		for (sz = 4; sz <= 16; sz += 4) {
+			struct pb shape;
+			struct ftrace_page_writer pw;
+			struct rt_sink sink = {0};
+			struct ftrace_page pg;
+			uint64_t i;
+
+			pb_init(&shape, &cfgs[c], 0);
+			assert_int_equal(ftrace_page_writer_init(&pw, &shape.layout, cfgs[c].bo,
+								 PAGE_SIZE, rt_emit, &sink),
+					 TK_OK);
+			for (i = 0; sink.n < 2; i++)
+				assert_int_equal(ftrace_page_writer_add(&pw, 100 + i, data,
+									(uint32_t) sz,
+									i == 0 ? 77 : 0),
+						 TK_OK);
+			ftrace_page_writer_fini(&pw);
+			assert_int_equal(ftrace_page_init(&pg, &shape.layout, cfgs[c].bo,
+							  sink.pages, PAGE_SIZE),
+					 TK_OK);
+			assert_int_equal(pg.missed, 77);
+			free(sink.pages);
+		}
+}
+
 int main(void)
 {
 	const struct CMUnitTest tests[] = {
@@ -646,6 +682,7 @@ int main(void)
 		cmocka_unit_test(test_bad_layout),
 		cmocka_unit_test(test_truncated_records),
 		cmocka_unit_test(test_page_writer_round_trip),
+		cmocka_unit_test(test_page_writer_keeps_loss_count),
 	};
 
 	return cmocka_run_group_tests(tests, NULL, NULL);

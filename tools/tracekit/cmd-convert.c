@@ -32,16 +32,19 @@ static void help(void)
 	       "      --end=TIME          drop events after TIME\n"
 	       "                          (TIME: nanoseconds, or seconds with a dot, as\n"
 	       "                          'tracekit print' and 'tracekit info' show them)\n"
-	       "      --file-version=6|7  trace.dat output version (default: the input's)\n"
+	       "      --file-version=6|7  trace.dat output version (default: the input's;\n"
+	       "                          7 from CTF not converted from trace.dat)\n"
 	       "      --compression=none|zstd|zlib\n"
-	       "                          trace.dat output compression (default: the input's)\n"
+	       "                          trace.dat output compression (default: the input's;\n"
+	       "                          zstd from CTF not converted from trace.dat)\n"
 	       "  -q, --quiet             no progress line\n"
 	       "  -h, --help              this help\n"
 	       "\n"
 	       "Examples:\n"
 	       "  tracekit convert trace.dat -o trace-v6.dat --file-version 6\n"
 	       "  tracekit convert trace.dat -o sched.dat -e sched --begin 1234.5 --end 1236\n"
-	       "  tracekit convert lttng-trace -o copy -e 'sched_*'\n");
+	       "  tracekit convert lttng-trace -o copy -e 'sched_*'\n"
+	       "  tracekit convert lttng-trace/ -o lttng.dat\n");
 }
 
 /* Nanoseconds, or seconds with a dot and up to nine decimals. */

@@ -1,0 +1,822 @@
+// SPDX-License-Identifier: MIT
+/*
+ * CTF to trace.dat (tk_convert() with TK_CONVERT_DAT, any input but one trace.dat file):
+ * events as ftrace records in ring-buffer pages, a file trace-cmd report reads.
+ *
+ * Two cases:
+ *   - A CTF trace tracekit converted from a trace.dat file carries that file's ftrace
+ *     metadata in its environment (convert-ftrace-env.c). The file is made again: the same
+ *     header_page, formats, printk formats, command lines, kallsyms, options, buffers and
+ *     CPUs; each record rebuilt from the event's values at the format's field offsets; the
+ *     original version and compression unless told otherwise. tracekit print --style json
+ *     of the result equals that of the original file, with the few exceptions of
+ *     doc/format-tracedat.md section 9 (bytes a CTF field does not keep: after a string's
+ *     NUL, common fields beyond the four, bprint arguments of old formats).
+ *   - Any other CTF trace: one ftrace format per event class, synthesized from its
+ *     contexts and payload (convert-dat-record.c says how each field type maps), system
+ *     "ctf" or the provider of a "provider:event" name, ids from 1; common_pid from a
+ *     context field named tid, vtid, pid or vpid; a 64-bit little-endian layout in 4 KiB
+ *     pages; version 7 with zstd unless told otherwise, as trace-cmd records.
+ *
+ * Both: an event goes to the CPU of its packet context's cpu_id (0 without one) in the
+ * buffer of its stream class (env case) or the top buffer; its time is the model's
+ * nanoseconds less the offset of the earliest clock, which a DATE option (absolute clocks,
+ * in microseconds, and an OFFSET for the nanoseconds left) or an OFFSET option gives back, so
+ * times agree to the nanosecond. A packet whose events_discarded count grew since the
+ * stream's previous one puts its loss on the page of its first event, as the kernel flags a
+ * page after lost events; a gap in packet_seq_num is a loss of unknown size. The records of
+ * each CPU are encoded into pages as they come (ftrace/page-write.c) and kept in a temporary
+ * file until the file is written, CPU after CPU, so memory stays flat.
+ */
+#include <errno.h>
+#include <fcntl.h>
+#include <inttypes.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <unistd.h>
+
+#include "../common/error.h"
+#include "../ftrace/page-write.h"
+#include "../tracedat/source.h"
+#include "../tracedat/tracedat-write.h"
+#include "convert-dat-record.h"
+#include "convert-ftrace-env.h"
+#include "convert-priv.h"
+
+#define SYNTH_PAGE_SIZE 4096
+
+/* The kernel's texts for a 64-bit ring buffer of 4 KiB pages (reference section 5). */
+static const char synth_header_page[] = "\tfield: u64 timestamp;\toffset:0;\tsize:8;\tsigned:0;\n"
+					"\tfield: local_t commit;\toffset:8;\tsize:8;\tsigned:1;\n"
+					"\tfield: int overwrite;\toffset:8;\tsize:1;\tsigned:1;\n"
+					"\tfield: char data;\toffset:16;\tsize:4080;\tsigned:1;\n";
+static const char synth_header_event[] = "# compressed entry header\n"
+					 "\ttype_len    :    5 bits\n"
+					 "\ttime_delta  :   27 bits\n"
+					 "\tarray       :   32 bits\n"
+					 "\n"
+					 "\tpadding     : type == 29\n"
+					 "\ttime_extend : type == 30\n"
+					 "\ttime_stamp : type == 31\n"
+					 "\tdata max type_len  == 28\n";
+
+/* One CPU of one output buffer: its pages go to a temporary file. */
+struct spool {
+	struct dat_conv *c;
+	int fd;
+	struct ftrace_page_writer pw;
+	uint64_t last_ts;
+	uint64_t bytes;
+};
+
+struct out_buffer {
+	const char *name;  /* "" for the top buffer */
+	const char *clock; /* its clock name, or NULL: the trace clock */
+	struct spool **cpus;
+	size_t n_cpus;
+};
+
+/* What is known of one input stream. */
+struct in_stream {
+	int known;
+	size_t buffer;
+	int cpu_member, disc_member, seq_member; /* in the packet context, or -1 */
+	uint32_t disc_bits;
+	int has_disc, has_seq;
+	uint64_t disc, seq;
+};
+
+/* What is known of one input event class. */
+struct in_class {
+	struct convert_record_plan *plan;
+	uint32_t id;	  /* the format the plan writes (env: the event's common_type) */
+	int type_member;  /* env: common_type in the stream event context, or -1 */
+	int has_type_val; /* env: the class had an event (id is that event's common_type) */
+	int raw;	  /* env: records of no known format, copied as their bytes */
+};
+
+struct synth_format {
+	char *system;
+	char *text;
+	size_t len;
+};
+
+struct dat_conv {
+	struct tk_trace *t;
+	struct convert_filter *f;
+	const char *output;
+	struct convert_env env;
+	struct ftrace_ctx ctx; /* the output's formats and page layout */
+	enum tk_byte_order bo;
+	uint32_t page_size;
+	struct tracedat_writer *w;
+	struct out_buffer *buffers;
+	size_t n_buffers;
+	struct in_stream *streams;
+	struct in_class *classes;
+	struct vec formats; /* struct synth_format, in id order (synthesized case) */
+	struct convert_record rec;
+	int64_t origin; /* ns of raw time 0 */
+	int absolute;
+	uint32_t cpus; /* highest CPU + 1 */
+};
+
+/* ---- spools ------------------------------------------------------------------------------- */
+
+static enum tk_status spool_emit(const uint8_t *page, size_t size, void *payload)
+{
+	struct spool *s = payload;
+	size_t done = 0;
+
+	while (done < size) {
+		ssize_t n = write(s->fd, page + done, size - done);
+
+		if (n < 0 && errno == EINTR)
+			continue;
+		if (n < 0)
+			return TK_FAIL(TK_ERR_IO, "Cannot write temporary file: errno=%s",
+				       strerror(errno));
+		done += (size_t) n;
+	}
+	s->bytes += size;
+	return TK_OK;
+}
+
+/* A temporary file beside @output (its file system has room for it), else in TMPDIR. */
+static int temp_fd(const char *output)
+{
+	char dir[4096];
+	const char *slash = strrchr(output, '/');
+	int fd = -1;
+	FILE *f;
+
+	if (!slash)
+		snprintf(dir, sizeof(dir), ".");
+	else
+		snprintf(dir, sizeof(dir), "%.*s", (int) (slash - output + (slash == output)),
+			 output);
+#ifdef O_TMPFILE
+	fd = open(dir, O_TMPFILE | O_RDWR | O_CLOEXEC, 0600);
+#endif
+	if (fd >= 0)
+		return fd;
+	f = tmpfile();
+	if (!f)
+		return -1;
+	fd = dup(fileno(f));
+	fclose(f);
+	return fd;
+}
+
+static enum tk_status get_spool(struct dat_conv *c, size_t b, uint32_t cpu, struct spool **out)
+{
+	struct out_buffer *ob = &c->buffers[b];
+	struct spool *s;
+	enum tk_status st;
+
+	if (cpu >= 65536)
+		return TK_FAIL(TK_ERR_UNSUPPORTED,
+			       "Cannot convert to trace.dat: cpu=%" PRIu32
+			       ", reason=more than 65536 CPUs",
+			       cpu);
+	if (cpu >= ob->n_cpus) {
+		size_t n = (size_t) cpu + 1;
+		struct spool **v = realloc(ob->cpus, n * sizeof(*v));
+
+		if (!v)
+			return TK_FAIL(TK_ERR_NOMEM, "Cannot convert to trace.dat");
+		memset(v + ob->n_cpus, 0, (n - ob->n_cpus) * sizeof(*v));
+		ob->cpus = v;
+		ob->n_cpus = n;
+	}
+	if (!ob->cpus[cpu]) {
+		s = calloc(1, sizeof(*s));
+		if (!s)
+			return TK_FAIL(TK_ERR_NOMEM, "Cannot convert to trace.dat");
+		s->c = c;
+		s->fd = temp_fd(c->output);
+		if (s->fd < 0) {
+			free(s);
+			return TK_FAIL(TK_ERR_IO, "Cannot create temporary file: errno=%s",
+				       strerror(errno));
+		}
+		st = ftrace_page_writer_init(&s->pw, &c->ctx.layout, c->bo, c->page_size,
+					     spool_emit, s);
+		if (st < 0) {
+			close(s->fd);
+			free(s);
+			return st;
+		}
+		ob->cpus[cpu] = s;
+		if (cpu >= c->cpus)
+			c->cpus = cpu + 1;
+	}
+	*out = ob->cpus[cpu];
+	return TK_OK;
+}
+
+static void buffers_free(struct dat_conv *c)
+{
+	size_t b, k;
+
+	for (b = 0; c->buffers && b < c->n_buffers; b++) {
+		for (k = 0; k < c->buffers[b].n_cpus; k++) {
+			struct spool *s = c->buffers[b].cpus[k];
+
+			if (!s)
+				continue;
+			ftrace_page_writer_fini(&s->pw);
+			close(s->fd);
+			free(s);
+		}
+		free(c->buffers[b].cpus);
+	}
+	free(c->buffers);
+}
+
+/* ---- streams and losses ------------------------------------------------------------------- */
+
+/* The value of top-level member @m of the scope @fc whose values start at @v. */
+static const struct model_value *member_value(const struct model_fc *fc,
+					      const struct model_value *v, int m)
+{
+	int i;
+
+	for (i = 0; i < m; i++)
+		v = model_value_skip(fc->u.st.members[i].fc, v);
+	return v;
+}
+
+static int is_int(const struct model_fc *fc)
+{
+	return fc->kind == MODEL_FC_INT || fc->kind == MODEL_FC_ENUM;
+}
+
+static enum tk_status stream_init(struct dat_conv *c, const struct tk_stream *s,
+				  struct in_stream *is)
+{
+	const struct model_fc *pc = s->sc->packet_context;
+	uint32_t i;
+
+	is->known = 1;
+	is->cpu_member = is->disc_member = is->seq_member = -1;
+	for (i = 0; pc && pc->kind == MODEL_FC_STRUCT && i < pc->u.st.count && i < INT32_MAX; i++) {
+		const struct model_fc *fc = pc->u.st.members[i].fc;
+
+		if (!is_int(fc))
+			continue;
+		if (fc->meaning == MODEL_MEANING_DISCARDED_EVENTS) {
+			is->disc_member = (int) i;
+			is->disc_bits = fc->size;
+		} else if (fc->meaning == MODEL_MEANING_PACKET_SEQ_NUM) {
+			is->seq_member = (int) i;
+		} else if (!strcmp(pc->u.st.members[i].name, "cpu_id")) {
+			is->cpu_member = (int) i;
+		}
+	}
+	is->buffer = 0;
+	if (c->env.present) {
+		for (i = 0; i < c->env.n_buffers; i++)
+			if (c->env.buffers[i].has_sc && c->env.buffers[i].sc_id == s->sc->id)
+				break;
+		if (i == c->env.n_buffers)
+			return TK_FAIL(
+				TK_ERR_FORMAT,
+				"Cannot convert to trace.dat: stream=%s, stream-class=%" PRIu64
+				", reason=no ftrace buffer in the environment has its events",
+				s->path, s->sc->id);
+		is->buffer = i;
+	}
+	return TK_OK;
+}
+
+/*
+ * The CPU of @ev and the events lost before it: from its packet context, when the count of
+ * discarded events grew (a new packet) or the packet sequence number jumped.
+ */
+static void packet_facts(const struct tk_event *ev, struct in_stream *is, uint32_t *cpu,
+			 int64_t *missed)
+{
+	const struct model_fc *pc = ev->stream->sc->packet_context;
+	const struct model_value *v = ev->scope[MODEL_SCOPE_PACKET_CONTEXT];
+
+	*cpu = 0;
+	*missed = 0;
+	if (!v || !pc)
+		return;
+	if (is->cpu_member >= 0)
+		*cpu = (uint32_t) member_value(pc, v, is->cpu_member)->v.u;
+	if (is->disc_member >= 0) {
+		uint64_t d = member_value(pc, v, is->disc_member)->v.u, delta = d - is->disc;
+
+		if (is->disc_bits < 64)
+			delta &= (UINT64_C(1) << is->disc_bits) - 1;
+		if (delta && delta <= INT64_MAX)
+			*missed = (int64_t) delta;
+		is->disc = d;
+		is->has_disc = 1;
+	}
+	if (is->seq_member >= 0) {
+		uint64_t q = member_value(pc, v, is->seq_member)->v.u;
+
+		if (is->has_seq && q != is->seq && q != is->seq + 1 && !*missed)
+			*missed = -1;
+		is->seq = q;
+		is->has_seq = 1;
+	}
+}
+
+/* ---- formats and plans -------------------------------------------------------------------- */
+
+/* "provider:event" as system and name, each made of letters, digits and '_'. */
+static void split_name(const char *full, char *sys, size_t sys_size, char *name, size_t name_size)
+{
+	const char *colon = full ? strchr(full, ':') : NULL;
+	const char *ev = colon ? colon + 1 : full ? full : "";
+	size_t i, n;
+
+	snprintf(sys, sys_size, "%.*s", colon ? (int) (colon - full) : 3, colon ? full : "ctf");
+	snprintf(name, name_size, "%s", *ev ? ev : "event");
+	for (i = 0; sys[i]; i++)
+		if (!((sys[i] >= 'a' && sys[i] <= 'z') || (sys[i] >= 'A' && sys[i] <= 'Z') ||
+		      (sys[i] >= '0' && sys[i] <= '9') || sys[i] == '_'))
+			sys[i] = '_';
+	if (!sys[0])
+		snprintf(sys, sys_size, "ctf");
+	n = strlen(name);
+	for (i = 0; i < n; i++)
+		if (!((name[i] >= 'a' && name[i] <= 'z') || (name[i] >= 'A' && name[i] <= 'Z') ||
+		      (name[i] >= '0' && name[i] <= '9') || name[i] == '_'))
+			name[i] = '_';
+}
+
+/* The format of a CTF event class, made up and added to the output's formats. */
+static enum tk_status synth_plan(struct dat_conv *c, const struct tk_event_class *ec,
+				 struct in_class *cl)
+{
+	char sys[128], name[256];
+	struct vec text = VEC_INIT;
+	struct synth_format *sf;
+	struct ftrace_event *fev = NULL;
+	uint32_t id = (uint32_t) c->formats.len + 1;
+	enum tk_status st;
+
+	if (id > UINT16_MAX)
+		return TK_FAIL(TK_ERR_UNSUPPORTED,
+			       "Cannot convert to trace.dat: reason=more than 65535 event classes");
+	split_name(ec->name, sys, sizeof(sys), name, sizeof(name));
+	st = convert_record_format(ec, id, name, &text);
+	if (st >= 0)
+		st = ftrace_event_parse(&c->ctx, sys, text.data, text.len, &fev);
+	if (st >= 0 && (fev->flags & FTRACE_EVENT_FAILED))
+		st = TK_FAIL(TK_ERR_FORMAT, "Cannot read synthesized format: event=%s", name);
+	if (st >= 0)
+		st = convert_record_plan(&cl->plan, ec, fev, CONVERT_RECORD_SYNTH, c->bo);
+	if (st >= 0 && !(sf = vec_push(&c->formats, sizeof(*sf))))
+		st = TK_FAIL(TK_ERR_NOMEM, "Cannot convert to trace.dat");
+	if (st >= 0) {
+		sf->system = strdup(sys);
+		sf->text = text.data;
+		sf->len = text.len;
+		text.data = NULL;
+		if (!sf->system) {
+			free(sf->text);
+			c->formats.len--;
+			st = TK_FAIL(TK_ERR_NOMEM, "Cannot convert to trace.dat");
+		}
+	}
+	vec_fini(&text);
+	cl->id = id;
+	return st;
+}
+
+/* Env case: the format with @id (binary search of the sorted context), or NULL. */
+static const struct ftrace_event *env_format(const struct dat_conv *c, uint32_t id)
+{
+	return ftrace_event_find(&c->ctx, id);
+}
+
+/* Env case: the single format named as @ec, for classes without a common_type. */
+static const struct ftrace_event *env_format_named(const struct dat_conv *c,
+						   const struct tk_event_class *ec)
+{
+	const struct ftrace_event *found = NULL;
+	size_t i;
+
+	for (i = 0; ec->name && i < c->ctx.n_events; i++)
+		if (!strcmp(c->ctx.events[i]->name, ec->name)) {
+			if (found)
+				return NULL;
+			found = c->ctx.events[i];
+		}
+	return found;
+}
+
+/* Env case: the plan of @ev's class for the format of its common_type. */
+static enum tk_status env_plan(struct dat_conv *c, const struct tk_event *ev, struct in_class *cl)
+{
+	const struct tk_event_class *ec = ev->ec;
+	const struct model_fc *ctx = ec->sc->event_context;
+	const struct ftrace_event *fev;
+	uint64_t id = UINT64_MAX;
+	uint32_t i;
+
+	if (!cl->has_type_val) {
+		cl->type_member = -1;
+		for (i = 0; ctx && ctx->kind == MODEL_FC_STRUCT && i < ctx->u.st.count; i++)
+			if (!strcmp(ctx->u.st.members[i].name, "common_type") &&
+			    is_int(ctx->u.st.members[i].fc))
+				cl->type_member = (int) i;
+	}
+	if (cl->type_member >= 0 && ev->scope[MODEL_SCOPE_EVENT_COMMON_CONTEXT])
+		id = member_value(ctx, ev->scope[MODEL_SCOPE_EVENT_COMMON_CONTEXT], cl->type_member)
+			     ->v.u;
+	if (cl->has_type_val) {
+		if (!cl->plan || cl->raw || id == UINT64_MAX || id == cl->id)
+			return TK_OK;
+		return TK_FAIL(TK_ERR_FORMAT,
+			       "Cannot convert event to trace.dat: event=%s, common-type=%" PRIu64
+			       ", reason=earlier events of its class had %" PRIu32,
+			       ec->name ? ec->name : "(unnamed)", id, cl->id);
+	}
+	cl->has_type_val = 1;
+	fev = id <= UINT32_MAX ? env_format(c, (uint32_t) id) : NULL;
+	if (!fev && id == UINT64_MAX)
+		fev = env_format_named(c, ec);
+	if (!fev) {
+		/* records of no known format were kept as their bytes */
+		cl->plan = convert_record_plan_raw(ec);
+		cl->raw = cl->plan != NULL;
+		if (cl->plan)
+			return TK_OK;
+		return TK_FAIL(TK_ERR_FORMAT,
+			       "Cannot convert event to trace.dat: event=%s, common-type=%" PRId64
+			       ", reason=no ftrace format in the environment for it",
+			       ec->name ? ec->name : "(unnamed)",
+			       id == UINT64_MAX ? (int64_t) -1 : (int64_t) id);
+	}
+	cl->id = fev->id;
+	return convert_record_plan(&cl->plan, ec, fev, CONVERT_RECORD_ENV, c->bo);
+}
+
+/* ---- events ------------------------------------------------------------------------------- */
+
+static enum tk_status put_event(struct dat_conv *c, const struct tk_event *ev)
+{
+	struct in_stream *is = &c->streams[ev->stream->index];
+	struct in_class *cl = &c->classes[ev->ec->index];
+	struct spool *s = NULL;
+	uint32_t cpu;
+	int64_t missed, ns;
+	uint64_t ts;
+	enum tk_status st;
+
+	st = model_event_values(ev);
+	if (st >= 0 && !is->known)
+		st = stream_init(c, ev->stream, is);
+	if (st >= 0 && c->env.present)
+		st = env_plan(c, ev, cl);
+	else if (st >= 0 && !cl->plan)
+		st = synth_plan(c, ev->ec, cl);
+	if (st < 0)
+		return st;
+	packet_facts(ev, is, &cpu, &missed);
+	st = convert_record_build(cl->plan, ev, &c->rec);
+	if (st >= 0)
+		st = get_spool(c, is->buffer, cpu, &s);
+	if (st < 0)
+		return st;
+	ns = ev->has_ts ? ev->ns : c->origin;
+	ts = ns > c->origin ? (uint64_t) ns - (uint64_t) c->origin : 0;
+	if (ts < s->last_ts) /* cannot happen with ordered input; pages cannot go back */
+		ts = s->last_ts;
+	s->last_ts = ts;
+	return ftrace_page_writer_add(&s->pw, ts, c->rec.data, (uint32_t) c->rec.size, missed);
+}
+
+/* ---- the output file ---------------------------------------------------------------------- */
+
+/* The earliest clock offset of the trace, in ns, and whether clocks are absolute. */
+static void time_origin(struct dat_conv *c)
+{
+	int have = 0;
+	size_t i;
+
+	for (i = 0; i < c->t->n_streams; i++) {
+		const struct tk_clock *k = c->t->streams[i]->sc->clock;
+
+		if (!k)
+			continue;
+		if (!have || k->base_ns < c->origin)
+			c->origin = k->base_ns;
+		c->absolute |= k->absolute;
+		have = 1;
+	}
+}
+
+/* The ring-buffer layout, formats and output buffers of the env case. */
+static enum tk_status setup_env(struct dat_conv *c)
+{
+	const struct convert_env *e = &c->env;
+	enum tk_status st;
+	size_t i;
+
+	c->bo = e->bo;
+	c->page_size = e->page_size;
+	ftrace_ctx_init(&c->ctx, c->bo);
+	st = ftrace_page_layout_parse(e->header_page.data, e->header_page.len, &c->ctx.layout);
+	if (st < 0)
+		return TK_FAIL(st, "Cannot read ftrace environment: key=ftrace_header_page");
+	c->ctx.long_size = e->long_size;
+	if (c->ctx.layout.data_offset + 16 > c->page_size)
+		return TK_FAIL(TK_ERR_FORMAT,
+			       "Cannot read ftrace environment: key=ftrace_page_size, "
+			       "reason=smaller than the page header");
+	for (i = 0; i < e->n_formats; i++) {
+		const struct convert_env_format *f = &e->formats[i];
+		struct ftrace_event *fev = NULL;
+
+		st = ftrace_event_parse(&c->ctx, f->system, f->text.data, f->text.len, &fev);
+		if (st < 0 || fev->id != f->id)
+			return TK_FAIL(st < 0 ? st : TK_ERR_FORMAT,
+				       "Cannot read ftrace environment: key=ftrace_event_%" PRIu32
+				       "_format%s",
+				       f->id, st < 0 ? "" : ", reason=its ID line says another id");
+	}
+	st = ftrace_ctx_finish(&c->ctx);
+	if (st < 0)
+		return st;
+	c->buffers = calloc(e->n_buffers, sizeof(*c->buffers));
+	if (!c->buffers)
+		return TK_FAIL(TK_ERR_NOMEM, "Cannot convert to trace.dat");
+	c->n_buffers = e->n_buffers;
+	for (i = 0; i < e->n_buffers; i++) {
+		c->buffers[i].name = e->buffers[i].name;
+		c->buffers[i].clock = e->buffers[i].clock;
+	}
+	return TK_OK;
+}
+
+static enum tk_status setup_synth(struct dat_conv *c)
+{
+	enum tk_status st;
+
+	c->bo = TK_BYTE_ORDER_HOST == TK_BYTE_ORDER_BE ? TK_BYTE_ORDER_BE : TK_BYTE_ORDER_LE;
+	c->page_size = SYNTH_PAGE_SIZE;
+	ftrace_ctx_init(&c->ctx, c->bo);
+	st = ftrace_page_layout_parse(synth_header_page, sizeof(synth_header_page) - 1,
+				      &c->ctx.layout);
+	if (st < 0)
+		return st;
+	c->ctx.long_size = 8;
+	c->buffers = calloc(1, sizeof(*c->buffers));
+	if (!c->buffers)
+		return TK_FAIL(TK_ERR_NOMEM, "Cannot convert to trace.dat");
+	c->buffers[0].name = "";
+	c->n_buffers = 1;
+	return TK_OK;
+}
+
+static enum tk_status open_output(struct dat_conv *c)
+{
+	const struct tk_convert_opts *o = c->f->o;
+	struct tracedat_write_opts wo = TRACEDAT_WRITE_OPTS_INIT;
+	enum tk_status st;
+
+	st = tracedat_write_opts_choose(&wo, o->file_version, o->compression,
+					c->env.present ? c->env.file_version : 7,
+					c->env.present ? c->env.compression : "zstd");
+	if (st < 0)
+		return st;
+	wo.bo = c->bo;
+	wo.long_size = c->env.present ? c->env.long_size : 8;
+	wo.page_size = c->page_size;
+	return tracedat_writer_open(&c->w, c->output, &wo);
+}
+
+/* The trace clock of the synthesized file: the CTF clock's name when trace-cmd knows it. */
+static const char *synth_clock(const struct dat_conv *c)
+{
+	static const struct {
+		const char *ctf, *ftrace;
+	} names[] = {
+		{"monotonic", "mono"}, {"monotonic_raw", "mono_raw"},
+		{"boot", "boot"},      {"boottime", "boot"},
+		{"local", "local"},    {"global", "global"},
+		{"mono", "mono"},      {"mono_raw", "mono_raw"},
+		{"tai", "tai"},	       {"perf", "perf"},
+		{"uptime", "uptime"},
+	};
+	size_t i, k;
+
+	for (i = 0; i < c->t->n_streams; i++) {
+		const struct tk_clock *clk = c->t->streams[i]->sc->clock;
+
+		for (k = 0; clk && clk->name && k < TK_ARRAY_SIZE(names); k++)
+			if (!strcmp(clk->name, names[k].ctf))
+				return names[k].ftrace;
+		if (clk)
+			break;
+	}
+	return "local";
+}
+
+static enum tk_status put_synth_metadata(struct dat_conv *c)
+{
+	struct tracedat_writer *w = c->w;
+	char text[64], uname[512];
+	const char *sys = NULL, *host = NULL, *rel = NULL;
+	int64_t date = c->origin / 1000, rest = c->origin % 1000;
+	enum tk_status st;
+	size_t i;
+
+	st = tracedat_writer_set_header_page(w, synth_header_page, sizeof(synth_header_page) - 1);
+	if (st >= 0)
+		st = tracedat_writer_set_header_event(w, synth_header_event,
+						      sizeof(synth_header_event) - 1);
+	for (i = 0; st >= 0 && i < c->formats.len; i++) {
+		const struct synth_format *sf = &VEC_AT(&c->formats, struct synth_format, i);
+
+		st = tracedat_writer_add_event_format(w, sf->system, sf->text, sf->len);
+	}
+	snprintf(text, sizeof(text), "[%s]", synth_clock(c));
+	if (st >= 0)
+		st = tracedat_writer_set_trace_clock(w, text, strlen(text));
+	/* trace-cmd reads DATE with strtoll: a negative one (printed in hex) would not do */
+	if (!c->absolute || c->origin < 0) {
+		date = 0;
+		rest = c->origin;
+	}
+	if (st >= 0 && date) {
+		snprintf(text, sizeof(text), "0x%" PRIx64, (uint64_t) date);
+		st = tracedat_writer_add_option(w, TRACEDAT_OPTION_DATE, text, strlen(text) + 1);
+	}
+	if (st >= 0 && rest) {
+		snprintf(text, sizeof(text), "%" PRId64, rest);
+		st = tracedat_writer_add_option(w, TRACEDAT_OPTION_OFFSET, text, strlen(text) + 1);
+	}
+	/* UNAME from the environment LTTng writes, as trace-cmd report --uname shows it */
+	for (i = 0; c->t->n_sources && i < c->t->sources[0]->n_env; i++) {
+		const struct model_env *e = &c->t->sources[0]->env[i];
+
+		if (e->str && !strcmp(e->key, "sysname"))
+			sys = e->str;
+		else if (e->str && !strcmp(e->key, "hostname"))
+			host = e->str;
+		else if (e->str && !strcmp(e->key, "kernel_release"))
+			rel = e->str;
+	}
+	if (st >= 0 && sys && host && rel) {
+		snprintf(uname, sizeof(uname), "%s %s %s", sys, host, rel);
+		st = tracedat_writer_add_option(w, TRACEDAT_OPTION_UNAME, uname, strlen(uname) + 1);
+	}
+	return st;
+}
+
+static enum tk_status put_env_metadata(struct dat_conv *c)
+{
+	const struct convert_env *e = &c->env;
+	struct tracedat_writer *w = c->w;
+	enum tk_status st;
+	size_t i;
+
+	st = tracedat_writer_set_header_page(w, e->header_page.data, e->header_page.len);
+	if (st >= 0)
+		st = tracedat_writer_set_header_event(w, e->header_event.data, e->header_event.len);
+	for (i = 0; st >= 0 && i < e->n_formats; i++)
+		if (!strcmp(e->formats[i].system, "ftrace"))
+			st = tracedat_writer_add_ftrace_format(w, e->formats[i].text.data,
+							       e->formats[i].text.len);
+	for (i = 0; st >= 0 && i < e->n_formats; i++)
+		if (strcmp(e->formats[i].system, "ftrace"))
+			st = tracedat_writer_add_event_format(w, e->formats[i].system,
+							      e->formats[i].text.data,
+							      e->formats[i].text.len);
+	if (st >= 0)
+		st = tracedat_writer_set_kallsyms(w, e->kallsyms.data, e->kallsyms.len);
+	if (st >= 0)
+		st = tracedat_writer_set_printk(w, e->printk.data, e->printk.len);
+	if (st >= 0)
+		st = tracedat_writer_set_cmdlines(w, e->cmdlines.data, e->cmdlines.len);
+	if (st >= 0 && e->trace_clock.len)
+		st = tracedat_writer_set_trace_clock(w, e->trace_clock.data, e->trace_clock.len);
+	for (i = 0; st >= 0 && i < e->n_options; i++)
+		st = tracedat_writer_add_option(w, e->options[i].id, e->options[i].data,
+						e->options[i].size);
+	if (st >= 0 && e->cpus > c->cpus)
+		c->cpus = e->cpus;
+	return st;
+}
+
+/* Every buffer's CPUs, from their temporary files, in increasing order. */
+static enum tk_status put_data(struct dat_conv *c)
+{
+	enum tk_status st;
+	size_t b, k;
+
+	st = tracedat_writer_set_cpus(c->w, c->cpus);
+	for (b = 0; st >= 0 && b < c->n_buffers; b++) {
+		struct out_buffer *ob = &c->buffers[b];
+
+		if (b > 0)
+			st = tracedat_writer_buffer_begin(c->w, ob->name, ob->clock);
+		for (k = 0; st >= 0 && k < ob->n_cpus; k++) {
+			struct spool *s = ob->cpus[k];
+
+			if (!s)
+				continue;
+			st = ftrace_page_writer_flush(&s->pw);
+			if (st >= 0 && lseek(s->fd, 0, SEEK_SET) < 0)
+				st = TK_FAIL(TK_ERR_IO, "Cannot read temporary file: errno=%s",
+					     strerror(errno));
+			if (st >= 0)
+				st = tracedat_writer_cpu_begin(c->w, (uint32_t) k);
+			if (st >= 0)
+				st = tracedat_writer_cpu_fd(c->w, s->fd);
+			if (st >= 0)
+				st = tracedat_writer_cpu_end(c->w);
+		}
+	}
+	return st;
+}
+
+static enum tk_status convert_events(struct dat_conv *c)
+{
+	struct tk_iter *it = NULL;
+	const struct tk_event *ev;
+	enum tk_status st;
+
+	st = tk_iter_create(&it, c->t);
+	while (st >= 0 && (st = tk_iter_next(it, &ev)) == TK_OK) {
+		if (!convert_keep(c->f, ev))
+			continue;
+		st = put_event(c, ev);
+		if (st < 0)
+			break;
+		convert_progress(c->f);
+	}
+	if (st == TK_END)
+		st = TK_OK;
+	tk_iter_destroy(it);
+	return st;
+}
+
+enum tk_status convert_ctf_to_dat(struct tk_trace *t, const char *output,
+				  struct convert_filter *filter)
+{
+	struct dat_conv c = {.t = t, .f = filter, .output = output};
+	enum tk_status st = TK_OK;
+	size_t i;
+
+	for (i = 0; i < t->n_sources; i++)
+		if (tracedat_source_info(t->sources[i]))
+			return TK_FAIL(
+				TK_ERR_UNSUPPORTED,
+				"Cannot convert to trace.dat: sources=%zu, reason=a trace.dat "
+				"input can only be written alone",
+				t->n_sources);
+	/* several traces: formats of their own, whatever their environments say */
+	if (t->n_sources == 1)
+		st = convert_env_read(&c.env, t->sources[0]->env, t->sources[0]->n_env);
+	if (st >= 0)
+		st = c.env.present ? setup_env(&c) : setup_synth(&c);
+	c.streams = calloc(t->n_streams + 1, sizeof(*c.streams));
+	c.classes = calloc(t->n_ecs + 1, sizeof(*c.classes));
+	/* a record and its 8-byte header, padded to 4 bytes, in an empty page */
+	c.rec.max = c.page_size > c.ctx.layout.data_offset + 12
+			    ? c.page_size - c.ctx.layout.data_offset - 12
+			    : 0;
+	if (st >= 0 && (!c.streams || !c.classes))
+		st = TK_FAIL(TK_ERR_NOMEM, "Cannot convert to trace.dat");
+	time_origin(&c);
+	if (st >= 0)
+		st = open_output(&c);
+	if (st >= 0)
+		st = convert_events(&c);
+	if (st >= 0)
+		st = c.env.present ? put_env_metadata(&c) : put_synth_metadata(&c);
+	if (st >= 0)
+		st = put_data(&c);
+	if (st >= 0) {
+		st = tracedat_writer_close(c.w);
+		c.w = NULL;
+	}
+	tracedat_writer_destroy(c.w);
+	buffers_free(&c);
+	for (i = 0; c.classes && i < t->n_ecs; i++)
+		convert_record_plan_destroy(c.classes[i].plan);
+	for (i = 0; i < c.formats.len; i++) {
+		free(VEC_AT(&c.formats, struct synth_format, i).system);
+		free(VEC_AT(&c.formats, struct synth_format, i).text);
+	}
+	vec_fini(&c.formats);
+	free(c.classes);
+	free(c.streams);
+	free(c.rec.data);
+	ftrace_ctx_fini(&c.ctx);
+	convert_env_fini(&c.env);
+	if (st < 0)
+		return TK_FAIL(st, "Cannot write trace.dat: path=%s", output);
+	return TK_OK;
+}

@@ -1,0 +1,103 @@
+/* SPDX-License-Identifier: MIT */
+/*
+ * The ftrace metadata a CTF trace converted from a trace.dat file keeps in its environment,
+ * so that it can be turned back into the same trace.dat file (convert-ftrace-env.c has the
+ * keys; doc/format-tracedat.md section 9 explains them to users).
+ *
+ *	trace.dat -> CTF (convert-ctf.c), once the events are written:
+ *		st = convert_env_write(w, trace, sc_of_buffer, n_buffers, classes, n_classes);
+ *	CTF -> trace.dat (convert-dat.c):
+ *		struct convert_env e;
+ *		st = convert_env_read(&e, src->env, src->n_env);
+ *		if (st >= 0 && e.present) ... e.header_page, e.formats, e.options ...
+ *		convert_env_fini(&e);
+ */
+#ifndef TK_API_CONVERT_FTRACE_ENV_H
+#define TK_API_CONVERT_FTRACE_ENV_H
+
+#include <stddef.h>
+#include <stdint.h>
+
+#include <tracekit/tracekit.h>
+
+#include "../common/arena.h"
+#include "../common/bytes.h"
+#include "../model/model.h"
+
+/* Version of the layout below, the value of the `tracekit_ftrace` key. */
+#define CONVERT_ENV_VERSION 1
+
+/* Texts longer than this are kept in several entries (see convert-ftrace-env.c). */
+#define CONVERT_ENV_PART_MAX 16384
+
+struct convert_env_text {
+	const char *data; /* NUL-terminated too; "" when absent */
+	size_t len;
+};
+
+/* One event `format` file: ftrace_event_<id>_system and ftrace_event_<id>_format. */
+struct convert_env_format {
+	uint32_t id;
+	const char *system; /* "ftrace" for ftrace's own events */
+	struct convert_env_text text;
+};
+
+/* One trace.dat option to write back as it was (ftrace_option_<n>). */
+struct convert_env_option {
+	uint16_t id;
+	const uint8_t *data;
+	uint32_t size;
+};
+
+/* One ring buffer of the original file (ftrace_buffer_<k>_...), in file order. */
+struct convert_env_buffer {
+	const char *name;  /* "" for the top buffer */
+	const char *clock; /* its trace clock, or NULL when unknown */
+	int has_sc;	   /* its events are in the CTF stream class sc_id */
+	uint64_t sc_id;
+};
+
+struct convert_env {
+	struct arena arena; /* everything below that is not borrowed from the environment */
+	int present;	    /* the environment has `tracekit_ftrace`: everything below is set */
+	unsigned int file_version;
+	const char *compression; /* "none", "zstd", "zlib" (or another name, refused later) */
+	enum tk_byte_order bo;
+	unsigned int long_size; /* the trace.dat header's long size byte: 4 or 8 */
+	uint32_t page_size;
+	uint32_t cpus;
+	struct convert_env_text header_page, header_event, trace_clock;
+	struct convert_env_text kallsyms, printk, cmdlines;
+	struct convert_env_format *formats; /* sorted by id, ids unique */
+	size_t n_formats;
+	struct convert_env_option *options; /* in the order of their numbers */
+	size_t n_options;
+	struct convert_env_buffer *buffers;
+	size_t n_buffers;
+};
+
+/*
+ * Keep in the environment of the CTF trace being written by @w what turns it back into the
+ * trace.dat file of @t (one trace.dat source): the file's header values, metadata texts,
+ * options and buffers, and the `format` text of each event class @classes marks as written
+ * (@classes[i] non-NULL for t->ecs[i], @n_classes entries). @sc_of_buffer[b] is the CTF
+ * stream class of buffer b (UINT64_MAX when none was made), @n_buffers entries. Call it
+ * before tk_ctf_writer_close(). TK_ERR_NOMEM, or a writer error.
+ */
+enum tk_status convert_env_write(struct tk_ctf_writer *w, const struct tk_trace *t,
+				 const uint64_t *sc_of_buffer, size_t n_buffers,
+				 const void *const *classes, size_t n_classes);
+
+/*
+ * Read the environment @env (@n entries, as a CTF source has them) into @out, which the
+ * caller releases with convert_env_fini() whatever the result. Without `tracekit_ftrace`
+ * it returns TK_OK with out->present 0. A value of the wrong type, out of range or that does
+ * not parse, a missing part or key, is TK_ERR_FORMAT with a cause naming the key; a later
+ * layout version is TK_ERR_UNSUPPORTED. The metadata texts themselves (formats, header_page)
+ * are not parsed here. Texts borrow from @env or live in out->arena.
+ */
+enum tk_status convert_env_read(struct convert_env *out, const struct model_env *env, size_t n);
+
+void convert_env_fini(struct convert_env *e);
+
+#endif /* TK_API_CONVERT_FTRACE_ENV_H */

@@ -1,0 +1,266 @@
+#!/bin/sh
+# SPDX-License-Identifier: MIT
+#
+# Interop test: `tracekit convert` to trace.dat from CTF traces, and trace.dat -> CTF ->
+# trace.dat round trips; trace-cmd report (Debian's 3.1.6) is the oracle for the files made.
+#
+# 1. Round trips. Inputs: every trace.dat file of the shared corpus, and gen-dat files in
+#    several encodings (v6; zstd with losses; zlib, big-endian, 32-bit long; two instances;
+#    16 KiB pages; a raw TSC clock with DATE; mono with DATE; TSC2NSEC with guest clock
+#    samples and an OFFSET). Each goes to CTF, then back to trace.dat as the input was (its
+#    version and compression), as v6, as v7 zstd and as v7 zlib. Each file made back:
+#    a. `tracekit print --style json` prints what it prints for the input: every event and
+#       loss in order, ns times, CPUs, names, common fields and values. Left aside: the
+#       stream path (the file's name); a loss of unknown size ("lost":null) comes back
+#       as 1, since CTF counts discarded events and the conversion to CTF writes an unknown
+#       count as 1; and for inputs with TSC2NSEC or TIME_SHIFT, the raw cycles, which the
+#       CTF trace keeps only converted to nanoseconds;
+#    b. `tracekit print` and `trace-cmd report` print exactly what they print for the input,
+#       except the lines of print and bprint events (tracekit reads their size-0 `buf`
+#       field, the text past the record's fixed part, as empty, so the CTF trace cannot
+#       carry it) and "[EVENTS DROPPED]" becoming "[1 EVENTS DROPPED]" (as in a);
+#    c. trace-cmd report exits 0 and writes nothing on stderr (zlib files: where trace-cmd
+#       has zlib);
+#    d. tracekit info names the version and compression asked for.
+# 2. CTF to trace.dat: every CTF trace of the corpus (traces/succeed and lttng-ust-sample):
+#    trace-cmd report exits 0 and quiet, without "[FAILED TO PARSE]"; tests/interop/
+#    ctf-dat-check.py finds every event of the CTF trace in the file, with its time, CPU
+#    and values (it says what the comparison leaves out); the file is v7 zstd, as trace-cmd
+#    records by default; a v6 twin prints the same JSON.
+# 3. Selection: -e, --begin and --end on a CTF input keep the events they keep in a
+#    conversion to JSON lines.
+#
+# Usage: convert-dat.sh TRACEKIT GEN_DAT CORPUS_DIR   (exits 77 without trace-cmd or python3)
+set -u
+LC_ALL=C
+TZ=UTC
+export LC_ALL TZ
+for tool in trace-cmd python3; do
+	if ! command -v $tool >/dev/null 2>&1; then
+		echo "skip: $tool not found in PATH" >&2
+		exit 77
+	fi
+done
+# shellcheck source=../lib.sh
+. "$(dirname "$0")/../lib.sh"
+tk=$(abspath "$1")
+gen=$(abspath "$2")
+corpus=${3:-}
+check=$(abspath "$(dirname "$0")/ctf-dat-check.py")
+tmp=$(mktemp -d)
+trap 'rm -rf "$tmp"' EXIT
+failures=0
+checked=0
+fail() {
+	failures=$((failures + 1))
+	echo "FAIL $*"
+}
+if trace-cmd list -c 2>/dev/null | grep -q zlib; then
+	tc_zlib=1
+else
+	tc_zlib=0
+fi
+
+# show_diff WANT GOT
+show_diff() {
+	diff "$1" "$2" | grep '^[<>]' | head -n 4 | cut -c 1-200 | sed 's/^/    /'
+}
+
+# json FILE OUT [nocycles]: JSON lines without the stream path (and the cycles)
+json() {
+	if [ "${3:-}" = nocycles ]; then
+		"$tk" print --style json "$1" | sed 's/,"stream":"[^"]*"//; s/,"cycles":[0-9]*//'
+	else
+		"$tk" print --style json "$1" | sed 's/,"stream":"[^"]*"//'
+	fi >"$2"
+}
+
+# tc_report FILE OUT: trace-cmd report of FILE, as two runs that agree print it. trace-cmd 3.1.6
+# prints raw timestamps in about one run in a hundred for v6 files that have no TRACECLOCK
+# option (it reads memory it never set); status and stderr of the run kept go to OUT.rc and
+# OUT.err.
+tc_report() {
+	trace-cmd report -i "$1" >"$2" 2>"$2.err"
+	echo $? >"$2.rc"
+	k=0
+	while [ $k -lt 4 ]; do
+		trace-cmd report -i "$1" >"$2.again" 2>/dev/null
+		cmp -s "$2" "$2.again" && return
+		mv "$2.again" "$2"
+		k=$((k + 1))
+	done
+}
+
+# only_print_lines A B: whether every line that differs between A and B is a print or bprint
+# event's line
+only_print_lines() {
+	! diff "$1" "$2" | grep '^[<>]' | grep -v ' b\{0,1\}print: ' | grep -q .
+}
+
+# round_trip NAME IN [nocycles]: the checks of part 1 (nocycles: IN has TIME_SHIFT samples)
+round_trip() {
+	name=$1
+	in=$2
+	cyc=${3:-}
+	if "$tk" info "$in" | grep -q 'tsc2nsec_mult'; then
+		cyc=nocycles
+	fi
+	rm -rf "$tmp/ctf"
+	if ! "$tk" convert -q "$in" -o "$tmp/ctf" 2>"$tmp/err"; then
+		fail "$name: to CTF: $(head -n 1 "$tmp/err")"
+		return
+	fi
+	json "$in" "$tmp/want.json" $cyc
+	sed -i 's/^{"lost":null,/{"lost":1,/' "$tmp/want.json"
+	"$tk" print "$in" | sed 's/\[EVENTS DROPPED\]/[1 EVENTS DROPPED]/' >"$tmp/want.txt"
+	tc_report "$in" "$tmp/in.tc"
+	sed 's/\[EVENTS DROPPED\]/[1 EVENTS DROPPED]/' "$tmp/in.tc" >"$tmp/want.tc"
+	in_version=$("$tk" info "$in" | sed -n 's/^.* file_version = //p')
+	in_comp=$("$tk" info "$in" | sed -n 's/^.* compression = "\(.*\)"/\1/p')
+	for variant in "keep::" "v6:--file-version=6:" "zstd:--file-version=7:--compression=zstd" \
+		"zlib:--compression=zlib:"; do
+		vname=${variant%%:*}
+		rest=${variant#*:}
+		o1=${rest%%:*}
+		o2=${rest#*:}
+		out=$tmp/back.dat
+		checked=$((checked + 1))
+		rm -f "$out"
+		# shellcheck disable=SC2086 # options, some empty
+		if ! "$tk" convert -q "$tmp/ctf" -o "$out" $o1 $o2 2>"$tmp/err"; then
+			fail "$name $vname: to trace.dat: $(head -n 1 "$tmp/err")"
+			continue
+		fi
+		case $vname in
+		keep) want_v=$in_version want_c=$in_comp ;;
+		v6) want_v=6 want_c=none ;;
+		zstd) want_v=7 want_c=zstd ;;
+		zlib) want_v=7 want_c=zlib ;;
+		esac
+		got_v=$("$tk" info "$out" | sed -n 's/^.* file_version = //p')
+		got_c=$("$tk" info "$out" | sed -n 's/^.* compression = "\(.*\)"/\1/p')
+		[ -n "$got_v" ] && [ "$got_v $got_c" = "$want_v $want_c" ] ||
+			fail "$name $vname: file is v$got_v $got_c, not v$want_v $want_c"
+		json "$out" "$tmp/got.json" $cyc
+		if ! cmp -s "$tmp/want.json" "$tmp/got.json"; then
+			fail "$name $vname: JSON lines differ" \
+				"($(diff "$tmp/want.json" "$tmp/got.json" | grep -c '^>') lines)"
+			show_diff "$tmp/want.json" "$tmp/got.json"
+		fi
+		"$tk" print "$out" >"$tmp/got.txt"
+		if ! only_print_lines "$tmp/want.txt" "$tmp/got.txt"; then
+			fail "$name $vname: tracekit print differs"
+			show_diff "$tmp/want.txt" "$tmp/got.txt"
+		fi
+		[ $vname = zlib ] && [ $tc_zlib -eq 0 ] && continue
+		tc_report "$out" "$tmp/got.tc"
+		rc=$(cat "$tmp/got.tc.rc")
+		if [ "$rc" -ne 0 ] || [ -s "$tmp/got.tc.err" ]; then
+			fail "$name $vname: trace-cmd report exits $rc: $(head -n 1 "$tmp/got.tc.err")"
+		elif ! only_print_lines "$tmp/want.tc" "$tmp/got.tc"; then
+			fail "$name $vname: trace-cmd report differs"
+			show_diff "$tmp/want.tc" "$tmp/got.tc"
+		fi
+	done
+	echo "$name: $(grep -c '"name"' "$tmp/want.json") events round trip"
+}
+
+if [ -n "$corpus" ] && [ -d "$corpus/tracedat" ]; then
+	for f in "$corpus"/tracedat/*.dat; do
+		round_trip "corpus $(basename "$f")" "$f"
+	done
+else
+	echo "note: no shared corpus at '$corpus': corpus files left out"
+fi
+
+for spec in "v6:--file-version=6 -n 3000 -c 2 -S 1" \
+	"zstd-lost:--compression=zstd --missed -n 6000 -c 3 -S 2" \
+	"zlib-be-l4:--compression=zlib --byte-order=be --long-size=4 -n 3000 -c 2 -S 3" \
+	"instances:--instance=foo --instance=bar -n 3000 -c 3 -S 4" \
+	"page16k:--page-size=16384 -n 2000 -c 2 -S 8" \
+	"tsc-date:--clock=x86-tsc --date -n 2000 -c 2 -S 5" \
+	"mono-date:--clock=mono --date -n 2000 -c 2 -S 6" \
+	"tsc2nsec-guest:--clock=x86-tsc --tsc2nsec --time-shift --offset=-5000 -n 2000 -c 3 -S 7"; do
+	name=${spec%%:*}
+	# shellcheck disable=SC2086 # a list of options
+	if ! "$gen" ${spec#*:} "$tmp/in.dat" >/dev/null; then
+		fail "gen-dat ${spec#*:}"
+		continue
+	fi
+	case $name in
+	zlib-*) [ $tc_zlib -eq 1 ] || {
+		# no oracle for the input: its report is tracekit's, checked by gen-dat.sh
+		"$tk" convert -q "$tmp/in.dat" -o "$tmp/in-zstd.dat" --compression=zstd &&
+			cp "$tmp/in-zstd.dat" "$tmp/in.dat"
+	} ;;
+	esac
+	case $spec in
+	*--time-shift*) round_trip "gen-dat $name" "$tmp/in.dat" nocycles ;;
+	*) round_trip "gen-dat $name" "$tmp/in.dat" ;;
+	esac
+done
+
+# ctf_to_dat NAME DIR: the checks of part 2
+ctf_to_dat() {
+	name=$1
+	in=$2
+	out=$tmp/ctf.dat
+	checked=$((checked + 1))
+	rm -f "$out" "$tmp/ctf6.dat"
+	if ! "$tk" convert -q "$in" -o "$out" 2>"$tmp/err"; then
+		fail "$name: to trace.dat: $(head -n 1 "$tmp/err")"
+		return
+	fi
+	trace-cmd report -i "$out" >"$tmp/got.tc" 2>"$tmp/tc.err"
+	rc=$?
+	if [ $rc -ne 0 ] || [ -s "$tmp/tc.err" ]; then
+		fail "$name: trace-cmd report exits $rc: $(head -n 1 "$tmp/tc.err")"
+	elif grep -q 'FAILED TO PARSE' "$tmp/got.tc"; then
+		fail "$name: trace-cmd report: $(grep -m 1 'FAILED TO PARSE' "$tmp/got.tc")"
+	fi
+	"$tk" print --style json "$in" >"$tmp/ctf.json" 2>/dev/null
+	"$tk" print --style json "$out" >"$tmp/dat.json"
+	if ! python3 "$check" "$tmp/ctf.json" "$tmp/dat.json" >"$tmp/check.txt"; then
+		fail "$name: the trace.dat events are not the CTF trace's"
+		head -n 4 "$tmp/check.txt"
+	fi
+	[ "$("$tk" info "$out" | sed -n 's/^.* file_version = //p; s/^.* compression = //p' |
+		tr '\n' ' ')" = '7 "zstd" ' ] || fail "$name: not v7 zstd by default"
+	"$tk" convert -q "$in" -o "$tmp/ctf6.dat" --file-version=6 2>/dev/null &&
+		"$tk" print --style json "$tmp/ctf6.dat" | sed 's/,"stream":"[^"]*"//' >"$tmp/dat6.json"
+	sed 's/,"stream":"[^"]*"//' "$tmp/dat.json" >"$tmp/dat7.json"
+	cmp -s "$tmp/dat6.json" "$tmp/dat7.json" || fail "$name: the v6 file prints otherwise"
+	echo "$name: $(grep -c '"name"' "$tmp/dat.json") events"
+}
+
+if [ -n "$corpus" ] && [ -d "$corpus/ctf/traces/succeed" ]; then
+	for d in "$corpus"/ctf/traces/succeed/*/ "$corpus"/ctf/lttng-ust-sample/; do
+		ctf_to_dat "ctf $(basename "$d")" "$d"
+	done
+	# 3. selection, on the LTTng-UST sample
+	ust=$corpus/ctf/lttng-ust-sample
+	first=$("$tk" print --style json "$ust" | sed -n '100s/^{"ts":\([0-9]*\),.*/\1/p')
+	last=$("$tk" print --style json "$ust" | sed -n '1500s/^{"ts":\([0-9]*\),.*/\1/p')
+	for sel in "-e bench:arrays" "--begin=$first --end=$last" "-e bench:simple --begin=$first"; do
+		checked=$((checked + 1))
+		rm -f "$tmp/sel.dat" "$tmp/sel.jsonl"
+		# shellcheck disable=SC2086 # options
+		if "$tk" convert -q "$ust" -o "$tmp/sel.dat" $sel &&
+			"$tk" convert -q "$ust" -o "$tmp/sel.jsonl" $sel; then
+			"$tk" print --style json "$tmp/sel.dat" >"$tmp/dat.json"
+			n=$(grep -c '"name"' "$tmp/dat.json")
+			python3 "$check" "$tmp/sel.jsonl" "$tmp/dat.json" >"$tmp/check.txt" ||
+				fail "selection '$sel': $(head -n 1 "$tmp/check.txt")"
+			[ "$n" -gt 0 ] && [ "$n" -lt 2000 ] ||
+				fail "selection '$sel': $n events kept"
+			echo "selection '$sel': $n events"
+		else
+			fail "selection '$sel': convert fails"
+		fi
+	done
+else
+	echo "note: no shared corpus at '$corpus': CTF traces left out"
+fi
+
+echo "$checked conversions, $failures failures"
+[ $failures -eq 0 ]
