@@ -5,11 +5,12 @@
  * while the caller fills the next packet, so converting a trace uses two cores even when all
  * its events are in one stream.
  *
- * Each stream has two packet buffers: the caller fills one while the other waits for or is
- * in its write. A stream has at most one packet queued, so its packets reach the file in
- * order and a buffer is never reused before its write is done. The first failed write is
- * kept and reported by the next submission or by the final wait; the writer then refuses
- * further events, as with a failed synchronous write.
+ * Each stream has a few packet buffers (CW_IO_DEPTH at most, allocated as needed): the caller
+ * fills one while the others wait for their write or are written, so that a write delayed by
+ * the scheduler does not stop the caller. Packets are written in the order they were queued,
+ * so a stream's packets reach its file in order, and a buffer is filled again only once its
+ * write is done. The first failed write is kept and reported by the next submission or by
+ * the final wait; the writer then refuses further events, as with a failed synchronous write.
  */
 #include <errno.h>
 #include <pthread.h>
@@ -24,7 +25,8 @@
 
 struct io_job {
 	struct tk_ctf_writer_stream *s;
-	const uint8_t *buf;
+	uint8_t *buf;
+	size_t cap; /* of buf, which goes back to the stream's free buffers */
 	size_t size;
 };
 
@@ -80,7 +82,9 @@ static void *io_main(void *arg)
 		pthread_mutex_lock(&io->lock);
 		io->head = (io->head + 1) % IO_QUEUE;
 		io->len--;
-		job.s->io_busy = 0;
+		job.s->io_busy--;
+		job.s->free_buf[job.s->n_free] = job.buf;
+		job.s->free_cap[job.s->n_free++] = job.cap;
 		if (err && !io->err) {
 			io->err = err;
 			io->err_name = job.s->name;
@@ -107,7 +111,7 @@ enum tk_status ctf_write_io_submit(struct tk_ctf_writer *w, struct tk_ctf_writer
 	struct cw_io *io = w->io;
 	enum tk_status st;
 	uint8_t *b;
-	size_t cap;
+	size_t cap = 0;
 
 	if (!io && !w->io_failed) {
 		io = calloc(1, sizeof(*io));
@@ -129,35 +133,50 @@ enum tk_status ctf_write_io_submit(struct tk_ctf_writer *w, struct tk_ctf_writer
 			w->io_failed = 1; /* no thread: write in the caller's thread */
 		}
 	}
-	if (!s->spare && (s->spare = malloc(w->packet_size)) != NULL)
-		s->spare_cap = w->packet_size;
-	if (!s->spare)
-		io = NULL; /* no second buffer: this packet goes synchronously */
 	if (!io)
 		return ctf_write_all(s->fd, s->buf, size, "packet", s->name);
 	pthread_mutex_lock(&io->lock);
-	while ((s->io_busy || io->len == IO_QUEUE) && !io->err) {
+	/* a buffer to fill next: a free one, a new one, or the first one written */
+	b = NULL;
+	if (!s->n_free && s->n_bufs < CW_IO_DEPTH - 1 && (b = malloc(w->packet_size)) != NULL) {
+		cap = w->packet_size;
+		s->n_bufs++;
+	}
+	while (!b && !s->n_free && s->io_busy && !io->err) {
+		io->waiters++;
+		pthread_cond_wait(&io->cond, &io->lock);
+		io->waiters--;
+	}
+	while (io->len == IO_QUEUE && !io->err) {
 		io->waiters++;
 		pthread_cond_wait(&io->cond, &io->lock);
 		io->waiters--;
 	}
 	st = io_status(io);
+	if (st >= 0 && !b && !s->n_free) {
+		/* no buffer and nothing queued to give one back: out of memory, write here */
+		pthread_mutex_unlock(&io->lock);
+		return ctf_write_all(s->fd, s->buf, size, "packet", s->name);
+	}
 	if (st >= 0) {
-		io->q[(io->head + io->len) % IO_QUEUE] = (struct io_job){s, s->buf, size};
+		if (!b) {
+			b = s->free_buf[--s->n_free];
+			cap = s->free_cap[s->n_free];
+		}
+		io->q[(io->head + io->len) % IO_QUEUE] = (struct io_job){s, s->buf, s->cap, size};
 		io->len++;
-		s->io_busy = 1;
+		s->io_busy++;
 		if (io->idle)
 			pthread_cond_broadcast(&io->cond);
+	} else if (b) {
+		s->free_buf[s->n_free] = b; /* kept for destroy to free */
+		s->free_cap[s->n_free++] = cap;
 	}
 	pthread_mutex_unlock(&io->lock);
 	if (st < 0)
 		return st;
-	/* fill the other buffer meanwhile, with the header (it never changes) */
-	b = s->spare;
-	cap = s->spare_cap;
+	/* fill the next buffer meanwhile, with the packet header (it never changes) */
 	memcpy(b, s->buf, w->header_size);
-	s->spare = s->buf;
-	s->spare_cap = s->cap;
 	s->buf = b;
 	s->cap = cap;
 	return TK_OK;

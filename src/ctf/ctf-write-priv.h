@@ -43,6 +43,9 @@
 /* Event class IDs below this are found through a table, larger ones by a search. */
 #define CW_EC_TABLE_MAX 65536
 
+/* Packet buffers of a stream at most: one filled while the others wait for their write. */
+#define CW_IO_DEPTH 4
+
 /* How one field is written. */
 enum cw_op {
 	CW_OP_U8,
@@ -179,12 +182,15 @@ struct tk_ctf_writer_stream {
 	int fd;
 	uint8_t *buf; /* the packet being filled, its header already in place */
 	size_t cap;
-	uint8_t *spare;	      /* the other buffer: free, or its packet queued for writing */
-	size_t spare_cap;     /* its size */
-	int io_busy;	      /* the spare's packet is not written yet (under the I/O lock) */
-	size_t pos;	      /* bytes used in the open packet; 0 when none is open */
-	uint8_t tail_pad;     /* the last event ends this many bits before pos */
-	uint64_t clock;	      /* the reader's clock value after the last event (or packet start) */
+	/* packet buffers for the writing thread (ctf-write-io.c), under its lock */
+	uint8_t *free_buf[CW_IO_DEPTH]; /* written, ready to fill again */
+	size_t free_cap[CW_IO_DEPTH];
+	int n_free;
+	int n_bufs;	  /* buffers of this stream besides the one being filled: free and queued */
+	int io_busy;	  /* its packets queued and not written yet */
+	size_t pos;	  /* bytes used in the open packet; 0 when none is open */
+	uint8_t tail_pad; /* the last event ends this many bits before pos */
+	uint64_t clock;	  /* the reader's clock value after the last event (or packet start) */
 	uint64_t ts_begin;    /* of the open packet */
 	uint8_t has_ts;	      /* an event was written: clock and last times are set */
 	uint64_t disc_total;  /* events lost so far */

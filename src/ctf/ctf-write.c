@@ -658,7 +658,8 @@ static void free_stream(struct tk_ctf_writer_stream *s)
 	if (s->fd >= 0)
 		close(s->fd);
 	free(s->buf);
-	free(s->spare);
+	while (s->n_free)
+		free(s->free_buf[--s->n_free]);
 	free(s->pctx);
 	vec_fini(&s->index);
 	free(s);
