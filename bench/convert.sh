@@ -7,7 +7,8 @@
 #
 # The trace.dat file is the one bench/tracedat-read.sh records (about 5.2M raw_syscalls
 # events, v7 zstd; run that script first, or pass --file). Its CTF conversion by tracekit is
-# also the CTF trace babeltrace2 converts, so both tools handle the same events. Best of N
+# also the CTF trace babeltrace2 converts (less the ftrace environment kept for the way back
+# to trace.dat, which an LTTng trace would not have), so both tools handle the same events. Best of N
 # rounds, page cache warm, outputs written to a scratch directory next to bench/out.
 #
 # Usage: bench/convert.sh [--runs N] [--file TRACE.dat]
@@ -64,6 +65,9 @@ min() {
 }
 
 "$tk" convert -q "$file" -o "$scratch/ctf" || die "tracekit convert failed"
+# babeltrace2's input without the ftrace environment tracekit keeps for the way back to
+# trace.dat (kallsyms and formats, megabytes of metadata text an LTTng trace does not have)
+sed -i '/^\t\(tracekit_\)\{0,1\}ftrace_[A-Za-z0-9_]* = /d' "$scratch/ctf/metadata"
 events=$("$tk" info "$scratch/ctf" | sed -n 's/^Events: *\([0-9]*\).*/\1/p')
 cat "$file" >/dev/null
 tk_t='' bt_t=''
