@@ -92,6 +92,17 @@ static void mt_literal(struct mtext *t, const char *s)
 	for (; *p; p++) {
 		static const char letters[] = "abtnvfr";
 		unsigned char c = *p;
+		size_t run = 0;
+
+		/* a run of bytes written as they are (most of a long text): one copy */
+		while (p[run] >= 32 && p[run] != 127 && p[run] != '"' && p[run] != '\\')
+			run++;
+		if (run) {
+			memcpy(t->p + t->len, p, run);
+			t->len += run;
+			p += run - 1;
+			continue;
+		}
 
 		if (c == '"' || c == '\\') {
 			t->p[t->len++] = '\\';
