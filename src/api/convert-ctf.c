@@ -10,8 +10,9 @@
  *     as the stream class's event context, the event's own fields as its payload;
  *   - integers with their size and sign, in hexadecimal when they are pointers; char arrays
  *     and __data_loc strings as strings (up to their first NUL); other fixed arrays as CTF
- *     arrays and dynamic arrays (__data_loc, __rel_loc) as sequences of their element size
- *     (bytes when the element size is unknown); fields of other sizes as byte arrays, and
+ *     arrays and dynamic arrays (__data_loc, __rel_loc) and flexible ones (print's "buf[]",
+ *     to the end of the record) as sequences of their element size (bytes when the element
+ *     size is unknown); fields of other sizes as byte arrays, and
  *     scalars of size 0 (old bprint formats' "u32 buf") as an 8-bit 0, as the model reads them;
  *   - one event class per ftrace event met, named as the event ("sched_switch"); records of
  *     no known format as "ftrace_unknown" with their bytes;
@@ -119,8 +120,9 @@ static void decl_of(const struct ftrace_field *f, struct tk_ctf_field_decl *d)
 	if (f->flags & (FTRACE_FIELD_ARRAY | FTRACE_FIELD_DYNAMIC)) {
 		if (es != 1 && es != 2 && es != 4 && es != 8)
 			es = 1;
-		d->kind = (f->flags & FTRACE_FIELD_DYNAMIC) ? TK_CTF_FIELD_KIND_SEQUENCE
-							    : TK_CTF_FIELD_KIND_ARRAY;
+		d->kind = (f->flags & FTRACE_FIELD_DYNAMIC) || ftrace_field_flexible(f)
+				  ? TK_CTF_FIELD_KIND_SEQUENCE
+				  : TK_CTF_FIELD_KIND_ARRAY;
 		d->elem_kind = TK_CTF_FIELD_KIND_INT;
 		d->elem_bits = es * 8;
 		d->elem_signed = es > 1 && d->is_signed;
@@ -213,6 +215,8 @@ static enum tk_status value_of(struct dat_ctf *c, const struct ftrace_field *f,
 			off = len = 0;
 	} else if (!fits) {
 		off = len = 0;
+	} else if (ftrace_field_flexible(f)) {
+		len = (uint32_t) (size - off); /* to the end of the record */
 	}
 	if (d->kind == TK_CTF_FIELD_KIND_INT) {
 		v->v.u = len ? ftrace_field_u64(c->ctx, f, rec) : 0;
@@ -269,7 +273,8 @@ static int plan_field(struct ec_map *m, const struct ftrace_field *f,
 	struct plan_step st = {0, 0, f->offset, f->size, f};
 	uint32_t end = f->offset + f->size;
 
-	if (f->offset > UINT32_MAX - f->size || m->n_steps == TK_ARRAY_SIZE(m->steps))
+	if (f->offset > UINT32_MAX - f->size || m->n_steps == TK_ARRAY_SIZE(m->steps) ||
+	    ftrace_field_flexible(f)) /* print's text: field by field */
 		return 0;
 	if (f->flags & FTRACE_FIELD_DYNAMIC) {
 		if (f->size != 4)

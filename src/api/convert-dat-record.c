@@ -55,6 +55,7 @@ enum node_op {
 struct node {
 	uint8_t op;
 	uint8_t dyn;	    /* __data_loc / __rel_loc field */
+	uint8_t flex;	    /* a flexible array member: to the end of the record */
 	uint8_t rel;	    /* __rel_loc */
 	uint8_t loc_size;   /* bytes of the location word: 4, or 2 for legacy __data_loc */
 	uint8_t es;	    /* bytes of the integer, float or array element */
@@ -392,7 +393,7 @@ static enum tk_status leaf_node(struct compiler *c, const struct model_fc *fc,
 		n = new_node(c, N_STR, fc);
 	} else if (f->flags & (FTRACE_FIELD_ARRAY | FTRACE_FIELD_DYNAMIC) ||
 		   (f->size && f->size != 1 && f->size != 2 && f->size != 4 && f->size != 8)) {
-		int want_seq = dyn;
+		int want_seq = dyn || ftrace_field_flexible(f);
 
 		if (!arr || text || !is_scalar(fc->u.arr.elem) ||
 		    (fc->kind == MODEL_FC_SEQUENCE) != want_seq)
@@ -419,6 +420,7 @@ static enum tk_status leaf_node(struct compiler *c, const struct model_fc *fc,
 	if (!n)
 		return TK_FAIL(TK_ERR_NOMEM, "Cannot match CTF event class to ftrace format");
 	n->dyn = (uint8_t) dyn;
+	n->flex = (uint8_t) ftrace_field_flexible(f);
 	n->rel = (f->flags & FTRACE_FIELD_RELATIVE) != 0;
 	n->loc_size = (uint8_t) f->size;
 	if (dyn && f->size != 4 && f->size != 2)
@@ -715,6 +717,26 @@ static uint8_t *dyn_room(struct run *r, const struct node *n, size_t len)
 	return r->rec->data + r->dyn;
 }
 
+/*
+ * Room for the @len bytes of a flexible array at its offset, which end the record; NULL
+ * when they would pass its maximum.
+ */
+static uint8_t *flex_room(struct run *r, const struct node *n, size_t len)
+{
+	if (r->st < 0)
+		return NULL;
+	if (n->off > r->rec->max || len > r->rec->max - n->off) {
+		r->st = TK_FAIL(TK_ERR_UNSUPPORTED,
+				"Cannot convert event to trace.dat: event=%s, field-offset=%u, "
+				"size=%zu, reason=the record passes %zu bytes (a ring-buffer page)",
+				r->p->fev->name, n->off, (size_t) n->off + len, r->rec->max);
+		return NULL;
+	}
+	if (n->off + len > r->dyn)
+		r->dyn = (uint32_t) (n->off + len);
+	return r->rec->data + n->off;
+}
+
 /* The location word of dynamic data of @len bytes placed at the end of the area. */
 static void put_loc(struct run *r, const struct node *n, uint32_t len)
 {
@@ -739,7 +761,12 @@ static const struct model_value *run_array(struct run *r, const struct node *n,
 	uint8_t *q;
 
 	v++;
-	if (n->dyn) {
+	if (n->flex) {
+		q = flex_room(r, n, (size_t) len * n->es);
+		if (!q)
+			return v + len;
+		n_put = len;
+	} else if (n->dyn) {
 		q = dyn_room(r, n, (size_t) len * n->es);
 		if (!q)
 			return v + len;
@@ -791,6 +818,14 @@ static const struct model_value *run_node(struct run *r, const struct node *n,
 		return v + 1;
 	case N_STR:
 		len = v->v.s ? strnlen(v->v.s, (size_t) v->n) : 0;
+		if (n->flex) { /* the text, then a NUL, to the end of the record */
+			q = flex_room(r, n, len + 1);
+			if (q) {
+				memcpy(q, v->v.s, len);
+				q[len] = '\0';
+			}
+			return v + 1;
+		}
 		if (!n->dyn) {
 			memcpy(r->rec->data + n->off, v->v.s, len < n->size ? len : n->size);
 			return v + 1;

@@ -578,6 +578,10 @@ static enum tk_status parse_field(struct fmt_parser *p, struct ftrace_ctx *ctx,
 	} else {
 		f->elemsize = f->size;
 	}
+	if ((flags & (FTRACE_FIELD_ARRAY | FTRACE_FIELD_DYNAMIC)) == FTRACE_FIELD_ARRAY &&
+	    !f->size && p->type.len >= 2 && p->type.p[p->type.len - 2] == '[' &&
+	    p->type.p[p->type.len - 1] == ']')
+		flags |= FTRACE_FIELD_FLEXIBLE;
 	f->arraylen = arraylen;
 	f->flags = flags;
 	f->name = arena_strndup(&ctx->arena, name.text, name.len);

@@ -56,6 +56,7 @@ enum ftrace_field_flag {
 	FTRACE_FIELD_DYNAMIC = 1u << 4,	 /* __data_loc or __rel_loc: u32 (len << 16 | offset) */
 	FTRACE_FIELD_RELATIVE = 1u << 5, /* __rel_loc: offset counted from the end of the field */
 	FTRACE_FIELD_LONG = 1u << 6,	 /* "long" in the type (long, unsigned long, long long) */
+	FTRACE_FIELD_FLEXIBLE = 1u << 7, /* see ftrace_field_flexible() */
 };
 
 /*
@@ -86,6 +87,17 @@ struct ftrace_field {
 	uint32_t elemsize; /* see above */
 	uint32_t flags;	   /* enum ftrace_field_flag */
 };
+
+/*
+ * An array declared without a length, of size 0 ("char buf[]; size:0" of ftrace's print
+ * event, "u32 buf[]" of bprint): a flexible array member, whose bytes run from its offset to
+ * the end of the record, as the print fmt evaluator and libtraceevent read it. ("u8 b[0]",
+ * an empty array, is not one.)
+ */
+static inline int ftrace_field_flexible(const struct ftrace_field *f)
+{
+	return (f->flags & FTRACE_FIELD_FLEXIBLE) != 0;
+}
 
 enum ftrace_event_flag {
 	/*

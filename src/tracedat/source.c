@@ -315,7 +315,9 @@ static struct model_fc *field_fc(struct arena *a, const struct ftrace_field *f,
 		fc = arena_alloc(a, sizeof(*fc));
 		if (!fc)
 			return NULL;
-		fc->kind = (f->flags & FTRACE_FIELD_DYNAMIC) ? MODEL_FC_STRING : MODEL_FC_ARRAY;
+		fc->kind = (f->flags & FTRACE_FIELD_DYNAMIC) || ftrace_field_flexible(f)
+				   ? MODEL_FC_STRING
+				   : MODEL_FC_ARRAY;
 		fc->is_text = fc->kind == MODEL_FC_ARRAY;
 		fc->encoding = MODEL_ENCODING_UTF8;
 		fc->in_ir = 1;
@@ -334,7 +336,8 @@ static struct model_fc *field_fc(struct arena *a, const struct ftrace_field *f,
 	fc = arena_alloc(a, sizeof(*fc));
 	if (!elem || !fc)
 		return NULL;
-	fc->kind = (f->flags & FTRACE_FIELD_DYNAMIC) ? MODEL_FC_SEQUENCE : MODEL_FC_ARRAY;
+	fc->kind = (f->flags & FTRACE_FIELD_DYNAMIC) || ftrace_field_flexible(f) ? MODEL_FC_SEQUENCE
+										 : MODEL_FC_ARRAY;
 	fc->in_ir = 1;
 	fc->align = 8;
 	fc->store = -1;
@@ -764,6 +767,8 @@ static enum tk_status td_cursor_values(struct model_cursor *mc)
 				off = len = 0;
 		} else if (!fits) {
 			off = len = 0;
+		} else if (ftrace_field_flexible(f)) {
+			len = (uint32_t) (size - off); /* to the end of the record */
 		}
 		if (f->flags & FTRACE_FIELD_STRING) {
 			if (vals_room(c, nv, 1))
@@ -782,7 +787,9 @@ static enum tk_status td_cursor_values(struct model_cursor *mc)
 		esize = f->elemsize;
 		if (esize != 1 && esize != 2 && esize != 4 && esize != 8)
 			esize = 1;
-		k = (f->flags & FTRACE_FIELD_DYNAMIC) ? len / esize : (fits ? f->arraylen : 0);
+		k = (f->flags & FTRACE_FIELD_DYNAMIC) || ftrace_field_flexible(f)
+			    ? len / esize
+			    : (fits ? f->arraylen : 0);
 		if (k > len / esize)
 			k = len / esize;
 		if (vals_room(c, nv, (size_t) k + 1))

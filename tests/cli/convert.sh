@@ -201,6 +201,19 @@ for f in "$tmp/v6.dat" "$tmp/zstd.dat"; do
 	[ -s "$tmp/want.txt" ] || fail "$(basename "$f"): no sched events in JSON"
 done
 
+# print events keep their text (a flexible "char buf[]" running to the end of the record):
+# in JSON lines and in CTF, as trace-cmd's style prints it after the caller's name
+"$tk" print "$tmp/zstd.dat" | sed -n 's/^.* print: *[^:]*: //p' >"$tmp/want.txt"
+convert "$tmp/zstd.dat" -o "$tmp/print.jsonl" -e print
+sed -n 's/.*"name":"print".*"buf":"\(.*\)"}}$/\1/p' "$tmp/print.jsonl" | sed 's/\\n$//' >"$tmp/out.txt"
+same "print events' text, to JSON lines" "$tmp/want.txt" "$tmp/out.txt"
+[ -s "$tmp/want.txt" ] || fail "no print events in $tmp/zstd.dat"
+rm -rf "$tmp/print-ctf"
+convert "$tmp/zstd.dat" -o "$tmp/print-ctf" -e print
+"$tk" print --style json "$tmp/print-ctf" 2>/dev/null | sed -n 's/.*"name":"print".*"buf":"\(.*\)"}}$/\1/p' |
+	sed 's/\\n$//' >"$tmp/out.txt"
+same "print events' text, to CTF" "$tmp/want.txt" "$tmp/out.txt"
+
 # 6. a damaged input: exit 1, one line naming what could not be read, no output left
 head -c 20000 "$tmp/v6.dat" >"$tmp/cut.dat"
 for o in cut-out.dat cut-ctf cut.jsonl cut.json; do

@@ -128,6 +128,8 @@ static const char all_forms[] =
 	"\tfield:bool flag;\toffset:257;\tsize:1;\tsigned:0;\n"
 	"\tfield:char sp[N M];\toffset:258;\tsize:2;\tsigned:0;\n"
 	"\tfield:unsigned long args[];\toffset:264;\tsize:0;\tsigned:0;\n"
+	"\tfield:char text[];\toffset:264;\tsize:0;\tsigned:1;\n"
+	"\tfield:u8 none[0];\toffset:264;\tsize:0;\tsigned:0;\n"
 	"\n"
 	"print fmt: \"comm=%s pid=%d\", REC->comm, REC->common_pid\n";
 
@@ -139,6 +141,7 @@ enum {
 	D = FTRACE_FIELD_DYNAMIC,
 	R = FTRACE_FIELD_RELATIVE,
 	L = FTRACE_FIELD_LONG,
+	F = FTRACE_FIELD_FLEXIBLE,
 };
 
 static const struct expect_field {
@@ -158,7 +161,7 @@ static const struct expect_field {
 	{"ul", "unsigned long", 64, 8, 0, 8, L},
 	{"ll", "long long", 72, 8, 0, 8, L | S},
 	{"caller", "unsigned long[8]", 80, 64, 8, 8, A | L},
-	{"buf", "u32[]", 144, 0, 0, 0, A},
+	{"buf", "u32[]", 144, 0, 0, 0, A | F}, /* flexible: to the end of the record */
 	{"mask", "__data_loc cpumask_t", 144, 4, 0, 0, D},
 	{"lengths", "__data_loc unsigned int[]", 148, 4, 0, 0, A | D},
 	{"vals", "__data_loc u64[]", 152, 4, 0, 8, A | D},
@@ -170,7 +173,10 @@ static const struct expect_field {
 	{"flag", "bool", 257, 1, 0, 1, 0},
 	{"sp", "char[N M]", 258, 2, 0, 1, A | STR},
 	/* LONG array without a length: elemsize is the context's long size */
-	{"args", "unsigned long[]", 264, 0, 0, 8, A | L},
+	{"args", "unsigned long[]", 264, 0, 0, 8, A | L | F},
+	{"text", "char[]", 264, 0, 0, 1, A | STR | S | F},
+	/* a length, even 0, makes an array that is not flexible */
+	{"none", "u8[0]", 264, 0, 0, 1, A | STR},
 };
 
 static void check_fields(const struct ftrace_event *ev, const struct expect_field *e, size_t n)
