@@ -113,7 +113,7 @@ static void decl_of(const struct ftrace_field *f, struct tk_ctf_field_decl *d)
 	d->name = f->name;
 	d->is_signed = (f->flags & FTRACE_FIELD_SIGNED) != 0;
 	d->base = (f->flags & FTRACE_FIELD_POINTER) ? 16 : 10;
-	if (f->flags & FTRACE_FIELD_STRING) {
+	if (ftrace_field_text(f)) {
 		d->kind = TK_CTF_FIELD_KIND_STRING;
 		return;
 	}

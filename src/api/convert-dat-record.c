@@ -387,7 +387,7 @@ static enum tk_status leaf_node(struct compiler *c, const struct model_fc *fc,
 	int dyn = (f->flags & FTRACE_FIELD_DYNAMIC) != 0;
 	struct node *n;
 
-	if (f->flags & FTRACE_FIELD_STRING) {
+	if (ftrace_field_text(f)) {
 		if (!text)
 			return mismatch(c, name, "text in the format, not in the CTF trace");
 		n = new_node(c, N_STR, fc);

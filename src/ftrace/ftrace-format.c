@@ -578,9 +578,13 @@ static enum tk_status parse_field(struct fmt_parser *p, struct ftrace_ctx *ctx,
 	} else {
 		f->elemsize = f->size;
 	}
+	/* see ftrace_field_flexible() */
 	if ((flags & (FTRACE_FIELD_ARRAY | FTRACE_FIELD_DYNAMIC)) == FTRACE_FIELD_ARRAY &&
 	    !f->size && p->type.len >= 2 && p->type.p[p->type.len - 2] == '[' &&
 	    p->type.p[p->type.len - 1] == ']')
+		flags |= FTRACE_FIELD_FLEXIBLE;
+	if (!(flags & (FTRACE_FIELD_ARRAY | FTRACE_FIELD_DYNAMIC)) && !f->size &&
+	    p->type.len == 4 && !memcmp(p->type.p, "char", 4))
 		flags |= FTRACE_FIELD_FLEXIBLE;
 	f->arraylen = arraylen;
 	f->flags = flags;

@@ -90,13 +90,23 @@ struct ftrace_field {
 
 /*
  * An array declared without a length, of size 0 ("char buf[]; size:0" of ftrace's print
- * event, "u32 buf[]" of bprint): a flexible array member, whose bytes run from its offset to
- * the end of the record, as the print fmt evaluator and libtraceevent read it. ("u8 b[0]",
- * an empty array, is not one.)
+ * event, "u32 buf[]" of bprint), or a "char" of size 0 (older kernels' print event): a flexible array member, whose bytes run from its offset to the end of the
+ * record, as the print fmt evaluator and libtraceevent read it. ("u8 b[0]", an empty array,
+ * is not one, nor older bprint's "u32 buf; size:0", which trace-cmd -R shows as 0.)
  */
 static inline int ftrace_field_flexible(const struct ftrace_field *f)
 {
 	return (f->flags & FTRACE_FIELD_FLEXIBLE) != 0;
+}
+
+/*
+ * Whether the field holds text: arrays of char, u8 or s8 (STRING), and older print events'
+ * flexible "char buf" (not flagged STRING, which would change how trace-cmd -R shows it).
+ */
+static inline int ftrace_field_text(const struct ftrace_field *f)
+{
+	return (f->flags & FTRACE_FIELD_STRING) ||
+	       ((f->flags & (FTRACE_FIELD_FLEXIBLE | FTRACE_FIELD_ARRAY)) == FTRACE_FIELD_FLEXIBLE);
 }
 
 enum ftrace_event_flag {

@@ -311,7 +311,7 @@ static struct model_fc *field_fc(struct arena *a, const struct ftrace_field *f,
 	struct model_fc *fc, *elem;
 	uint32_t esize = f->elemsize;
 
-	if (f->flags & FTRACE_FIELD_STRING) {
+	if (ftrace_field_text(f)) {
 		fc = arena_alloc(a, sizeof(*fc));
 		if (!fc)
 			return NULL;
@@ -770,7 +770,7 @@ static enum tk_status td_cursor_values(struct model_cursor *mc)
 		} else if (ftrace_field_flexible(f)) {
 			len = (uint32_t) (size - off); /* to the end of the record */
 		}
-		if (f->flags & FTRACE_FIELD_STRING) {
+		if (ftrace_field_text(f)) {
 			if (vals_room(c, nv, 1))
 				return TK_FAIL(TK_ERR_NOMEM, "Cannot decode event");
 			c->vals[nv].v.s = (const char *) rec + off;

@@ -130,6 +130,8 @@ static const char all_forms[] =
 	"\tfield:unsigned long args[];\toffset:264;\tsize:0;\tsigned:0;\n"
 	"\tfield:char text[];\toffset:264;\tsize:0;\tsigned:1;\n"
 	"\tfield:u8 none[0];\toffset:264;\tsize:0;\tsigned:0;\n"
+	"\tfield:char oldbuf;\toffset:264;\tsize:0;\tsigned:0;\n"
+	"\tfield:u32 oldbin;\toffset:264;\tsize:0;\tsigned:0;\n"
 	"\n"
 	"print fmt: \"comm=%s pid=%d\", REC->comm, REC->common_pid\n";
 
@@ -177,6 +179,10 @@ static const struct expect_field {
 	{"text", "char[]", 264, 0, 0, 1, A | STR | S | F},
 	/* a length, even 0, makes an array that is not flexible */
 	{"none", "u8[0]", 264, 0, 0, 1, A | STR},
+	/* older kernels' print event: a "char" of size 0 is text to the end of the record */
+	{"oldbuf", "char", 264, 0, 0, 0, F},
+	/* older bprint's arguments: a number of size 0, 0 for trace-cmd -R */
+	{"oldbin", "u32", 264, 0, 0, 0, 0},
 };
 
 static void check_fields(const struct ftrace_event *ev, const struct expect_field *e, size_t n)
