@@ -126,7 +126,7 @@ static void decl_of(const struct ftrace_field *f, struct tk_ctf_field_decl *d)
 		d->elem_kind = TK_CTF_FIELD_KIND_INT;
 		d->elem_bits = es * 8;
 		d->elem_signed = es > 1 && d->is_signed;
-		d->elem_base = es == 1 ? 16 : d->base;
+		d->elem_base = d->base; /* as the model shows them: decimal unless pointers */
 		d->array_len = f->size / es;
 		return;
 	}

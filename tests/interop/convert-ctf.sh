@@ -83,8 +83,11 @@ check() {
 	# events of equal time on several CPUs have no set order (trace-cmd and babeltrace2
 	# break ties their own ways): compare without the delta, lines sorted
 	"$tk" print --style babeltrace "$in" | sed 's/ (+[^)]*)//' | sort >"$tmp/want.txt"
+	# (a sequence's length is a member of its own in CTF, "_NAME_length", which the
+	# source's fields do not have)
 	sed -e "s/^\(\[[^]]*\] ([^)]*)\) $host /\1 /" \
-		-e 's/ }, { common_type = [^}]*}, / }, /' -e 's/ (+[^)]*)//' "$tmp/bt.txt" |
+		-e 's/ }, { common_type = [^}]*}, / }, /' -e 's/ (+[^)]*)//' \
+		-e 's/ _[A-Za-z0-9_]*_length = [0-9]*,//g' "$tmp/bt.txt" |
 		sort >"$tmp/got.txt"
 	if ! cmp -s "$tmp/want.txt" "$tmp/got.txt"; then
 		fail "$name: babeltrace2's events are not the input's" \
