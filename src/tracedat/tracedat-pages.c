@@ -11,11 +11,14 @@
  * Inflating takes as long as reading the events, so once a reader is past its first chunk a
  * thread of its own inflates the next chunk into a second buffer while the caller reads the
  * current one (read-ahead). The caller takes the buffer when it needs the next chunk and
- * gives the one it is done with back; at most one chunk is read ahead, and failures found
- * ahead are reported when the caller reaches them, exactly as without the thread.
+ * gives the one it is done with back; at most one batch is read ahead, and failures found
+ * ahead are reported when the caller reaches them, exactly as without the thread. There are
+ * at most as many such threads in a process as cores (at least two): readers beyond that
+ * inflate in the caller's thread, as before.
  */
 #include <inttypes.h>
 #include <pthread.h>
+#include <stdatomic.h>
 #include <stdlib.h>
 #include <string.h>
 #include <sys/mman.h>
@@ -200,6 +203,9 @@ struct chunk_buf {
 	const char *reason;	     /* of a failure */
 	uint8_t inflate;	     /* the failure is the decompressor's */
 };
+
+/* Read-ahead threads running in the process (limited in ahead_start()). */
+static atomic_int n_ahead;
 
 /* The read-ahead thread and the buffer it fills. */
 struct ahead {
@@ -421,16 +427,27 @@ static void *ahead_main(void *arg)
 /* Start reading ahead (the caller has pr->cur); on failure, go on without. */
 static void ahead_start(struct tracedat_pages *pr)
 {
-	struct ahead *a = calloc(1, sizeof(*a));
+	long cpus = sysconf(_SC_NPROCESSORS_ONLN);
+	int limit = cpus > 2 ? (int) (cpus < 1024 ? cpus : 1024) : 2;
+	struct ahead *a;
 
+	/* a file of many CPUs read on a small machine: threads for as many readers as cores */
+	if (atomic_fetch_add(&n_ahead, 1) >= limit) {
+		atomic_fetch_sub(&n_ahead, 1);
+		pr->ahead_failed = 1;
+		return;
+	}
+	a = calloc(1, sizeof(*a));
 	if (!a || pthread_mutex_init(&a->lock, NULL)) {
 		free(a);
+		atomic_fetch_sub(&n_ahead, 1);
 		pr->ahead_failed = 1;
 		return;
 	}
 	if (pthread_cond_init(&a->cond, NULL)) {
 		pthread_mutex_destroy(&a->lock);
 		free(a);
+		atomic_fetch_sub(&n_ahead, 1);
 		pr->ahead_failed = 1;
 		return;
 	}
@@ -439,6 +456,7 @@ static void ahead_start(struct tracedat_pages *pr)
 		pthread_cond_destroy(&a->cond);
 		pthread_mutex_destroy(&a->lock);
 		free(a);
+		atomic_fetch_sub(&n_ahead, 1);
 		pr->ahead = NULL;
 		pr->ahead_failed = 1;
 	}
@@ -459,6 +477,7 @@ static void ahead_stop(struct tracedat_pages *pr)
 	pthread_mutex_destroy(&a->lock);
 	free(a->buf.data);
 	free(a);
+	atomic_fetch_sub(&n_ahead, 1);
 	pr->ahead = NULL;
 }
 
