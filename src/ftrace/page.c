@@ -121,7 +121,7 @@ static enum tk_status bad_record(const struct ftrace_page *pg, const char *what,
 		       what, pg->pos, type_len, (unsigned long long) len, pg->end);
 }
 
-enum tk_status ftrace_page_next(struct ftrace_page *pg, struct ftrace_record *rec)
+enum tk_status ftrace_page_next_slow(struct ftrace_page *pg, struct ftrace_record *rec)
 {
 	TK_ASSERT_PRE(pg && rec && pg->data);
 	while (pg->pos < pg->end) {
