@@ -98,6 +98,23 @@ struct pk_summary {
 	} while (0)
 
 /* The directory every test writes its traces under (made by the test's setup). */
+/* Declarations of the tests, shortened. */
+#define INT_F(nm, nbits, sgn, bs)                                                                  \
+	{                                                                                          \
+		.name = (nm), .kind = TK_CTF_FIELD_KIND_INT, .bits = (nbits), .is_signed = (sgn),  \
+		.base = (bs)                                                                       \
+	}
+#define ARR_F(nm, ek, eb, es, ln)                                                                  \
+	{                                                                                          \
+		.name = (nm), .kind = TK_CTF_FIELD_KIND_ARRAY, .elem_kind = (ek),                  \
+		.elem_bits = (eb), .elem_signed = (es), .array_len = (ln)                          \
+	}
+#define SEQ_F(nm, ek, eb, es)                                                                      \
+	{                                                                                          \
+		.name = (nm), .kind = TK_CTF_FIELD_KIND_SEQUENCE, .elem_kind = (ek),               \
+		.elem_bits = (eb), .elem_signed = (es)                                             \
+	}
+
 extern char ctfw_tmpdir[];
 
 uint64_t rnd(uint64_t *s);
