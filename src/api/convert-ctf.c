@@ -589,7 +589,7 @@ static enum tk_status convert_stream(struct dat_ctf *c, struct tk_stream *stream
 			continue;
 		ev = item.event;
 		if (ev->missed)
-			missed = ev->missed < 0 || missed < 0 ? -1 : missed + ev->missed;
+			missed = model_missed_add(missed, ev->missed);
 		if (!convert_keep(filter, ev))
 			continue;
 		st = append(c, ev, missed);

@@ -51,6 +51,7 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "../common/bytes.h"
 #include "../common/error.h"
 #include "../common/vec.h"
 #include "../ftrace/ftrace.h"
@@ -483,17 +484,6 @@ static enum tk_status get_text(struct convert_env *out, const struct model_env *
 	return st;
 }
 
-static int hexval(char c)
-{
-	if (c >= '0' && c <= '9')
-		return c - '0';
-	if (c >= 'a' && c <= 'f')
-		return c - 'a' + 10;
-	if (c >= 'A' && c <= 'F')
-		return c - 'A' + 10;
-	return -1;
-}
-
 /* "<id> text <text>" or "<id> hex <digits>" (see the file comment). */
 static enum tk_status parse_option(struct convert_env *out, const char *key, const char *v,
 				   struct convert_env_option *o)
@@ -526,7 +516,7 @@ static enum tk_status parse_option(struct convert_env *out, const char *key, con
 	if (!p)
 		return TK_FAIL(TK_ERR_NOMEM, "Cannot read ftrace environment: key=%s", key);
 	for (i = 0; i < len / 2; i++) {
-		int hi = hexval(v[2 * i]), lo = hexval(v[2 * i + 1]);
+		int hi = tk_hex_value(v[2 * i]), lo = tk_hex_value(v[2 * i + 1]);
 
 		if (hi < 0 || lo < 0)
 			return bad(key, "not a hex digit");

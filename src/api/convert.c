@@ -198,8 +198,7 @@ static enum tk_status to_text(struct tk_trace *t, const char *output, unsigned i
 		size_t si = ev->stream->index;
 
 		if (ev->missed && si < t->n_streams)
-			missed[si] =
-				ev->missed < 0 || missed[si] < 0 ? -1 : missed[si] + ev->missed;
+			missed[si] = model_missed_add(missed[si], ev->missed);
 		if (!convert_keep(f, ev))
 			continue;
 		if (si < t->n_streams && missed[si] != ev->missed) {

@@ -97,4 +97,16 @@ static inline void tk_store_u64(void *p, uint64_t v, enum tk_byte_order order)
 	memcpy(p, &v, sizeof(v));
 }
 
+/* The value of a hexadecimal digit (either case), or -1 for any other character. */
+static inline int tk_hex_value(int c)
+{
+	if (c >= '0' && c <= '9')
+		return c - '0';
+	if (c >= 'a' && c <= 'f')
+		return c - 'a' + 10;
+	if (c >= 'A' && c <= 'F')
+		return c - 'A' + 10;
+	return -1;
+}
+
 #endif /* TK_COMMON_BYTES_H */

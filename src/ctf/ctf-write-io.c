@@ -13,12 +13,12 @@
  * the final wait; the writer then refuses further events, as with a failed synchronous write.
  */
 #include <errno.h>
-#include <pthread.h>
 #include <stdlib.h>
 #include <string.h>
 #include <unistd.h>
 
 #include "../common/error.h"
+#include "../common/worker.h"
 #include "ctf-write-priv.h"
 
 #define IO_QUEUE 16
@@ -31,9 +31,7 @@ struct io_job {
 };
 
 struct cw_io {
-	pthread_t thread;
-	pthread_mutex_t lock;
-	pthread_cond_t cond; /* a job was queued or done, or the thread must stop */
+	struct worker wk; /* its condition: a job was queued or done, or the thread must stop */
 	struct io_job q[IO_QUEUE];
 	size_t head;
 	size_t len;
@@ -64,22 +62,22 @@ static void *io_main(void *arg)
 {
 	struct cw_io *io = arg;
 
-	pthread_mutex_lock(&io->lock);
+	pthread_mutex_lock(&io->wk.lock);
 	for (;;) {
 		struct io_job job;
 		int err;
 
 		while (!io->len && !io->stop) {
 			io->idle = 1;
-			pthread_cond_wait(&io->cond, &io->lock);
+			pthread_cond_wait(&io->wk.cond, &io->wk.lock);
 			io->idle = 0;
 		}
 		if (!io->len)
 			break;
 		job = io->q[io->head];
-		pthread_mutex_unlock(&io->lock);
+		pthread_mutex_unlock(&io->wk.lock);
 		err = write_all(job.s->fd, job.buf, job.size);
-		pthread_mutex_lock(&io->lock);
+		pthread_mutex_lock(&io->wk.lock);
 		io->head = (io->head + 1) % IO_QUEUE;
 		io->len--;
 		job.s->io_busy--;
@@ -90,9 +88,9 @@ static void *io_main(void *arg)
 			io->err_name = job.s->name;
 		}
 		if (io->waiters) /* waking nobody costs a system call per packet */
-			pthread_cond_broadcast(&io->cond);
+			pthread_cond_broadcast(&io->wk.cond);
 	}
-	pthread_mutex_unlock(&io->lock);
+	pthread_mutex_unlock(&io->wk.lock);
 	return NULL;
 }
 
@@ -115,19 +113,9 @@ enum tk_status ctf_write_io_submit(struct tk_ctf_writer *w, struct tk_ctf_writer
 
 	if (!io && !w->io_failed) {
 		io = calloc(1, sizeof(*io));
-		if (io && !pthread_mutex_init(&io->lock, NULL)) {
-			if (!pthread_cond_init(&io->cond, NULL)) {
-				if (!pthread_create(&io->thread, NULL, io_main, io)) {
-					w->io = io;
-				} else {
-					pthread_cond_destroy(&io->cond);
-					pthread_mutex_destroy(&io->lock);
-				}
-			} else {
-				pthread_mutex_destroy(&io->lock);
-			}
-		}
-		if (!w->io) {
+		if (io && !worker_start(&io->wk, io_main, io)) {
+			w->io = io;
+		} else {
 			free(io);
 			io = NULL;
 			w->io_failed = 1; /* no thread: write in the caller's thread */
@@ -135,7 +123,7 @@ enum tk_status ctf_write_io_submit(struct tk_ctf_writer *w, struct tk_ctf_writer
 	}
 	if (!io)
 		return ctf_write_all(s->fd, s->buf, size, "packet", s->name);
-	pthread_mutex_lock(&io->lock);
+	pthread_mutex_lock(&io->wk.lock);
 	/* a buffer to fill next: a free one, a new one, or the first one written */
 	b = NULL;
 	if (!s->n_free && s->n_bufs < CW_IO_DEPTH - 1 && (b = malloc(w->packet_size)) != NULL) {
@@ -144,18 +132,18 @@ enum tk_status ctf_write_io_submit(struct tk_ctf_writer *w, struct tk_ctf_writer
 	}
 	while (!b && !s->n_free && s->io_busy && !io->err) {
 		io->waiters++;
-		pthread_cond_wait(&io->cond, &io->lock);
+		pthread_cond_wait(&io->wk.cond, &io->wk.lock);
 		io->waiters--;
 	}
 	while (io->len == IO_QUEUE && !io->err) {
 		io->waiters++;
-		pthread_cond_wait(&io->cond, &io->lock);
+		pthread_cond_wait(&io->wk.cond, &io->wk.lock);
 		io->waiters--;
 	}
 	st = io_status(io);
 	if (st >= 0 && !b && !s->n_free) {
 		/* no buffer and nothing queued to give one back: out of memory, write here */
-		pthread_mutex_unlock(&io->lock);
+		pthread_mutex_unlock(&io->wk.lock);
 		return ctf_write_all(s->fd, s->buf, size, "packet", s->name);
 	}
 	if (st >= 0) {
@@ -167,12 +155,12 @@ enum tk_status ctf_write_io_submit(struct tk_ctf_writer *w, struct tk_ctf_writer
 		io->len++;
 		s->io_busy++;
 		if (io->idle)
-			pthread_cond_broadcast(&io->cond);
+			pthread_cond_broadcast(&io->wk.cond);
 	} else if (b) {
 		s->free_buf[s->n_free] = b; /* kept for destroy to free */
 		s->free_cap[s->n_free++] = cap;
 	}
-	pthread_mutex_unlock(&io->lock);
+	pthread_mutex_unlock(&io->wk.lock);
 	if (st < 0)
 		return st;
 	/* fill the next buffer meanwhile, with the packet header (it never changes) */
@@ -189,14 +177,14 @@ enum tk_status ctf_write_io_wait(struct tk_ctf_writer *w, struct tk_ctf_writer_s
 
 	if (!io)
 		return TK_OK;
-	pthread_mutex_lock(&io->lock);
+	pthread_mutex_lock(&io->wk.lock);
 	while (s ? s->io_busy != 0 : io->len != 0) {
 		io->waiters++;
-		pthread_cond_wait(&io->cond, &io->lock);
+		pthread_cond_wait(&io->wk.cond, &io->wk.lock);
 		io->waiters--;
 	}
 	st = io_status(io);
-	pthread_mutex_unlock(&io->lock);
+	pthread_mutex_unlock(&io->wk.lock);
 	return st;
 }
 
@@ -206,13 +194,7 @@ void ctf_write_io_stop(struct tk_ctf_writer *w)
 
 	if (!io)
 		return;
-	pthread_mutex_lock(&io->lock);
-	io->stop = 1;
-	pthread_cond_broadcast(&io->cond);
-	pthread_mutex_unlock(&io->lock);
-	pthread_join(io->thread, NULL);
-	pthread_cond_destroy(&io->cond);
-	pthread_mutex_destroy(&io->lock);
+	worker_stop(&io->wk, &io->stop);
 	free(io);
 	w->io = NULL;
 }

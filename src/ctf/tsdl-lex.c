@@ -8,6 +8,7 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "../common/bytes.h"
 #include "../common/error.h"
 #include "tsdl.h"
 
@@ -53,17 +54,6 @@ static int is_ident_start(int c)
 static int is_digit(int c)
 {
 	return c >= '0' && c <= '9';
-}
-
-static int hex_value(int c)
-{
-	if (c >= '0' && c <= '9')
-		return c - '0';
-	if (c >= 'a' && c <= 'f')
-		return c - 'a' + 10;
-	if (c >= 'A' && c <= 'F')
-		return c - 'A' + 10;
-	return -1;
 }
 
 static struct tsdl_token *push_tok(struct tsdl_parser *p, uint8_t kind, int line)
@@ -127,7 +117,7 @@ static enum tk_status lex_quoted(struct tsdl_parser *p, const char *s, size_t n,
 		case 'x': {
 			int v = 0, d, k = 0;
 
-			while (i + 1 < n && k < 2 && (d = hex_value(s[i + 1])) >= 0) {
+			while (i + 1 < n && k < 2 && (d = tk_hex_value(s[i + 1])) >= 0) {
 				v = v * 16 + d;
 				i++;
 				k++;
@@ -179,7 +169,7 @@ static enum tk_status lex_number(struct tsdl_parser *p, const char *s, size_t le
 		any = 1;
 	}
 	for (; i < len; i++) {
-		int d = base == 16 ? hex_value(s[i]) : (is_digit(s[i]) ? s[i] - '0' : -1);
+		int d = base == 16 ? tk_hex_value(s[i]) : (is_digit(s[i]) ? s[i] - '0' : -1);
 
 		if (d < 0 || d >= base)
 			break;

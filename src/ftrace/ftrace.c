@@ -18,6 +18,7 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "../common/bytes.h"
 #include "../common/error.h"
 #include "ftrace.h"
 #include "printfmt.h"
@@ -364,17 +365,6 @@ static bool is_space(char c)
 	return c == ' ' || (c >= '\t' && c <= '\r');
 }
 
-static int hex_digit(char c)
-{
-	if (c >= '0' && c <= '9')
-		return c - '0';
-	if (c >= 'a' && c <= 'f')
-		return c - 'a' + 10;
-	if (c >= 'A' && c <= 'F')
-		return c - 'A' + 10;
-	return -1;
-}
-
 static size_t skip_space(const char *s, size_t n, size_t i)
 {
 	while (i < n && is_space(s[i]))
@@ -399,13 +389,13 @@ static size_t scan_hex(const char *s, size_t n, size_t i, size_t width, uint64_t
 	if (i < limit && (s[i] == '+' || s[i] == '-'))
 		neg = s[i++] == '-';
 	if (i + 2 < limit && s[i] == '0' && (s[i + 1] == 'x' || s[i + 1] == 'X') &&
-	    hex_digit(s[i + 2]) >= 0)
+	    tk_hex_value(s[i + 2]) >= 0)
 		i += 2;
 	start = i;
-	for (; i < limit && hex_digit(s[i]) >= 0; i++) {
+	for (; i < limit && tk_hex_value(s[i]) >= 0; i++) {
 		if (v >> 60)
 			sat = true;
-		v = v << 4 | (uint64_t) hex_digit(s[i]);
+		v = v << 4 | (uint64_t) tk_hex_value(s[i]);
 	}
 	if (i == start)
 		return 0;

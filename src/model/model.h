@@ -319,6 +319,15 @@ struct model_cursor {
 	const struct model_cursor_ops *ops;
 };
 
+/*
+ * Two counts of lost events together, in the convention of tk_event.missed (-1: an unknown
+ * number, which an unknown part makes the whole).
+ */
+static inline int64_t model_missed_add(int64_t a, int64_t b)
+{
+	return a < 0 || b < 0 ? -1 : a + b;
+}
+
 /* Make sure the values of @ev are decoded (scope[] valid). */
 static inline enum tk_status model_event_values(const struct tk_event *ev)
 {

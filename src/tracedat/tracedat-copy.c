@@ -20,6 +20,7 @@
 #include "../common/error.h"
 #include "../ftrace/page-write.h"
 #include "../ftrace/page.h"
+#include "../model/model.h"
 #include "source.h"
 #include "tracedat-write.h"
 
@@ -133,7 +134,7 @@ static enum tk_status reencode(struct copy *c, struct tracedat_pages *pr)
 		if (st < 0)
 			break;
 		if (pg.missed)
-			missed = pg.missed < 0 || missed < 0 ? -1 : missed + pg.missed;
+			missed = model_missed_add(missed, pg.missed);
 		while ((st = ftrace_page_next(&pg, &r)) == TK_OK) {
 			if (!kept(c, &r))
 				continue;

@@ -17,7 +17,6 @@
  * inflate in the caller's thread, as before.
  */
 #include <inttypes.h>
-#include <pthread.h>
 #include <stdatomic.h>
 #include <stdlib.h>
 #include <string.h>
@@ -25,6 +24,7 @@
 #include <unistd.h>
 
 #include "../common/error.h"
+#include "../common/worker.h"
 #include "tracedat-priv.h"
 
 /* Drop mapped data behind a reader in steps of this size, not page by page. */
@@ -209,9 +209,7 @@ static atomic_int n_ahead;
 
 /* The read-ahead thread and the buffer it fills. */
 struct ahead {
-	pthread_t thread;
-	pthread_mutex_t lock;
-	pthread_cond_t cond;
+	struct worker wk;
 	struct chunk_buf buf;
 	int ready; /* buf holds the next chunk (or its failure) */
 	int stop;
@@ -404,23 +402,23 @@ static void *ahead_main(void *arg)
 	struct ahead *a = pr->ahead;
 	int done = 0;
 
-	pthread_mutex_lock(&a->lock);
+	pthread_mutex_lock(&a->wk.lock);
 	while (!a->stop && !done) {
 		if (a->ready) {
 			a->idle = 1;
-			pthread_cond_wait(&a->cond, &a->lock);
+			pthread_cond_wait(&a->wk.cond, &a->wk.lock);
 			a->idle = 0;
 			continue;
 		}
-		pthread_mutex_unlock(&a->lock);
+		pthread_mutex_unlock(&a->wk.lock);
 		load_batch(pr, &a->buf, AHEAD_BYTES);
 		done = a->buf.st != TK_OK; /* nothing follows the end or a failure */
-		pthread_mutex_lock(&a->lock);
+		pthread_mutex_lock(&a->wk.lock);
 		a->ready = 1;
 		if (a->waiting) /* waking nobody costs a system call per batch */
-			pthread_cond_broadcast(&a->cond);
+			pthread_cond_broadcast(&a->wk.cond);
 	}
-	pthread_mutex_unlock(&a->lock);
+	pthread_mutex_unlock(&a->wk.lock);
 	return NULL;
 }
 
@@ -438,23 +436,8 @@ static void ahead_start(struct tracedat_pages *pr)
 		return;
 	}
 	a = calloc(1, sizeof(*a));
-	if (!a || pthread_mutex_init(&a->lock, NULL)) {
-		free(a);
-		atomic_fetch_sub(&n_ahead, 1);
-		pr->ahead_failed = 1;
-		return;
-	}
-	if (pthread_cond_init(&a->cond, NULL)) {
-		pthread_mutex_destroy(&a->lock);
-		free(a);
-		atomic_fetch_sub(&n_ahead, 1);
-		pr->ahead_failed = 1;
-		return;
-	}
 	pr->ahead = a;
-	if (pthread_create(&a->thread, NULL, ahead_main, pr)) {
-		pthread_cond_destroy(&a->cond);
-		pthread_mutex_destroy(&a->lock);
+	if (!a || worker_start(&a->wk, ahead_main, pr)) {
 		free(a);
 		atomic_fetch_sub(&n_ahead, 1);
 		pr->ahead = NULL;
@@ -468,13 +451,7 @@ static void ahead_stop(struct tracedat_pages *pr)
 
 	if (!a)
 		return;
-	pthread_mutex_lock(&a->lock);
-	a->stop = 1;
-	pthread_cond_broadcast(&a->cond);
-	pthread_mutex_unlock(&a->lock);
-	pthread_join(a->thread, NULL);
-	pthread_cond_destroy(&a->cond);
-	pthread_mutex_destroy(&a->lock);
+	worker_stop(&a->wk, &a->stop);
 	free(a->buf.data);
 	free(a);
 	atomic_fetch_sub(&n_ahead, 1);
@@ -497,10 +474,10 @@ static enum tk_status next_chunk(struct tracedat_pages *pr)
 		if (pr->cur.st == TK_OK && pr->chunks.left && !pr->ahead_failed)
 			ahead_start(pr);
 	} else {
-		pthread_mutex_lock(&a->lock);
+		pthread_mutex_lock(&a->wk.lock);
 		while (!a->ready) {
 			a->waiting = 1;
-			pthread_cond_wait(&a->cond, &a->lock);
+			pthread_cond_wait(&a->wk.cond, &a->wk.lock);
 			a->waiting = 0;
 		}
 		t = pr->cur; /* swap: the thread fills the buffer just read */
@@ -508,8 +485,8 @@ static enum tk_status next_chunk(struct tracedat_pages *pr)
 		a->buf = t;
 		a->ready = 0;
 		if (a->idle)
-			pthread_cond_broadcast(&a->cond);
-		pthread_mutex_unlock(&a->lock);
+			pthread_cond_broadcast(&a->wk.cond);
+		pthread_mutex_unlock(&a->wk.lock);
 	}
 	pr->chunk_at = 0;
 	return pr->cur.n ? TK_OK : chunk_status(pr, &pr->cur);

@@ -13,6 +13,7 @@
  * the reader's field classes beside the declarations (check_scope).
  */
 #include <fcntl.h>
+#include <ftw.h>
 #include <inttypes.h>
 #include <setjmp.h>
 #include <stdarg.h>
@@ -30,6 +31,26 @@
 #include "model/model.h"
 
 char ctfw_tmpdir[] = "/tmp/tk-ctfw-XXXXXX";
+
+static int rm_entry(const char *path, const struct stat *sb, int flag, struct FTW *ftw)
+{
+	(void) sb;
+	(void) flag;
+	(void) ftw;
+	return remove(path);
+}
+
+int ctfw_setup(void **state)
+{
+	(void) state;
+	return mkdtemp(ctfw_tmpdir) ? 0 : -1;
+}
+
+int ctfw_teardown(void **state)
+{
+	(void) state;
+	return nftw(ctfw_tmpdir, rm_entry, 16, FTW_DEPTH | FTW_PHYS);
+}
 
 /* ---- the test's own model of what it wrote ------------------------------------------------ */
 

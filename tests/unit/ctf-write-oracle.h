@@ -117,6 +117,10 @@ struct pk_summary {
 
 extern char ctfw_tmpdir[];
 
+/* cmocka group fixtures: make ctfw_tmpdir, and remove it with everything in it. */
+int ctfw_setup(void **state);
+int ctfw_teardown(void **state);
+
 uint64_t rnd(uint64_t *s);
 void print_causes(void);
 

@@ -9,7 +9,6 @@
  * clockless trace's bytes and TSDL are checked against expectations worked out by hand.
  */
 #include <fcntl.h>
-#include <ftw.h>
 #include <inttypes.h>
 #include <setjmp.h>
 #include <stdarg.h>
@@ -778,26 +777,6 @@ static void test_nested_misuse_is_refused(void **state)
 	OK(tk_ctf_writer_close(w));
 }
 
-static int rm_entry(const char *path, const struct stat *sb, int flag, struct FTW *ftw)
-{
-	(void) sb;
-	(void) flag;
-	(void) ftw;
-	return remove(path);
-}
-
-static int setup(void **state)
-{
-	(void) state;
-	return mkdtemp(ctfw_tmpdir) ? 0 : -1;
-}
-
-static int teardown(void **state)
-{
-	(void) state;
-	return nftw(ctfw_tmpdir, rm_entry, 16, FTW_DEPTH | FTW_PHYS);
-}
-
 int main(void)
 {
 	const struct CMUnitTest tests[] = {
@@ -808,5 +787,5 @@ int main(void)
 		cmocka_unit_test(test_nested_misuse_is_refused),
 	};
 
-	return cmocka_run_group_tests(tests, setup, teardown);
+	return cmocka_run_group_tests(tests, ctfw_setup, ctfw_teardown);
 }

@@ -18,7 +18,6 @@
  * test-ctf-write-nested.c.
  */
 #include <fcntl.h>
-#include <ftw.h>
 #include <inttypes.h>
 #include <setjmp.h>
 #include <stdarg.h>
@@ -954,26 +953,6 @@ static void test_without_index(void **state)
 	free(t);
 }
 
-static int rm_entry(const char *path, const struct stat *sb, int flag, struct FTW *ftw)
-{
-	(void) sb;
-	(void) flag;
-	(void) ftw;
-	return remove(path);
-}
-
-static int setup(void **state)
-{
-	(void) state;
-	return mkdtemp(ctfw_tmpdir) ? 0 : -1;
-}
-
-static int teardown(void **state)
-{
-	(void) state;
-	return nftw(ctfw_tmpdir, rm_entry, 16, FTW_DEPTH | FTW_PHYS);
-}
-
 int main(void)
 {
 	const struct CMUnitTest tests[] = {
@@ -995,5 +974,5 @@ int main(void)
 		cmocka_unit_test(test_without_index),
 	};
 
-	return cmocka_run_group_tests(tests, setup, teardown);
+	return cmocka_run_group_tests(tests, ctfw_setup, ctfw_teardown);
 }
