@@ -10,7 +10,7 @@
 snapshot() {
 	(
 		cd "$tracefs" || exit 1
-		grep -H '' tracing_on buffer_size_kb buffer_subbuf_size_kb buffer_percent \
+		grep -H '' tracing_on buffer_size_kb buffer_total_size_kb buffer_subbuf_size_kb buffer_percent \
 			current_tracer trace_clock saved_cmdlines_size tracing_cpumask \
 			tracing_thresh timestamp_mode set_event set_event_pid set_event_notrace_pid \
 			set_ftrace_pid set_ftrace_notrace_pid set_ftrace_filter set_ftrace_notrace \
@@ -34,14 +34,39 @@ snapshot() {
 		END { for (p in val) print p "\t" val[p] }' | sort >"$1"
 }
 
-# changes BEFORE AFTER: "path<TAB>before<TAB>after" for each setting that differs.
+# expanded_size FILE: what FILE (buffer_size_kb or buffer_total_size_kb) reads in a fresh
+# instance: the size the kernel gives a never-used buffer when the first enabled event
+# expands it (both are the boot-time default, rounded to whole sub-buffers).
+expanded_size() {
+	d=$tracefs/instances/tk-expanded-$$
+	mkdir "$d" 2>/dev/null || return 0
+	cat "$d/$1" 2>/dev/null
+	rmdir "$d"
+}
+
+# changes BEFORE AFTER: "path<TAB>before<TAB>after" for each setting that differs. One change
+# is the kernel's, not a difference: a top-level buffer never used since boot reads
+# "7 (expanded: 1408)" until an event enabled there expands it, and nothing can make it
+# unexpanded again; going from that to the expanded default size is accepted.
 changes() {
-	awk -F '\t' '
+	exp_size=
+	exp_total=
+	if grep -q '^buffer_size_kb	.*(expanded: ' "$1"; then
+		exp_size=$(expanded_size buffer_size_kb)
+		exp_total=$(expanded_size buffer_total_size_kb)
+	fi
+	awk -F '\t' -v exp_size="$exp_size" -v exp_total="$exp_total" '
 		NR == FNR { b[$1] = $2; next }
 		{ a[$1] = $2 }
+		function expanded(p) {
+			if (!(p in a) || index(b[p], "(expanded: ") == 0)
+				return 0
+			return (p == "buffer_size_kb" && a[p] == exp_size) ||
+			       (p == "buffer_total_size_kb" && a[p] == exp_total)
+		}
 		END {
 			for (p in b)
-				if (!(p in a) || a[p] != b[p])
+				if ((!(p in a) || a[p] != b[p]) && !expanded(p))
 					print p "\t" b[p] "\t" (p in a ? a[p] : "(absent)")
 			for (p in a)
 				if (!(p in b))

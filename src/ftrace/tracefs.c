@@ -29,6 +29,7 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <sys/mount.h>
 #include <sys/stat.h>
 #include <sys/statfs.h>
 #include <time.h>
@@ -280,27 +281,60 @@ static int mount_from_proc(char *buf, size_t size)
 	return found;
 }
 
+/*
+ * Mount tracefs at /sys/kernel/tracing, or, where the kernel has no such directory (before
+ * 4.1), debugfs at /sys/kernel/debug, under which the kernel makes tracing/ itself; as
+ * trace-cmd and libtracefs do. 0 or the errno of the mount(2) that failed.
+ */
+static int mount_tracefs(char *buf, size_t size)
+{
+	struct stat sb;
+
+	if (stat("/sys/kernel/tracing", &sb) == 0) {
+		if (mount("nodev", "/sys/kernel/tracing", "tracefs", 0, NULL) < 0)
+			return errno;
+		if (!is_tracefs("/sys/kernel/tracing"))
+			return ENODEV;
+		snprintf(buf, size, "%s", "/sys/kernel/tracing");
+		return 0;
+	}
+	if (!is_tracefs("/sys/kernel/debug/tracing") &&
+	    mount("nodev", "/sys/kernel/debug", "debugfs", 0, NULL) < 0)
+		return errno;
+	if (!is_tracefs("/sys/kernel/debug/tracing"))
+		return ENODEV;
+	snprintf(buf, size, "%s", "/sys/kernel/debug/tracing");
+	return 0;
+}
+
 enum tk_status tracefs_find_mount(const char **out)
 {
-	static char mount[TRACEFS_PATH_MAX];
+	static char mount_dir[TRACEFS_PATH_MAX];
+	int err;
 
-	if (mount[0] && is_tracefs(mount)) {
-		*out = mount;
+	if (mount_dir[0] && is_tracefs(mount_dir)) {
+		*out = mount_dir;
 		return TK_OK;
 	}
 	if (is_tracefs("/sys/kernel/tracing")) {
-		strcpy(mount, "/sys/kernel/tracing");
-	} else if (mount_from_proc(mount, sizeof(mount))) {
+		strcpy(mount_dir, "/sys/kernel/tracing");
+	} else if (mount_from_proc(mount_dir, sizeof(mount_dir))) {
 		;
 	} else if (is_tracefs("/sys/kernel/debug/tracing")) {
-		strcpy(mount, "/sys/kernel/debug/tracing");
-	} else {
-		mount[0] = '\0';
+		strcpy(mount_dir, "/sys/kernel/debug/tracing");
+	} else if ((err = mount_tracefs(mount_dir, sizeof(mount_dir))) != 0) {
+		mount_dir[0] = '\0';
+		if (err == EPERM || err == EACCES)
+			return TK_FAIL(
+				TK_ERR_IO,
+				"Cannot mount tracefs: path=/sys/kernel/tracing, errno=%s; mounting it needs root: run as root, or mount it with `mount -t tracefs nodev /sys/kernel/tracing`",
+				strerror(err));
 		return TK_FAIL(
-			TK_ERR_NOTFOUND,
-			"Cannot find tracefs: tried=/sys/kernel/tracing /proc/mounts /sys/kernel/debug/tracing, reason=not mounted; mount it with `mount -t tracefs nodev /sys/kernel/tracing`");
+			err == ENODEV ? TK_ERR_NOTFOUND : TK_ERR_IO,
+			"Cannot mount tracefs: path=/sys/kernel/tracing, errno=%s; tried /sys/kernel/tracing, /proc/mounts and /sys/kernel/debug/tracing first (a kernel without CONFIG_FTRACE has none)",
+			strerror(err));
 	}
-	*out = mount;
+	*out = mount_dir;
 	return TK_OK;
 }
 

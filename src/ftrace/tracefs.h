@@ -36,8 +36,11 @@
 
 /*
  * The tracefs mount point: /sys/kernel/tracing when tracefs is mounted there, else the first
- * tracefs in /proc/mounts, else /sys/kernel/debug/tracing when it holds tracefs files. The
- * string is static. TK_ERR_NOTFOUND with a cause saying how to mount it when there is none.
+ * tracefs in /proc/mounts, else /sys/kernel/debug/tracing when it holds tracefs files. When
+ * none is mounted, it mounts tracefs at /sys/kernel/tracing (or debugfs at /sys/kernel/debug
+ * on kernels without that directory), as trace-cmd does, and leaves it mounted. The string is
+ * static. Fails with a cause saying how to mount it when that is refused (not root:
+ * TK_ERR_IO), and TK_ERR_NOTFOUND when the kernel has no tracefs.
  */
 enum tk_status tracefs_find_mount(const char **out);
 

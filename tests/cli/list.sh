@@ -9,18 +9,15 @@
 #   3. -F prints each name followed by its format file, byte for byte, and an empty line.
 #   4. A SPEC that matches nothing: exit 1 and one line; a usage error: exit 2.
 #
-# Usage: list.sh TRACEKIT   (exits 77 when tracefs cannot be read here)
+# Usage: list.sh TRACEKIT   (exits 77 when not root or the kernel has no tracefs)
 set -u
 LC_ALL=C
 export LC_ALL
-ev=/sys/kernel/tracing/events
-if [ ! -r "$ev/sched/sched_switch/format" ]; then
-	echo "skip: cannot read $ev (not root, or tracefs not mounted)" >&2
-	exit 77
-fi
 # shellcheck source=../lib.sh
 . "$(dirname "$0")/../lib.sh"
 tk=$(abspath "$1")
+need_tracefs "$tk"
+ev=$tracefs/events
 tmp=$(mktemp -d)
 trap 'rm -rf "$tmp"' EXIT
 failures=0

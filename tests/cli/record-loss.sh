@@ -32,11 +32,11 @@ skip() {
 	exit 77
 }
 
-[ "$(id -u)" -eq 0 ] || skip "not root (recording needs tracefs write access)"
-[ -d "$tracefs/events/raw_syscalls" ] || skip "no raw_syscalls events under $tracefs"
 # shellcheck source=../lib.sh
 . "$(dirname "$0")/../lib.sh"
 tk=$(abspath "$1")
+need_tracefs "$tk"
+[ -d "$tracefs/events/raw_syscalls" ] || skip "no raw_syscalls events under $tracefs"
 loop=$(abspath "$2")
 nr=$("$loop" --nr)
 tmp=$(mktemp -d)

@@ -22,7 +22,9 @@
 #   unknown-event    -e nosuchsystem: exit 1, one line naming the spec
 #   not-root         as user nobody (setpriv): exit 1, one line with the errno
 #   no-tracefs       in a private mount namespace without tracefs (unshare -m, both mount
-#                    points unmounted there): exit 1, one line saying how to mount it
+#                    points unmounted there): tracekit mounts it and records, exit 0
+#   no-tracefs-not-root
+#                    the same as user nobody: exit 1, one line saying how to mount it
 #   disk-full        -o on a 1 MiB tmpfs under a busy workload: exit 1, one line saying
 #                    "No space left on device", no file left behind
 #   kill-tracekit    SIGKILL of tracekit itself: its instance stays (nothing can remove it),
@@ -39,11 +41,10 @@ skip() {
 	exit 77
 }
 
-[ "$(id -u)" -eq 0 ] || skip "not root (recording needs tracefs write access)"
-[ -d "$tracefs/events/sched" ] || skip "tracefs is not mounted at $tracefs"
 # shellcheck source=../lib.sh
 . "$(dirname "$0")/../lib.sh"
 tk=$(abspath "$1")
+need_tracefs "$tk"
 
 tmp=$(mktemp -d)
 failures=0
@@ -219,19 +220,37 @@ else
 fi
 
 if command -v unshare >/dev/null 2>&1; then
+	# in a private mount namespace, so the host's mounts are not touched
 	run_case no-tracefs
 	unshare -m sh -c '
 		umount -l /sys/kernel/tracing 2>/dev/null
 		umount -l /sys/kernel/debug/tracing 2>/dev/null
 		umount -l /sys/kernel/debug 2>/dev/null
-		exec "$1" record -e sched -o "$2" -- true' sh "$tk" "$tmp/nt.dat" \
-		>"$tmp/out" 2>"$tmp/err"
+		"$1" record -e sched -o "$2" -- true || exit
+		awk "\$2 == \"/sys/kernel/tracing\" && \$3 == \"tracefs\"" /proc/self/mounts' \
+		sh "$tk" "$tmp/nt.dat" >"$tmp/out" 2>"$tmp/err"
 	rc=$?
-	expect_rc no-tracefs 1
-	one_line no-tracefs 'mount -t tracefs'
+	expect_rc no-tracefs 0
+	grep -q tracefs "$tmp/out" || fail "no-tracefs: tracekit did not mount tracefs"
+	good_file no-tracefs "$tmp/nt.dat"
 	same no-tracefs
+
+	if command -v setpriv >/dev/null 2>&1; then
+		run_case no-tracefs-not-root
+		unshare -m sh -c '
+			umount -l /sys/kernel/tracing 2>/dev/null
+			umount -l /sys/kernel/debug/tracing 2>/dev/null
+			umount -l /sys/kernel/debug 2>/dev/null
+			exec setpriv --reuid=65534 --regid=65534 --clear-groups \
+				"$1" record -e sched -o /tmp/tk-not-root.dat -- true' sh "$tk" \
+			>"$tmp/out" 2>"$tmp/err"
+		rc=$?
+		expect_rc no-tracefs-not-root 1
+		one_line no-tracefs-not-root 'needs root.*mount -t tracefs'
+		same no-tracefs-not-root
+	fi
 else
-	note "unshare not found: the no-tracefs case is left out"
+	note "unshare not found: the no-tracefs cases are left out"
 fi
 
 run_case disk-full

@@ -49,7 +49,7 @@
 # test alone (is_parallel: false): the ring buffer is one per machine.
 #
 # Usage: tracedat-live.sh TRACEKIT [TRACE_CMD_NS]
-#   (exits 77 when not root, when tracefs is not mounted at /sys/kernel/tracing, when
+#   (exits 77 when not root, when the kernel has no tracefs (tracekit mounts it), when
 #   trace-cmd is missing, or when trace-cmd cannot record here even through trace-cmd-ns)
 set -u
 LC_ALL=C
@@ -75,9 +75,9 @@ ns=${2:-}
 if [ -z "$ns" ] && [ -n "${TRACEKIT_SRC:-}" ]; then
 	ns=$TRACEKIT_SRC/../shared/tools/trace-cmd-ns
 fi
-[ "$(id -u)" -eq 0 ] || skip "not root (recording needs tracefs write access)"
-awk -v d="$tracefs" '$2 == d && $3 == "tracefs" { found = 1 } END { exit !found }' \
-	/proc/mounts || skip "tracefs is not mounted at $tracefs"
+# shellcheck source=../lib.sh
+. "$(dirname "$0")/../lib.sh"
+need_tracefs "$tk"
 command -v trace-cmd >/dev/null 2>&1 || skip "trace-cmd not found in PATH"
 
 tmp=$(mktemp -d "${TMPDIR:-/tmp}/tk-tracedat-live.XXXXXX") || exit 1

@@ -249,7 +249,7 @@ int cmd_record(int argc, char **argv)
 	struct tk_record_filter filters[MAX_LIST];
 	pid_t pids[MAX_LIST];
 	size_t n_events = 0, n_filters = 0, n_pids = 0;
-	int command_only = 0, follow = 0, quiet = 0, c, rc = 0, err_fd = -1;
+	int command_only = 0, follow = 0, quiet = 0, compression_given = 0, c, rc = 0, err_fd = -1;
 	double duration = 0, deadline = 0;
 	struct tk_recording *rec = NULL;
 	struct child ch = {.pid = -1, .go = -1};
@@ -323,6 +323,7 @@ int cmd_record(int argc, char **argv)
 		case OPT_COMPRESSION:
 			if (cli_parse_compression("record", optarg, &o.compression))
 				return 2;
+			compression_given = 1;
 			break;
 		case OPT_DATE:
 			o.date = 1;
@@ -345,7 +346,8 @@ int cmd_record(int argc, char **argv)
 		return cli_usage_error("record", "-c needs -F or -P");
 	if (o.top && o.instance)
 		return cli_usage_error("record", "--top and -B exclude each other");
-	if (o.file_version == 6 && o.compression && strcmp(o.compression, "none"))
+	/* as trace-cmd: --file-version 6 alone means no compression */
+	if (o.file_version == 6 && compression_given && strcmp(o.compression, "none"))
 		return cli_usage_error("record", "version 6 files are not compressed");
 	if (o.file_version == 6)
 		o.compression = "none";
