@@ -898,6 +898,7 @@ struct filter_run {
 	char *log_before;		 /* error_log before the latest write */
 	char *log_entry;		 /* last error_log entry for the latest refusal */
 	char refused_path[TRACEFS_PATH_MAX];
+	int refused_err; /* errno of the latest refusal */
 	size_t set, refused;
 };
 
@@ -965,6 +966,22 @@ static void error_log_quote(const struct filter_run *run)
 		TK_FAIL(TK_ERR_INVAL, "%s", lines[n]);
 }
 
+/* The text a refused write leaves in @path ("expr\n   ^\nparse_error: ...") as the entry to
+ * quote, when it has a parse_error line. */
+static void filter_error_take(const char *path, struct filter_run *run)
+{
+	char *text = NULL;
+
+	if (read_raw(path, &text, NULL))
+		return;
+	if (strstr(text, "parse_error:")) {
+		free(run->log_entry);
+		run->log_entry = text;
+		return;
+	}
+	free(text);
+}
+
 /*
  * Set one event's filter (nothing to do when it already has it). A write the kernel refuses
  * with EINVAL is counted in @run, the old filter is put back at once and the error_log entry
@@ -1004,10 +1021,18 @@ static enum tk_status filter_one(struct tracefs_instance *ti, const struct trace
 		run->set++;
 		return TK_OK;
 	}
-	if (err != EINVAL)
-		return write_fail(path, run->filter, err);
+	/*
+	 * A refusal is EINVAL for most errors, but ESRCH for some (an unbalanced quote), so it is
+	 * told apart from other failures by what the kernel says: an error_log entry, or on
+	 * kernels without one (before 5.2) a "parse_error:" line left in the filter file.
+	 */
 	error_log_take(run);
+	if (!run->log_entry)
+		filter_error_take(path, run);
+	if (err != EINVAL && !run->log_entry)
+		return write_fail(path, run->filter, err);
 	run->refused++;
+	run->refused_err = err;
 	strcpy(run->refused_path, path);
 	return undo_pop_apply(ti);
 }
@@ -1040,7 +1065,8 @@ enum tk_status tracefs_set_filter(struct tracefs_instance *ti, const char *spec,
 		st = TK_FAIL(
 			TK_ERR_INVAL,
 			"Cannot write tracefs file: path=%s, value=%.*s, errno=%s, refused-events=%zu",
-			run.refused_path, LOG_VALUE_MAX, run.filter, strerror(EINVAL), run.refused);
+			run.refused_path, LOG_VALUE_MAX, run.filter, strerror(run.refused_err),
+			run.refused);
 	}
 	free(run.log_before);
 	free(run.log_entry);

@@ -18,6 +18,8 @@
 #                    and the summary says the command was killed by signal 9
 #   bad-filter       a filter the kernel refuses: exit 1, one line quoting the kernel's
 #                    error_log ("Field not found")
+#   bad-quote        an unbalanced quote, which the kernel refuses with ESRCH: the same,
+#                    "Missing matching quote"
 #   output-dir       -o naming a directory: exit 1 before recording, one line saying so
 #   unknown-event    -e nosuchsystem: exit 1, one line naming the spec
 #   not-root         as user nobody (setpriv): exit 1, one line with the errno
@@ -192,6 +194,14 @@ rc=$?
 expect_rc bad-filter 1
 one_line bad-filter 'Field not found'
 same bad-filter
+
+run_case bad-quote
+"$tk" record -e sched:sched_switch -f 'prev_comm ~ "bash' -o "$tmp/bq.dat" -- true \
+	>"$tmp/out" 2>"$tmp/err"
+rc=$?
+expect_rc bad-quote 1
+one_line bad-quote 'Missing matching quote'
+same bad-quote
 
 run_case output-dir
 "$tk" record -e sched -o "$tmp" -- true >"$tmp/out" 2>"$tmp/err"

@@ -484,6 +484,16 @@ static void test_filter_rejected_quotes_error_log(void **state)
 	/* a refused filter leaves the old one in place */
 	expect_file(dir, "events/sched/sched_switch/filter", "none\n");
 
+	/* the kernel refuses an unbalanced quote with ESRCH, not EINVAL: still quoted */
+	error_reset();
+	assert_int_equal(tracefs_set_filter(ti, "sched:sched_switch", "prev_comm ~ \"bash"),
+			 TK_ERR_INVAL);
+	if (!cause_has("Missing matching quote") || !cause_has("sched_switch/filter")) {
+		print_causes();
+		fail_msg("the causes do not say the quote is unbalanced");
+	}
+	expect_file(dir, "events/sched/sched_switch/filter", "none\n");
+
 	assert_ok(tracefs_set_filter(ti, "sched:sched_switch", "prev_pid > 0"));
 	expect_file(dir, "events/sched/sched_switch/filter", "prev_pid > 0\n");
 
