@@ -30,6 +30,7 @@
 #include <tracekit/tracekit.h>
 
 #include "../common/error.h"
+#include "../common/outfile.h"
 #include "../model/model.h"
 #include "../output/pretty.h"
 #include "../tracedat/source.h"
@@ -170,6 +171,7 @@ static enum tk_status to_text(struct tk_trace *t, const char *output, unsigned i
 	struct tk_print_opts po = TK_PRINT_OPTS_INIT;
 	struct tk_printer *p = NULL;
 	struct tk_iter *it = NULL;
+	struct outfile of = OUTFILE_INIT;
 	const struct tk_event *ev;
 	enum tk_status st, st2;
 	int fd;
@@ -178,12 +180,12 @@ static enum tk_status to_text(struct tk_trace *t, const char *output, unsigned i
 
 	if (!missed)
 		return TK_FAIL(TK_ERR_NOMEM, "Cannot convert");
-	fd = open(output, O_WRONLY | O_CREAT | O_TRUNC | O_CLOEXEC, 0644);
-	if (fd < 0) {
+	st = outfile_open(&of, output); /* named when complete */
+	if (st < 0) {
 		free(missed);
-		return TK_FAIL(TK_ERR_IO, "Cannot create file: path=%s, errno=%s", output,
-			       strerror(errno));
+		return st;
 	}
+	fd = of.fd;
 	po.style = style;
 	po.out_fd = fd;
 	po.err_fd = fd;
@@ -223,11 +225,10 @@ static enum tk_status to_text(struct tk_trace *t, const char *output, unsigned i
 	st2 = printer_close(p); /* adds to the chain of a failure rather than resetting it */
 	if (st >= 0)
 		st = st2;
-	if (close(fd) < 0 && st >= 0)
-		st = TK_FAIL(TK_ERR_IO, "Cannot write file: path=%s, errno=%s", output,
-			     strerror(errno));
-	if (st < 0)
-		unlink(output);
+	if (st >= 0)
+		st = outfile_commit(&of);
+	else
+		outfile_abort(&of);
 	free(missed);
 	return st;
 }
@@ -242,8 +243,6 @@ static enum tk_status to_dat(struct tk_trace *t, const char *output,
 		st = select_classes(f, t);
 		if (st >= 0)
 			st = convert_ctf_to_dat(t, output, f);
-		if (st < 0)
-			unlink(output);
 		return st;
 	}
 	co.version = o->file_version;
@@ -256,10 +255,7 @@ static enum tk_status to_dat(struct tk_trace *t, const char *output,
 	co.end_ns = o->end_ns;
 	co.progress = o->progress;
 	co.payload = o->payload;
-	st = tracedat_copy(t->sources[0], output, &co);
-	if (st < 0)
-		unlink(output);
-	return st;
+	return tracedat_copy(t->sources[0], output, &co);
 }
 
 enum tk_status tk_convert(const char *const *inputs, size_t n_inputs, const char *output,
@@ -275,6 +271,12 @@ enum tk_status tk_convert(const char *const *inputs, size_t n_inputs, const char
 	error_reset();
 	TK_ASSERT_PRE(inputs && n_inputs && output && o->size >= sizeof(size_t));
 	to = o->to == TK_CONVERT_AUTO ? guess_format(output) : o->to;
+	for (size_t i = 0; i < n_inputs; i++)
+		if (outfile_same(output, inputs[i]))
+			return TK_FAIL(TK_ERR_INVAL,
+				       "Cannot convert: output=%s, reason=it is the input %s; "
+				       "write to another file",
+				       output, inputs[i]);
 	st = tk_trace_open(&t, inputs, n_inputs, NULL);
 	if (st < 0)
 		return TK_FAIL(st, "Cannot convert: output=%s", output);

@@ -14,6 +14,7 @@
 #include <stddef.h>
 #include <stdint.h>
 
+#include "../common/outfile.h"
 #include "../common/vec.h"
 #include "tracedat-priv.h"
 #include "tracedat-write.h"
@@ -69,7 +70,8 @@ enum tracedat_w_state {
 struct tracedat_writer {
 	struct tracedat_write_opts o;
 	char *path;
-	int fd;
+	struct outfile of; /* the file, nameless until finish() commits it */
+	int fd;		   /* of.fd while writing */
 	enum tracedat_w_state state;
 	enum tk_status failed; /* the first failure; every later call fails too */
 

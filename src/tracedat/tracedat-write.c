@@ -589,6 +589,7 @@ enum tk_status tracedat_writer_open(struct tracedat_writer **out, const char *pa
 	if (!w)
 		return TK_FAIL(TK_ERR_NOMEM, "Cannot create trace.dat: path=%s", path);
 	w->fd = -1;
+	w->of.fd = -1;
 	w->o = opts ? *opts : defaults;
 	w->path = strdup(path);
 	w->buf = malloc(TRACEDAT_W_OUT_BUF_SIZE);
@@ -596,14 +597,13 @@ enum tk_status tracedat_writer_open(struct tracedat_writer **out, const char *pa
 		tracedat_writer_destroy(w);
 		return TK_FAIL(TK_ERR_NOMEM, "Cannot create trace.dat: path=%s", path);
 	}
-	w->fd = open(path, O_WRONLY | O_CREAT | O_TRUNC | O_CLOEXEC, 0666);
-	if (w->fd < 0) {
-		int err = errno;
-
+	/* nameless until finished: a failure or a kill leaves nothing under @path */
+	st = outfile_open(&w->of, path);
+	if (st < 0) {
 		tracedat_writer_destroy(w);
-		return TK_FAIL(TK_ERR_IO, "Cannot create trace.dat: path=%s, errno=%s", path,
-			       strerror(err));
+		return TK_FAIL(st, "Cannot create trace.dat: path=%s", path);
 	}
+	w->fd = w->of.fd;
 	if (w->o.version == 7) {
 		st = tracedat_w_v7_header(w);
 		if (st < 0) {
@@ -811,12 +811,10 @@ static enum tk_status finish(struct tracedat_writer *w)
 	if (st >= 0)
 		st = cut_tail(w, end > w->pos ? end : w->pos);
 	if (st >= 0) {
-		int fd = w->fd;
-
 		w->fd = -1;
-		if (close(fd) < 0)
-			st = TK_FAIL(TK_ERR_IO, "Cannot close trace.dat: path=%s, errno=%s",
-				     w->path, strerror(errno));
+		st = outfile_commit(&w->of);
+		if (st < 0)
+			st = TK_FAIL(st, "Cannot finish trace.dat: path=%s", w->path);
 	}
 	return st;
 }
@@ -838,8 +836,7 @@ void tracedat_writer_destroy(struct tracedat_writer *w)
 
 	if (!w)
 		return;
-	if (w->fd >= 0)
-		close(w->fd);
+	outfile_abort(&w->of); /* closes w->fd */
 	for (i = 0; i < TRACEDAT_W_PART_N; i++)
 		free(w->part[i].data);
 	for (i = 0; i < w->ftrace.len; i++)

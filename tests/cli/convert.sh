@@ -24,6 +24,9 @@
 #   7. Usage errors (exit 2): an unknown --to, no -o, --end before --begin.
 #   8. A full disk (as root, on a 64 KiB tmpfs): to CTF and to trace.dat, exit 1 with the
 #      cause ("No space left on device") on one line, nothing left behind.
+#   9. The user's files: converting onto the input (or a hard link to it) is refused and the
+#      input is unchanged; a failed conversion leaves an existing output as it was and no
+#      temporary file; -o /dev/null writes to the device.
 #
 # Usage: convert.sh TRACEKIT GEN_DAT
 set -u
@@ -245,6 +248,33 @@ if [ "$(id -u)" -eq 0 ] && mkdir "$tmp/full" && mount -t tmpfs -o size=64k tmpfs
 	umount "$tmp/full"
 else
 	echo "note: full-disk case skipped (needs root and tmpfs)"
+fi
+
+# 9. the user's files: an input is never written over (through a hard link either), an
+# existing output is replaced only once the new file is whole, -o /dev/null stays a device
+cp "$tmp/v6.dat" "$tmp/self.dat"
+ln "$tmp/self.dat" "$tmp/self-link.dat"
+sum_before=$(cksum <"$tmp/self.dat")
+for o in self.dat self-link.dat; do
+	"$tk" convert -q "$tmp/self.dat" -o "$tmp/$o" --file-version 7 >/dev/null 2>"$tmp/err"
+	rc=$?
+	checks=$((checks + 1))
+	if [ $rc -ne 1 ] || ! grep -q 'it is the input' "$tmp/err"; then
+		fail "convert onto its input ($o): exit $rc, stderr: $(head -n 2 "$tmp/err")"
+	fi
+done
+[ "$(cksum <"$tmp/self.dat")" = "$sum_before" ] || fail "convert onto its input: input changed"
+echo "not a trace" >"$tmp/old.dat"
+cut_at=$(($(wc -c <"$tmp/v6.dat") / 2))
+head -c "$cut_at" "$tmp/v6.dat" >"$tmp/cut.dat"
+"$tk" convert -q "$tmp/cut.dat" -o "$tmp/old.dat" >/dev/null 2>&1
+checks=$((checks + 1))
+[ "$(cat "$tmp/old.dat")" = "not a trace" ] || fail "a failed convert changed the existing output"
+[ -z "$(find "$tmp" -name '.*tmp-*')" ] || fail "a failed convert left temporary files"
+if [ -c /dev/null ]; then
+	"$tk" convert -q "$tmp/v6.dat" -o /dev/null --to dat >/dev/null 2>"$tmp/err" ||
+		fail "convert -o /dev/null: $(head -n 1 "$tmp/err")"
+	[ -c /dev/null ] || fail "convert -o /dev/null replaced the device"
 fi
 
 # 7. errors
