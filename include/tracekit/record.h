@@ -45,6 +45,32 @@ struct tk_record_filter {
 };
 
 /**
+ * enum tk_record_probe_kind - What a dynamic probe is put on.
+ * @TK_RECORD_KPROBE:     A kernel function or address (kprobe_events "p:").
+ * @TK_RECORD_KRETPROBE:  A kernel function's return (kprobe_events "r:").
+ * @TK_RECORD_UPROBE:     An offset in an executable file (uprobe_events "p:").
+ * @TK_RECORD_URETPROBE:  The return of the function at that offset (uprobe_events "r:").
+ */
+enum tk_record_probe_kind {
+	TK_RECORD_KPROBE,
+	TK_RECORD_KRETPROBE,
+	TK_RECORD_UPROBE,
+	TK_RECORD_URETPROBE,
+};
+
+/**
+ * struct tk_record_probe - A dynamic probe, added for the recording and removed after it.
+ * @kind: Where it goes.
+ * @spec: "NAME=WHERE [ARGS...]": the event is tracekit:NAME; WHERE is SYMBOL[+OFFSET] or an
+ *        address for kprobes, PATH:OFFSET for uprobes; ARGS are fetch arguments as the
+ *        kernel's kprobetrace.rst and uprobetracer.rst describe ("dfd=%di", "ret=$retval").
+ */
+struct tk_record_probe {
+	enum tk_record_probe_kind kind;
+	const char *spec;
+};
+
+/**
  * struct tk_record_opts - What to record and how.
  * @size:         sizeof(struct tk_record_opts), set by TK_RECORD_OPTS_INIT.
  * @events:       Event specs, @n_events of them (at least one): "all", "SYSTEM",
@@ -62,6 +88,25 @@ struct tk_record_filter {
  * @compression:  "none", "zstd" or "zlib" (version 7 only).
  * @date:         Nonzero to add a DATE option (as trace-cmd record --date): readers then
  *                show wall-clock times; found through a marker written at the start.
+ * @tracer:       A tracer to run ("function", "function_graph", ...; trace-cmd's -p), or NULL.
+ *                With a private instance, when the kernel runs it only in the top-level
+ *                buffer (function_graph before 6.x kernels), the top-level buffer is used
+ *                instead, as trace-cmd does (tk_recording_get_instance() tells).
+ * @functions:    Functions (names or globs) the function tracers trace, @n_functions of
+ *                them; none: all (set_ftrace_filter, trace-cmd's -l).
+ * @n_functions:  Number of @functions.
+ * @notrace:      Functions they do not trace, @n_notrace of them (set_ftrace_notrace, -n).
+ * @n_notrace:    Number of @notrace.
+ * @graph_functions: Functions function_graph starts its graphs at (set_graph_function, -g).
+ * @n_graph_functions: Number of @graph_functions.
+ * @max_graph_depth: Depth function_graph stops at (max_graph_depth); 0 leaves it.
+ * @trace_options: Trace options to set, "NAME" to turn on, "noNAME" off (options/NAME,
+ *                trace-cmd's -O), @n_trace_options of them.
+ * @n_trace_options: Number of @trace_options.
+ * @probes:       Dynamic probes to add and record, @n_probes of them.
+ * @n_probes:     Number of @probes.
+ *
+ * @events may be empty when @tracer or @probes give something to record.
  */
 struct tk_record_opts {
 	size_t size;
@@ -77,6 +122,18 @@ struct tk_record_opts {
 	unsigned int file_version;
 	const char *compression;
 	int date;
+	const char *tracer;
+	const char *const *functions;
+	size_t n_functions;
+	const char *const *notrace;
+	size_t n_notrace;
+	const char *const *graph_functions;
+	size_t n_graph_functions;
+	unsigned int max_graph_depth;
+	const char *const *trace_options;
+	size_t n_trace_options;
+	const struct tk_record_probe *probes;
+	size_t n_probes;
 };
 
 #define TK_RECORD_OPTS_INIT                                                                        \
@@ -108,15 +165,18 @@ struct tk_record_cpu_stats {
 struct tk_recording;
 
 /**
- * tk_recording_open() - Prepare a recording: find tracefs, make or open the buffer, enable
- * the events, set filters, buffer size and clock, empty the buffer.
+ * tk_recording_open() - Prepare a recording: find tracefs (mounting it when it is not, as
+ * root), make or open the buffer, add the probes, enable the events, set filters, the
+ * function lists, options and tracer, buffer size and clock, empty the buffer.
  * @out:  Set to the recording on success; left unchanged on failure.
  * @opts: What to record.
  *
- * Return: TK_OK; TK_ERR_NOTFOUND for no tracefs or an event spec that matches nothing;
- * TK_ERR_INVAL for a filter the kernel refuses (its error_log lines are causes) or bad
- * options; TK_ERR_IO when tracefs cannot be written (not root). On failure every setting
- * already changed is restored.
+ * Return: TK_OK; TK_ERR_NOTFOUND for no tracefs, an event spec that matches nothing or a
+ * tracer or option the kernel lacks; TK_ERR_INVAL for a filter, function or probe the kernel
+ * refuses (its error_log lines are causes) or bad options; TK_ERR_UNSUPPORTED for probes a
+ * kernel cannot make; TK_ERR_IO when tracefs cannot be written (not root, or a kernel that
+ * refuses function tracing, errno in the cause). On failure every setting already changed is
+ * restored and every probe added is removed.
  * Ownership: @opts is borrowed for the call. *@out belongs to the caller, who releases it with
  * tk_recording_close().
  */
@@ -194,6 +254,16 @@ TK_EXPORT enum tk_status tk_recording_get_cpu_stats(const struct tk_recording *r
  * Ownership: Borrowed from @rec.
  */
 TK_EXPORT const char *tk_recording_get_output(const struct tk_recording *rec);
+
+/**
+ * tk_recording_get_instance() - The tracefs buffer the recording uses.
+ * @rec: The recording.
+ *
+ * Return: The instance's name, or NULL for the top-level buffer (--top, or a tracer the
+ * kernel runs only there).
+ * Ownership: Borrowed from @rec.
+ */
+TK_EXPORT const char *tk_recording_get_instance(const struct tk_recording *rec);
 
 /**
  * tk_recording_close() - Stop the readers if they run, restore every tracefs setting the

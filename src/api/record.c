@@ -9,14 +9,17 @@
  * format of the ftrace system, the formats of the events enabled in the recorded buffer
  * (grouped by system), /proc/kallsyms, printk_formats and saved_cmdlines read after
  * recording, the buffer's trace_clock, one CPUSTAT option per CPU ("CPU: N" then its stats
- * file), UNAME and VERSION; then each CPU's pages. The temporary per-CPU files sit next to the
- * output ("OUT.tmp-PID.cpuN"), so a disk that fills up fails while recording, not later.
+ * file), UNAME and VERSION; then each CPU's pages. The per-CPU pages wait in temporary files
+ * with no name in the output's directory, so a disk that fills up fails while recording, not
+ * later, and a killed recorder leaves nothing behind; the trace.dat file itself is named only
+ * when complete.
  */
 #include <ctype.h>
 #include <dirent.h>
 #include <errno.h>
 #include <fcntl.h>
 #include <inttypes.h>
+#include <libgen.h>
 #include <stddef.h>
 #include <stdio.h>
 #include <stdlib.h>
@@ -49,8 +52,12 @@ struct rec_cpu_info {
 struct tk_recording {
 	const char *mount;
 	struct tracefs_instance *ti;
+	struct tracefs_instance *global; /* the top level, for what only it has: probes and
+					    max_graph_depth; closed after @ti */
+	char *instance;			 /* @ti's name, NULL for the top level */
+	int functions;			 /* a tracer runs: set_ftrace_*pid too */
 	char *output;
-	char *tmp_prefix;
+	char *tmp_dir; /* the output's directory, where the per-CPU pages wait */
 	unsigned int version;
 	enum tracedat_compression comp;
 	uint32_t page_size;
@@ -63,6 +70,9 @@ struct tk_recording {
 	char marker[64];	/* its text */
 	int64_t marker_real_ns; /* wall-clock time it was written at */
 };
+
+/* Does the caller's options struct reach @field? (Options grow; older callers pass less.) */
+#define OPT(o, field) ((o)->size >= offsetof(struct tk_record_opts, field) + sizeof((o)->field))
 
 /* ---- helpers ------------------------------------------------------------------------------ */
 
@@ -188,6 +198,7 @@ static enum tk_status recording_free(struct tk_recording *rec);
 
 static enum tk_status open_buffer(struct tk_recording *rec, const struct tk_record_opts *o)
 {
+	struct tracefs_instance *top = NULL;
 	char name[64];
 	enum tk_status st;
 
@@ -195,13 +206,103 @@ static enum tk_status open_buffer(struct tk_recording *rec, const struct tk_reco
 		return tracefs_instance_open(&rec->ti, rec->mount, NULL, 0);
 	if (o->instance) {
 		st = tracefs_instance_open(&rec->ti, rec->mount, o->instance, 0);
-		if (st >= 0)
-			return st;
-		error_reset();
-		return tracefs_instance_open(&rec->ti, rec->mount, o->instance, TRACEFS_CREATE);
+		if (st < 0) {
+			error_reset();
+			st = tracefs_instance_open(&rec->ti, rec->mount, o->instance,
+						   TRACEFS_CREATE);
+		}
+		if (st >= 0 && !(rec->instance = strdup(o->instance)))
+			st = TK_FAIL(TK_ERR_NOMEM, "Cannot record");
+		return st;
 	}
 	snprintf(name, sizeof(name), "tracekit-%ld", (long) getpid());
-	return tracefs_instance_open(&rec->ti, rec->mount, name, TRACEFS_CREATE);
+	/* a tracer the kernel runs only at the top level takes the private buffer's place */
+	st = tracefs_instance_open(&rec->ti, rec->mount, name, TRACEFS_CREATE);
+	if (st >= 0 && OPT(o, tracer) && o->tracer && !tracefs_has_tracer(rec->ti, o->tracer)) {
+		st = tracefs_instance_open(&top, rec->mount, NULL, 0);
+		if (st >= 0 && tracefs_has_tracer(top, o->tracer)) {
+			(void) tracefs_instance_close(rec->ti);
+			rec->ti = top;
+			return TK_OK;
+		}
+		(void) tracefs_instance_close(top); /* set_tracer() will say what there is */
+	}
+	if (st >= 0 && !(rec->instance = strdup(name)))
+		st = TK_FAIL(TK_ERR_NOMEM, "Cannot record");
+	return st;
+}
+
+/* The top-level handle for global files, opened once. */
+static enum tk_status global_handle(struct tk_recording *rec)
+{
+	if (rec->global)
+		return TK_OK;
+	return tracefs_instance_open(&rec->global, rec->mount, NULL, 0);
+}
+
+/* Add each probe (event tracekit:NAME) and enable it in the recorded buffer. */
+static enum tk_status add_probes(struct tk_recording *rec, const struct tk_record_opts *o)
+{
+	static const enum tracefs_probe_kind kinds[] = {
+		[TK_RECORD_KPROBE] = TRACEFS_PROBE_KPROBE,
+		[TK_RECORD_KRETPROBE] = TRACEFS_PROBE_KRETPROBE,
+		[TK_RECORD_UPROBE] = TRACEFS_PROBE_UPROBE,
+		[TK_RECORD_URETPROBE] = TRACEFS_PROBE_URETPROBE,
+	};
+	enum tk_status st = TK_OK;
+	char name[128], spec[160];
+	size_t i;
+
+	if (!OPT(o, n_probes) || !o->n_probes)
+		return TK_OK;
+	st = global_handle(rec);
+	for (i = 0; st >= 0 && i < o->n_probes; i++) {
+		const struct tk_record_probe *p = &o->probes[i];
+
+		if ((unsigned int) p->kind > TK_RECORD_URETPROBE || !p->spec)
+			return TK_FAIL(TK_ERR_INVAL, "Cannot add probe: index=%zu, kind=%d", i,
+				       (int) p->kind);
+		st = tracefs_add_probe(rec->global, kinds[p->kind], "tracekit", p->spec, name,
+				       sizeof(name));
+		snprintf(spec, sizeof(spec), "tracekit:%s", name);
+		if (st >= 0)
+			st = tracefs_enable_events(rec->ti, spec, NULL);
+	}
+	return st;
+}
+
+/* -l, -n, -g, --max-graph-depth, -O, -p: in that order, so the tracer starts filtered. */
+static enum tk_status set_functions(struct tk_recording *rec, const struct tk_record_opts *o)
+{
+	enum tk_status st = TK_OK;
+	char depth[32];
+	size_t i;
+
+	/* a tracer the buffer lacks is the first thing to say */
+	if (OPT(o, tracer) && o->tracer && !tracefs_has_tracer(rec->ti, o->tracer))
+		return tracefs_set_tracer(rec->ti, o->tracer);
+	if (OPT(o, n_functions) && o->n_functions)
+		st = tracefs_set_functions(rec->ti, "set_ftrace_filter", o->functions,
+					   o->n_functions);
+	if (st >= 0 && OPT(o, n_notrace) && o->n_notrace)
+		st = tracefs_set_functions(rec->ti, "set_ftrace_notrace", o->notrace, o->n_notrace);
+	if (st >= 0 && OPT(o, n_graph_functions) && o->n_graph_functions)
+		st = tracefs_set_functions(rec->ti, "set_graph_function", o->graph_functions,
+					   o->n_graph_functions);
+	if (st >= 0 && OPT(o, max_graph_depth) && o->max_graph_depth) {
+		/* one for the whole kernel: the top level holds it */
+		snprintf(depth, sizeof(depth), "%u", o->max_graph_depth);
+		st = global_handle(rec);
+		if (st >= 0)
+			st = tracefs_set_value(rec->global, "max_graph_depth", depth);
+	}
+	if (st >= 0 && OPT(o, tracer) && o->tracer) {
+		rec->functions = 1;
+		st = tracefs_set_tracer(rec->ti, o->tracer);
+	}
+	for (i = 0; st >= 0 && OPT(o, n_trace_options) && i < o->n_trace_options; i++)
+		st = tracefs_set_option(rec->ti, o->trace_options[i]);
+	return st;
 }
 
 static enum tk_status check_opts(struct tk_recording *rec, const struct tk_record_opts *o)
@@ -214,9 +315,10 @@ static enum tk_status check_opts(struct tk_recording *rec, const struct tk_recor
 	if (stat(out, &sb) == 0 && !S_ISREG(sb.st_mode))
 		return TK_FAIL(TK_ERR_INVAL, "Cannot record: output=%s, reason=not a regular file",
 			       out);
-	if (!o->n_events || !o->events)
-		return TK_FAIL(TK_ERR_INVAL,
-			       "Cannot record: reason=no events given (use -e, e.g. -e sched)");
+	if ((!o->n_events || !o->events) && !(OPT(o, tracer) && o->tracer) &&
+	    !(OPT(o, n_probes) && o->n_probes))
+		return TK_FAIL(TK_ERR_INVAL, "Cannot record: reason=no events given (use -e, e.g. "
+					     "-e sched, or a tracer or a probe)");
 	if (o->file_version != 6 && o->file_version != 7)
 		return TK_FAIL(TK_ERR_INVAL, "Cannot record: file-version=%u, reason=not 6 or 7",
 			       o->file_version);
@@ -256,14 +358,13 @@ enum tk_status tk_recording_open(struct tk_recording **out, const struct tk_reco
 	st = check_opts(rec, o);
 	if (st >= 0) {
 		const char *path = o->output ? o->output : "trace.dat";
-		size_t len = strlen(path) + 32;
+		char *copy = strdup(path);
 
 		rec->output = strdup(path);
-		rec->tmp_prefix = malloc(len);
-		if (!rec->output || !rec->tmp_prefix)
+		rec->tmp_dir = copy ? strdup(dirname(copy)) : NULL;
+		free(copy);
+		if (!rec->output || !rec->tmp_dir)
 			st = TK_FAIL(TK_ERR_NOMEM, "Cannot record");
-		else
-			snprintf(rec->tmp_prefix, len, "%s.tmp-%ld", path, (long) getpid());
 	}
 	if (st >= 0)
 		st = tracefs_find_mount(&rec->mount);
@@ -272,11 +373,15 @@ enum tk_status tk_recording_open(struct tk_recording **out, const struct tk_reco
 	/* quiet while it is set up: tracing off, then the settings, then an empty buffer */
 	if (st >= 0)
 		st = tracefs_set_tracing_on(rec->ti, 0);
+	if (st >= 0)
+		st = add_probes(rec, o);
 	/* tracefs's causes name the spec and the filter */
 	for (i = 0; st >= 0 && i < o->n_events; i++)
 		st = tracefs_enable_events(rec->ti, o->events[i], &n);
 	for (i = 0; st >= 0 && i < o->n_filters; i++)
 		st = tracefs_set_filter(rec->ti, o->filters[i].events, o->filters[i].filter);
+	if (st >= 0)
+		st = set_functions(rec, o);
 	if (st >= 0 && o->buffer_kib)
 		st = tracefs_set_buffer_kib(rec->ti, o->buffer_kib);
 	if (st >= 0 && o->clock)
@@ -300,9 +405,40 @@ enum tk_status tk_recording_open(struct tk_recording **out, const struct tk_reco
 enum tk_status tk_recording_set_pids(struct tk_recording *rec, const pid_t *pids, size_t n,
 				     int follow)
 {
+	enum tk_status st;
+
 	error_reset();
 	TK_ASSERT_PRE(rec && !rec->started && (pids || !n));
-	return tracefs_set_event_pids(rec->ti, pids, n, follow);
+	st = tracefs_set_event_pids(rec->ti, pids, n, follow);
+	if (st >= 0 && rec->functions)
+		st = tracefs_set_ftrace_pids(rec->ti, pids, n, follow);
+	return st;
+}
+
+/*
+ * Keep tracekit's own events out, as trace-cmd does: this thread (which waits for the command
+ * and later writes the file) and every reader thread go to the kernel's notrace pid lists.
+ * Kernels before 5.8 have none; there the readers' few events stay in the recording.
+ */
+static enum tk_status exclude_self(struct tk_recording *rec)
+{
+	enum tk_status st;
+	pid_t *tids;
+	size_t i;
+
+	tids = calloc(rec->n_cpus + 1, sizeof(*tids));
+	if (!tids)
+		return TK_FAIL(TK_ERR_NOMEM, "Cannot start recording");
+	tids[0] = gettid();
+	for (i = 0; i < rec->n_cpus; i++)
+		tids[i + 1] = ftrace_recorder_tid(rec->recorder, i);
+	st = tracefs_exclude_pids(rec->ti, tids, rec->n_cpus + 1, rec->functions);
+	free(tids);
+	if (st == TK_ERR_UNSUPPORTED) {
+		error_reset();
+		return TK_OK;
+	}
+	return st;
 }
 
 enum tk_status tk_recording_start(struct tk_recording *rec)
@@ -319,12 +455,14 @@ enum tk_status tk_recording_start(struct tk_recording *rec)
 	for (i = 0; i < rec->n_cpus; i++)
 		cpus[i] = rec->cpus[i].cpu;
 	st = ftrace_recorder_start(&rec->recorder, tracefs_instance_dir(rec->ti), cpus, rec->n_cpus,
-				   rec->page_size, rec->tmp_prefix);
+				   rec->page_size, rec->tmp_dir);
 	free(cpus);
 	if (st >= 0) {
 		rec->started = 1;
-		st = tracefs_set_tracing_on(rec->ti, 1);
+		st = exclude_self(rec);
 	}
+	if (st >= 0)
+		st = tracefs_set_tracing_on(rec->ti, 1);
 	if (st >= 0 && rec->date) {
 		/* a marker whose trace time, found when writing, pairs with this wall time */
 		struct timespec a, b;
@@ -625,11 +763,9 @@ enum tk_status tk_recording_write(struct tk_recording *rec)
 
 	error_reset();
 	TK_ASSERT_PRE(rec && rec->stopped);
-	st = write_file(rec);
-	if (st < 0) {
-		unlink(rec->output);
+	st = write_file(rec); /* the file gets its name only when complete */
+	if (st < 0)
 		return TK_FAIL(st, "Cannot write trace.dat: path=%s", rec->output);
-	}
 	return TK_OK;
 }
 
@@ -647,6 +783,11 @@ enum tk_status tk_recording_get_cpu_stats(const struct tk_recording *rec, size_t
 	return TK_OK;
 }
 
+const char *tk_recording_get_instance(const struct tk_recording *rec)
+{
+	return rec ? rec->instance : NULL;
+}
+
 const char *tk_recording_get_output(const struct tk_recording *rec)
 {
 	return rec ? rec->output : NULL;
@@ -655,7 +796,7 @@ const char *tk_recording_get_output(const struct tk_recording *rec)
 /* Stop, restore, remove and free, adding causes to the chain as it is. */
 static enum tk_status recording_free(struct tk_recording *rec)
 {
-	enum tk_status st;
+	enum tk_status st, st2;
 	size_t i;
 
 	if (!rec)
@@ -663,11 +804,16 @@ static enum tk_status recording_free(struct tk_recording *rec)
 	/* the readers hold trace_pipe_raw open, which keeps an instance from being removed */
 	ftrace_recorder_destroy(rec->recorder);
 	st = tracefs_instance_close(rec->ti);
+	/* after the buffer, which no longer enables the probes: the kernel now removes them */
+	st2 = tracefs_instance_close(rec->global);
+	if (st >= 0)
+		st = st2;
+	free(rec->instance);
 	for (i = 0; i < rec->n_cpus; i++)
 		free(rec->cpus[i].stats);
 	free(rec->cpus);
 	free(rec->output);
-	free(rec->tmp_prefix);
+	free(rec->tmp_dir);
 	free(rec);
 	return st;
 }

@@ -19,6 +19,7 @@
 #include <inttypes.h>
 #include <poll.h>
 #include <pthread.h>
+#include <semaphore.h>
 #include <signal.h>
 #include <stdatomic.h>
 #include <stdio.h>
@@ -27,6 +28,7 @@
 #include <unistd.h>
 
 #include "../common/error.h"
+#include "../common/outfile.h"
 #include "recorder.h"
 
 #define POLL_MS	   100
@@ -42,6 +44,7 @@ struct rec_cpu {
 	size_t chunk; /* bytes asked of one splice: the pipe's size in whole pages */
 	pthread_t thread;
 	int started;
+	pid_t tid; /* the thread's ID, set before it signals ready */
 	uint64_t bytes;
 	int err;	  /* errno of the first failure, 0 if none */
 	const char *what; /* what failed: "splice from", "write to", ... */
@@ -50,6 +53,7 @@ struct rec_cpu {
 };
 
 struct ftrace_recorder {
+	sem_t ready; /* posted by each thread once its tid is set */
 	uint32_t page_size;
 	atomic_int stop;
 	int stopped;
@@ -165,6 +169,9 @@ static void *rec_thread(void *arg)
 	struct ftrace_recorder *r = c->r;
 	uint8_t *page = NULL;
 
+	c->tid = gettid();
+	sem_post(&r->ready);
+
 	while (!atomic_load_explicit(&r->stop, memory_order_acquire)) {
 		struct pollfd p = {.fd = c->in, .events = POLLIN};
 
@@ -192,10 +199,8 @@ static void cpu_close(struct rec_cpu *c)
 {
 	if (c->in >= 0)
 		close(c->in);
-	if (c->out >= 0) {
+	if (c->out >= 0)
 		close(c->out);
-		unlink(c->out_path);
-	}
 	if (c->pipe[0] >= 0)
 		close(c->pipe[0]);
 	if (c->pipe[1] >= 0)
@@ -204,7 +209,7 @@ static void cpu_close(struct rec_cpu *c)
 }
 
 static enum tk_status cpu_open(struct ftrace_recorder *r, struct rec_cpu *c, const char *dir,
-			       uint32_t cpu, const char *tmp_prefix)
+			       uint32_t cpu, const char *tmp_dir)
 {
 	int sz;
 
@@ -214,17 +219,19 @@ static enum tk_status cpu_open(struct ftrace_recorder *r, struct rec_cpu *c, con
 	if ((size_t) snprintf(c->in_path, sizeof(c->in_path),
 			      "%s/per_cpu/cpu%" PRIu32 "/trace_pipe_raw", dir,
 			      cpu) >= sizeof(c->in_path) ||
-	    (size_t) snprintf(c->out_path, sizeof(c->out_path), "%s.cpu%" PRIu32, tmp_prefix,
-			      cpu) >= sizeof(c->out_path))
+	    (size_t) snprintf(c->out_path, sizeof(c->out_path),
+			      "(temporary file of cpu%" PRIu32 " in %s)", cpu,
+			      tmp_dir) >= sizeof(c->out_path))
 		return TK_FAIL(TK_ERR_INVAL,
 			       "Cannot record CPU: cpu=%" PRIu32 ", reason=path too long", cpu);
 	c->in = open(c->in_path, O_RDONLY | O_NONBLOCK | O_CLOEXEC);
 	if (c->in < 0)
 		return TK_FAIL(TK_ERR_IO, "Cannot open tracefs file: path=%s, errno=%s", c->in_path,
 			       strerror(errno));
-	c->out = open(c->out_path, O_RDWR | O_CREAT | O_TRUNC | O_CLOEXEC, 0600);
+	/* no name: nothing outlives the recorder, even a SIGKILL */
+	c->out = outfile_scratch(tmp_dir);
 	if (c->out < 0)
-		return TK_FAIL(TK_ERR_IO, "Cannot create file: path=%s, errno=%s", c->out_path,
+		return TK_FAIL(TK_ERR_IO, "Cannot create temporary file: dir=%s, errno=%s", tmp_dir,
 			       strerror(errno));
 	if (pipe2(c->pipe, O_CLOEXEC) < 0) {
 		c->pipe[0] = c->pipe[1] = -1;
@@ -241,7 +248,7 @@ static enum tk_status cpu_open(struct ftrace_recorder *r, struct rec_cpu *c, con
 
 enum tk_status ftrace_recorder_start(struct ftrace_recorder **out, const char *dir,
 				     const uint32_t *cpus, size_t n, uint32_t page_size,
-				     const char *tmp_prefix)
+				     const char *tmp_dir)
 {
 	struct ftrace_recorder *r;
 	sigset_t all, old;
@@ -264,13 +271,14 @@ enum tk_status ftrace_recorder_start(struct ftrace_recorder **out, const char *d
 		return TK_FAIL(TK_ERR_NOMEM, "Cannot start recorder: cpus=%zu", n);
 	}
 	r->page_size = page_size;
+	sem_init(&r->ready, 0, 0);
 	atomic_init(&r->stop, 0);
 	for (i = 0; i < n; i++) {
 		r->cpus[i].in = r->cpus[i].out = r->cpus[i].pipe[0] = r->cpus[i].pipe[1] = -1;
 	}
 	r->n = n;
 	for (i = 0; i < n && st >= 0; i++)
-		st = cpu_open(r, &r->cpus[i], dir, cpus[i], tmp_prefix);
+		st = cpu_open(r, &r->cpus[i], dir, cpus[i], tmp_dir);
 	if (st < 0) {
 		ftrace_recorder_destroy(r);
 		return st;
@@ -289,6 +297,9 @@ enum tk_status ftrace_recorder_start(struct ftrace_recorder **out, const char *d
 		r->cpus[i].started = 1;
 	}
 	pthread_sigmask(SIG_SETMASK, &old, NULL);
+	for (i = 0; i < n && r->cpus[i].started; i++)
+		while (sem_wait(&r->ready) < 0 && errno == EINTR)
+			;
 	if (st < 0) {
 		ftrace_recorder_destroy(r);
 		return st;
@@ -364,6 +375,11 @@ uint64_t ftrace_recorder_bytes(const struct ftrace_recorder *r, size_t i)
 	return r->cpus[i].bytes;
 }
 
+pid_t ftrace_recorder_tid(const struct ftrace_recorder *r, size_t i)
+{
+	return r->cpus[i].tid;
+}
+
 void ftrace_recorder_destroy(struct ftrace_recorder *r)
 {
 	size_t i;
@@ -373,6 +389,7 @@ void ftrace_recorder_destroy(struct ftrace_recorder *r)
 	join_all(r);
 	for (i = 0; i < r->n; i++)
 		cpu_close(&r->cpus[i]);
+	sem_destroy(&r->ready);
 	free(r->cpus);
 	free(r->page);
 	free(r);

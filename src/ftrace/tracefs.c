@@ -1,7 +1,7 @@
 // SPDX-License-Identifier: MIT
 /*
  * tracefs control (see tracefs.h): the only code in tracekit that changes kernel tracing
- * state. Every change goes through change_file(), which reads the file first and pushes how
+ * state. Every change goes through tracefs_change_file(), which reads the file first and pushes how
  * to put it back on the handle's undo log, so tracefs_instance_close() can walk the log
  * backwards and leave the kernel as it found it. The formats the files read back in, and
  * what to write to restore them, follow Documentation/trace/ftrace.rst and events.rst and
@@ -39,34 +39,13 @@
 #include "../common/error.h"
 #include "../common/vec.h"
 #include "ftrace.h"
+#include "tracefs-priv.h"
 #include "tracefs.h"
 
-#define TRACEFS_MAGIC	 0x74726163
-#define TRACEFS_PATH_MAX PATH_MAX
-#define RMDIR_TRIES	 10
-#define STALE_PREFIX	 "tracekit-"
-#define LOG_VALUE_MAX	 80 /* characters of a written value quoted in a cause */
-#define ERROR_LOG_LINES	 8  /* kernel error_log lines quoted at most */
-
-enum undo_kind {
-	UNDO_WRITE,	   /* write value back */
-	UNDO_WRITE_EINVAL, /* same, but the kernel refusing it is expected (filter error state) */
-	UNDO_PIDS,	   /* truncate, then write each pid of value (whitespace separated) */
-};
-
-struct undo {
-	enum undo_kind kind;
-	char *path;
-	char *value;
-};
-
-struct tracefs_instance {
-	char *mount;
-	char *dir;
-	char *name; /* NULL for the top-level buffer */
-	int created;
-	struct vec undo; /* struct undo, oldest first */
-};
+#define TRACEFS_MAGIC	0x74726163
+#define RMDIR_TRIES	10
+#define STALE_PREFIX	"tracekit-"
+#define ERROR_LOG_LINES 8 /* kernel error_log lines quoted at most */
 
 /* Storage behind a struct tracefs_event_list. */
 struct event_list_priv {
@@ -98,7 +77,7 @@ static enum tk_status errno_status(int err)
 }
 
 /* Read all of @path into a NUL-terminated heap buffer; 0 or an errno (ENOMEM included). */
-static int read_raw(const char *path, char **out, size_t *size)
+int tracefs_read_raw(const char *path, char **out, size_t *size)
 {
 	size_t len = 0, cap = 4096;
 	char *buf, *bigger;
@@ -147,7 +126,7 @@ enum tk_status tracefs_read_file(const char *path, char **out, size_t *size)
 	int err;
 
 	TK_ASSERT_PRE(path && out);
-	err = read_raw(path, out, size);
+	err = tracefs_read_raw(path, out, size);
 	if (err == ENOMEM)
 		return TK_FAIL(TK_ERR_NOMEM, "Cannot read tracefs file: path=%s", path);
 	if (err)
@@ -172,7 +151,7 @@ static int write_fd(int fd, const char *data, size_t len)
 }
 
 /* Open @path for writing (truncating with @trunc), write @value, close; 0 or an errno. */
-static int write_raw(const char *path, const char *value, int trunc)
+int tracefs_write_raw(const char *path, const char *value, int trunc)
 {
 	int fd, err;
 
@@ -184,7 +163,7 @@ static int write_raw(const char *path, const char *value, int trunc)
 	return err;
 }
 
-static enum tk_status write_fail(const char *path, const char *value, int err)
+enum tk_status tracefs_write_fail(const char *path, const char *value, int err)
 {
 	return TK_FAIL(errno_status(err),
 		       "Cannot write tracefs file: path=%s, value=%.*s, errno=%s", path,
@@ -193,9 +172,9 @@ static enum tk_status write_fail(const char *path, const char *value, int err)
 
 static enum tk_status write_str(const char *path, const char *value)
 {
-	int err = write_raw(path, value, 0);
+	int err = tracefs_write_raw(path, value, 0);
 
-	return err ? write_fail(path, value, err) : TK_OK;
+	return err ? tracefs_write_fail(path, value, err) : TK_OK;
 }
 
 /*
@@ -213,7 +192,7 @@ static enum tk_status write_pid_list(const char *path, const char *pids)
 
 	fd = open(path, O_WRONLY | O_CLOEXEC | O_TRUNC);
 	if (fd < 0)
-		return write_fail(path, pids, errno);
+		return tracefs_write_fail(path, pids, errno);
 	for (;;) {
 		p += strspn(p, " \t\n");
 		if (!*p)
@@ -233,7 +212,7 @@ static enum tk_status write_pid_list(const char *path, const char *pids)
 		p = end;
 	}
 	close(fd);
-	return err ? write_fail(path, pids, err) : TK_OK;
+	return err ? tracefs_write_fail(path, pids, err) : TK_OK;
 }
 
 /* Cut @s at its first newline. */
@@ -528,8 +507,8 @@ void tracefs_event_list_fini(struct tracefs_event_list *list)
 /* ------------------------------------------------------------------------------------------ */
 /* The undo log                                                                               */
 
-static enum tk_status undo_push(struct tracefs_instance *ti, enum undo_kind kind, const char *path,
-				const char *value)
+enum tk_status tracefs_undo_push(struct tracefs_instance *ti, enum undo_kind kind, const char *path,
+				 const char *value)
 {
 	struct undo *u;
 	char *p, *v;
@@ -556,8 +535,12 @@ static enum tk_status undo_apply(const struct undo *u)
 	case UNDO_PIDS:
 		return write_pid_list(u->path, u->value);
 	case UNDO_WRITE_EINVAL:
-		err = write_raw(u->path, u->value, 0);
-		return err && err != EINVAL ? write_fail(u->path, u->value, err) : TK_OK;
+		err = tracefs_write_raw(u->path, u->value, 0);
+		return err && err != EINVAL ? tracefs_write_fail(u->path, u->value, err) : TK_OK;
+	case UNDO_FUNCS:
+		return tracefs_restore_functions(u->path, u->value);
+	case UNDO_APPEND:
+		return tracefs_append(u->path, u->value);
 	case UNDO_WRITE:
 	default:
 		return write_str(u->path, u->value);
@@ -587,12 +570,12 @@ static enum tk_status undo_pop_apply(struct tracefs_instance *ti)
  * write fails: a refused write may still have changed the file (a rejected filter leaves
  * its error text and disables the filter), and restoring an unchanged file is harmless.
  */
-static enum tk_status change_file(struct tracefs_instance *ti, const char *path,
-				  enum undo_kind kind, const char *restore, const char *value)
+enum tk_status tracefs_change_file(struct tracefs_instance *ti, const char *path,
+				   enum undo_kind kind, const char *restore, const char *value)
 {
 	enum tk_status st;
 
-	st = undo_push(ti, kind, path, restore);
+	st = tracefs_undo_push(ti, kind, path, restore);
 	if (st < 0)
 		return st;
 	return write_str(path, value);
@@ -603,8 +586,8 @@ static enum tk_status change_file(struct tracefs_instance *ti, const char *path,
  * (the digit of "1*", the number of "7 (expanded...)"), and when it differs from @value,
  * remember it and write @value.
  */
-static enum tk_status set_simple(struct tracefs_instance *ti, const char *rel, const char *value,
-				 const char *stop)
+enum tk_status tracefs_set_simple(struct tracefs_instance *ti, const char *rel, const char *value,
+				  const char *stop)
 {
 	char path[TRACEFS_PATH_MAX];
 	enum tk_status st;
@@ -619,7 +602,7 @@ static enum tk_status set_simple(struct tracefs_instance *ti, const char *rel, c
 	first_line(old);
 	old[strcspn(old, stop)] = '\0';
 	if (strcmp(old, value))
-		st = change_file(ti, path, UNDO_WRITE, old, value);
+		st = tracefs_change_file(ti, path, UNDO_WRITE, old, value);
 	free(old);
 	return st;
 }
@@ -873,7 +856,7 @@ enum tk_status tracefs_enable_events(struct tracefs_instance *ti, const char *sp
 				     ev->system, ev->name);
 			break;
 		}
-		st = set_simple(ti, rel, "1", "*");
+		st = tracefs_set_simple(ti, rel, "1", "*");
 		if (st < 0)
 			break;
 		n++;
@@ -891,35 +874,26 @@ enum tk_status tracefs_enable_events(struct tracefs_instance *ti, const char *sp
 	return TK_OK;
 }
 
-/* What tracefs_set_filter() carries from one event to the next. */
-struct filter_run {
-	const char *filter;
-	char log_path[TRACEFS_PATH_MAX]; /* empty: no error_log to quote */
-	char *log_before;		 /* error_log before the latest write */
-	char *log_entry;		 /* last error_log entry for the latest refusal */
-	char refused_path[TRACEFS_PATH_MAX];
-	int refused_err; /* errno of the latest refusal */
-	size_t set, refused;
-};
+static char *errlog_read(const struct tracefs_errlog *el);
 
 /* The error_log @ti's writes report to: its own, or the top-level one on older kernels. */
-static void error_log_find(const struct tracefs_instance *ti, struct filter_run *run)
+void tracefs_errlog_begin(const struct tracefs_instance *ti, struct tracefs_errlog *el)
 {
-	char *p = run->log_path;
-	size_t size = sizeof(run->log_path);
+	char *p = el->path;
+	size_t size = sizeof(el->path);
 
-	if (snprintf(p, size, "%s/error_log", ti->dir) < (int) size && access(p, R_OK) == 0)
-		return;
-	if (snprintf(p, size, "%s/error_log", ti->mount) < (int) size && access(p, R_OK) == 0)
-		return;
-	p[0] = '\0';
+	memset(el, 0, sizeof(*el));
+	if (!(snprintf(p, size, "%s/error_log", ti->dir) < (int) size && access(p, R_OK) == 0) &&
+	    !(snprintf(p, size, "%s/error_log", ti->mount) < (int) size && access(p, R_OK) == 0))
+		p[0] = '\0';
+	el->before = errlog_read(el);
 }
 
-static char *error_log_read(const struct filter_run *run)
+static char *errlog_read(const struct tracefs_errlog *el)
 {
 	char *text = NULL;
 
-	if (!run->log_path[0] || read_raw(run->log_path, &text, NULL))
+	if (!el->path[0] || tracefs_read_raw(el->path, &text, NULL))
 		return NULL;
 	return text;
 }
@@ -930,41 +904,57 @@ static char *error_log_read(const struct filter_run *run)
  * indented "Command:" and caret lines. The kernel keeps a few entries and drops the oldest;
  * the log is never cleared here, since that would change state that close() cannot restore.
  */
-static void error_log_take(struct filter_run *run)
+void tracefs_errlog_take(struct tracefs_errlog *el)
 {
 	char *now, *entry = NULL, *p;
 
-	now = error_log_read(run);
+	now = errlog_read(el);
 	if (!now)
 		return;
-	if (!run->log_before || strcmp(run->log_before, now)) {
+	if (!el->before || strcmp(el->before, now)) {
 		for (p = now; *p; p += strcspn(p, "\n"), p += *p == '\n')
 			if (*p == '[')
 				entry = p;
 	}
-	free(run->log_entry);
-	run->log_entry = entry ? strdup(entry) : NULL;
-	free(run->log_before);
-	run->log_before = now;
+	free(el->entry);
+	el->entry = entry ? strdup(entry) : NULL;
+	free(el->before);
+	el->before = now;
 }
 
 /*
  * Push the kept error_log lines as causes, as they are, so that the caret stays under the
  * character it points at; last line first, since the chain is read outermost first.
  */
-static void error_log_quote(const struct filter_run *run)
+void tracefs_errlog_quote(const struct tracefs_errlog *el)
 {
 	char *lines[ERROR_LOG_LINES], *p, *save = NULL;
 	size_t n = 0;
 
-	if (!run->log_entry)
+	if (!el->entry)
 		return;
-	for (p = strtok_r(run->log_entry, "\n", &save); p && n < ERROR_LOG_LINES;
+	for (p = strtok_r(el->entry, "\n", &save); p && n < ERROR_LOG_LINES;
 	     p = strtok_r(NULL, "\n", &save))
 		lines[n++] = p;
 	while (n-- > 0)
 		TK_FAIL(TK_ERR_INVAL, "%s", lines[n]);
 }
+
+void tracefs_errlog_fini(struct tracefs_errlog *el)
+{
+	free(el->before);
+	free(el->entry);
+	el->before = el->entry = NULL;
+}
+
+/* What tracefs_set_filter() carries from one event to the next. */
+struct filter_run {
+	const char *filter;
+	struct tracefs_errlog log;
+	char refused_path[TRACEFS_PATH_MAX];
+	int refused_err; /* errno of the latest refusal */
+	size_t set, refused;
+};
 
 /* The text a refused write leaves in @path ("expr\n   ^\nparse_error: ...") as the entry to
  * quote, when it has a parse_error line. */
@@ -972,11 +962,11 @@ static void filter_error_take(const char *path, struct filter_run *run)
 {
 	char *text = NULL;
 
-	if (read_raw(path, &text, NULL))
+	if (tracefs_read_raw(path, &text, NULL))
 		return;
 	if (strstr(text, "parse_error:")) {
-		free(run->log_entry);
-		run->log_entry = text;
+		free(run->log.entry);
+		run->log.entry = text;
 		return;
 	}
 	free(text);
@@ -1012,11 +1002,11 @@ static enum tk_status filter_one(struct tracefs_instance *ti, const struct trace
 		run->set++;
 		return TK_OK;
 	}
-	st = undo_push(ti, kind, path, restore);
+	st = tracefs_undo_push(ti, kind, path, restore);
 	free(old);
 	if (st < 0)
 		return st;
-	err = write_raw(path, run->filter, 0);
+	err = tracefs_write_raw(path, run->filter, 0);
 	if (!err) {
 		run->set++;
 		return TK_OK;
@@ -1026,11 +1016,11 @@ static enum tk_status filter_one(struct tracefs_instance *ti, const struct trace
 	 * told apart from other failures by what the kernel says: an error_log entry, or on
 	 * kernels without one (before 5.2) a "parse_error:" line left in the filter file.
 	 */
-	error_log_take(run);
-	if (!run->log_entry)
+	tracefs_errlog_take(&run->log);
+	if (!run->log.entry)
 		filter_error_take(path, run);
-	if (err != EINVAL && !run->log_entry)
-		return write_fail(path, run->filter, err);
+	if (err != EINVAL && !run->log.entry)
+		return tracefs_write_fail(path, run->filter, err);
 	run->refused++;
 	run->refused_err = err;
 	strcpy(run->refused_path, path);
@@ -1054,22 +1044,20 @@ enum tk_status tracefs_set_filter(struct tracefs_instance *ti, const char *spec,
 	st = list_in_dir(ti->dir, spec, &list);
 	if (st < 0)
 		return TK_FAIL(st, "Cannot set tracefs filter: spec=%s", spec);
-	error_log_find(ti, &run);
-	run.log_before = error_log_read(&run);
+	tracefs_errlog_begin(ti, &run.log);
 	for (i = 0; i < list.n && st == TK_OK; i++) {
 		if (!is_ftrace_internal(&list.events[i]))
 			st = filter_one(ti, &list.events[i], &run);
 	}
 	if (st == TK_OK && run.refused && !run.set) {
-		error_log_quote(&run);
+		tracefs_errlog_quote(&run.log);
 		st = TK_FAIL(
 			TK_ERR_INVAL,
 			"Cannot write tracefs file: path=%s, value=%.*s, errno=%s, refused-events=%zu",
 			run.refused_path, LOG_VALUE_MAX, run.filter, strerror(run.refused_err),
 			run.refused);
 	}
-	free(run.log_before);
-	free(run.log_entry);
+	tracefs_errlog_fini(&run.log);
 	tracefs_event_list_fini(&list);
 	if (st < 0)
 		return TK_FAIL(st, "Cannot set tracefs filter: spec=%s, filter=%.*s, dir=%s", spec,
@@ -1126,7 +1114,7 @@ static enum tk_status remember_cpu_sizes(struct tracefs_instance *ti)
 		st = tracefs_read_file(path, &old, NULL);
 		if (st < 0)
 			break;
-		st = undo_push(ti, UNDO_WRITE, path, buffer_size_value(old));
+		st = tracefs_undo_push(ti, UNDO_WRITE, path, buffer_size_value(old));
 		free(old);
 	}
 	closedir(dp);
@@ -1155,7 +1143,7 @@ enum tk_status tracefs_set_buffer_kib(struct tracefs_instance *ti, unsigned long
 	} else {
 		restore = buffer_size_value(old);
 		if (strcmp(restore, value))
-			st = change_file(ti, path, UNDO_WRITE, restore, value);
+			st = tracefs_change_file(ti, path, UNDO_WRITE, restore, value);
 	}
 	free(old);
 	return st;
@@ -1197,7 +1185,7 @@ enum tk_status tracefs_set_clock(struct tracefs_instance *ti, const char *clock)
 		st = TK_FAIL(TK_ERR_FORMAT, "Cannot read trace clock: path=%s, text=%s", path,
 			     avail);
 	else if (strcmp(current, clock))
-		st = change_file(ti, path, UNDO_WRITE, current, clock);
+		st = tracefs_change_file(ti, path, UNDO_WRITE, current, clock);
 	free(avail);
 	free(text);
 	return st;
@@ -1206,42 +1194,92 @@ enum tk_status tracefs_set_clock(struct tracefs_instance *ti, const char *clock)
 enum tk_status tracefs_set_tracing_on(struct tracefs_instance *ti, int on)
 {
 	TK_ASSERT_PRE(ti);
-	return set_simple(ti, "tracing_on", on ? "1" : "0", "");
+	return tracefs_set_simple(ti, "tracing_on", on ? "1" : "0", "");
 }
 
-enum tk_status tracefs_set_event_pids(struct tracefs_instance *ti, const pid_t *pids, size_t n,
-				      int follow)
+/* Replace the pid list in @rel (set_event_pid and its kin) by @pids, remembering the old. */
+static enum tk_status set_pid_file(struct tracefs_instance *ti, const char *rel, const pid_t *pids,
+				   size_t n)
 {
 	char path[TRACEFS_PATH_MAX];
 	enum tk_status st;
 	char *old, *list;
 	size_t i, len = 0;
 
-	TK_ASSERT_PRE(ti && (pids || !n));
-	if (n) {
-		st = set_simple(ti, "options/event-fork", follow ? "1" : "0", "");
-		if (st < 0)
-			return st;
-	}
-	st = tracefs_instance_path(ti, "set_event_pid", path, sizeof(path));
+	st = tracefs_instance_path(ti, rel, path, sizeof(path));
 	if (st < 0)
 		return st;
 	if (n > (SIZE_MAX - 1) / 24)
-		return TK_FAIL(TK_ERR_INVAL, "Cannot set event pids: count=%zu", n);
+		return TK_FAIL(TK_ERR_INVAL, "Cannot set pids: path=%s, count=%zu", path, n);
 	list = malloc(n * 24 + 1);
 	if (!list)
-		return TK_FAIL(TK_ERR_NOMEM, "Cannot set event pids: count=%zu", n);
+		return TK_FAIL(TK_ERR_NOMEM, "Cannot set pids: path=%s, count=%zu", path, n);
 	list[0] = '\0';
 	for (i = 0; i < n; i++)
 		len += (size_t) snprintf(list + len, 24, "%ld\n", (long) pids[i]);
 	st = tracefs_read_file(path, &old, NULL);
 	if (st == TK_OK) {
-		st = undo_push(ti, UNDO_PIDS, path, old);
+		st = tracefs_undo_push(ti, UNDO_PIDS, path, old);
 		free(old);
 	}
 	if (st == TK_OK)
 		st = write_pid_list(path, list);
 	free(list);
+	return st;
+}
+
+enum tk_status tracefs_set_event_pids(struct tracefs_instance *ti, const pid_t *pids, size_t n,
+				      int follow)
+{
+	enum tk_status st;
+
+	TK_ASSERT_PRE(ti && (pids || !n));
+	if (n) {
+		st = tracefs_set_simple(ti, "options/event-fork", follow ? "1" : "0", "");
+		if (st < 0)
+			return st;
+	}
+	return set_pid_file(ti, "set_event_pid", pids, n);
+}
+
+enum tk_status tracefs_set_ftrace_pids(struct tracefs_instance *ti, const pid_t *pids, size_t n,
+				       int follow)
+{
+	enum tk_status st;
+
+	TK_ASSERT_PRE(ti && (pids || !n));
+	if (n) {
+		st = tracefs_set_simple(ti, "options/function-fork", follow ? "1" : "0", "");
+		if (st < 0)
+			return st;
+	}
+	return set_pid_file(ti, "set_ftrace_pid", pids, n);
+}
+
+enum tk_status tracefs_exclude_pids(struct tracefs_instance *ti, const pid_t *pids, size_t n,
+				    int functions)
+{
+	char path[TRACEFS_PATH_MAX];
+	enum tk_status st;
+
+	TK_ASSERT_PRE(ti && pids);
+	st = tracefs_instance_path(ti, "set_event_notrace_pid", path, sizeof(path));
+	if (st < 0)
+		return st;
+	if (access(path, F_OK) < 0)
+		return TK_FAIL(TK_ERR_UNSUPPORTED,
+			       "Cannot exclude pids: path=%s, reason=not in this kernel (5.8+)",
+			       path);
+	st = set_pid_file(ti, "set_event_notrace_pid", pids, n);
+	if (st < 0)
+		return st;
+	/* the function tracers have a list of their own (5.9+), touched only when they are used
+	 * (a kernel in lockdown refuses even to read it) */
+	if (!functions)
+		return TK_OK;
+	st = tracefs_instance_path(ti, "set_ftrace_notrace_pid", path, sizeof(path));
+	if (st == TK_OK && access(path, F_OK) == 0)
+		st = set_pid_file(ti, "set_ftrace_notrace_pid", pids, n);
 	return st;
 }
 
@@ -1255,8 +1293,8 @@ enum tk_status tracefs_write_marker(struct tracefs_instance *ti, const char *tex
 	st = tracefs_instance_path(ti, "trace_marker", path, sizeof(path));
 	if (st < 0)
 		return st;
-	err = write_raw(path, text, 0);
-	return err ? write_fail(path, text, err) : TK_OK;
+	err = tracefs_write_raw(path, text, 0);
+	return err ? tracefs_write_fail(path, text, err) : TK_OK;
 }
 
 enum tk_status tracefs_clear(struct tracefs_instance *ti)
@@ -1270,6 +1308,6 @@ enum tk_status tracefs_clear(struct tracefs_instance *ti)
 	if (st < 0)
 		return st;
 	/* opening `trace` with O_TRUNC empties the buffers */
-	err = write_raw(path, "", 1);
-	return err ? write_fail(path, "", err) : TK_OK;
+	err = tracefs_write_raw(path, "", 1);
+	return err ? tracefs_write_fail(path, "", err) : TK_OK;
 }

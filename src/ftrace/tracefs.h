@@ -138,6 +138,71 @@ enum tk_status tracefs_set_tracing_on(struct tracefs_instance *ti, int on);
 enum tk_status tracefs_set_event_pids(struct tracefs_instance *ti, const pid_t *pids, size_t n,
 				      int follow);
 
+/*
+ * Leave these pids' events out (set_event_notrace_pid, and with @functions the function
+ * tracers' set_ftrace_notrace_pid where the kernel has it), replacing the lists: tracekit's
+ * own threads, as trace-cmd leaves its own out. Kernels before 5.8 have no such file:
+ * TK_ERR_UNSUPPORTED, nothing changed.
+ */
+enum tk_status tracefs_exclude_pids(struct tracefs_instance *ti, const pid_t *pids, size_t n,
+				    int functions);
+
+/*
+ * Function tracing in set_ftrace_pid, as tracefs_set_event_pids() does for events (with
+ * @follow, options/function-fork). Only for a recording that sets a function tracer: a kernel
+ * in lockdown refuses even to read these files.
+ */
+enum tk_status tracefs_set_ftrace_pids(struct tracefs_instance *ti, const pid_t *pids, size_t n,
+				       int follow);
+
+/* ---- the function tracers and probes (tracefs-func.c) ---- */
+
+/* Does the buffer list @tracer in its available_tracers? (function_graph runs only in the
+ * top-level buffer before 6.x kernels let instances have it.) */
+int tracefs_has_tracer(const struct tracefs_instance *ti, const char *tracer);
+
+/*
+ * current_tracer: "function", "function_graph", "nop", ... A tracer the buffer does not offer
+ * is TK_ERR_NOTFOUND with the available ones in the cause; a kernel that refuses it (lockdown:
+ * EPERM) is TK_ERR_IO with the errno and that reason.
+ */
+enum tk_status tracefs_set_tracer(struct tracefs_instance *ti, const char *tracer);
+
+/*
+ * Replace the function list file @rel ("set_ftrace_filter", "set_ftrace_notrace",
+ * "set_graph_function", "set_graph_notrace") by @funcs (names or globs, @n of them; n == 0
+ * empties it). A name that matches no traceable function fails with TK_ERR_INVAL naming it.
+ */
+enum tk_status tracefs_set_functions(struct tracefs_instance *ti, const char *rel,
+				     const char *const *funcs, size_t n);
+
+/* options/NAME to 1, or with "noNAME" to 0 (trace-cmd's -O); an unknown option is
+ * TK_ERR_NOTFOUND. */
+enum tk_status tracefs_set_option(struct tracefs_instance *ti, const char *option);
+
+/* Write @value to @rel (max_graph_depth, ...): TK_ERR_NOTFOUND when the kernel has no such
+ * file. */
+enum tk_status tracefs_set_value(struct tracefs_instance *ti, const char *rel, const char *value);
+
+enum tracefs_probe_kind {
+	TRACEFS_PROBE_KPROBE,
+	TRACEFS_PROBE_KRETPROBE,
+	TRACEFS_PROBE_UPROBE,
+	TRACEFS_PROBE_URETPROBE,
+};
+
+/*
+ * Add the probe @spec, "NAME=WHERE [ARGS...]" (WHERE: SYMBOL[+OFFS] or ADDRESS for kprobes,
+ * PATH:OFFSET for uprobes; ARGS as kprobetrace.rst and uprobetracer.rst describe), as event
+ * @group/NAME, through @top (the top-level handle: probe lists are global); its NAME into
+ * @name. Closing @top removes it, so close every buffer that enabled it first. A probe of that
+ * name enabled in no buffer (left by a killed tracekit) is replaced; one in use is
+ * TK_ERR_INVAL. The kernel's error_log lines are causes of a refusal; a kernel without probe
+ * events is TK_ERR_UNSUPPORTED.
+ */
+enum tk_status tracefs_add_probe(struct tracefs_instance *top, enum tracefs_probe_kind kind,
+				 const char *group, const char *spec, char *name, size_t size);
+
 /* Write @text to trace_marker (a print event in the instance). */
 enum tk_status tracefs_write_marker(struct tracefs_instance *ti, const char *text);
 

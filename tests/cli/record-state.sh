@@ -30,7 +30,9 @@
 #   disk-full        -o on a 1 MiB tmpfs under a busy workload: exit 1, one line saying
 #                    "No space left on device", no file left behind
 #   kill-tracekit    SIGKILL of tracekit itself: its instance stays (nothing can remove it),
-#                    and the next tracekit record removes it
+#                    and the next tracekit record removes it; no file is left in the output's
+#                    directory
+#   own-threads      tracekit's own threads' events are not recorded (notrace pid lists)
 #
 # Usage: record-state.sh TRACEKIT   (exits 77 when not root or without tracefs)
 set -u
@@ -280,19 +282,44 @@ else
 fi
 
 run_case kill-tracekit
-start kill-tracekit -e sched -o "$tmp/kt.dat"
+mkdir "$tmp/kt"
+start kill-tracekit -e sched -o "$tmp/kt/kt.dat"
 victim=$bg
 kill -KILL "$bg"
 finish
 [ -d "$tracefs/instances/tracekit-$victim" ] ||
 	fail "kill-tracekit: no instance tracekit-$victim left (was it named otherwise?)"
+# the per-CPU pages wait in files with no name: nothing to leave behind
+[ -z "$(ls -A "$tmp/kt")" ] || fail "kill-tracekit: files left behind: $(ls -A "$tmp/kt")"
 "$tk" record -e sched -d 0.2 -o "$tmp/kt2.dat" >"$tmp/out" 2>"$tmp/err"
 rc=$?
 expect_rc kill-tracekit 0
 [ -d "$tracefs/instances/tracekit-$victim" ] &&
 	fail "kill-tracekit: the next tracekit record left tracekit-$victim"
-rm -f "$tmp"/kt.dat*
 same kill-tracekit
+
+# tracekit's own threads (the main one and one reader per CPU, named while it runs) are
+# left out by the kernel, as trace-cmd leaves its own out; the workload's events are in
+run_case own-threads
+start own-threads -e raw_syscalls -d 1.5 -o "$tmp/self.dat"
+tids=$(ls "/proc/$bg/task" 2>/dev/null)
+finish
+expect_rc own-threads 0
+if [ "$(echo "$tids" | wc -w)" -lt 2 ]; then
+	fail "own-threads: could not see tracekit's threads while it ran ($tids)"
+elif ! "$tk" print "$tmp/self.dat" >"$tmp/self.txt" 2>"$tmp/print.err"; then
+	fail "own-threads: tracekit print fails: $(head -n 1 "$tmp/print.err")"
+else
+	for t in $tids; do
+		# "COMM-TID [CPU]" starts each line: the task the event happened in
+		if grep -E -q -- "-$t +\[[0-9]+\] " "$tmp/self.txt"; then
+			fail "own-threads: events of tracekit's thread $t were recorded:"
+			grep -E -m 3 -- "-$t +\[[0-9]+\] " "$tmp/self.txt" | sed 's/^/    /'
+		fi
+	done
+	[ "$(wc -l <"$tmp/self.txt")" -gt 2 ] || fail "own-threads: no other events recorded"
+fi
+same own-threads
 
 echo "$cases cases, $failures failures"
 [ $failures -eq 0 ]

@@ -45,7 +45,7 @@ static void help(void)
 	       "Record kernel events through tracefs into a trace.dat file: while COMMAND runs,\n"
 	       "for -d SECONDS, or until interrupted (Ctrl-C, SIGTERM, SIGHUP). Events go to a\n"
 	       "private tracefs instance, and every tracefs setting changed is restored at the\n"
-	       "end. Needs root.\n"
+	       "end; probes added are removed. Needs root; mounts tracefs when it is not.\n"
 	       "\n"
 	       "  -e, --event=SPEC        events to record: all, SYSTEM, SYSTEM:EVENT or EVENT;\n"
 	       "                          globs allowed (sched:sched_wak*); repeatable\n"
@@ -58,6 +58,19 @@ static void help(void)
 	       "  -F, --command-only      record only the events of COMMAND\n"
 	       "  -P, --pid=PID           record only the events of PID; repeatable\n"
 	       "  -c, --follow-children   with -F or -P, their children (forked later) too\n"
+	       "  -p, --plugin=TRACER     run a tracer too: function, function_graph, ...\n"
+	       "  -l, --function=FUNC     the function tracers trace only FUNC (glob); repeatable\n"
+	       "  -n, --notrace=FUNC      ... and never FUNC (glob); repeatable\n"
+	       "  -g, --graph=FUNC        function_graph graphs only what FUNC calls; repeatable\n"
+	       "      --max-graph-depth=N function_graph goes at most N calls deep\n"
+	       "  -O, --option=[no]NAME   set a trace option (options/NAME), e.g.\n"
+	       "                          func_stack_trace; repeatable\n"
+	       "      --func-stack        a kernel stack with every function (-O func_stack_trace)\n"
+	       "      --kprobe='NAME=SYMBOL[+OFFS] [ARG=FETCH]...'\n"
+	       "                          add a kprobe event tracekit:NAME and record it\n"
+	       "      --kretprobe='NAME=SYMBOL [ARG=FETCH]...'   ... on the function's return\n"
+	       "      --uprobe='NAME=PATH:OFFSET [ARG=FETCH]...' ... on user code\n"
+	       "      --uretprobe='NAME=PATH:OFFSET [ARG=FETCH]...'\n"
 	       "  -B, --instance=NAME     record in the tracefs instance NAME (made if missing)\n"
 	       "      --top               record in the top-level buffer (others' events too)\n"
 	       "      --date              save the wall-clock offset (readers print dates)\n"
@@ -71,6 +84,8 @@ static void help(void)
 	       "  tracekit record -e sched -e irq -- make -j2\n"
 	       "  tracekit record -e raw_syscalls -F -- ./a.out\n"
 	       "  tracekit record -e 'sched:sched_switch' -f 'prev_pid > 0' -d 2 -o sw.dat\n"
+	       "  tracekit record -p function_graph -g do_sys_openat2 -F -- cat /etc/hostname\n"
+	       "  tracekit record --kprobe 'open=do_sys_openat2 dfd=%%di' -e sched -d 1\n"
 	       "\n"
 	       "Read the file with 'tracekit print FILE' or 'trace-cmd report FILE'.\n");
 }
@@ -221,7 +236,22 @@ enum {
 	OPT_FILE_VERSION,
 	OPT_COMPRESSION,
 	OPT_DATE,
+	OPT_MAX_GRAPH_DEPTH,
+	OPT_FUNC_STACK,
+	OPT_KPROBE,
+	OPT_KRETPROBE,
+	OPT_UPROBE,
+	OPT_URETPROBE,
 };
+
+/* Append @s to @list (@n of MAX_LIST); nonzero when full. */
+static int add_to(const char **list, size_t *n, const char *s)
+{
+	if (*n == MAX_LIST)
+		return 1;
+	list[(*n)++] = s;
+	return 0;
+}
 
 int cmd_record(int argc, char **argv)
 {
@@ -240,17 +270,32 @@ int cmd_record(int argc, char **argv)
 		{"file-version", required_argument, NULL, OPT_FILE_VERSION},
 		{"compression", required_argument, NULL, OPT_COMPRESSION},
 		{"date", no_argument, NULL, OPT_DATE},
+		{"plugin", required_argument, NULL, 'p'},
+		{"function", required_argument, NULL, 'l'},
+		{"notrace", required_argument, NULL, 'n'},
+		{"graph", required_argument, NULL, 'g'},
+		{"max-graph-depth", required_argument, NULL, OPT_MAX_GRAPH_DEPTH},
+		{"option", required_argument, NULL, 'O'},
+		{"func-stack", no_argument, NULL, OPT_FUNC_STACK},
+		{"kprobe", required_argument, NULL, OPT_KPROBE},
+		{"kretprobe", required_argument, NULL, OPT_KRETPROBE},
+		{"uprobe", required_argument, NULL, OPT_UPROBE},
+		{"uretprobe", required_argument, NULL, OPT_URETPROBE},
 		{"quiet", no_argument, NULL, 'q'},
 		{"help", no_argument, NULL, 'h'},
 		{NULL, 0, NULL, 0},
 	};
 	struct tk_record_opts o = TK_RECORD_OPTS_INIT;
-	const char *events[MAX_LIST];
+	const char *events[MAX_LIST], *funcs[MAX_LIST], *notrace[MAX_LIST], *graph[MAX_LIST];
+	const char *options_set[MAX_LIST];
+	struct tk_record_probe probes[MAX_LIST];
+	size_t n_funcs = 0, n_notrace = 0, n_graph = 0, n_options = 0, n_probes = 0;
 	struct tk_record_filter filters[MAX_LIST];
 	pid_t pids[MAX_LIST];
 	size_t n_events = 0, n_filters = 0, n_pids = 0;
 	int command_only = 0, follow = 0, quiet = 0, compression_given = 0, c, rc = 0, err_fd = -1;
 	double duration = 0, deadline = 0;
+	unsigned long ul;
 	struct tk_recording *rec = NULL;
 	struct child ch = {.pid = -1, .go = -1};
 	struct sigaction sa;
@@ -258,7 +303,8 @@ int cmd_record(int argc, char **argv)
 	enum tk_status st;
 	char *end;
 
-	while ((c = getopt_long(argc, argv, "+e:f:o:b:C:d:FP:cB:qh", options, NULL)) != -1) {
+	while ((c = getopt_long(argc, argv, "+e:f:o:b:C:d:FP:cB:p:l:n:g:O:qh", options, NULL)) !=
+	       -1) {
 		switch (c) {
 		case 'e':
 			if (n_events == MAX_LIST)
@@ -328,6 +374,49 @@ int cmd_record(int argc, char **argv)
 		case OPT_DATE:
 			o.date = 1;
 			break;
+		case 'p':
+			o.tracer = optarg;
+			break;
+		case 'l':
+			if (add_to(funcs, &n_funcs, optarg))
+				return cli_usage_error("record", "too many -l options");
+			break;
+		case 'n':
+			if (add_to(notrace, &n_notrace, optarg))
+				return cli_usage_error("record", "too many -n options");
+			break;
+		case 'g':
+			if (add_to(graph, &n_graph, optarg))
+				return cli_usage_error("record", "too many -g options");
+			break;
+		case OPT_MAX_GRAPH_DEPTH:
+			errno = 0;
+			ul = strtoul(optarg, &end, 10);
+			if (errno || end == optarg || *end || !ul || ul > 100000 ||
+			    optarg[0] == '-')
+				return cli_usage_error("record", "invalid graph depth: %s", optarg);
+			o.max_graph_depth = (unsigned int) ul;
+			break;
+		case 'O':
+			if (add_to(options_set, &n_options, optarg))
+				return cli_usage_error("record", "too many -O options");
+			break;
+		case OPT_FUNC_STACK:
+			if (add_to(options_set, &n_options, "func_stack_trace"))
+				return cli_usage_error("record", "too many -O options");
+			break;
+		case OPT_KPROBE:
+		case OPT_KRETPROBE:
+		case OPT_UPROBE:
+		case OPT_URETPROBE:
+			if (n_probes == MAX_LIST)
+				return cli_usage_error("record", "too many probes");
+			probes[n_probes].kind = c == OPT_KPROBE	     ? TK_RECORD_KPROBE
+						: c == OPT_KRETPROBE ? TK_RECORD_KRETPROBE
+						: c == OPT_UPROBE    ? TK_RECORD_UPROBE
+								     : TK_RECORD_URETPROBE;
+			probes[n_probes++].spec = optarg;
+			break;
 		case 'q':
 			quiet = 1;
 			break;
@@ -338,8 +427,11 @@ int cmd_record(int argc, char **argv)
 			return cli_usage_error("record", "unknown option");
 		}
 	}
-	if (!n_events)
-		return cli_usage_error("record", "no events: give at least one -e (e.g. -e sched)");
+	if (!n_events && !o.tracer && !n_probes)
+		return cli_usage_error("record",
+				       "nothing to record: give -e (e.g. -e sched), -p or a probe");
+	if ((n_funcs || n_notrace || n_graph || o.max_graph_depth) && !o.tracer)
+		return cli_usage_error("record", "-l, -n, -g and --max-graph-depth need -p");
 	if (command_only && optind == argc)
 		return cli_usage_error("record", "-F needs a command after --");
 	if (follow && !command_only && !n_pids)
@@ -355,6 +447,16 @@ int cmd_record(int argc, char **argv)
 	o.n_events = n_events;
 	o.filters = filters;
 	o.n_filters = n_filters;
+	o.functions = funcs;
+	o.n_functions = n_funcs;
+	o.notrace = notrace;
+	o.n_notrace = n_notrace;
+	o.graph_functions = graph;
+	o.n_graph_functions = n_graph;
+	o.trace_options = options_set;
+	o.n_trace_options = n_options;
+	o.probes = probes;
+	o.n_probes = n_probes;
 
 	/* signals set a flag, and are blocked except while waiting in ppoll() */
 	memset(&sa, 0, sizeof(sa));
@@ -378,6 +480,11 @@ int cmd_record(int argc, char **argv)
 					: "Cannot record");
 		goto out;
 	}
+	if (o.tracer && !o.top && !o.instance && !tk_recording_get_instance(rec) && !quiet)
+		fprintf(stderr,
+			"tracekit: recording in the top-level buffer: this kernel runs %s there "
+			"only\n",
+			o.tracer);
 	if (got_signal) {
 		fprintf(stderr, "tracekit: Cannot record: reason=interrupted by signal %d\n",
 			(int) got_signal);
