@@ -33,6 +33,9 @@
 #                    and the next tracekit record removes it; no file is left in the output's
 #                    directory
 #   own-threads      tracekit's own threads' events are not recorded (notrace pid lists)
+#   function         -p function: refused by the kernel (exit 1, its errno on one line,
+#                    no file) or, where allowed, a file with function records
+#   usage            -l, -n, -g without -p, a zero graph depth or buffer size: exit 2
 #
 # Usage: record-state.sh TRACEKIT   (exits 77 when not root or without tracefs)
 set -u
@@ -196,6 +199,34 @@ rc=$?
 expect_rc bad-filter 1
 one_line bad-filter 'Field not found'
 same bad-filter
+
+# -p function: where the kernel refuses it (lockdown, as on this project's hosts), exit 1
+# with the kernel's errno on one line and nothing changed; where it allows it, a good file
+# with function records
+run_case function
+"$tk" record -p function -l 'vfs_*' -o "$tmp/fn.dat" -- cat /proc/self/stat \
+	>"$tmp/out" 2>"$tmp/err"
+rc=$?
+if [ $rc -eq 1 ]; then
+	one_line function 'errno=\(Operation not permitted\|Permission denied\).*refuses function tracing'
+	[ -e "$tmp/fn.dat" ] && fail "function: refused, yet $tmp/fn.dat was written"
+elif [ $rc -eq 0 ]; then
+	good_file function "$tmp/fn.dat"
+	grep -q ' function: ' "$tmp/print.txt" || fail "function: no function records"
+else
+	expect_rc function 1
+fi
+same function
+
+run_case usage
+for args in "-l vfs_read -e sched" "-g vfs_read -e sched" "--max-graph-depth 0 -p function" \
+	"-n vfs_read" "-b 0 -p function"; do
+	# shellcheck disable=SC2086 # one word per option
+	"$tk" record $args -o "$tmp/u.dat" -- true >"$tmp/out" 2>"$tmp/err"
+	rc=$?
+	[ $rc -eq 2 ] || fail "usage: record $args: exit $rc, want 2: $(head -n 1 "$tmp/err")"
+done
+same usage
 
 run_case bad-quote
 "$tk" record -e sched:sched_switch -f 'prev_comm ~ "bash' -o "$tmp/bq.dat" -- true \

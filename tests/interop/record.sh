@@ -18,8 +18,10 @@
 #   3. The output has events of each recorded system, and the workload's /bin/true as
 #      "sched_process_exec: filename=/bin/true pid=PID old_pid=PID".
 #   4. Every tracefs setting is as before (tests/tracefs-state.sh); no instance is left.
+#   5. Where the kernel has uprobe events: a uprobe and a uretprobe on tests/tools/
+#      probe-target (see below).
 #
-# Usage: record.sh TRACEKIT DAT_REWRITE
+# Usage: record.sh TRACEKIT DAT_REWRITE [PROBE_TARGET]
 #   (exits 77 when not root, without tracefs or without trace-cmd)
 set -u
 LC_ALL=C
@@ -37,6 +39,8 @@ command -v trace-cmd >/dev/null 2>&1 || skip "trace-cmd not found in PATH"
 tk=$(abspath "$1")
 need_tracefs "$tk"
 rewrite=$(abspath "$2")
+target=
+[ $# -ge 3 ] && target=$(abspath "$3")
 [ -x "$tk" ] && [ -x "$rewrite" ] || {
 	echo "FAIL: not executables: $tk $rewrite"
 	exit 1
@@ -180,5 +184,38 @@ for variant in v6:6:none:-- v7-none:7:none: v7-zstd:7:zstd: v7-zlib:7:zlib: \
 	rm -f "$f" "$oracle"
 done
 
+# 5. probes: a uprobe and a uretprobe on probe-target's probe_point (at the file offset the
+# program reads from its own mapping), with the argument as a signed integer: trace-cmd
+# report prints the file as tracekit does, the N calls are there with arguments 1..N, and the
+# probes are gone afterwards (the snapshot holds uprobe_events). Kernels without uprobe
+# events (no uprobe_events file) leave this part out.
+want_runs=5
+if [ -n "$target" ] && [ -e "$tracefs/uprobe_events" ]; then
+	want_runs=6
+	off=$("$target" --offset)
+	f=$tmp/uprobe.dat
+	if ! "$tk" record --uprobe "pp=$target:$off i=%di:s64" --uretprobe "ppr=$target:$off" \
+		-o "$f" -- "$target" 7 >"$tmp/rec.out" 2>"$tmp/rec.err"; then
+		fail "uprobe: tracekit record fails: $(head -n 2 "$tmp/rec.err")"
+	else
+		runs=$((runs + 1))
+		compare "$f" "$f"
+		"$tk" print "$f" >"$tmp/out.txt" 2>/dev/null
+		got=$(sed -n 's/.* pp: .*) i=\([0-9-]*\)$/\1/p' "$tmp/out.txt" | tr '\n' ' ')
+		[ "$got" = "1 2 3 4 5 6 7 " ] || fail "uprobe: arguments '$got', want 1 to 7"
+		[ "$(grep -c ' ppr: ' "$tmp/out.txt")" -eq 7 ] || fail "uprobe: not 7 returns"
+		echo "uprobe: $(wc -l <"$tmp/out.txt") lines"
+		snapshot "$tmp/state.after"
+		changes "$tmp/state.before" "$tmp/state.after" >"$tmp/state.diff"
+		if [ -s "$tmp/state.diff" ]; then
+			fail "uprobe: tracefs settings differ after tracekit record:"
+			head -n 5 "$tmp/state.diff" | sed 's/^/    /'
+			restore uprobe
+		fi
+	fi
+else
+	echo "note: no uprobe events in this kernel (or no probe-target): probes left out"
+fi
+
 echo "$runs recordings compared with trace-cmd report, $failures failures"
-[ $failures -eq 0 ] && [ $runs -eq 5 ]
+[ $failures -eq 0 ] && [ $runs -eq $want_runs ]
