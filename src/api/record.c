@@ -417,8 +417,9 @@ enum tk_status tk_recording_set_pids(struct tk_recording *rec, const pid_t *pids
 
 /*
  * Keep tracekit's own events out, as trace-cmd does: this thread (which waits for the command
- * and later writes the file) and every reader thread go to the kernel's notrace pid lists.
- * Kernels before 5.8 have none; there the readers' few events stay in the recording.
+ * and later writes the file) and every reader thread go to the kernel's notrace pid lists,
+ * or, before 5.8, to every enabled event's filter (function records cannot be filtered so
+ * there, and keep the readers' few functions).
  */
 static enum tk_status exclude_self(struct tk_recording *rec)
 {
@@ -433,11 +434,11 @@ static enum tk_status exclude_self(struct tk_recording *rec)
 	for (i = 0; i < rec->n_cpus; i++)
 		tids[i + 1] = ftrace_recorder_tid(rec->recorder, i);
 	st = tracefs_exclude_pids(rec->ti, tids, rec->n_cpus + 1, rec->functions);
-	free(tids);
 	if (st == TK_ERR_UNSUPPORTED) {
 		error_reset();
-		return TK_OK;
+		st = tracefs_filter_out_pids(rec->ti, tids, rec->n_cpus + 1);
 	}
+	free(tids);
 	return st;
 }
 

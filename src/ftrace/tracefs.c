@@ -1070,6 +1070,87 @@ enum tk_status tracefs_set_filter(struct tracefs_instance *ti, const char *spec,
 	return TK_OK;
 }
 
+/* Is @ev enabled in @ti ("1" or soft-enabled "1*")? */
+static int event_enabled(struct tracefs_instance *ti, const struct tracefs_event *ev)
+{
+	char path[TRACEFS_PATH_MAX], *text = NULL;
+	int on;
+
+	if (event_path(ti, ev, "enable", path, sizeof(path)) < 0 ||
+	    tracefs_read_raw(path, &text, NULL)) {
+		error_reset();
+		return 0;
+	}
+	on = text[0] == '1';
+	free(text);
+	return on;
+}
+
+/*
+ * Kernels before 5.8 have no set_event_notrace_pid: leave @pids out by adding
+ * "common_pid != P" to the filter of every event enabled in @ti, as trace-cmd does there. An
+ * event's own filter F becomes "(F) && (common_pid != P && ...)"; each is restored on close.
+ */
+enum tk_status tracefs_filter_out_pids(struct tracefs_instance *ti, const pid_t *pids, size_t n)
+{
+	struct tracefs_event_list list;
+	struct filter_run run = {0};
+	char path[TRACEFS_PATH_MAX], *cond, *text, *both = NULL;
+	enum tk_status st;
+	size_t i, len = 0;
+
+	TK_ASSERT_PRE(ti && pids && n);
+	cond = malloc(n * 32 + 1);
+	if (!cond)
+		return TK_FAIL(TK_ERR_NOMEM, "Cannot filter out pids: count=%zu", n);
+	for (i = 0; i < n; i++)
+		len += (size_t) sprintf(cond + len, "%scommon_pid != %ld", i ? " && " : "",
+					(long) pids[i]);
+	st = list_in_dir(ti->dir, NULL, &list);
+	if (st < 0) {
+		free(cond);
+		return st;
+	}
+	tracefs_errlog_begin(ti, &run.log);
+	for (i = 0; st >= 0 && i < list.n; i++) {
+		const struct tracefs_event *ev = &list.events[i];
+
+		if (is_ftrace_internal(ev) || !event_enabled(ti, ev))
+			continue;
+		st = event_path(ti, ev, "filter", path, sizeof(path));
+		if (st < 0 || (st = tracefs_read_file(path, &text, NULL)) < 0)
+			break;
+		text[strcspn(text, "\n")] = '\0';
+		free(both);
+		both = NULL;
+		if (!strcmp(text, "none") || !text[0]) {
+			run.filter = cond;
+		} else {
+			both = malloc(strlen(text) + strlen(cond) + 16);
+			if (!both) {
+				free(text);
+				st = TK_FAIL(TK_ERR_NOMEM, "Cannot filter out pids");
+				break;
+			}
+			sprintf(both, "(%s) && (%s)", text, cond);
+			run.filter = both;
+		}
+		free(text);
+		st = filter_one(ti, ev, &run);
+		if (st >= 0 && run.refused) {
+			tracefs_errlog_quote(&run.log);
+			st = TK_FAIL(TK_ERR_INVAL,
+				     "Cannot filter out pids: event=%s:%s, filter=%.*s", ev->system,
+				     ev->name, LOG_VALUE_MAX, run.filter);
+		}
+	}
+	tracefs_errlog_fini(&run.log);
+	tracefs_event_list_fini(&list);
+	free(both);
+	free(cond);
+	return st;
+}
+
 /* ------------------------------------------------------------------------------------------ */
 /* Buffer, clock, tracing_on, pids, markers                                                   */
 

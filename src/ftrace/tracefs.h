@@ -148,6 +148,13 @@ enum tk_status tracefs_exclude_pids(struct tracefs_instance *ti, const pid_t *pi
 				    int functions);
 
 /*
+ * Where tracefs_exclude_pids() is unsupported (before 5.8): add "common_pid != P" for each of
+ * @pids to the filter of every event enabled in @ti, as trace-cmd does; an event's own filter
+ * F becomes "(F) && (...)". Restored on close like any filter.
+ */
+enum tk_status tracefs_filter_out_pids(struct tracefs_instance *ti, const pid_t *pids, size_t n);
+
+/*
  * Function tracing in set_ftrace_pid, as tracefs_set_event_pids() does for events (with
  * @follow, options/function-fork). Only for a recording that sets a function tracer: a kernel
  * in lockdown refuses even to read these files.

@@ -516,6 +516,33 @@ static void test_filter_rejected_quotes_error_log(void **state)
 	close_tracked(0);
 }
 
+/*
+ * The pre-5.8 way of keeping pids out: their "common_pid != P" joins the filter of every
+ * enabled event, next to the event's own; disabled events are left alone, and closing puts
+ * every filter back.
+ */
+static void test_filter_out_pids(void **state)
+{
+	static const pid_t pids[] = {111, 222};
+	struct tracefs_instance *ti;
+	char dir[512];
+
+	(void) state;
+	ti = create_instance(0);
+	inst_dir(dir, sizeof(dir), inst_name);
+	assert_ok(tracefs_enable_events(ti, "sched:sched_switch", NULL));
+	assert_ok(tracefs_enable_events(ti, "sched:sched_waking", NULL));
+	assert_ok(tracefs_set_filter(ti, "sched:sched_switch", "prev_pid > 0"));
+	error_reset();
+	assert_ok(tracefs_filter_out_pids(ti, pids, 2));
+	expect_file(dir, "events/sched/sched_switch/filter",
+		    "(prev_pid > 0) && (common_pid != 111 && common_pid != 222)\n");
+	expect_file(dir, "events/sched/sched_waking/filter",
+		    "common_pid != 111 && common_pid != 222\n");
+	expect_file(dir, "events/sched/sched_wakeup/filter", "none\n");
+	close_tracked(0);
+}
+
 /* The per-CPU ring size the kernel rounds @kib up to: whole sub-buffers of 16-byte header. */
 static unsigned long rounded_kib(const char *dir, unsigned long kib)
 {
@@ -813,6 +840,7 @@ int main(void)
 		T(test_list_globs_select_systems_then_events),
 		T(test_create_enable_and_read_back),
 		T(test_filter_rejected_quotes_error_log),
+		T(test_filter_out_pids),
 		T(test_buffer_clock_pids_read_back),
 		T(test_marker_shows_in_trace),
 		T(test_close_waits_for_a_late_reader),
