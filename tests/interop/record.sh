@@ -187,13 +187,16 @@ done
 # 5. probes: a uprobe and a uretprobe on probe-target's probe_point (at the file offset the
 # program reads from its own mapping), with the argument as a signed integer: trace-cmd
 # report prints the file as tracekit does, the N calls are there with arguments 1..N, and the
-# probes are gone afterwards (the snapshot holds uprobe_events). Kernels without uprobe
+# probes are gone afterwards (the snapshot holds uprobe_events), also one of the same name
+# made beforehand as a killed tracekit would leave it. Kernels without uprobe
 # events (no uprobe_events file) leave this part out.
 want_runs=5
 if [ -n "$target" ] && [ -e "$tracefs/uprobe_events" ]; then
 	want_runs=6
 	off=$("$target" --offset)
 	f=$tmp/uprobe.dat
+	# a probe of that name left by a killed tracekit (enabled in no buffer) is replaced
+	echo "p:tracekit/pp $target:$off" >>"$tracefs/uprobe_events"
 	if ! "$tk" record --uprobe "pp=$target:$off i=%di:s64" --uretprobe "ppr=$target:$off" \
 		-o "$f" -- "$target" 7 >"$tmp/rec.out" 2>"$tmp/rec.err"; then
 		fail "uprobe: tracekit record fails: $(head -n 2 "$tmp/rec.err")"
