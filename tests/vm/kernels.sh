@@ -68,10 +68,11 @@ bpo_update() {
 	mkdir -p "$bpo/lists/partial" "$bpo/cache/archives/partial"
 	m=$(mirror)
 	[ -n "$m" ] || m=http://deb.debian.org/debian
-	echo "deb [signed-by=/usr/share/keyrings/debian-archive-keyring.gpg] $m bookworm-backports main" \
-		>"$bpo/sources.list"
+	key=/usr/share/keyrings/debian-archive-keyring.gpg
+	echo "deb [signed-by=$key] $m bookworm-backports main" >"$bpo/sources.list"
 	# shellcheck disable=SC2086
-	apt-get $apt_root $bpo_opts -qq update >&2 || die "cannot update the bookworm-backports lists"
+	apt-get $apt_root $bpo_opts -qq update >&2 ||
+		die "cannot update the bookworm-backports lists"
 }
 
 # apt_cache WHICH ARGS...: apt-cache on the system's lists (sys) or the backports lists (bpo).
@@ -90,7 +91,8 @@ apt_cache() {
 
 # candidate WHICH PACKAGE: the version apt would download.
 candidate() {
-	apt_cache "$1" policy "$2" 2>/dev/null | awk '$1 == "Candidate:" && $2 != "(none)" { print $2 }'
+	apt_cache "$1" policy "$2" 2>/dev/null |
+		awk '$1 == "Candidate:" && $2 != "(none)" { print $2 }'
 }
 
 # depends_on WHICH METAPACKAGE PATTERN: the metapackage's dependency matching PATTERN.
@@ -160,7 +162,8 @@ pick_modules() {
 		*) cp "$f" "$pm_out/$m.ko" ;;
 		esac
 		# the "depends=" string of the module's .modinfo section
-		deps=$(tr '\0' '\n' <"$pm_out/$m.ko" | sed -n 's/^depends=//p' | head -n 1 | tr ',' ' ')
+		deps=$(tr '\0' '\n' <"$pm_out/$m.ko" | sed -n 's/^depends=//p' | head -n 1 |
+			tr ',' ' ')
 		# in a subshell, which keeps this call's variables
 		# shellcheck disable=SC2086 # a list of names
 		[ -z "$deps" ] || (pick_modules "$tree" "$pm_out" $deps) || exit 1
@@ -179,8 +182,9 @@ debian_kernel() {
 		t=$(fresh_tmp)
 		download "$1" "$2" "$ver" "$t"
 		mkdir -p "$t/x" "$t/item/modules"
-		dpkg-deb --fsys-tarfile "$t"/*.deb | tar -x -C "$t/x" --wildcards './boot/vmlinuz-*' \
-			'./lib/modules/*' || die "cannot unpack $2 $ver"
+		dpkg-deb --fsys-tarfile "$t"/*.deb |
+			tar -x -C "$t/x" --wildcards './boot/vmlinuz-*' './lib/modules/*' ||
+			die "cannot unpack $2 $ver"
 		mv "$t"/x/boot/vmlinuz-* "$t/item/vmlinuz"
 		: >"$t/item/modules/order"
 		pick_modules "$t/x" "$t/item/modules" virtio_pci virtio_blk
