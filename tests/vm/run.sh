@@ -76,7 +76,7 @@ if [ -n "${TRACEKIT_BUILD:-}" ] && [ -d "$TRACEKIT_BUILD" ]; then
 	rm -rf "$res"
 	mkdir -p "$res"
 else
-	res=$(mktemp -d)
+	res=$(mktemp -d "${TMPDIR:-/tmp}/tracekit-vm.XXXXXX")
 fi
 
 t_start=$(date +%s)
