@@ -134,3 +134,114 @@ restore() {
 	fi
 }
 
+
+# --- every readable tracefs file (the VM harness, tests/vm/; POSIX sh and busybox alike) ---
+
+# Files left out of snapshot_all, each because it changes by itself or reading it is not a
+# look (an ERE on the path below the mount, instances and per_cpu included):
+#   trace, snapshot              the buffers' events (per_cpu/cpuN/ ones too)
+#   trace_pipe, trace_pipe_raw   consuming reads, which wait while the buffer is empty
+#   snapshot_raw                 the snapshot buffer's pages, a consuming read as well
+#   free_buffer                  closing it, even after a read, shrinks the buffer to 0
+#   stats                        per_cpu counters: entries, bytes, "now ts", overruns
+#   saved_cmdlines, saved_tgids  pid -> comm caches filled by every sched event
+#   error_log                    the kernel appends a line for each refused write, and
+#                                tracekit never clears it (doc/record.md)
+#   touched_functions            every function ever traced since boot (6.6 and later),
+#                                never cleared by design
+# and, because reading them would be most of the time a snapshot takes under emulation
+# (Debian 6.1 in qemu: 4.5 s a snapshot with them, 2.5 s without) and they cannot change:
+#   events/*/*/format, id        fixed when the event is made; whether it exists shows in
+#                                its enable file, what a dynamic event is in *_events
+#   available_filter_functions(_addrs)  the kernel's list of traceable functions (a
+#                                megabyte), which changes only when modules load
+tracefs_volatile='(^|/)(trace|snapshot|trace_pipe|trace_pipe_raw|snapshot_raw|free_buffer|stats|saved_cmdlines|saved_tgids|error_log|touched_functions|format|id|available_filter_functions|available_filter_functions_addrs)$'
+
+# snapshot_all DIR OUT: "path<TAB>value" for every file under the tracefs mount DIR but the
+# ones above, in path order, the lines of a value joined by a literal \n; files that read empty or
+# cannot be read (write-only ones) have an empty value, so a file that appears or goes (an
+# instance, a probe's event) shows too. kptr_restrict and ftrace_enabled are added, as
+# /proc/sys/kernel/NAME.
+snapshot_all() {
+	case $2 in
+	/*) set -- "$1" "$2" ;;
+	*) set -- "$1" "$PWD/$2" ;; # the list is written from inside the mount
+	esac
+	(
+		cd "$1" || exit 1
+		find . -type f | sed 's|^\./||' | grep -v -E "$tracefs_volatile" | sort >"$2.files"
+		xargs grep -H '' <"$2.files"
+		grep -H '' /proc/sys/kernel/kptr_restrict /proc/sys/kernel/ftrace_enabled
+	) 2>/dev/null | awk -v files="$2.files" '
+		# grep prints the lines of each file together: stream them out, never growing a
+		# string (available_filter_functions has tens of thousands of lines)
+		{
+			i = index($0, ":")
+			p = substr($0, 1, i - 1)
+			v = substr($0, i + 1)
+			if (p == cur) {
+				printf "\\n%s", v
+				next
+			}
+			if (cur != "")
+				printf "\n"
+			printf "%s\t%s", p, v
+			cur = p
+			seen[p] = 1
+		}
+		END {
+			if (cur != "")
+				printf "\n"
+			while ((getline p <files) > 0)
+				if (!(p in seen))
+					print p "\t"
+		}' >"$2"
+	rm -f "$2.files"
+}
+
+# changes_all BEFORE AFTER: "path<TAB>before<TAB>after" for each file of two snapshot_all
+# outputs that differs, but for the one change nothing can undo: a freshly booted kernel's
+# top-level buffer is not allocated at its size yet (buffer_size_kb "7 (expanded: 1408)",
+# buffer_total_size_kb "14 (expanded: 2816)" with 2 CPUs, per_cpu/cpuN/buffer_size_kb "7");
+# enabling any event there (on 6.1, in any instance) expands it, and no write un-expands it.
+# Those three files of the top level may go from such values to the size announced, as the
+# kernel rounds it up to whole pages (4080 bytes of data each: 1408 KiB reads 1410 once
+# expanded), and to nothing else.
+changes_all() {
+	awk -F '\t' '
+		NR == FNR { b[$1] = $2; next }
+		{ a[$1] = $2 }
+		function announced(v) {
+			if (v !~ /^[0-9]+ \(expanded: [0-9]+\)$/)
+				return ""
+			sub(/^.*expanded: /, "", v)
+			sub(/\)$/, "", v)
+			return v
+		}
+		# v is size KiB of n buffers, each rounded up to whole 4 KiB pages
+		function rounded_up(v, size, n) {
+			return v ~ /^[0-9]+$/ && v + 0 >= size + 0 && v + 0 < size + 4 * n
+		}
+		function expanded(p, old, new) {
+			if (full == "")
+				return 0
+			if (p == "buffer_size_kb")
+				return rounded_up(new, full, 1)
+			if (p == "buffer_total_size_kb")
+				return announced(old) != "" &&
+				       rounded_up(new, announced(old), announced(old) / full)
+			return p ~ /^per_cpu\/cpu[0-9]+\/buffer_size_kb$/ && old ~ /^[0-9]+$/ &&
+			       rounded_up(new, full, 1)
+		}
+		END {
+			full = announced(b["buffer_size_kb"])
+			for (p in b)
+				if (!(p in a))
+					print p "\t" b[p] "\t(absent)"
+				else if (a[p] != b[p] && !expanded(p, b[p], a[p]))
+					print p "\t" b[p] "\t" a[p]
+			for (p in a)
+				if (!(p in b))
+					print p "\t(absent)\t" a[p]
+		}' "$1" "$2" | sort
+}
