@@ -911,10 +911,20 @@ static int cursor_at_packet_end(const struct ctf_cursor *c)
 	return c->d.pos >= c->d.limit; /* no packet size: events run to the end of the file */
 }
 
+/*
+ * Point the event's scopes at their first values. A trace may decode no value at all before
+ * its first event body that has none either (no packet header or context, an event header,
+ * whose values are not kept, and a class without fields): d->vals is still NULL then, every
+ * scope is empty and stays NULL, as pointer arithmetic on NULL is undefined.
+ */
 static void set_scopes(struct ctf_cursor *c)
 {
 	struct ctf_dec *d = &c->d;
 
+	if (!d->vals) {
+		memset(c->ev.scope, 0, sizeof(c->ev.scope));
+		return;
+	}
 	c->ev.scope[MODEL_SCOPE_PACKET_CONTEXT] = d->vals + c->pctx_off;
 	c->ev.scope[MODEL_SCOPE_EVENT_COMMON_CONTEXT] = d->vals + d->marks[0];
 	c->ev.scope[MODEL_SCOPE_EVENT_CONTEXT] = d->vals + d->marks[1];

@@ -1,0 +1,142 @@
+#!/bin/sh
+# SPDX-License-Identifier: MIT
+#
+# Hostile inputs (issue 10, part 6): each bug the fuzzers and the damaged corpus copies found,
+# rebuilt here from a description (TSDL text, bytes written with printf, directory trees made
+# with mkdir and ln), never copied from a finding. The ASan and UBSan build runs this same
+# script, so a reproducer of a memory or undefined-behaviour bug fails there if it comes
+# back. Each case says what tracekit must do, from the CTF and trace.dat specifications and
+# the project's contract for bad input (exit status 1 and one line naming the cause and its
+# place, every event before the damage printed; exit status 0 when the input is valid).
+#
+#   1. An event class without fields in a stream whose event header keeps no value (LTTng's
+#      compact header) and a trace without packet header or context: valid, printed as
+#      babeltrace2 prints it (times and names). The same class with no event header at all:
+#      every event takes no room, which CTF forbids: exit 1 naming the stream file.
+#
+# Usage: hostile.sh TRACEKIT
+set -u
+LC_ALL=C
+TZ=UTC
+ASAN_OPTIONS="${ASAN_OPTIONS:+$ASAN_OPTIONS:}exitcode=86"
+UBSAN_OPTIONS="${UBSAN_OPTIONS:+$UBSAN_OPTIONS:}halt_on_error=1:exitcode=87"
+export LC_ALL TZ ASAN_OPTIONS UBSAN_OPTIONS
+# shellcheck source=../lib.sh
+. "$(dirname "$0")/../lib.sh"
+tk=$(abspath "${1:-${TRACEKIT:-}}")
+if [ ! -x "$tk" ]; then
+	echo "FAIL: not an executable: $tk"
+	exit 1
+fi
+tmp=$(mktemp -d)
+trap 'chmod -R u+rwx "$tmp" 2>/dev/null; rm -rf "$tmp"' EXIT
+failures=0
+
+fail() {
+	echo "FAIL: $*"
+	if [ -s "$tmp/err" ]; then
+		head -n 3 "$tmp/err" | cut -c 1-400 | sed 's/^/    stderr: /'
+	fi
+	failures=$((failures + 1))
+}
+
+# run CASE [TRACEKIT-ARGS...]: tracekit with a time limit; sets rc, fills $tmp/out, $tmp/err.
+run() {
+	case_name=$1
+	shift
+	timeout 20 "$tk" "$@" >"$tmp/out" 2>"$tmp/err"
+	rc=$?
+}
+
+# ok: exit status 0, nothing on stderr.
+ok() {
+	if [ "$rc" -ne 0 ] || [ -s "$tmp/err" ]; then
+		fail "$case_name: exit status $rc, want 0 and a quiet stderr"
+		return 1
+	fi
+	return 0
+}
+
+# error PATTERN...: exit status 1 and one line on stderr, "tracekit: Cannot ...", that
+# matches every PATTERN (grep -E).
+error() {
+	if [ "$rc" -ne 1 ]; then
+		fail "$case_name: exit status $rc, want 1"
+		return 1
+	fi
+	if [ "$(wc -l <"$tmp/err")" -ne 1 ] || ! grep -q '^tracekit: Cannot ' "$tmp/err"; then
+		fail "$case_name: want one 'tracekit: Cannot ...' line on stderr"
+		return 1
+	fi
+	for p in "$@"; do
+		if ! grep -q -E -e "$p" "$tmp/err"; then
+			fail "$case_name: the message does not match '$p'"
+			return 1
+		fi
+	done
+	return 0
+}
+
+# same_out FILE: stdout is FILE.
+same_out() {
+	if ! cmp -s "$tmp/out" "$1"; then
+		fail "$case_name: stdout is not as expected"
+		diff "$1" "$tmp/out" | head -n 6 | sed 's/^/    /'
+		return 1
+	fi
+	return 0
+}
+
+# ---- 1. events without fields and without any value decoded -------------------------------
+t=$tmp/nofields
+mkdir -p "$t/compact" "$t/none"
+cat >"$t/compact/metadata" <<'EOF'
+/* CTF 1.8 */
+typealias integer { size = 5; align = 1; signed = false; } := uint5_t;
+typealias integer { size = 27; align = 1; signed = false; map = clock.c.value; } := uint27_c;
+typealias integer { size = 32; align = 8; signed = false; } := uint32_t;
+typealias integer { size = 64; align = 8; signed = false; map = clock.c.value; } := uint64_c;
+trace { major = 1; minor = 8; byte_order = le; };
+clock { name = c; freq = 1000000000; };
+stream {
+	event.header := struct {
+		enum : uint5_t { compact = 0 ... 30, extended = 31 } id;
+		variant <id> {
+			struct { uint27_c timestamp; } compact;
+			struct { uint32_t id; uint64_c timestamp; } extended;
+		} v;
+	} align(8);
+};
+event { name = "a"; id = 0; };
+event { name = "b"; id = 1; };
+EOF
+# compact headers, little-endian: id in the low 5 bits, the time in the next 27 bits
+# (id 0 at 1 ns, id 1 at 2 ns, id 0 at 5 ns)
+printf '\040\0\0\0\101\0\0\0\240\0\0\0' >"$t/compact/stream"
+cat >"$t/compact.want" <<'EOF'
+[00:00:00.000000001] (+?.?????????) a: 
+[00:00:00.000000002] (+0.000000001) b: 
+[00:00:00.000000005] (+0.000000003) a: 
+EOF
+run "no fields, compact header" print "$t/compact"
+ok && same_out "$t/compact.want"
+run "no fields, compact header, JSON" print --style=json "$t/compact"
+if ok && [ "$(grep -c '"fields":{}' "$tmp/out")" -ne 3 ]; then
+	fail "$case_name: want three events with empty fields"
+fi
+
+cat >"$t/none/metadata" <<'EOF'
+/* CTF 1.8 */
+trace { major = 1; minor = 8; byte_order = le; };
+event { name = "e"; };
+EOF
+printf 'abcd' >"$t/none/stream"
+run "no fields, no event header" print "$t/none"
+error "file=$t/none/stream" 'offset-bits=0' 'takes no room' && same_out /dev/null
+
+if [ "$failures" -ne 0 ]; then
+	echo "$failures failures"
+	exit 1
+fi
+echo "all hostile-input cases as expected"
+exit 0
