@@ -332,6 +332,10 @@ static enum tk_status probe_file(struct tk_source *src, const char *dir, const c
 	read_index(dir, name, f);
 	st = probe_data(src, f, mf.data, probes, d);
 	mfile_close(&mf);
+	if (st < 0) { /* not among the probes: nothing else frees its index */
+		free(f->idx);
+		f->idx = NULL;
+	}
 	return st;
 }
 
@@ -509,6 +513,13 @@ enum tk_status ctf_streams_open(struct tk_source *src, const char *dir)
 	dec_free(&d);
 	if (st >= 0)
 		st = group_probes(src, &probes);
+	if (st < 0) /* the files probed are in no stream, whose closing would free their index */
+		for (i = 0; i < probes.len; i++) {
+			struct ctf_file *f = VEC_AT(&probes, struct probe, i).file;
+
+			free(f->idx);
+			f->idx = NULL;
+		}
 	vec_fini(&probes);
 	if (st < 0)
 		return TK_FAIL(st, "Cannot open streams: path=%s", dir);

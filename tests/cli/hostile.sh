@@ -13,8 +13,11 @@
 #      compact header) and a trace without packet header or context: valid, printed as
 #      babeltrace2 prints it (times and names). The same class with no event header at all:
 #      every event takes no room, which CTF forbids: exit 1 naming the stream file.
+#   2. A trace with LTTng index files (from gen-ctf) whose first packet is damaged (its magic
+#      number zeroed), in the first and in the second of two stream files: exit 1 naming the
+#      file, and no leak of the index tables read before (LeakSanitizer in the ASan build).
 #
-# Usage: hostile.sh TRACEKIT
+# Usage: hostile.sh TRACEKIT GEN_CTF
 set -u
 LC_ALL=C
 TZ=UTC
@@ -23,11 +26,7 @@ UBSAN_OPTIONS="${UBSAN_OPTIONS:+$UBSAN_OPTIONS:}halt_on_error=1:exitcode=87"
 export LC_ALL TZ ASAN_OPTIONS UBSAN_OPTIONS
 # shellcheck source=../lib.sh
 . "$(dirname "$0")/../lib.sh"
-tk=$(abspath "${1:-${TRACEKIT:-}}")
-if [ ! -x "$tk" ]; then
-	echo "FAIL: not an executable: $tk"
-	exit 1
-fi
+tools_from_args "$@"
 tmp=$(mktemp -d)
 trap 'chmod -R u+rwx "$tmp" 2>/dev/null; rm -rf "$tmp"' EXIT
 failures=0
@@ -133,6 +132,18 @@ EOF
 printf 'abcd' >"$t/none/stream"
 run "no fields, no event header" print "$t/none"
 error "file=$t/none/stream" 'offset-bits=0' 'takes no room' && same_out /dev/null
+
+# ---- 2. the index of a stream file whose first packet cannot be read ----------------------
+t=$tmp/index
+for k in 0 1; do
+	rm -rf "$t"
+	"$gen" -n 40 -s 2 -p 256 "$t" >/dev/null || fail "gen-ctf failed"
+	[ -f "$t/index/channel0_$k.idx" ] || fail "gen-ctf wrote no index for stream $k"
+	# the packet header starts with the magic number 0xC1FC1FC1: zero its first byte
+	printf '\0' | dd of="$t/channel0_$k" bs=1 seek=0 conv=notrunc 2>/dev/null
+	run "first packet of indexed stream file $k damaged" print "$t"
+	error "path=$t/channel0_$k" 'magic=' && same_out /dev/null
+done
 
 if [ "$failures" -ne 0 ]; then
 	echo "$failures failures"
