@@ -272,20 +272,102 @@ static int cmp_str(const void *a, const void *b)
 	return strcmp(*(char *const *) a, *(char *const *) b);
 }
 
-static enum tk_status discover(const char *dir, size_t root_len, struct vec *found, int depth)
+/*
+ * The directories one search has entered, by device and inode: a set in an open-addressing
+ * table (linear probing, at most half full). Symbolic links are followed, so without it a
+ * link to an ancestor ("x -> .") makes the tree infinite, and two of them make the search
+ * visit 2^depth paths.
+ */
+struct dir_id {
+	dev_t dev;
+	ino_t ino;
+	int used;
+};
+
+struct dir_set {
+	struct dir_id *slots;
+	size_t cap, len; /* cap: 0 or a power of two */
+};
+
+static size_t dir_hash(dev_t dev, ino_t ino, size_t cap)
+{
+	uint64_t h = ((uint64_t) ino ^ ((uint64_t) dev << 32)) * UINT64_C(0x9E3779B97F4A7C15);
+
+	return (size_t) (h >> 17) & (cap - 1);
+}
+
+/* Add @sb's directory to @set: 1 if it was new, 0 if already there, -1 when out of memory. */
+static int dir_set_add(struct dir_set *set, const struct stat *sb)
+{
+	size_t i;
+
+	if (2 * (set->len + 1) > set->cap) {
+		size_t cap = set->cap ? 2 * set->cap : 64, k;
+		struct dir_id *slots = calloc(cap, sizeof(*slots));
+
+		if (!slots)
+			return -1;
+		for (k = 0; k < set->cap; k++) {
+			const struct dir_id *d = &set->slots[k];
+
+			if (!d->used)
+				continue;
+			for (i = dir_hash(d->dev, d->ino, cap); slots[i].used;
+			     i = (i + 1) & (cap - 1))
+				;
+			slots[i] = *d;
+		}
+		free(set->slots);
+		set->slots = slots;
+		set->cap = cap;
+	}
+	for (i = dir_hash(sb->st_dev, sb->st_ino, set->cap); set->slots[i].used;
+	     i = (i + 1) & (set->cap - 1))
+		if (set->slots[i].dev == sb->st_dev && set->slots[i].ino == sb->st_ino)
+			return 0;
+	set->slots[i].dev = sb->st_dev;
+	set->slots[i].ino = sb->st_ino;
+	set->slots[i].used = 1;
+	set->len++;
+	return 1;
+}
+
+/* One search below a user's path. */
+struct search {
+	struct vec *found;
+	struct dir_set seen;
+	size_t root_len;
+};
+
+/*
+ * Search @dir (a directory, possibly reached through symbolic links) for traces: a directory
+ * holding a regular file "metadata" is one, and is not searched further. Each directory is
+ * entered once, by the first path that reaches it in name order; a later path to it (a link
+ * to an ancestor, to a sibling or to a trace already found) is ignored.
+ */
+static enum tk_status discover(struct search *s, const char *dir, int depth)
 {
 	struct vec subdirs = VEC_INIT;
+	struct stat sb;
 	DIR *dh;
 	struct dirent *de;
 	enum tk_status st = TK_OK;
 	size_t i;
+	int fresh;
 
+	if (stat(dir, &sb))
+		return TK_OK; /* gone since it was listed */
+	fresh = dir_set_add(&s->seen, &sb);
+	if (fresh < 0)
+		return TK_FAIL(TK_ERR_NOMEM, "Cannot search traces: path=%s", dir);
+	if (!fresh)
+		return TK_OK;
 	if (has_metadata(dir)) {
-		struct found *f = vec_push(found, sizeof(*f));
+		struct found *f = vec_push(s->found, sizeof(*f));
 
 		if (!f || !(f->dir = strdup(dir)))
 			return TK_FAIL(TK_ERR_NOMEM, "Cannot search traces: path=%s", dir);
-		f->rel = f->dir + root_len;
+		f->rel = f->dir + s->root_len;
 		while (*f->rel == '/')
 			f->rel++;
 		return TK_OK;
@@ -329,7 +411,7 @@ static enum tk_status discover(const char *dir, size_t root_len, struct vec *fou
 	sort_array(subdirs.data, subdirs.len, sizeof(char *), cmp_str);
 	for (i = 0; i < subdirs.len; i++) {
 		if (st >= 0)
-			st = discover(VEC_AT(&subdirs, char *, i), root_len, found, depth + 1);
+			st = discover(s, VEC_AT(&subdirs, char *, i), depth + 1);
 		free(VEC_AT(&subdirs, char *, i));
 	}
 	vec_fini(&subdirs);
@@ -422,6 +504,7 @@ enum tk_status ctf_sources_open(const char *const *paths, size_t npaths, struct 
 	size_t i, j;
 
 	for (i = 0; i < npaths && st >= 0; i++) {
+		struct search srch = {&found, {NULL, 0, 0}, 0};
 		size_t before = found.len;
 		char *root;
 
@@ -440,7 +523,9 @@ enum tk_status ctf_sources_open(const char *const *paths, size_t npaths, struct 
 				     strerror(errno));
 			break;
 		}
-		st = discover(root, strlen(root), &found, 0);
+		srch.root_len = strlen(root);
+		st = discover(&srch, root, 0);
+		free(srch.seen.slots);
 		free(root);
 		if (st >= 0 && found.len == before)
 			st = TK_FAIL(TK_ERR_NOTFOUND,

@@ -16,6 +16,10 @@
 #   2. A trace with LTTng index files (from gen-ctf) whose first packet is damaged (its magic
 #      number zeroed), in the first and in the second of two stream files: exit 1 naming the
 #      file, and no leak of the index tables read before (LeakSanitizer in the ASan build).
+#   3. A directory tree holding two symbolic links to itself (x -> ., y -> .), a trace in a
+#      subdirectory, a link to that trace beside it, and a link to a trace outside the tree:
+#      the search ends (babeltrace2 walks 2^33 paths there), each trace is read once, and the
+#      one reached only through a link is read: their events, each exactly once.
 #
 # Usage: hostile.sh TRACEKIT GEN_CTF
 set -u
@@ -144,6 +148,30 @@ for k in 0 1; do
 	run "first packet of indexed stream file $k damaged" print "$t"
 	error "path=$t/channel0_$k" 'magic=' && same_out /dev/null
 done
+
+# ---- 3. symbolic links: loops, a second path to a trace, a trace outside the tree ----------
+t=$tmp/links
+mkdir -p "$t/tree/a" "$t/outside"
+cp -r "$tmp/nofields/compact" "$t/tree/a/trace"
+# the outside trace: the same layout, one event "b" at 3 ns
+cp "$tmp/nofields/compact/metadata" "$t/outside/"
+printf '\141\0\0\0' >"$t/outside/stream"
+ln -s . "$t/tree/x"
+ln -s . "$t/tree/y"
+ln -s a/trace "$t/tree/b"
+ln -s ../outside "$t/tree/c"
+cat >"$t/want" <<'EOF'
+[00:00:00.000000001] (+?.?????????) a: 
+[00:00:00.000000002] (+0.000000001) b: 
+[00:00:00.000000003] (+0.000000001) b: 
+[00:00:00.000000005] (+0.000000002) a: 
+EOF
+run "symbolic links to the tree itself" print "$t/tree"
+if [ "$rc" -eq 124 ]; then
+	fail "$case_name: still searching after 20 s"
+else
+	ok && same_out "$t/want"
+fi
 
 if [ "$failures" -ne 0 ]; then
 	echo "$failures failures"
