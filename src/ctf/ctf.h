@@ -236,9 +236,12 @@ void ctf_streams_close(struct tk_source *src);
 
 /*
  * Find the CTF traces below each of @paths and open them, appending one struct tk_source *
- * per trace to @sources (directories sharing a trace UUID are one source).
+ * per trace to @sources (directories sharing a trace UUID are one source). A directory that
+ * cannot be searched is the cause of the error when no trace is found below its path, else
+ * a warning for @w.
  */
-enum tk_status ctf_sources_open(const char *const *paths, size_t npaths, struct vec *sources);
+enum tk_status ctf_sources_open(const char *const *paths, size_t npaths, struct vec *sources,
+				const struct model_warner *w);
 
 /* Free a source made by ctf_sources_open() or ctf_source_open_mem(). */
 void ctf_source_destroy(struct tk_source *src);

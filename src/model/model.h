@@ -237,6 +237,8 @@ struct tk_source {
 	 * they come instead of failing, as trace-cmd does.
 	 */
 	uint8_t time_may_go_back;
+	/* a problem read past while opening (tk_warning_cb text), in the arena, or NULL */
+	const char *warning;
 };
 
 struct tk_trace {
@@ -365,6 +367,19 @@ static inline struct tk_event_class *model_find_ec(const struct model_stream_cla
  * compute the ranks used to break timestamp ties (babeltrace2's muxer order).
  */
 enum tk_status model_trace_finish(struct tk_trace *trace);
+
+/* Where readers report the problems they read past (tk_trace_opts.warning, may be NULL). */
+struct model_warner {
+	tk_warning_cb cb;
+	void *payload;
+};
+
+/*
+ * Report the causes recorded after error_depth() returned @depth as one warning (see
+ * error_format()), then drop them from the error chain: the call that read past them
+ * succeeds.
+ */
+void model_warn_causes(const struct model_warner *w, size_t depth);
 
 /*
  * The values after those of a field of class @fc that start at @v (the layout of the file

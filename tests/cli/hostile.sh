@@ -20,6 +20,13 @@
 #      subdirectory, a link to that trace beside it, and a link to a trace outside the tree:
 #      the search ends (babeltrace2 walks 2^33 paths there), each trace is read once, and the
 #      one reached only through a link is read: their events, each exactly once.
+#   4. Errors that name their cause: a trace.dat file without read permission (errno, not
+#      "not a trace"); a tree whose only trace is in an unreadable directory (the directory
+#      and errno as the cause of "no CTF trace found"); the same tree with a readable trace
+#      too (exit 0, its events, and one "tracekit: warning:" line naming the unreadable
+#      directory); a trace 40 directories deep (the directory below which the search stopped,
+#      as the cause), and one 33 directories deep, the deepest searched (found). Permissions
+#      do not stop root: as root, these cases run tracekit as nobody (setpriv).
 #
 # Usage: hostile.sh TRACEKIT GEN_CTF
 set -u
@@ -172,6 +179,71 @@ if [ "$rc" -eq 124 ]; then
 else
 	ok && same_out "$t/want"
 fi
+
+# ---- 4. unreadable files and directories, traces too deep ---------------------------------
+# as_user CASE ARGS...: run, as nobody when root (permissions do not apply to root)
+as_user() {
+	if [ "$(id -u)" -ne 0 ]; then
+		run "$@"
+		return
+	fi
+	case_name=$1
+	shift
+	timeout 20 setpriv --reuid=65534 --regid=65534 --clear-groups "$tk" "$@" \
+		>"$tmp/out" 2>"$tmp/err"
+	rc=$?
+}
+t=$tmp/perm
+mkdir -p "$t/only/locked" "$t/both/locked" "$t/both/open" "$t/dat"
+chmod 755 "$tmp"
+cp -r "$tmp/nofields/compact" "$t/only/locked/trace"
+cp -r "$tmp/nofields/compact" "$t/both/locked/trace"
+cp -r "$tmp/links/outside" "$t/both/open/trace"
+# the smallest trace.dat start: its magic, then nothing (unreadable anyway)
+printf '\027\010\104tracing6' >"$t/dat/trace.dat"
+chmod -R a+rX "$t"
+chmod 0 "$t/only/locked" "$t/both/locked" "$t/dat/trace.dat"
+if [ "$(id -u)" -eq 0 ] && ! command -v setpriv >/dev/null 2>&1; then
+	echo "note: root without setpriv(1): unreadable files not checked" >&2
+else
+	as_user "unreadable trace.dat file" print "$t/dat/trace.dat"
+	error "Cannot read file: path=$t/dat/trace.dat, errno=Permission denied" &&
+		same_out /dev/null
+	as_user "only trace in an unreadable directory" print "$t/only"
+	error "no CTF trace .*found: Cannot search directory: path=$t/only/locked, errno=Permission denied" &&
+		same_out /dev/null
+	as_user "a trace beside an unreadable directory" print "$t/both"
+	if [ "$rc" -ne 0 ] || [ "$(wc -l <"$tmp/err")" -ne 1 ] ||
+		! grep -q "^tracekit: warning: Cannot search directory: path=$t/both/locked, errno=Permission denied\$" \
+			"$tmp/err"; then
+		fail "$case_name: want exit 0 and one warning naming the directory"
+	else
+		echo '[00:00:00.000000003] (+?.?????????) b: ' >"$t/want"
+		same_out "$t/want"
+	fi
+fi
+chmod 755 "$t/only/locked" "$t/both/locked"
+
+# nest ROOT N: the path ROOT/d1/d2/.../dN
+nest() {
+	p=$1
+	i=1
+	while [ $i -le "$2" ]; do
+		p=$p/d$i
+		i=$((i + 1))
+	done
+	echo "$p"
+}
+# deep/d1/.../d39/trace: 40 levels below deep; deep33/d1/.../d32/trace: 33 levels
+for d in "$(nest "$tmp/deep" 39)" "$(nest "$tmp/deep33" 32)"; do
+	mkdir -p "$d"
+	cp -r "$tmp/nofields/compact" "$d/trace"
+done
+run "a trace 40 directories deep" print "$tmp/deep"
+error "no CTF trace .*found: Cannot search directory: path=$tmp/deep(/d[0-9]+){33}/d34, reason=more than 33 levels below" &&
+	same_out /dev/null
+run "a trace 33 directories deep" print "$tmp/deep33"
+ok && same_out "$tmp/nofields/compact.want"
 
 if [ "$failures" -ne 0 ]; then
 	echo "$failures failures"
