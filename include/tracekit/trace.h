@@ -33,7 +33,8 @@ struct tk_event_class;
  * @payload: The caller's pointer.
  *
  * Warnings are part of the trace that could be read, not failures: a directory below a path
- * that could not be searched while traces were found elsewhere.
+ * that could not be searched while traces were found elsewhere, or a trace.dat kallsyms
+ * section that could not be read (function addresses then print without their names).
  */
 typedef void (*tk_warning_cb)(const char *text, void *payload);
 

@@ -533,6 +533,19 @@ static enum tk_status td_open(struct tk_source **out, struct tracedat *td, const
 	st = parse_metadata(ts);
 	if (st >= 0)
 		st = build_model(src, ts, path);
+	if (st >= 0 && in->kallsyms_problem) {
+		static const char fmt[] =
+			"Cannot read trace.dat kallsyms: path=%s, reason=function "
+			"addresses print without their names: %s";
+		size_t n = strlen(fmt) + strlen(path) + strlen(in->kallsyms_problem);
+		char *text = arena_alloc(&src->arena, n);
+
+		if (!text)
+			st = TK_FAIL(TK_ERR_NOMEM, "Cannot open trace.dat: path=%s", path);
+		else
+			snprintf(text, n, fmt, path, in->kallsyms_problem);
+		src->warning = text;
+	}
 	if (st < 0) {
 		td_source_destroy(src);
 		return TK_FAIL(st, "Cannot open trace.dat: path=%s", path);

@@ -147,6 +147,11 @@ struct tracedat_info {
 	struct tracedat_system *systems;
 	size_t n_systems;
 	struct tracedat_blob kallsyms;
+	/*
+	 * v7: why the kallsyms section could not be read (its causes, joined by ": "), or NULL.
+	 * kallsyms only names function addresses, so the file is read without it (empty).
+	 */
+	const char *kallsyms_problem;
 	struct tracedat_blob printk;
 	struct tracedat_blob cmdlines;
 	struct tracedat_option *options; /* every option but DONE, in file order (v7: along

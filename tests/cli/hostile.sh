@@ -27,8 +27,15 @@
 #      directory); a trace 40 directories deep (the directory below which the search stopped,
 #      as the cause), and one 33 directories deep, the deepest searched (found). Permissions
 #      do not stop root: as root, these cases run tracekit as nobody (setpriv).
+#   5. A version 7 trace.dat file (gen-dat, uncompressed and zstd twins) whose kallsyms
+#      section cannot be read: its length past the end of the section, its section id
+#      changed, its compressed data zeroed. kallsyms only names function addresses, so the
+#      file reads as the same file with an empty kallsyms (its length set to 0, a valid file
+#      that trace-cmd report, when installed, prints alike): exit 0, that output, and one
+#      "tracekit: warning:" line naming the file and the section. `info` and `convert` go on
+#      too, and the converted file prints the same.
 #
-# Usage: hostile.sh TRACEKIT GEN_CTF
+# Usage: hostile.sh TRACEKIT GEN_CTF [GEN_DAT]
 set -u
 LC_ALL=C
 TZ=UTC
@@ -38,6 +45,9 @@ export LC_ALL TZ ASAN_OPTIONS UBSAN_OPTIONS
 # shellcheck source=../lib.sh
 . "$(dirname "$0")/../lib.sh"
 tools_from_args "$@"
+gendat=$(abspath "${3:-$(dirname "$gen")/gen-dat}")
+# shellcheck source=../damage-dat-lib.sh
+. "$(dirname "$0")/../damage-dat-lib.sh"
 tmp=$(mktemp -d)
 trap 'chmod -R u+rwx "$tmp" 2>/dev/null; rm -rf "$tmp"' EXIT
 failures=0
@@ -244,6 +254,70 @@ error "no CTF trace .*found: Cannot search directory: path=$tmp/deep(/d[0-9]+){3
 	same_out /dev/null
 run "a trace 33 directories deep" print "$tmp/deep33"
 ok && same_out "$tmp/nofields/compact.want"
+
+# ---- 5. a v7 kallsyms section that cannot be read -----------------------------------------
+t=$tmp/kallsyms
+mkdir "$t"
+"$gendat" -n 300 -c 2 "$t/none.dat" >/dev/null &&
+	"$gendat" -n 300 -c 2 --compression=zstd "$t/zstd.dat" >/dev/null ||
+	fail "gen-dat failed"
+# section_start FILE ID: the offset of the header of the v7 section of id ID
+section_start() {
+	od -An -v -tu1 "$1" | awk "$LAYOUT_AWK" |
+		awk -v id="$2" '$1 == "region" && $4 == "section_header:" id { print $2 }'
+}
+# put FILE OFFSET OCTAL-ESCAPES: write those bytes at OFFSET
+put() {
+	# shellcheck disable=SC2059 # the bytes are given as octal escapes
+	printf "$3" | dd of="$1" bs=1 seek="$2" conv=notrunc 2>/dev/null
+}
+kn=$(section_start "$t/none.dat" 19)
+kz=$(section_start "$t/zstd.dat" 19)
+if [ -z "$kn" ] || [ -z "$kz" ]; then
+	fail "no kallsyms section (id 19) found in the gen-dat files"
+else
+	"$tk" print "$t/none.dat" >"$t/full"
+	# the reference: the u32 length after the 16-byte section header set to 0
+	cp "$t/none.dat" "$t/empty.dat"
+	put "$t/empty.dat" $((kn + 16)) '\0\0\0\0'
+	run "v7 kallsyms emptied (valid)" print "$t/empty.dat"
+	ok && cp "$tmp/out" "$t/want"
+	if cmp -s "$t/want" "$t/full" || ! grep -q ' function=0xffffffff' "$t/want"; then
+		fail "$case_name: the output does not lose the function names"
+	fi
+	if command -v trace-cmd >/dev/null 2>&1; then
+		trace-cmd report "$t/empty.dat" >"$t/oracle" 2>/dev/null
+		cmp -s "$t/oracle" "$t/want" ||
+			fail "$case_name: trace-cmd report prints it otherwise"
+	fi
+	cp "$t/none.dat" "$t/length.dat"
+	put "$t/length.dat" $((kn + 16)) '\360\377\377\377'
+	cp "$t/none.dat" "$t/id.dat"
+	put "$t/id.dat" "$kn" '\024'
+	cp "$t/zstd.dat" "$t/zdata.dat"
+	dd if=/dev/zero of="$t/zdata.dat" bs=1 seek=$((kz + 16 + 8 + 20)) count=64 \
+		conv=notrunc 2>/dev/null
+	for f in length id zdata; do
+		run "v7 kallsyms section damaged ($f)" print "$t/$f.dat"
+		if [ "$rc" -ne 0 ] || [ "$(wc -l <"$tmp/err")" -ne 1 ] ||
+			! grep -q "^tracekit: warning: Cannot read trace.dat kallsyms: path=$t/$f.dat, .*section: id=19 (KALLSYMS), offset=" \
+				"$tmp/err"; then
+			fail "$case_name: want exit 0 and one warning naming the file and section"
+		else
+			same_out "$t/want"
+		fi
+		run "v7 kallsyms section damaged ($f), info" info "$t/$f.dat"
+		[ "$rc" -eq 0 ] || fail "$case_name: exit status $rc, want 0"
+		rm -f "$t/conv.dat"
+		run "v7 kallsyms section damaged ($f), convert" convert "$t/$f.dat" -o "$t/conv.dat"
+		if [ "$rc" -ne 0 ]; then
+			fail "$case_name: exit status $rc, want 0"
+		else
+			run "v7 kallsyms section damaged ($f), converted" print "$t/conv.dat"
+			ok && same_out "$t/want"
+		fi
+	done
+fi
 
 if [ "$failures" -ne 0 ]; then
 	echo "$failures failures"
