@@ -606,11 +606,13 @@ struct ctf_cursor {
 	uint64_t pkt_bits; /* UNSET: to the end of the file */
 	uint64_t content_bits;
 	size_t pkt_no;	  /* packet number in the current file */
+	uint8_t pkt_done; /* the packet at pkt_off has ended: the next one is after it */
 	size_t npkt_vals; /* values of packet header and context */
 	size_t pctx_off;  /* first value of the packet context */
 	struct snapshots cur, prev;
 	struct tk_event ev;
 	struct tk_notice notice;
+	uint64_t ev_pos;       /* where the current event starts (bits from the packet) */
 	uint64_t body_pos;     /* where the current event's body starts */
 	size_t body_nv;	       /* value index where its values start */
 	struct pkt_ref *order; /* streams of several files: every packet, in reading order */
@@ -837,6 +839,11 @@ static enum tk_status cursor_read_packet(struct ctf_cursor *c)
 	const struct ctf_pkt *ix = NULL;
 	enum tk_status st;
 
+	if (c->pkt_done) { /* the packet that ended: pkt_off and pkt_no named it until now */
+		c->pkt_off = c->pkt_bits == UNSET ? c->mf.size : c->pkt_off + c->pkt_bits / 8;
+		c->pkt_no++;
+		c->pkt_done = 0;
+	}
 	if (c->order) {
 		const struct pkt_ref *r;
 
@@ -971,6 +978,7 @@ static enum tk_status cursor_decode_event(struct ctf_cursor *c)
 	uint64_t start = d->pos;
 	enum tk_status st;
 
+	c->ev_pos = start;
 	if (d->pos > d->limit)
 		return TK_FAIL(TK_ERR_FORMAT,
 			       "Cannot read event: offset-bits=%llu, "
@@ -992,9 +1000,10 @@ static enum tk_status cursor_decode_event(struct ctf_cursor *c)
 		ec = model_find_ec(sc, d->event_id);
 		if (!ec)
 			return TK_FAIL(TK_ERR_FORMAT,
-				       "Cannot read event: id=%llu, "
+				       "Cannot read event: id=%llu, offset-bits=%llu, "
 				       "reason=no such event class",
-				       (unsigned long long) d->event_id);
+				       (unsigned long long) d->event_id,
+				       (unsigned long long) start);
 	}
 	c->ev.ec = ec;
 	c->ev.cycles = d->clock;
@@ -1033,6 +1042,30 @@ static enum tk_status cursor_decode_event(struct ctf_cursor *c)
 			       "reason=event takes no room (CTF forbids empty events)",
 			       ec->name ? ec->name : "", (unsigned long long) start);
 	return TK_OK;
+}
+
+/* The cause naming where the event that failed to decode starts in its file. */
+static TK_NOINLINE TK_COLD enum tk_status event_fail(const struct ctf_cursor *c, enum tk_status st)
+{
+	return TK_FAIL(st,
+		       "Cannot read event: file=%s, packet-index=%zu, packet-offset=%llu, "
+		       "offset=%llu",
+		       c->cs->files[c->file]->path, c->pkt_no, (unsigned long long) c->pkt_off,
+		       (unsigned long long) (c->pkt_off + c->ev_pos / 8));
+}
+
+/* model_cursor_ops.where: the packet of the last item and, for an event, where it starts. */
+static void cursor_where(const struct model_cursor *mc, const struct model_item *item, char *buf,
+			 size_t size)
+{
+	const struct ctf_cursor *c = (const struct ctf_cursor *) mc;
+	int n;
+
+	n = snprintf(buf, size, "file=%s, packet-index=%zu, packet-offset=%llu",
+		     c->cs->files[c->file]->path, c->pkt_no, (unsigned long long) c->pkt_off);
+	if (n >= 0 && (size_t) n < size && item->kind == MODEL_ITEM_EVENT)
+		snprintf(buf + n, size - (size_t) n, ", offset=%llu",
+			 (unsigned long long) (c->pkt_off + c->ev_pos / 8));
 }
 
 static void item_ts(struct model_item *out, int has, int64_t ns)
@@ -1126,7 +1159,7 @@ static enum tk_status cursor_next(struct model_cursor *mc, struct model_item *ou
 				if (!cursor_at_packet_end(c)) {
 					st = cursor_decode_event(c);
 					if (st < 0)
-						return st;
+						return event_fail(c, st);
 					c->state = CUR_QUEUED_EVENT;
 				}
 				if (sc->packets_have_ts_begin && c->d.clock < begin)
@@ -1154,11 +1187,7 @@ static enum tk_status cursor_next(struct model_cursor *mc, struct model_item *ou
 			}
 			st = cursor_decode_event(c);
 			if (st < 0)
-				return TK_FAIL(st,
-					       "Cannot read event: file=%s, packet-index=%zu, "
-					       "packet-offset=%llu",
-					       c->cs->files[c->file]->path, c->pkt_no,
-					       (unsigned long long) c->pkt_off);
+				return event_fail(c, st);
 			out->kind = MODEL_ITEM_EVENT;
 			out->event = &c->ev;
 			item_ts(out, c->ev.has_ts, c->ev.ns);
@@ -1173,12 +1202,7 @@ static enum tk_status cursor_next(struct model_cursor *mc, struct model_item *ou
 					return st;
 				item_ts(out, 1, ns);
 			}
-			if (c->pkt_bits == UNSET) {
-				c->pkt_off = c->mf.size;
-			} else {
-				c->pkt_off += c->pkt_bits / 8;
-			}
-			c->pkt_no++;
+			c->pkt_done = 1; /* moved past when the next packet is read */
 			c->state = CUR_PACKET;
 			return TK_OK;
 		case CUR_DONE:
@@ -1201,6 +1225,7 @@ static void cursor_destroy(struct model_cursor *mc)
 static const struct model_cursor_ops ctf_cursor_ops = {
 	.next = cursor_next,
 	.values = cursor_values,
+	.where = cursor_where,
 	.destroy = cursor_destroy,
 };
 

@@ -314,6 +314,13 @@ struct model_cursor_ops {
 	enum tk_status (*next)(struct model_cursor *c, struct model_item *out);
 	/* Decode the values of the current event, left pending by next(). */
 	enum tk_status (*values)(struct model_cursor *c);
+	/*
+	 * Where @item, the item next() returned last, is, for error messages: "key=value, ..."
+	 * in @buf (@size bytes, NUL-terminated), such as "file=F, packet-index=3,
+	 * packet-offset=4096, offset=4180". NULL when the stream's path says enough.
+	 */
+	void (*where)(const struct model_cursor *c, const struct model_item *item, char *buf,
+		      size_t size);
 	void (*destroy)(struct model_cursor *c);
 };
 

@@ -650,6 +650,19 @@ int tracedat_source_time_in_ns(const struct tk_source *src)
 
 /* ---- reading ------------------------------------------------------------------------------ */
 
+/* The cause naming the page being read: its buffer (instances only), CPU, index, offset. */
+static TK_NOINLINE TK_COLD enum tk_status page_fail(const struct td_cursor *c, enum tk_status st)
+{
+	const struct td_stream *tds = c->stream->fmt;
+	const struct tracedat_buffer *b = &c->ts->td->info.buffers[tds->buffer];
+
+	return TK_FAIL(st,
+		       "Cannot read page: " TRACEDAT_BUF_FMT "cpu=%llu, index=%llu, offset=%llu",
+		       TRACEDAT_BUF_ARGS(b), (unsigned long long) c->stream->id,
+		       (unsigned long long) (c->page_no - 1),
+		       (unsigned long long) tracedat_pages_offset(c->pages));
+}
+
 /* Load the next page with at least one record; TK_END after the last. */
 static enum tk_status cursor_next_page(struct td_cursor *c)
 {
@@ -664,10 +677,7 @@ static enum tk_status cursor_next_page(struct td_cursor *c)
 		c->page_no++;
 		st = ftrace_page_init(&c->pg, &c->ts->ctx.layout, c->ts->ctx.bo, page, size);
 		if (st < 0)
-			return TK_FAIL(st, "Cannot read page: cpu=%llu, index=%llu, offset=%llu",
-				       (unsigned long long) c->stream->id,
-				       (unsigned long long) (c->page_no - 1),
-				       (unsigned long long) tracedat_pages_offset(c->pages));
+			return page_fail(c, st);
 		c->missed = c->pg.missed;
 		c->have_page = 1;
 		return TK_OK;
@@ -693,10 +703,7 @@ static enum tk_status td_cursor_next(struct model_cursor *mc, struct model_item 
 			continue;
 		}
 		if (st < 0)
-			return TK_FAIL(st, "Cannot read page: cpu=%llu, index=%llu, offset=%llu",
-				       (unsigned long long) c->stream->id,
-				       (unsigned long long) (c->page_no - 1),
-				       (unsigned long long) tracedat_pages_offset(c->pages));
+			return page_fail(c, st);
 		break;
 	}
 	c->ev.raw = rec.data;

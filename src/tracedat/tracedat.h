@@ -185,6 +185,15 @@ struct tracedat {
 	void *priv; /* the container's own state */
 };
 
+/*
+ * "buffer=NAME, " in a cause, from TRACEDAT_BUF_ARGS(buffer) for TRACEDAT_BUF_FMT: instance
+ * buffers are named, the top one (whose name is empty) is not, as trace-cmd report shows it.
+ *
+ *	TK_FAIL(st, "Cannot read page: " TRACEDAT_BUF_FMT "cpu=%u", TRACEDAT_BUF_ARGS(b), cpu);
+ */
+#define TRACEDAT_BUF_FMT     "%s%s%s"
+#define TRACEDAT_BUF_ARGS(b) (b)->name[0] ? "buffer=" : "", (b)->name, (b)->name[0] ? ", " : ""
+
 /* Open @path (or @size bytes at @data, kept by the caller); a cause names what is wrong. */
 enum tk_status tracedat_open(struct tracedat **out, const char *path);
 enum tk_status tracedat_open_mem(struct tracedat **out, const uint8_t *data, size_t size);

@@ -34,6 +34,14 @@
 #      that trace-cmd report, when installed, prints alike): exit 0, that output, and one
 #      "tracekit: warning:" line naming the file and the section. `info` and `convert` go on
 #      too, and the converted file prints the same.
+#   6. Errors that name their place. Two gen-dat files given together, the second (version
+#      6) cut short in the data of its CPU 1: the line names that file, the CPU and the
+#      offset, and no empty "buffer=" (the top buffer, which trace-cmd does not name either);
+#      the commit word of the first page of a version 7 file's instance buffer "inst" made
+#      too large: the line names the file, the buffer, the CPU, the page index and offset. Hand-made CTF traces whose offsets are known from their bytes: an event id no
+#      class has (the line names the file, the packet and the event's offset), and an event
+#      older than the one before it in a stream's second packet (the line names the file,
+#      the packet index and offset and the event's offset, after the events before it).
 #
 # Usage: hostile.sh TRACEKIT GEN_CTF [GEN_DAT]
 set -u
@@ -318,6 +326,86 @@ else
 		fi
 	done
 fi
+
+# ---- 6. errors that name their place ------------------------------------------------------
+t=$tmp/place
+mkdir "$t"
+"$gendat" -n 200 -c 2 -S 1 "$t/a.dat" >/dev/null &&
+	"$gendat" -n 200 -c 2 -S 2 --file-version=6 "$t/b.dat" >/dev/null &&
+	"$gendat" -n 200 -c 2 -S 3 --instance=inst "$t/inst.dat" >/dev/null ||
+	fail "gen-dat failed"
+# the v6 file keeps its CPUs' data last: its last 5000 bytes are in the data of CPU 1
+head -c $(($(wc -c <"$t/b.dat") - 5000)) "$t/b.dat" >"$t/b-cut.dat"
+run "trace.dat cut short, second of two files" print "$t/a.dat" "$t/b-cut.dat"
+if error "Cannot read stream: path=$t/b-cut.dat, id=1: Cannot read trace.dat CPU data: cpu=1, offset=[0-9]+, reason=data runs past the end of the file"; then
+	grep -q 'buffer=' "$tmp/err" && fail "$case_name: an empty buffer= in the message"
+fi
+# data_offset FILE BUFFER CPU: where the data of that CPU of that buffer starts, read from the
+# file's v7 BUFFER options (option 3: u64 section offset, then the buffer's name)
+data_offset() {
+	od -An -v -tu1 "$1" | awk "$LAYOUT_AWK" | awk '
+		$1 == "option" { o = $2 == 3 ? $3 : -1 }
+		$1 == "entry" && o >= 0 { print o, $2, $3 }' |
+		while read -r o c at; do
+			name=$(dd if="$1" bs=1 skip=$((o + 14)) count=64 2>/dev/null | tr '\0' '\n' |
+				head -n 1)
+			if [ "$name" = "$2" ] && [ "$c" = "$3" ]; then
+				od -An -v -tu8 -j "$at" -N 8 "$1" | tr -d ' '
+			fi
+		done
+}
+i0=$(data_offset "$t/inst.dat" inst 0)
+if [ -z "$i0" ]; then
+	fail "cannot find the data of the instance in the gen-dat file"
+else
+	# the 8-byte commit word after the page's 8-byte time stamp: far more than a page holds
+	put "$t/inst.dat" $((i0 + 8)) '\0\0\0\1\0\0\0\0'
+	run "trace.dat page damaged in an instance" print "$t/inst.dat"
+	error "Cannot read stream: path=$t/inst.dat, id=0: Cannot read page: buffer=inst, cpu=0, index=0, offset=$i0: "
+fi
+
+# CTF: one stream, each packet a context (packet_size, content_size: u32 LE, in bits) and
+# events of 9 bytes (u8 id, u64 LE time stamp)
+t=$tmp/place/ctf
+mkdir -p "$t/ids" "$t/back"
+cat >"$t/ids/metadata" <<'EOF'
+/* CTF 1.8 */
+typealias integer { size = 8; align = 8; signed = false; } := uint8_t;
+typealias integer { size = 32; align = 8; signed = false; } := uint32_t;
+typealias integer { size = 64; align = 8; signed = false; map = clock.c.value; } := uint64_c;
+trace { major = 1; minor = 8; byte_order = le; };
+clock { name = c; freq = 1000000000; };
+stream {
+	packet.context := struct { uint32_t packet_size; uint32_t content_size; };
+	event.header := struct { uint8_t id; uint64_c timestamp; };
+};
+event { name = "a"; id = 0; };
+event { name = "b"; id = 1; };
+EOF
+cp "$t/ids/metadata" "$t/back/"
+# packet 0 (bytes 0-16): a at 5 ns; packet 1 (bytes 17-42): a at 7 ns, then b at 6 ns at 34
+{
+	printf '\210\0\0\0\210\0\0\0'
+	printf '\0\5\0\0\0\0\0\0\0'
+	printf '\320\0\0\0\320\0\0\0'
+	printf '\0\7\0\0\0\0\0\0\0'
+	printf '\1\6\0\0\0\0\0\0\0'
+} >"$t/back/stream"
+# the same, the second event of packet 1 with id 9, which no class has
+{
+	head -c 34 "$t/back/stream"
+	printf '\11\10\0\0\0\0\0\0\0'
+} >"$t/ids/stream"
+cat >"$t/want" <<'EOF'
+[00:00:00.000000005] (+?.?????????) a: 
+[00:00:00.000000007] (+0.000000002) a: 
+EOF
+run "CTF event of no class" print "$t/ids"
+error "Cannot read event: file=$t/ids/stream, packet-index=1, packet-offset=17, offset=34: Cannot read event: id=9, offset-bits=136, reason=no such event class" &&
+	same_out "$t/want"
+run "CTF time going backwards" print "$t/back"
+error "Cannot order events: stream=$t/back/stream, file=$t/back/stream, packet-index=1, packet-offset=17, offset=34, time-ns=6, previous-time-ns=7, reason=time goes backwards" &&
+	same_out "$t/want"
 
 if [ "$failures" -ne 0 ]; then
 	echo "$failures failures"
