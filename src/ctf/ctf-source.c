@@ -48,16 +48,17 @@ static enum tk_status unpack_metadata(const uint8_t *data, size_t size, const ch
 			free(text);
 			return TK_FAIL(TK_ERR_UNSUPPORTED,
 				       "Cannot read metadata packet: path=%s, "
-				       "packet=%zu, reason=compression, encryption or checksums "
-				       "are not supported",
-				       path, k);
+				       "packet=%zu, offset=%zu, reason=compression, encryption or "
+				       "checksums are not supported",
+				       path, k, off);
 		}
 		if (h[35] != 1 || h[36] != 8) {
 			free(text);
-			return TK_FAIL(TK_ERR_UNSUPPORTED,
-				       "Cannot read metadata packet: path=%s, "
-				       "packet=%zu, version=%u.%u, reason=expecting 1.8",
-				       path, k, h[35], h[36]);
+			return TK_FAIL(
+				TK_ERR_UNSUPPORTED,
+				"Cannot read metadata packet: path=%s, "
+				"packet=%zu, offset=%zu, version=%u.%u, reason=expecting 1.8",
+				path, k, off, h[35], h[36]);
 		}
 		if (k == 0)
 			memcpy(uuid, h + 4, 16);
@@ -65,17 +66,18 @@ static enum tk_status unpack_metadata(const uint8_t *data, size_t size, const ch
 			free(text);
 			return TK_FAIL(TK_ERR_FORMAT,
 				       "Cannot read metadata packet: path=%s, "
-				       "packet=%zu, reason=UUID differs from the first packet's",
-				       path, k);
+				       "packet=%zu, offset=%zu, reason=UUID differs from the first "
+				       "packet's",
+				       path, k, off);
 		}
 		if (content / 8 < METADATA_HEADER_SIZE || packet < content ||
 		    content / 8 > size - off) {
 			free(text);
 			return TK_FAIL(TK_ERR_FORMAT,
 				       "Cannot read metadata packet: path=%s, "
-				       "packet=%zu, content-size=%u, packet-size=%u, "
+				       "packet=%zu, offset=%zu, content-size=%u, packet-size=%u, "
 				       "reason=sizes do not fit",
-				       path, k, content, packet);
+				       path, k, off, content, packet);
 		}
 		memcpy(text + n, h + METADATA_HEADER_SIZE, content / 8 - METADATA_HEADER_SIZE);
 		n += content / 8 - METADATA_HEADER_SIZE;

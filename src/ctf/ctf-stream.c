@@ -270,7 +270,8 @@ static enum tk_status probe_data(struct tk_source *src, struct ctf_file *f, cons
 
 	st = read_packet_start(src, data, f->size, 0, f->idx, d, &pi);
 	if (st < 0)
-		return TK_FAIL(st, "Cannot read first packet of stream file: path=%s", f->path);
+		return TK_FAIL(st, "Cannot read first packet of stream file: path=%s, offset=0",
+			       f->path);
 	if (d->ts_begin != UNSET && pi.sc->clock) {
 		if (model_clock_ns(pi.sc->clock, d->ts_begin, &f->begin_ns))
 			return TK_FAIL(TK_ERR_FORMAT,

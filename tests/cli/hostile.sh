@@ -38,10 +38,14 @@
 #      6) cut short in the data of its CPU 1: the line names that file, the CPU and the
 #      offset, and no empty "buffer=" (the top buffer, which trace-cmd does not name either);
 #      the commit word of the first page of a version 7 file's instance buffer "inst" made
-#      too large: the line names the file, the buffer, the CPU, the page index and offset. Hand-made CTF traces whose offsets are known from their bytes: an event id no
-#      class has (the line names the file, the packet and the event's offset), and an event
-#      older than the one before it in a stream's second packet (the line names the file,
-#      the packet index and offset and the event's offset, after the events before it).
+#      too large: the line names the file, the buffer, the CPU, the page index and offset.
+#      Hand-made CTF traces whose offsets are known from their bytes: an event id no class
+#      has (the line names the file, the packet and the event's offset), and an event older
+#      than the one before it in a stream's second packet (the line names the file, the
+#      packet index and offset and the event's offset, after the events before it).
+#      Metadata: an event class whose sequence length names no field (the line of its
+#      event block), a trace block that is missing (the last line of the text), the second
+#      packet of gen-ctf's packetized metadata with version 2.8 (its index and offset).
 #
 # Usage: hostile.sh TRACEKIT GEN_CTF [GEN_DAT]
 set -u
@@ -171,7 +175,8 @@ for k in 0 1; do
 	# the packet header starts with the magic number 0xC1FC1FC1: zero its first byte
 	printf '\0' | dd of="$t/channel0_$k" bs=1 seek=0 conv=notrunc 2>/dev/null
 	run "first packet of indexed stream file $k damaged" print "$t"
-	error "path=$t/channel0_$k" 'magic=' && same_out /dev/null
+	error "Cannot read first packet of stream file: path=$t/channel0_$k, offset=0: " 'magic=' &&
+		same_out /dev/null
 done
 
 # ---- 3. symbolic links: loops, a second path to a trace, a trace outside the tree ----------
@@ -406,6 +411,36 @@ error "Cannot read event: file=$t/ids/stream, packet-index=1, packet-offset=17, 
 run "CTF time going backwards" print "$t/back"
 error "Cannot order events: stream=$t/back/stream, file=$t/back/stream, packet-index=1, packet-offset=17, offset=34, time-ns=6, previous-time-ns=7, reason=time goes backwards" &&
 	same_out "$t/want"
+
+t=$tmp/place/meta
+mkdir -p "$t/class" "$t/notrace"
+cat >"$t/class/metadata" <<'EOF'
+/* CTF 1.8 */
+typealias integer { size = 8; align = 8; signed = false; } := uint8_t;
+trace { major = 1; minor = 8; byte_order = le; };
+event { name = "s";
+	fields := struct { uint8_t x[nolen]; }; };
+EOF
+printf '\0' >"$t/class/stream"
+run "metadata: a sequence length that names no field" print "$t/class"
+error "Cannot read metadata: path=$t/class/metadata: .*Cannot read event class: name=s, line=4: .*nolen" &&
+	same_out /dev/null
+head -n 2 "$t/class/metadata" >"$t/notrace/metadata"
+cp "$t/class/stream" "$t/notrace/"
+run "metadata without a trace block" print "$t/notrace"
+error "Cannot read metadata: path=$t/notrace/metadata: Cannot read metadata: end-line=3, reason=no trace block" &&
+	same_out /dev/null
+rm -rf "$t/packets"
+"$gen" -n 10 -s 1 --packetized-metadata "$t/packets" >/dev/null || fail "gen-ctf failed"
+if [ "$(wc -c <"$t/packets/metadata")" -le 4096 ]; then
+	fail "gen-ctf wrote one metadata packet only"
+else
+	# the 37-byte header ends with the major and minor version numbers
+	put "$t/packets/metadata" $((4096 + 35)) '\2'
+	run "metadata packet of another version" print "$t/packets"
+	error "Cannot read metadata packet: path=$t/packets/metadata, packet=1, offset=4096, version=2.8" &&
+		same_out /dev/null
+fi
 
 if [ "$failures" -ne 0 ]; then
 	echo "$failures failures"
