@@ -7,7 +7,9 @@
 # bytes and the reference (reference/tracedat.md), never from the code under test.
 
 # The layout of a trace.dat file, from `od -An -v -tu1` (reference/tracedat.md sections 2 to
-# 5), as lines (byte ranges: END excluded):
+# 5), as lines (byte ranges: END excluded). The size of a page's commit word is the long size
+# of the file header, or -v commit=N when the header_page text says otherwise (files that
+# trace-cmd 3.1.6 converted from 32-bit kernels' files claim 8):
 #   file SIZE VERSION BIG-ENDIAN LONG-SIZE PAGE-SIZE COMPRESSED
 #   region START END NAME      metadata parts, options, CPU table, v7 sections, CPU data, ...
 #   region START END unused    bytes no reader uses: the padding before a CPU's data
@@ -200,7 +202,7 @@ function v7(   o, e, id, sz, p, q, i, cnt, end_opts, bsec) {
 }
 END {
 	be = b[12]
-	ls = b[13]
+	ls = commit ? commit : b[13]
 	ver = b[10] - 48
 	P = num(14, 4)
 	compressed = ver == 7 && b[18] != 110
@@ -260,4 +262,75 @@ function chunk_pages(c, j,   i, u) {
 	for (i = 0; i < j; i++)
 		u += chu[c, i]
 	return int(u / P)
+}'
+
+# For each cut "offset" (third file): "offset rc lines", the exit status and the number of
+# lines of the full output that the file cut there must print. v6 keeps the CPU table before
+# the data: a cut before its end fails (exit 1, nothing printed); after it, every CPU has its
+# whole pages before the cut and no more, so the output is the earliest E_c(k) over the CPUs
+# cut short (exit 1), or everything for a cut past all data (exit 0). v7 keeps the buffer
+# options after the data: a cut before the end of the last options section fails with no
+# output, a cut after it only loses section descriptions (exit 0, everything).
+CUT_EXPECT_AWK="$PREFIX_AWK"'
+{
+	x = $1
+	if (x < meta_end) {
+		print x, 1, 0
+		next
+	}
+	if (ver == 7) {
+		print x, 0, total
+		next
+	}
+	L = total
+	for (i = 0; i < ncpu; i++) {
+		c = cpus[i]
+		g = x <= coff[c] ? 0 : int((x - coff[c]) / P)
+		if (g >= npages[c])
+			continue
+		l = prefix(c, g)
+		if (l < L)
+			L = l
+		damaged = 1
+	}
+	print x, damaged ? 1 : 0, L
+	damaged = 0
+}'
+
+# For each flip "offset bit old new" (third file; zlib=1 for zlib data): that line with the
+# kind of check and the lines of the full output it must print first. Kinds: "status" (exit
+# status and whole lines only: metadata, options, tables), "prefix" (stdout starts with
+# E_c(k) for a flip in page k of CPU c, or in the chunk holding it), "zlib" (zlib's check
+# catches the flip: exit 1 and exactly those lines, or exit 0 and the full output),
+# "unused" (bytes no reader uses: exit 0 and the full output).
+FLIP_EXPECT_AWK="$PREFIX_AWK"'
+{
+	x = $1
+	kind = "status"
+	L = 0
+	for (i = 1; i <= nu; i++)
+		if (x >= us[i] && x < ue[i])
+			kind = "unused"
+	for (i = 0; i < ncpu; i++) {
+		c = cpus[i]
+		if (x < coff[c] || x >= coff[c] + csize[c])
+			continue
+		if (!compressed) {
+			k = int((x - coff[c]) / P)
+			if (x >= pend[c, k]) {
+				kind = "unused"
+			} else {
+				kind = "prefix"
+				L = prefix(c, k)
+			}
+			continue
+		}
+		kind = "prefix"
+		for (j = nchunks[c] - 1; j > 0 && choff[c, j] > x; j--)
+			;
+		L = prefix(c, chunk_pages(c, j))
+		if (zlib && x >= choff[c, j] + 8)
+			kind = "zlib"
+	}
+	print $0, kind, L
 }'

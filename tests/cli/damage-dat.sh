@@ -117,34 +117,6 @@ END {
 	}
 }'
 
-# For each cut "offset" (third file): "offset rc lines", the exit status and the number of
-# lines of the full output that the file cut there must print (see a. above).
-CUT_EXPECT_AWK="$PREFIX_AWK"'
-{
-	x = $1
-	if (x < meta_end) {
-		print x, 1, 0
-		next
-	}
-	if (ver == 7) {
-		print x, 0, total
-		next
-	}
-	L = total
-	for (i = 0; i < ncpu; i++) {
-		c = cpus[i]
-		g = x <= coff[c] ? 0 : int((x - coff[c]) / P)
-		if (g >= npages[c])
-			continue
-		l = prefix(c, g)
-		if (l < L)
-			L = l
-		damaged = 1
-	}
-	print x, damaged ? 1 : 0, L
-	damaged = 0
-}'
-
 # Bit flips from the layout, "offset bit", one a line (sorted and made unique by the caller).
 FLIPS_AWK='
 function emit(x) {
@@ -210,42 +182,6 @@ END {
 		x = (x * 69069 + 1) % 4294967296
 		print x % size, int(x / 65536) % 8
 	}
-}'
-
-# For each flip "offset bit old new" (third file): that line with the kind of check and the
-# lines of the full output it must print first (see b. above). Kinds: "status" (exit status
-# and whole lines only), "prefix" (stdout starts with those lines), "zlib" (exit 1 and exactly
-# those lines, or exit 0 and the full output), "unused" (exit 0 and the full output).
-FLIP_EXPECT_AWK="$PREFIX_AWK"'
-{
-	x = $1
-	kind = "status"
-	L = 0
-	for (i = 1; i <= nu; i++)
-		if (x >= us[i] && x < ue[i])
-			kind = "unused"
-	for (i = 0; i < ncpu; i++) {
-		c = cpus[i]
-		if (x < coff[c] || x >= coff[c] + csize[c])
-			continue
-		if (!compressed) {
-			k = int((x - coff[c]) / P)
-			if (x >= pend[c, k]) {
-				kind = "unused"
-			} else {
-				kind = "prefix"
-				L = prefix(c, k)
-			}
-			continue
-		}
-		kind = "prefix"
-		for (j = nchunks[c] - 1; j > 0 && choff[c, j] > x; j--)
-			;
-		L = prefix(c, chunk_pages(c, j))
-		if (zlib && x >= choff[c, j] + 8)
-			kind = "zlib"
-	}
-	print $0, kind, L
 }'
 
 # gen_trace: the trace, its full output, its layout and where its events are. Returns 1 when
