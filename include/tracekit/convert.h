@@ -74,6 +74,9 @@ typedef void (*tk_progress_cb)(uint64_t done, uint64_t total, void *payload);
  *                "zstd" for version 7, as trace-cmd records).
  * @progress:     Called now and then with the progress, or NULL.
  * @payload:      Passed to @progress.
+ * @warning:      Called for each problem read past when opening the inputs (see
+ *                tk_trace_opts), or NULL.
+ * @warning_payload: Passed to @warning.
  */
 struct tk_convert_opts {
 	size_t size;
@@ -88,6 +91,8 @@ struct tk_convert_opts {
 	const char *compression;
 	tk_progress_cb progress;
 	void *payload;
+	tk_warning_cb warning;
+	void *warning_payload;
 };
 
 #define TK_CONVERT_OPTS_INIT                                                                       \

@@ -27,16 +27,32 @@ struct tk_clock;
 struct tk_event_class;
 
 /**
+ * typedef tk_warning_cb - Called for a problem that tk_trace_open() read past.
+ * @text:    What went wrong and where, as causes joined by ": " ("Cannot X: key=value: ..."),
+ *           one line without a newline; borrowed for the duration of the call.
+ * @payload: The caller's pointer.
+ *
+ * Warnings are part of the trace that could be read, not failures: a directory below a path
+ * that could not be searched while traces were found elsewhere, or a trace.dat kallsyms
+ * section that could not be read (function addresses then print without their names).
+ */
+typedef void (*tk_warning_cb)(const char *text, void *payload);
+
+/**
  * struct tk_trace_opts - Options of tk_trace_open().
- * @size: sizeof(struct tk_trace_opts), set by TK_TRACE_OPTS_INIT.
+ * @size:    sizeof(struct tk_trace_opts), set by TK_TRACE_OPTS_INIT.
+ * @warning: Called for each warning, in the order found, or NULL to ignore them.
+ * @payload: Passed to @warning.
  */
 struct tk_trace_opts {
 	size_t size;
+	tk_warning_cb warning;
+	void *payload;
 };
 
 #define TK_TRACE_OPTS_INIT                                                                         \
 	{                                                                                          \
-		sizeof(struct tk_trace_opts)                                                       \
+		.size = sizeof(struct tk_trace_opts)                                               \
 	}
 
 /**

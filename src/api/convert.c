@@ -18,6 +18,7 @@
  * removing what a failed conversion left never touches anything else.
  */
 #include <stdio.h>
+#include <stddef.h>
 #include <stdlib.h>
 #include <errno.h>
 #include <fcntl.h>
@@ -263,6 +264,7 @@ enum tk_status tk_convert(const char *const *inputs, size_t n_inputs, const char
 {
 	static const struct tk_convert_opts defaults = TK_CONVERT_OPTS_INIT;
 	const struct tk_convert_opts *o = opts ? opts : &defaults;
+	struct tk_trace_opts topts = TK_TRACE_OPTS_INIT;
 	struct tk_trace *t = NULL;
 	struct convert_filter filter = {0};
 	unsigned int to;
@@ -277,7 +279,11 @@ enum tk_status tk_convert(const char *const *inputs, size_t n_inputs, const char
 				       "Cannot convert: output=%s, reason=it is the input %s; "
 				       "write to another file",
 				       output, inputs[i]);
-	st = tk_trace_open(&t, inputs, n_inputs, NULL);
+	if (o->size >= offsetof(struct tk_convert_opts, warning_payload) + sizeof(void *)) {
+		topts.warning = o->warning;
+		topts.payload = o->warning_payload;
+	}
+	st = tk_trace_open(&t, inputs, n_inputs, &topts);
 	if (st < 0)
 		return TK_FAIL(st, "Cannot convert: output=%s", output);
 	filter.o = o;

@@ -4,6 +4,7 @@
  * content) and closing. This is the one place that knows all formats, so the format folders
  * never include each other.
  */
+#include <stddef.h>
 #include <stdlib.h>
 #include <string.h>
 
@@ -30,6 +31,7 @@ enum tk_status tk_trace_open(struct tk_trace **out, const char *const *paths, si
 	struct vec sources = VEC_INIT;
 	const char **ctf_paths = NULL;
 	size_t n_ctf = 0, i;
+	struct model_warner w = {NULL, NULL};
 	struct tk_trace *t;
 	enum tk_status st = TK_OK;
 
@@ -56,8 +58,12 @@ enum tk_status tk_trace_open(struct tk_trace **out, const char *const *paths, si
 		else if ((st = tracedat_source_open(slot, paths[i])) < 0)
 			sources.len--;
 	}
+	if (opts && opts->size >= offsetof(struct tk_trace_opts, payload) + sizeof(opts->payload)) {
+		w.cb = opts->warning;
+		w.payload = opts->payload;
+	}
 	if (st >= 0 && n_ctf)
-		st = ctf_sources_open(ctf_paths, n_ctf, &sources);
+		st = ctf_sources_open(ctf_paths, n_ctf, &sources, &w);
 	free(ctf_paths);
 	t->sources = sources.data;
 	t->n_sources = sources.len;
@@ -67,6 +73,9 @@ enum tk_status tk_trace_open(struct tk_trace **out, const char *const *paths, si
 		tk_trace_close(t);
 		return TK_FAIL(st, "Cannot open trace");
 	}
+	for (i = 0; w.cb && i < t->n_sources; i++)
+		if (t->sources[i]->warning)
+			w.cb(t->sources[i]->warning, w.payload);
 	*out = t;
 	return TK_OK;
 }

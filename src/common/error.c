@@ -64,6 +64,26 @@ void error_truncate(size_t depth)
 	}
 }
 
+size_t error_format(size_t depth, char *buf, size_t size)
+{
+	size_t len = 0, i, n;
+
+	if (size)
+		buf[0] = '\0';
+	if (depth >= chain.count)
+		return 0;
+	/* causes[chain.count - 1] is the outermost one */
+	for (i = chain.count; i-- > depth;) {
+		const char *text = chain.causes[i].text;
+
+		n = strlen(text) + (len ? 2 : 0);
+		if (size && len < size - 1)
+			snprintf(buf + len, size - len, "%s%s", len ? ": " : "", text);
+		len += n;
+	}
+	return len;
+}
+
 void tk_error_clear(void)
 {
 	error_reset();

@@ -51,6 +51,20 @@ size_t error_depth(void);
 void error_truncate(size_t depth);
 
 /*
+ * The causes recorded after error_depth() returned @depth, outermost first and joined by ": ",
+ * as one line in @buf (@size bytes, NUL-terminated when @size > 0). A failure read past and
+ * reported as a warning keeps its whole story this way before error_truncate() drops it.
+ *
+ *	n = error_format(depth, NULL, 0);
+ *	text = arena_alloc(a, n + 1);
+ *	if (text)
+ *		error_format(depth, text, n + 1);
+ *
+ * Return: the length of the whole line, which may be more than @size - 1 (as snprintf).
+ */
+size_t error_format(size_t depth, char *buf, size_t size);
+
+/*
  * Misuse of the API is a bug, not bad input: debug builds abort with the condition, release
  * builds record a cause and make the function return TK_ERR_INVAL.
  */

@@ -50,6 +50,7 @@ struct meta {
 	struct vec env;	   /* struct model_env */
 	struct vec scs;	   /* struct sc_build */
 	int depth;
+	int end_line; /* the last line of the text, where what is missing would be */
 };
 
 #define META_MAX_DEPTH 64
@@ -1221,7 +1222,9 @@ static enum tk_status find_trace_byte_order(struct meta *m, const struct tsdl_no
 		trace = n;
 	}
 	if (!trace)
-		return TK_FAIL(TK_ERR_FORMAT, "Cannot read metadata: reason=no trace block");
+		return TK_FAIL(TK_ERR_FORMAT,
+			       "Cannot read metadata: end-line=%d, reason=no trace block",
+			       m->end_line);
 	for (e = trace->a; e; e = e->next) {
 		if (e->kind == TSDL_ASSIGN && !strcmp(e->name, "byte_order")) {
 			enum tk_byte_order bo;
@@ -1366,6 +1369,7 @@ static enum tk_status visit_trace(struct meta *m, const struct tsdl_node *blk)
 	enum tk_status st;
 	uint64_t u = 0;
 
+	m->ct->line = blk->line;
 	st = scope_push(m, blk->line);
 	if (st < 0)
 		return st;
@@ -1434,13 +1438,17 @@ static struct sc_build *find_sc(struct meta *m, uint64_t id)
 	return NULL;
 }
 
-static struct sc_build *new_sc(struct meta *m, uint64_t id)
+/* A stream class described at @line of the metadata (its block, or the first event's). */
+static struct sc_build *new_sc(struct meta *m, uint64_t id, int line)
 {
 	struct sc_build *b;
 	struct model_stream_class *sc = arena_alloc(m->a, sizeof(*sc));
+	struct ctf_sc *csc = arena_alloc(m->a, sizeof(*csc));
 
-	if (!sc)
+	if (!sc || !csc)
 		return NULL;
+	csc->line = line;
+	sc->fmt = csc; /* filled in when the decoders are compiled */
 	b = vec_push(&m->scs, sizeof(*b));
 	if (!b)
 		return NULL;
@@ -1565,7 +1573,7 @@ static enum tk_status visit_stream(struct meta *m, const struct tsdl_node *blk)
 			       "Cannot read stream block: line=%d, id=%llu, "
 			       "reason=duplicate stream id",
 			       blk->line, (unsigned long long) id);
-	b = new_sc(m, id);
+	b = new_sc(m, id, blk->line);
 	if (!b)
 		return META_NOMEM(blk);
 	b->sc->packet_context = pctx;
@@ -1581,12 +1589,15 @@ static enum tk_status visit_event(struct meta *m, const struct tsdl_node *blk)
 	unsigned int seen = 0;
 	uint64_t id = 0, sid = 0, u = 0;
 	struct tk_event_class *ec = arena_alloc(m->a, sizeof(*ec)), **slot;
+	struct ctf_ec *cec = arena_alloc(m->a, sizeof(*cec));
 	struct sc_build *b;
 	size_t i;
 	enum tk_status st;
 
-	if (!ec)
+	if (!ec || !cec)
 		return META_NOMEM(blk);
+	cec->line = blk->line;
+	ec->fmt = cec; /* filled in when the decoders are compiled */
 	st = scope_push(m, blk->line);
 	if (st < 0)
 		return st;
@@ -1645,7 +1656,7 @@ static enum tk_status visit_event(struct meta *m, const struct tsdl_node *blk)
 				       "stream-id=%llu, reason=no such stream",
 				       blk->line, (unsigned long long) sid);
 	} else if (m->scs.len == 0) {
-		b = new_sc(m, 0);
+		b = new_sc(m, 0, blk->line);
 		if (!b)
 			return META_NOMEM(blk);
 	} else if (m->scs.len == 1) {
@@ -1795,6 +1806,9 @@ enum tk_status ctf_meta_build(struct tk_source *src, const char *text, size_t le
 	if (!m.ct)
 		return TK_FAIL(TK_ERR_NOMEM, "Cannot build metadata");
 	src->fmt = m.ct;
+	m.end_line = 1;
+	for (i = 0; i < len; i++)
+		m.end_line += text[i] == '\n';
 	tsdl_parser_init(&p, m.a);
 	st = tsdl_parse(&p, text, len, &root);
 	if (st >= 0) {

@@ -20,6 +20,17 @@
 #include "../common/error.h"
 #include "ctf.h"
 
+/* Where a class was described in the metadata text, for causes (0 when unknown). */
+static int sc_line(const struct model_stream_class *sc)
+{
+	return sc->fmt ? ((const struct ctf_sc *) sc->fmt)->line : 0;
+}
+
+static int ec_line(const struct tk_event_class *ec)
+{
+	return ec->fmt ? ((const struct ctf_ec *) ec->fmt)->line : 0;
+}
+
 enum scope_id {
 	SCOPE_PACKET_HEADER,
 	SCOPE_PACKET_CONTEXT,
@@ -125,8 +136,8 @@ static enum tk_status set_default_clocks(struct tk_source *src, struct ctf_trace
 				st = find_clock(sc->ecs[j]->payload, &clock);
 		}
 		if (st < 0)
-			return TK_FAIL(st, "Cannot read stream class: id=%llu",
-				       (unsigned long long) sc->id);
+			return TK_FAIL(st, "Cannot read stream class: id=%llu, line=%d",
+				       (unsigned long long) sc->id, sc_line(sc));
 		sc->clock = clock;
 	}
 	return TK_OK;
@@ -590,12 +601,12 @@ static enum tk_status resolve_all(struct tk_source *src, struct ctf_trace *ct)
 			if (st >= 0)
 				st = resolve_scope(&r, &src->arena, SCOPE_EVENT_PAYLOAD);
 			if (st < 0)
-				st = TK_FAIL(st, "Cannot read event class: name=%s",
-					     ec->name ? ec->name : "");
+				st = TK_FAIL(st, "Cannot read event class: name=%s, line=%d",
+					     ec->name ? ec->name : "", ec_line(ec));
 		}
 		if (st < 0)
-			return TK_FAIL(st, "Cannot read stream class: id=%llu",
-				       (unsigned long long) sc->id);
+			return TK_FAIL(st, "Cannot read stream class: id=%llu, line=%d",
+				       (unsigned long long) sc->id, sc_line(sc));
 	}
 	return TK_OK;
 }
@@ -758,43 +769,43 @@ static enum tk_status validate(struct tk_source *src, struct ctf_trace *ct)
 	fc = member_any(ph, "magic", &index);
 	if (fc && (index != 0 || (fc->kind != MODEL_FC_INT && fc->kind != MODEL_FC_ENUM) ||
 		   fc->is_signed || fc->size != 32))
-		return TK_FAIL(TK_ERR_FORMAT,
-			       "Cannot read packet header: field=magic, "
-			       "reason=must be the first field, a 32-bit unsigned integer");
-	st = check_unsigned_member(ph, "stream_id", "packet header");
+		st = TK_FAIL(TK_ERR_FORMAT,
+			     "Cannot read packet header: field=magic, "
+			     "reason=must be the first field, a 32-bit unsigned integer");
+	else
+		st = check_unsigned_member(ph, "stream_id", "packet header");
 	if (st >= 0)
 		st = check_unsigned_member(ph, "stream_instance_id", "packet header");
-	if (st < 0)
-		return st;
-	if (!member_any(ph, "stream_id", NULL) && src->n_scs > 1)
-		return TK_FAIL(TK_ERR_FORMAT,
-			       "Cannot read packet header: reason=no stream_id "
-			       "field but %zu stream classes",
-			       src->n_scs);
+	if (st >= 0 && !member_any(ph, "stream_id", NULL) && src->n_scs > 1)
+		st = TK_FAIL(TK_ERR_FORMAT,
+			     "Cannot read packet header: reason=no stream_id "
+			     "field but %zu stream classes",
+			     src->n_scs);
 	fc = member_any(ph, "uuid", NULL);
-	if (fc &&
+	if (st >= 0 && fc &&
 	    (fc->kind != MODEL_FC_ARRAY || fc->u.arr.length != 16 ||
 	     (fc->u.arr.elem->kind != MODEL_FC_INT && fc->u.arr.elem->kind != MODEL_FC_ENUM) ||
 	     fc->u.arr.elem->size != 8 || fc->u.arr.elem->is_signed || fc->u.arr.elem->align != 8))
-		return TK_FAIL(TK_ERR_FORMAT, "Cannot read packet header: field=uuid, "
-					      "reason=must be an array of 16 unsigned bytes");
+		st = TK_FAIL(TK_ERR_FORMAT, "Cannot read packet header: field=uuid, "
+					    "reason=must be an array of 16 unsigned bytes");
+	if (st < 0)
+		return TK_FAIL(st, "Cannot read trace block: line=%d", ct->line);
 	for (i = 0; i < src->n_scs; i++) {
 		const struct model_stream_class *sc = src->scs[i];
 
-		for (k = 0; k < TK_ARRAY_SIZE(pctx_fields); k++) {
+		for (k = 0; k < TK_ARRAY_SIZE(pctx_fields) && st >= 0; k++)
 			st = check_unsigned_member(sc->packet_context, pctx_fields[k],
 						   "packet context");
-			if (st < 0)
-				return st;
-		}
-		st = check_unsigned_member(sc->event_header, "id", "event header");
+		if (st >= 0)
+			st = check_unsigned_member(sc->event_header, "id", "event header");
+		if (st >= 0 && !member_any(sc->event_header, "id", NULL) && sc->n_ecs > 1)
+			st = TK_FAIL(TK_ERR_FORMAT,
+				     "Cannot read event header: reason=no id field but %zu event "
+				     "classes",
+				     sc->n_ecs);
 		if (st < 0)
-			return st;
-		if (!member_any(sc->event_header, "id", NULL) && sc->n_ecs > 1)
-			return TK_FAIL(TK_ERR_FORMAT,
-				       "Cannot read event header: stream-class=%llu, "
-				       "reason=no id field but %zu event classes",
-				       (unsigned long long) sc->id, sc->n_ecs);
+			return TK_FAIL(st, "Cannot read stream class: id=%llu, line=%d",
+				       (unsigned long long) sc->id, sc_line(sc));
 	}
 	return TK_OK;
 }
@@ -855,7 +866,7 @@ static enum tk_status compile_all(struct tk_source *src, struct ctf_trace *ct)
 		return st;
 	for (i = 0; i < src->n_scs; i++) {
 		struct model_stream_class *sc = src->scs[i];
-		struct ctf_sc *csc = arena_alloc(&src->arena, sizeof(*csc));
+		struct ctf_sc *csc = sc->fmt ? sc->fmt : arena_alloc(&src->arena, sizeof(*csc));
 
 		if (!csc)
 			return TK_FAIL(TK_ERR_NOMEM, "Cannot compile decoder");
@@ -870,7 +881,8 @@ static enum tk_status compile_all(struct tk_source *src, struct ctf_trace *ct)
 					      "stream event context", &csc->ectx_prog);
 		for (j = 0; st >= 0 && j < sc->n_ecs; j++) {
 			struct tk_event_class *ec = sc->ecs[j];
-			struct ctf_ec *cec = arena_alloc(&src->arena, sizeof(*cec));
+			struct ctf_ec *cec =
+				ec->fmt ? ec->fmt : arena_alloc(&src->arena, sizeof(*cec));
 
 			if (!cec)
 				return TK_FAIL(TK_ERR_NOMEM, "Cannot compile decoder");
@@ -883,9 +895,13 @@ static enum tk_status compile_all(struct tk_source *src, struct ctf_trace *ct)
 			if (st >= 0)
 				st = ctf_prog_compile_body(&src->arena, sc->event_context,
 							   ec->context, ec->payload, cec);
+			if (st < 0)
+				st = TK_FAIL(st, "Cannot read event class: name=%s, line=%d",
+					     ec->name ? ec->name : "", ec_line(ec));
 		}
 		if (st < 0)
-			return st;
+			return TK_FAIL(st, "Cannot read stream class: id=%llu, line=%d",
+				       (unsigned long long) sc->id, sc_line(sc));
 	}
 	return TK_OK;
 }

@@ -7,6 +7,8 @@
  */
 #include <dirent.h>
 #include <errno.h>
+#include <fcntl.h>
+#include <stdarg.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -46,16 +48,17 @@ static enum tk_status unpack_metadata(const uint8_t *data, size_t size, const ch
 			free(text);
 			return TK_FAIL(TK_ERR_UNSUPPORTED,
 				       "Cannot read metadata packet: path=%s, "
-				       "packet=%zu, reason=compression, encryption or checksums "
-				       "are not supported",
-				       path, k);
+				       "packet=%zu, offset=%zu, reason=compression, encryption or "
+				       "checksums are not supported",
+				       path, k, off);
 		}
 		if (h[35] != 1 || h[36] != 8) {
 			free(text);
-			return TK_FAIL(TK_ERR_UNSUPPORTED,
-				       "Cannot read metadata packet: path=%s, "
-				       "packet=%zu, version=%u.%u, reason=expecting 1.8",
-				       path, k, h[35], h[36]);
+			return TK_FAIL(
+				TK_ERR_UNSUPPORTED,
+				"Cannot read metadata packet: path=%s, "
+				"packet=%zu, offset=%zu, version=%u.%u, reason=expecting 1.8",
+				path, k, off, h[35], h[36]);
 		}
 		if (k == 0)
 			memcpy(uuid, h + 4, 16);
@@ -63,17 +66,18 @@ static enum tk_status unpack_metadata(const uint8_t *data, size_t size, const ch
 			free(text);
 			return TK_FAIL(TK_ERR_FORMAT,
 				       "Cannot read metadata packet: path=%s, "
-				       "packet=%zu, reason=UUID differs from the first packet's",
-				       path, k);
+				       "packet=%zu, offset=%zu, reason=UUID differs from the first "
+				       "packet's",
+				       path, k, off);
 		}
 		if (content / 8 < METADATA_HEADER_SIZE || packet < content ||
 		    content / 8 > size - off) {
 			free(text);
 			return TK_FAIL(TK_ERR_FORMAT,
 				       "Cannot read metadata packet: path=%s, "
-				       "packet=%zu, content-size=%u, packet-size=%u, "
+				       "packet=%zu, offset=%zu, content-size=%u, packet-size=%u, "
 				       "reason=sizes do not fit",
-				       path, k, content, packet);
+				       path, k, off, content, packet);
 		}
 		memcpy(text + n, h + METADATA_HEADER_SIZE, content / 8 - METADATA_HEADER_SIZE);
 		n += content / 8 - METADATA_HEADER_SIZE;
@@ -250,13 +254,6 @@ struct found {
 	struct tk_source *src;
 };
 
-static int is_dir(const char *path)
-{
-	struct stat sb;
-
-	return !stat(path, &sb) && S_ISDIR(sb.st_mode);
-}
-
 static int has_metadata(const char *dir)
 {
 	char path[4096];
@@ -272,30 +269,138 @@ static int cmp_str(const void *a, const void *b)
 	return strcmp(*(char *const *) a, *(char *const *) b);
 }
 
-static enum tk_status discover(const char *dir, size_t root_len, struct vec *found, int depth)
+/*
+ * The directories one search has entered, by device and inode: a set in an open-addressing
+ * table (linear probing, at most half full). Symbolic links are followed, so without it a
+ * link to an ancestor ("x -> .") makes the tree infinite, and two of them make the search
+ * visit 2^depth paths.
+ */
+struct dir_id {
+	dev_t dev;
+	ino_t ino;
+	int used;
+};
+
+struct dir_set {
+	struct dir_id *slots;
+	size_t cap, len; /* cap: 0 or a power of two */
+};
+
+static size_t dir_hash(dev_t dev, ino_t ino, size_t cap)
+{
+	uint64_t h = ((uint64_t) ino ^ ((uint64_t) dev << 32)) * UINT64_C(0x9E3779B97F4A7C15);
+
+	return (size_t) (h >> 17) & (cap - 1);
+}
+
+/* Add @sb's directory to @set: 1 if it was new, 0 if already there, -1 when out of memory. */
+static int dir_set_add(struct dir_set *set, const struct stat *sb)
+{
+	size_t i;
+
+	if (2 * (set->len + 1) > set->cap) {
+		size_t cap = set->cap ? 2 * set->cap : 64, k;
+		struct dir_id *slots = calloc(cap, sizeof(*slots));
+
+		if (!slots)
+			return -1;
+		for (k = 0; k < set->cap; k++) {
+			const struct dir_id *d = &set->slots[k];
+
+			if (!d->used)
+				continue;
+			for (i = dir_hash(d->dev, d->ino, cap); slots[i].used;
+			     i = (i + 1) & (cap - 1))
+				;
+			slots[i] = *d;
+		}
+		free(set->slots);
+		set->slots = slots;
+		set->cap = cap;
+	}
+	for (i = dir_hash(sb->st_dev, sb->st_ino, set->cap); set->slots[i].used;
+	     i = (i + 1) & (set->cap - 1))
+		if (set->slots[i].dev == sb->st_dev && set->slots[i].ino == sb->st_ino)
+			return 0;
+	set->slots[i].dev = sb->st_dev;
+	set->slots[i].ino = sb->st_ino;
+	set->slots[i].used = 1;
+	set->len++;
+	return 1;
+}
+
+/* One search below a user's path. */
+struct search {
+	struct vec *found;
+	struct dir_set seen;
+	size_t root_len;
+	char *skips[8]; /* why the first directories were not searched (malloc'ed texts) */
+	size_t n_skips; /* all of them, including those not kept */
+};
+
+#define SEARCH_MAX_DEPTH 33 /* levels below the user's path; deeper ones are not searched */
+
+/* Note a directory that could not be searched, with why: "Cannot search directory: ...". */
+static TK_PRINTF(2, 3) void search_skip(struct search *s, const char *fmt, ...)
+{
+	va_list ap;
+	char *text = NULL;
+
+	if (s->n_skips < TK_ARRAY_SIZE(s->skips)) {
+		va_start(ap, fmt);
+		if (vasprintf(&text, fmt, ap) < 0)
+			text = NULL;
+		va_end(ap);
+		s->skips[s->n_skips] = text; /* NULL when out of memory: counted only */
+	}
+	s->n_skips++;
+}
+
+/*
+ * Search @dir (a directory, possibly reached through symbolic links) for traces: a directory
+ * holding a regular file "metadata" is one, and is not searched further. Each directory is
+ * entered once, by the first path that reaches it in name order; a later path to it (a link
+ * to an ancestor, to a sibling or to a trace already found) is ignored. Directories that
+ * cannot be read, and those deeper than SEARCH_MAX_DEPTH levels, are noted in @s->skips:
+ * the caller reports them as the cause when no trace is found, else as warnings.
+ */
+static enum tk_status discover(struct search *s, const char *dir, int depth)
 {
 	struct vec subdirs = VEC_INIT;
+	struct stat sb;
 	DIR *dh;
 	struct dirent *de;
 	enum tk_status st = TK_OK;
 	size_t i;
+	int fresh;
 
+	if (stat(dir, &sb))
+		return TK_OK; /* gone since it was listed */
+	fresh = dir_set_add(&s->seen, &sb);
+	if (fresh < 0)
+		return TK_FAIL(TK_ERR_NOMEM, "Cannot search traces: path=%s", dir);
+	if (!fresh)
+		return TK_OK;
 	if (has_metadata(dir)) {
-		struct found *f = vec_push(found, sizeof(*f));
+		struct found *f = vec_push(s->found, sizeof(*f));
 
 		if (!f || !(f->dir = strdup(dir)))
 			return TK_FAIL(TK_ERR_NOMEM, "Cannot search traces: path=%s", dir);
-		f->rel = f->dir + root_len;
+		f->rel = f->dir + s->root_len;
 		while (*f->rel == '/')
 			f->rel++;
 		return TK_OK;
 	}
-	if (depth > 32)
-		return TK_OK;
 	dh = opendir(dir);
 	if (!dh) {
-		if (errno == EACCES)
-			return TK_OK; /* unreadable directories are skipped, like babeltrace2 */
+		if (errno == ENOENT)
+			return TK_OK; /* gone since it was listed */
+		if (errno == EACCES || errno == ENAMETOOLONG || errno == ELOOP) {
+			/* skipped, like babeltrace2 does, but the user hears of it */
+			search_skip(s, "Cannot search directory: path=%s, errno=%s", dir,
+				    strerror(errno));
+			return TK_OK;
+		}
 		return TK_FAIL(TK_ERR_IO, "Cannot search traces: path=%s, errno=%s", dir,
 			       strerror(errno));
 	}
@@ -313,7 +418,15 @@ static enum tk_status discover(const char *dir, size_t root_len, struct vec *fou
 			break;
 		}
 		snprintf(sub, n, "%s/%s", dir, de->d_name);
-		if (!is_dir(sub)) {
+		if (stat(sub, &sb)) {
+			/* a dangling link or a loop of links is no directory; else say why */
+			if (errno != ENOENT && errno != ELOOP && errno != ENOTDIR)
+				search_skip(s, "Cannot search directory: path=%s, errno=%s", sub,
+					    strerror(errno));
+			free(sub);
+			continue;
+		}
+		if (!S_ISDIR(sb.st_mode)) {
 			free(sub);
 			continue;
 		}
@@ -327,12 +440,62 @@ static enum tk_status discover(const char *dir, size_t root_len, struct vec *fou
 	}
 	closedir(dh);
 	sort_array(subdirs.data, subdirs.len, sizeof(char *), cmp_str);
+	if (subdirs.len && depth >= SEARCH_MAX_DEPTH && st >= 0)
+		search_skip(s,
+			    "Cannot search directory: path=%s, reason=more than %d levels below "
+			    "the path given",
+			    VEC_AT(&subdirs, char *, 0), SEARCH_MAX_DEPTH);
 	for (i = 0; i < subdirs.len; i++) {
-		if (st >= 0)
-			st = discover(VEC_AT(&subdirs, char *, i), root_len, found, depth + 1);
+		if (st >= 0 && depth < SEARCH_MAX_DEPTH)
+			st = discover(s, VEC_AT(&subdirs, char *, i), depth + 1);
 		free(VEC_AT(&subdirs, char *, i));
 	}
 	vec_fini(&subdirs);
+	return st;
+}
+
+/*
+ * After the search below @path: no trace found is an error whose cause is the first
+ * directory that could not be searched, if any; otherwise those directories are warnings.
+ * Frees the notes.
+ */
+static enum tk_status search_end(struct search *s, const char *path, int none_found,
+				 const struct model_warner *w)
+{
+	enum tk_status st = TK_OK;
+	size_t i, kept = TK_ARRAY_SIZE(s->skips);
+
+	if (s->n_skips < kept)
+		kept = s->n_skips;
+	if (none_found) {
+		if (s->n_skips)
+			(void) TK_FAIL(TK_ERR_NOTFOUND, "%s",
+				       s->skips[0] ? s->skips[0] : "Cannot search directory");
+		if (s->n_skips > 1)
+			st = TK_FAIL(TK_ERR_NOTFOUND,
+				     "Cannot find trace: path=%s, reason=no CTF trace (directory "
+				     "with a metadata file) found, %zu directories not searched",
+				     path, s->n_skips);
+		else
+			st = TK_FAIL(TK_ERR_NOTFOUND,
+				     "Cannot find trace: path=%s, reason=no CTF trace (directory "
+				     "with a metadata file) found",
+				     path);
+	} else if (w && w->cb) {
+		for (i = 0; i < kept; i++)
+			w->cb(s->skips[i] ? s->skips[i] : "Cannot search directory", w->payload);
+		if (s->n_skips > kept) {
+			char text[256];
+
+			snprintf(text, sizeof(text),
+				 "Cannot search %zu more directories: path=%s, reason=as above",
+				 s->n_skips - kept, path);
+			w->cb(text, w->payload);
+		}
+	}
+	for (i = 0; i < kept; i++)
+		free(s->skips[i]);
+	free(s->seen.slots);
 	return st;
 }
 
@@ -415,22 +578,38 @@ static char *normalize_path(const char *path)
 	return out;
 }
 
-enum tk_status ctf_sources_open(const char *const *paths, size_t npaths, struct vec *sources)
+enum tk_status ctf_sources_open(const char *const *paths, size_t npaths, struct vec *sources,
+				const struct model_warner *w)
 {
 	struct vec found = VEC_INIT;
 	enum tk_status st = TK_OK;
 	size_t i, j;
 
 	for (i = 0; i < npaths && st >= 0; i++) {
+		struct search srch;
 		size_t before = found.len;
+		struct stat sb;
 		char *root;
+		int fd;
 
-		if (!is_dir(paths[i])) {
-			st = TK_FAIL(TK_ERR_NOTFOUND, "Cannot find trace: path=%s, reason=%s",
-				     paths[i],
-				     access(paths[i], F_OK)
-					     ? "no such file or directory"
-					     : "not a CTF trace directory nor a trace.dat file");
+		if (stat(paths[i], &sb)) {
+			st = TK_FAIL(TK_ERR_NOTFOUND, "Cannot find trace: path=%s, errno=%s",
+				     paths[i], strerror(errno));
+			break;
+		}
+		if (!S_ISDIR(sb.st_mode)) {
+			/* trace.dat files were taken before: say why this one is not */
+			fd = S_ISREG(sb.st_mode) ? open(paths[i], O_RDONLY | O_CLOEXEC) : -1;
+			if (S_ISREG(sb.st_mode) && fd < 0)
+				st = TK_FAIL(TK_ERR_IO, "Cannot read file: path=%s, errno=%s",
+					     paths[i], strerror(errno));
+			else
+				st = TK_FAIL(TK_ERR_NOTFOUND,
+					     "Cannot find trace: path=%s, reason=not a CTF trace "
+					     "directory nor a trace.dat file",
+					     paths[i]);
+			if (fd >= 0)
+				close(fd);
 			break;
 		}
 		root = normalize_path(paths[i]);
@@ -440,13 +619,15 @@ enum tk_status ctf_sources_open(const char *const *paths, size_t npaths, struct 
 				     strerror(errno));
 			break;
 		}
-		st = discover(root, strlen(root), &found, 0);
+		memset(&srch, 0, sizeof(srch));
+		srch.found = &found;
+		srch.root_len = strlen(root);
+		st = discover(&srch, root, 0);
 		free(root);
-		if (st >= 0 && found.len == before)
-			st = TK_FAIL(TK_ERR_NOTFOUND,
-				     "Cannot find trace: path=%s, reason=no CTF "
-				     "trace (directory with a metadata file) found",
-				     paths[i]);
+		if (st >= 0)
+			st = search_end(&srch, paths[i], found.len == before, w);
+		else
+			(void) search_end(&srch, paths[i], 0, NULL);
 	}
 	for (i = 0; i < found.len && st >= 0; i++) {
 		struct found *f = &VEC_AT(&found, struct found, i);

@@ -270,7 +270,8 @@ static enum tk_status probe_data(struct tk_source *src, struct ctf_file *f, cons
 
 	st = read_packet_start(src, data, f->size, 0, f->idx, d, &pi);
 	if (st < 0)
-		return TK_FAIL(st, "Cannot read first packet of stream file: path=%s", f->path);
+		return TK_FAIL(st, "Cannot read first packet of stream file: path=%s, offset=0",
+			       f->path);
 	if (d->ts_begin != UNSET && pi.sc->clock) {
 		if (model_clock_ns(pi.sc->clock, d->ts_begin, &f->begin_ns))
 			return TK_FAIL(TK_ERR_FORMAT,
@@ -332,6 +333,10 @@ static enum tk_status probe_file(struct tk_source *src, const char *dir, const c
 	read_index(dir, name, f);
 	st = probe_data(src, f, mf.data, probes, d);
 	mfile_close(&mf);
+	if (st < 0) { /* not among the probes: nothing else frees its index */
+		free(f->idx);
+		f->idx = NULL;
+	}
 	return st;
 }
 
@@ -509,6 +514,13 @@ enum tk_status ctf_streams_open(struct tk_source *src, const char *dir)
 	dec_free(&d);
 	if (st >= 0)
 		st = group_probes(src, &probes);
+	if (st < 0) /* the files probed are in no stream, whose closing would free their index */
+		for (i = 0; i < probes.len; i++) {
+			struct ctf_file *f = VEC_AT(&probes, struct probe, i).file;
+
+			free(f->idx);
+			f->idx = NULL;
+		}
 	vec_fini(&probes);
 	if (st < 0)
 		return TK_FAIL(st, "Cannot open streams: path=%s", dir);
@@ -595,11 +607,13 @@ struct ctf_cursor {
 	uint64_t pkt_bits; /* UNSET: to the end of the file */
 	uint64_t content_bits;
 	size_t pkt_no;	  /* packet number in the current file */
+	uint8_t pkt_done; /* the packet at pkt_off has ended: the next one is after it */
 	size_t npkt_vals; /* values of packet header and context */
 	size_t pctx_off;  /* first value of the packet context */
 	struct snapshots cur, prev;
 	struct tk_event ev;
 	struct tk_notice notice;
+	uint64_t ev_pos;       /* where the current event starts (bits from the packet) */
 	uint64_t body_pos;     /* where the current event's body starts */
 	size_t body_nv;	       /* value index where its values start */
 	struct pkt_ref *order; /* streams of several files: every packet, in reading order */
@@ -826,6 +840,11 @@ static enum tk_status cursor_read_packet(struct ctf_cursor *c)
 	const struct ctf_pkt *ix = NULL;
 	enum tk_status st;
 
+	if (c->pkt_done) { /* the packet that ended: pkt_off and pkt_no named it until now */
+		c->pkt_off = c->pkt_bits == UNSET ? c->mf.size : c->pkt_off + c->pkt_bits / 8;
+		c->pkt_no++;
+		c->pkt_done = 0;
+	}
 	if (c->order) {
 		const struct pkt_ref *r;
 
@@ -911,10 +930,20 @@ static int cursor_at_packet_end(const struct ctf_cursor *c)
 	return c->d.pos >= c->d.limit; /* no packet size: events run to the end of the file */
 }
 
+/*
+ * Point the event's scopes at their first values. A trace may decode no value at all before
+ * its first event body that has none either (no packet header or context, an event header,
+ * whose values are not kept, and a class without fields): d->vals is still NULL then, every
+ * scope is empty and stays NULL, as pointer arithmetic on NULL is undefined.
+ */
 static void set_scopes(struct ctf_cursor *c)
 {
 	struct ctf_dec *d = &c->d;
 
+	if (!d->vals) {
+		memset(c->ev.scope, 0, sizeof(c->ev.scope));
+		return;
+	}
 	c->ev.scope[MODEL_SCOPE_PACKET_CONTEXT] = d->vals + c->pctx_off;
 	c->ev.scope[MODEL_SCOPE_EVENT_COMMON_CONTEXT] = d->vals + d->marks[0];
 	c->ev.scope[MODEL_SCOPE_EVENT_CONTEXT] = d->vals + d->marks[1];
@@ -950,6 +979,7 @@ static enum tk_status cursor_decode_event(struct ctf_cursor *c)
 	uint64_t start = d->pos;
 	enum tk_status st;
 
+	c->ev_pos = start;
 	if (d->pos > d->limit)
 		return TK_FAIL(TK_ERR_FORMAT,
 			       "Cannot read event: offset-bits=%llu, "
@@ -971,9 +1001,10 @@ static enum tk_status cursor_decode_event(struct ctf_cursor *c)
 		ec = model_find_ec(sc, d->event_id);
 		if (!ec)
 			return TK_FAIL(TK_ERR_FORMAT,
-				       "Cannot read event: id=%llu, "
+				       "Cannot read event: id=%llu, offset-bits=%llu, "
 				       "reason=no such event class",
-				       (unsigned long long) d->event_id);
+				       (unsigned long long) d->event_id,
+				       (unsigned long long) start);
 	}
 	c->ev.ec = ec;
 	c->ev.cycles = d->clock;
@@ -1012,6 +1043,30 @@ static enum tk_status cursor_decode_event(struct ctf_cursor *c)
 			       "reason=event takes no room (CTF forbids empty events)",
 			       ec->name ? ec->name : "", (unsigned long long) start);
 	return TK_OK;
+}
+
+/* The cause naming where the event that failed to decode starts in its file. */
+static TK_NOINLINE TK_COLD enum tk_status event_fail(const struct ctf_cursor *c, enum tk_status st)
+{
+	return TK_FAIL(st,
+		       "Cannot read event: file=%s, packet-index=%zu, packet-offset=%llu, "
+		       "offset=%llu",
+		       c->cs->files[c->file]->path, c->pkt_no, (unsigned long long) c->pkt_off,
+		       (unsigned long long) (c->pkt_off + c->ev_pos / 8));
+}
+
+/* model_cursor_ops.where: the packet of the last item and, for an event, where it starts. */
+static void cursor_where(const struct model_cursor *mc, const struct model_item *item, char *buf,
+			 size_t size)
+{
+	const struct ctf_cursor *c = (const struct ctf_cursor *) mc;
+	int n;
+
+	n = snprintf(buf, size, "file=%s, packet-index=%zu, packet-offset=%llu",
+		     c->cs->files[c->file]->path, c->pkt_no, (unsigned long long) c->pkt_off);
+	if (n >= 0 && (size_t) n < size && item->kind == MODEL_ITEM_EVENT)
+		snprintf(buf + n, size - (size_t) n, ", offset=%llu",
+			 (unsigned long long) (c->pkt_off + c->ev_pos / 8));
 }
 
 static void item_ts(struct model_item *out, int has, int64_t ns)
@@ -1105,7 +1160,7 @@ static enum tk_status cursor_next(struct model_cursor *mc, struct model_item *ou
 				if (!cursor_at_packet_end(c)) {
 					st = cursor_decode_event(c);
 					if (st < 0)
-						return st;
+						return event_fail(c, st);
 					c->state = CUR_QUEUED_EVENT;
 				}
 				if (sc->packets_have_ts_begin && c->d.clock < begin)
@@ -1133,11 +1188,7 @@ static enum tk_status cursor_next(struct model_cursor *mc, struct model_item *ou
 			}
 			st = cursor_decode_event(c);
 			if (st < 0)
-				return TK_FAIL(st,
-					       "Cannot read event: file=%s, packet-index=%zu, "
-					       "packet-offset=%llu",
-					       c->cs->files[c->file]->path, c->pkt_no,
-					       (unsigned long long) c->pkt_off);
+				return event_fail(c, st);
 			out->kind = MODEL_ITEM_EVENT;
 			out->event = &c->ev;
 			item_ts(out, c->ev.has_ts, c->ev.ns);
@@ -1152,12 +1203,7 @@ static enum tk_status cursor_next(struct model_cursor *mc, struct model_item *ou
 					return st;
 				item_ts(out, 1, ns);
 			}
-			if (c->pkt_bits == UNSET) {
-				c->pkt_off = c->mf.size;
-			} else {
-				c->pkt_off += c->pkt_bits / 8;
-			}
-			c->pkt_no++;
+			c->pkt_done = 1; /* moved past when the next packet is read */
 			c->state = CUR_PACKET;
 			return TK_OK;
 		case CUR_DONE:
@@ -1180,6 +1226,7 @@ static void cursor_destroy(struct model_cursor *mc)
 static const struct model_cursor_ops ctf_cursor_ops = {
 	.next = cursor_next,
 	.values = cursor_values,
+	.where = cursor_where,
 	.destroy = cursor_destroy,
 };
 

@@ -31,6 +31,7 @@ struct ctf_trace {
 	uint8_t quirk_barectf_event_before_packet;
 	uint8_t quirk_lttng_crash;
 	size_t n_warnings; /* unknown attributes and the like, ignored like babeltrace2 */
+	int line;	   /* of the trace block in the metadata text, 0 if none */
 };
 
 /* Event headers decoded by hand instead of by program (see ctf_header_run()). */
@@ -46,6 +47,7 @@ struct ctf_sc {
 	struct ctf_prog *header_prog;
 	struct ctf_prog *ectx_prog;
 	uint8_t header_kind; /* enum ctf_header_kind */
+	int line;	     /* of its stream block (or first event block) in the metadata */
 };
 
 /*
@@ -69,6 +71,7 @@ struct ctf_ec {
 	const struct ctf_static_field *fields;
 	uint32_t n_fields;
 	uint32_t marks[3];
+	int line; /* of its event block in the metadata */
 };
 
 /*
@@ -236,9 +239,12 @@ void ctf_streams_close(struct tk_source *src);
 
 /*
  * Find the CTF traces below each of @paths and open them, appending one struct tk_source *
- * per trace to @sources (directories sharing a trace UUID are one source).
+ * per trace to @sources (directories sharing a trace UUID are one source). A directory that
+ * cannot be searched is the cause of the error when no trace is found below its path, else
+ * a warning for @w.
  */
-enum tk_status ctf_sources_open(const char *const *paths, size_t npaths, struct vec *sources);
+enum tk_status ctf_sources_open(const char *const *paths, size_t npaths, struct vec *sources,
+				const struct model_warner *w);
 
 /* Free a source made by ctf_sources_open() or ctf_source_open_mem(). */
 void ctf_source_destroy(struct tk_source *src);

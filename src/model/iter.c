@@ -223,6 +223,13 @@ void tk_iter_destroy(struct tk_iter *it)
 	free(it);
 }
 
+/* The cause naming the stream that failed: its path (a CTF stream file, a trace.dat file). */
+static enum tk_status stream_fail(const struct iter_slot *s, enum tk_status st)
+{
+	return TK_FAIL(st, "Cannot read stream: path=%s, id=%llu", s->stream->path,
+		       (unsigned long long) s->stream->id);
+}
+
 static enum tk_status iter_start(struct tk_iter *it)
 {
 	size_t i;
@@ -238,7 +245,7 @@ static enum tk_status iter_start(struct tk_iter *it)
 		if (st == TK_END)
 			continue;
 		if (st < 0)
-			return TK_FAIL(st, "Cannot read stream: index=%zu", i);
+			return stream_fail(s, st);
 		slot_key(it, s);
 		it->heap[it->heap_len++] = (uint32_t) i;
 		heap_sift_up(it, it->heap_len - 1);
@@ -259,10 +266,25 @@ static enum tk_status iter_advance_top(struct tk_iter *it)
 		return TK_OK;
 	}
 	if (st < 0)
-		return TK_FAIL(st, "Cannot read stream: index=%u", it->heap[0]);
+		return stream_fail(s, st);
 	slot_key(it, s);
 	heap_sift_down(it, 0);
 	return TK_OK;
+}
+
+/* The next item of @s is older than the last one returned: name it and where it is. */
+static TK_NOINLINE TK_COLD enum tk_status time_goes_back(const struct tk_iter *it,
+							 const struct iter_slot *s, int64_t ts)
+{
+	char where[512] = "";
+
+	if (s->cursor->ops->where)
+		s->cursor->ops->where(s->cursor, &s->item, where, sizeof(where));
+	return TK_FAIL(TK_ERR_FORMAT,
+		       "Cannot order events: stream=%s, %s%stime-ns=%lld, previous-time-ns=%lld, "
+		       "reason=time goes backwards",
+		       s->stream->path, where, where[0] ? ", " : "", (long long) ts,
+		       (long long) it->last_ts);
 }
 
 enum tk_status tk_iter_next(struct tk_iter *it, const struct tk_event **out)
@@ -293,10 +315,7 @@ enum tk_status tk_iter_next(struct tk_iter *it, const struct tk_event **out)
 		s = &it->slots[it->heap[0]];
 		ts = s->item.has_ts ? s->item.ts_ns : it->last_ts;
 		if (TK_UNLIKELY(ts < it->last_ts) && !s->stream->source->time_may_go_back) {
-			st = TK_FAIL(TK_ERR_FORMAT,
-				     "Cannot order events: stream=%s, time-ns=%lld, "
-				     "previous-time-ns=%lld, reason=time goes backwards",
-				     s->stream->path, (long long) ts, (long long) it->last_ts);
+			st = time_goes_back(it, s, ts);
 			goto fail;
 		}
 		it->last_ts = ts;

@@ -309,3 +309,22 @@ const struct model_value *model_value_skip(const struct model_fc *fc, const stru
 		return v + 1;
 	}
 }
+
+void model_warn_causes(const struct model_warner *w, size_t depth)
+{
+	size_t n;
+	char *text;
+
+	if (w && w->cb) {
+		n = error_format(depth, NULL, 0);
+		text = malloc(n + 1);
+		if (text) {
+			error_format(depth, text, n + 1);
+			w->cb(text, w->payload);
+			free(text);
+		} else {
+			w->cb("Cannot report warning: reason=out of memory", w->payload);
+		}
+	}
+	error_truncate(depth);
+}

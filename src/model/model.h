@@ -237,6 +237,8 @@ struct tk_source {
 	 * they come instead of failing, as trace-cmd does.
 	 */
 	uint8_t time_may_go_back;
+	/* a problem read past while opening (tk_warning_cb text), in the arena, or NULL */
+	const char *warning;
 };
 
 struct tk_trace {
@@ -312,6 +314,13 @@ struct model_cursor_ops {
 	enum tk_status (*next)(struct model_cursor *c, struct model_item *out);
 	/* Decode the values of the current event, left pending by next(). */
 	enum tk_status (*values)(struct model_cursor *c);
+	/*
+	 * Where @item, the item next() returned last, is, for error messages: "key=value, ..."
+	 * in @buf (@size bytes, NUL-terminated), such as "file=F, packet-index=3,
+	 * packet-offset=4096, offset=4180". NULL when the stream's path says enough.
+	 */
+	void (*where)(const struct model_cursor *c, const struct model_item *item, char *buf,
+		      size_t size);
 	void (*destroy)(struct model_cursor *c);
 };
 
@@ -365,6 +374,19 @@ static inline struct tk_event_class *model_find_ec(const struct model_stream_cla
  * compute the ranks used to break timestamp ties (babeltrace2's muxer order).
  */
 enum tk_status model_trace_finish(struct tk_trace *trace);
+
+/* Where readers report the problems they read past (tk_trace_opts.warning, may be NULL). */
+struct model_warner {
+	tk_warning_cb cb;
+	void *payload;
+};
+
+/*
+ * Report the causes recorded after error_depth() returned @depth as one warning (see
+ * error_format()), then drop them from the error chain: the call that read past them
+ * succeeds.
+ */
+void model_warn_causes(const struct model_warner *w, size_t depth);
 
 /*
  * The values after those of a field of class @fc that start at @v (the layout of the file

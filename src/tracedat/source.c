@@ -533,6 +533,19 @@ static enum tk_status td_open(struct tk_source **out, struct tracedat *td, const
 	st = parse_metadata(ts);
 	if (st >= 0)
 		st = build_model(src, ts, path);
+	if (st >= 0 && in->kallsyms_problem) {
+		static const char fmt[] =
+			"Cannot read trace.dat kallsyms: path=%s, reason=function "
+			"addresses print without their names: %s";
+		size_t n = strlen(fmt) + strlen(path) + strlen(in->kallsyms_problem);
+		char *text = arena_alloc(&src->arena, n);
+
+		if (!text)
+			st = TK_FAIL(TK_ERR_NOMEM, "Cannot open trace.dat: path=%s", path);
+		else
+			snprintf(text, n, fmt, path, in->kallsyms_problem);
+		src->warning = text;
+	}
 	if (st < 0) {
 		td_source_destroy(src);
 		return TK_FAIL(st, "Cannot open trace.dat: path=%s", path);
@@ -637,6 +650,19 @@ int tracedat_source_time_in_ns(const struct tk_source *src)
 
 /* ---- reading ------------------------------------------------------------------------------ */
 
+/* The cause naming the page being read: its buffer (instances only), CPU, index, offset. */
+static TK_NOINLINE TK_COLD enum tk_status page_fail(const struct td_cursor *c, enum tk_status st)
+{
+	const struct td_stream *tds = c->stream->fmt;
+	const struct tracedat_buffer *b = &c->ts->td->info.buffers[tds->buffer];
+
+	return TK_FAIL(st,
+		       "Cannot read page: " TRACEDAT_BUF_FMT "cpu=%llu, index=%llu, offset=%llu",
+		       TRACEDAT_BUF_ARGS(b), (unsigned long long) c->stream->id,
+		       (unsigned long long) (c->page_no - 1),
+		       (unsigned long long) tracedat_pages_offset(c->pages));
+}
+
 /* Load the next page with at least one record; TK_END after the last. */
 static enum tk_status cursor_next_page(struct td_cursor *c)
 {
@@ -651,10 +677,7 @@ static enum tk_status cursor_next_page(struct td_cursor *c)
 		c->page_no++;
 		st = ftrace_page_init(&c->pg, &c->ts->ctx.layout, c->ts->ctx.bo, page, size);
 		if (st < 0)
-			return TK_FAIL(st, "Cannot read page: cpu=%llu, index=%llu, offset=%llu",
-				       (unsigned long long) c->stream->id,
-				       (unsigned long long) (c->page_no - 1),
-				       (unsigned long long) tracedat_pages_offset(c->pages));
+			return page_fail(c, st);
 		c->missed = c->pg.missed;
 		c->have_page = 1;
 		return TK_OK;
@@ -680,10 +703,7 @@ static enum tk_status td_cursor_next(struct model_cursor *mc, struct model_item 
 			continue;
 		}
 		if (st < 0)
-			return TK_FAIL(st, "Cannot read page: cpu=%llu, index=%llu, offset=%llu",
-				       (unsigned long long) c->stream->id,
-				       (unsigned long long) (c->page_no - 1),
-				       (unsigned long long) tracedat_pages_offset(c->pages));
+			return page_fail(c, st);
 		break;
 	}
 	c->ev.raw = rec.data;

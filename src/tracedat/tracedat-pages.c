@@ -259,9 +259,9 @@ static enum tk_status pages_fail(const struct tracedat_pages *pr, uint64_t offse
 				 const char *reason)
 {
 	return TK_FAIL(TK_ERR_FORMAT,
-		       "Cannot read trace.dat CPU data: buffer=%s, cpu=%" PRIu32 ", offset=%" PRIu64
-		       ", reason=%s",
-		       pr->buf->name, pr->cd->cpu, offset, reason);
+		       "Cannot read trace.dat CPU data: " TRACEDAT_BUF_FMT "cpu=%" PRIu32
+		       ", offset=%" PRIu64 ", reason=%s",
+		       TRACEDAT_BUF_ARGS(pr->buf), pr->cd->cpu, offset, reason);
 }
 
 enum tk_status tracedat_pages_open(struct tracedat *td, size_t buffer, size_t cpu,
@@ -389,10 +389,10 @@ static enum tk_status chunk_status(const struct tracedat_pages *pr, const struct
 			       pr->cd->cpu, b->offset);
 	if (b->inflate)
 		return TK_FAIL(b->st,
-			       "Cannot decompress trace.dat CPU data: buffer=%s, cpu=%" PRIu32
-			       ", offset=%" PRIu64 ", compression=%s, reason=%s",
-			       pr->buf->name, pr->cd->cpu, b->offset, pr->td->info.compression,
-			       b->reason);
+			       "Cannot decompress trace.dat CPU data: " TRACEDAT_BUF_FMT
+			       "cpu=%" PRIu32 ", offset=%" PRIu64 ", compression=%s, reason=%s",
+			       TRACEDAT_BUF_ARGS(pr->buf), pr->cd->cpu, b->offset,
+			       pr->td->info.compression, b->reason);
 	return pages_fail(pr, b->offset, b->reason);
 }
 
@@ -591,10 +591,10 @@ static enum tk_status inflate_text(struct tracedat *td, const struct tracedat_bu
 	if (st < 0) {
 		vec_fini(&text);
 		return TK_FAIL(st,
-			       "Cannot read trace.dat latency text: buffer=%s, offset=%" PRIu64
-			       ", reason=%s",
-			       b->name, st == TK_ERR_FORMAT && w.pos ? w.pos : bp->text_offset,
-			       reason);
+			       "Cannot read trace.dat latency text: " TRACEDAT_BUF_FMT
+			       "offset=%" PRIu64 ", reason=%s",
+			       TRACEDAT_BUF_ARGS(b),
+			       st == TK_ERR_FORMAT && w.pos ? w.pos : bp->text_offset, reason);
 	}
 	bp->inflated.data = text.data;
 	bp->inflated.len = text.len;
@@ -612,11 +612,11 @@ enum tk_status tracedat_latency_text(struct tracedat *td, size_t buffer, struct 
 	b = &td->info.buffers[buffer];
 	bp = &VEC_AT(&tracedat_priv(td)->bprivs, struct tracedat_buffer_priv, buffer);
 	if (!b->latency)
-		return TK_FAIL(
-			TK_ERR_INVAL,
-			"Cannot read trace.dat latency text: buffer=%s, reason=not a latency "
-			"buffer",
-			b->name);
+		return TK_FAIL(TK_ERR_INVAL,
+			       "Cannot read trace.dat latency text: " TRACEDAT_BUF_FMT
+			       "reason=not a latency "
+			       "buffer",
+			       TRACEDAT_BUF_ARGS(b));
 	if (!b->compressed) {
 		*out = b->latency_text;
 		return TK_OK;

@@ -732,6 +732,26 @@ static enum tracedat_codec codec_of(const char *name)
 }
 
 /*
+ * A v7 kallsyms section that cannot be read (bad header, compressed data or length) only
+ * costs the names of function addresses, which then print as numbers: keep its causes
+ * (recorded after @depth) as in->kallsyms_problem and read the file without it.
+ */
+static enum tk_status kallsyms_read_past(struct tracedat_open *o, size_t depth)
+{
+	size_t n = error_format(depth, NULL, 0);
+	char *text = arena_alloc(&o->p->arena, n + 1);
+
+	if (!text)
+		return TK_FAIL(TK_ERR_NOMEM, "Cannot read trace.dat kallsyms");
+	error_format(depth, text, n + 1);
+	error_truncate(depth);
+	o->info->kallsyms_problem = text;
+	o->info->kallsyms.data = NULL;
+	o->info->kallsyms.len = 0;
+	return TK_OK;
+}
+
+/*
  * Version 7: compression name and version, the offset of the first options section, then
  * sections; the options chain names the metadata sections and the buffers (section 4).
  */
@@ -740,7 +760,7 @@ static enum tk_status open_v7(struct tracedat_open *o, struct tracedat_cur *c)
 	struct tracedat_info *in = o->info;
 	uint64_t first;
 	unsigned int k;
-	size_t i;
+	size_t i, depth;
 	enum tk_status st;
 
 	if (tracedat_cur_cstr(c, &in->compression, "compression name") < 0 ||
@@ -761,13 +781,22 @@ static enum tk_status open_v7(struct tracedat_open *o, struct tracedat_cur *c)
 
 		if (!o->have_sec[k])
 			continue;
+		depth = error_depth();
 		st = tracedat_open_section(o, o->sec_off[k], (uint16_t) id, name, 1, &sec, NULL);
 		if (st >= 0)
 			st = parse_part(o, &sec, id);
 		if (st < 0)
-			return TK_FAIL(st,
-				       "Cannot read trace.dat section: id=%u (%s), offset=%" PRIu64,
-				       id, name, o->sec_off[k]);
+			st = TK_FAIL(st,
+				     "Cannot read trace.dat section: id=%u (%s), offset=%" PRIu64,
+				     id, name, o->sec_off[k]);
+		if (st < 0 && st != TK_ERR_NOMEM && id == TRACEDAT_OPTION_KALLSYMS) {
+			st = kallsyms_read_past(o, depth);
+			if (st < 0)
+				return st;
+			continue;
+		}
+		if (st < 0)
+			return st;
 	}
 	if (!o->have_cpucount) {
 		const struct tracedat_buffer *top = tracedat_buf(o, 0);

@@ -147,6 +147,11 @@ struct tracedat_info {
 	struct tracedat_system *systems;
 	size_t n_systems;
 	struct tracedat_blob kallsyms;
+	/*
+	 * v7: why the kallsyms section could not be read (its causes, joined by ": "), or NULL.
+	 * kallsyms only names function addresses, so the file is read without it (empty).
+	 */
+	const char *kallsyms_problem;
 	struct tracedat_blob printk;
 	struct tracedat_blob cmdlines;
 	struct tracedat_option *options; /* every option but DONE, in file order (v7: along
@@ -179,6 +184,15 @@ struct tracedat {
 	struct tracedat_info info;
 	void *priv; /* the container's own state */
 };
+
+/*
+ * "buffer=NAME, " in a cause, from TRACEDAT_BUF_ARGS(buffer) for TRACEDAT_BUF_FMT: instance
+ * buffers are named, the top one (whose name is empty) is not, as trace-cmd report shows it.
+ *
+ *	TK_FAIL(st, "Cannot read page: " TRACEDAT_BUF_FMT "cpu=%u", TRACEDAT_BUF_ARGS(b), cpu);
+ */
+#define TRACEDAT_BUF_FMT     "%s%s%s"
+#define TRACEDAT_BUF_ARGS(b) (b)->name[0] ? "buffer=" : "", (b)->name, (b)->name[0] ? ", " : ""
 
 /* Open @path (or @size bytes at @data, kept by the caller); a cause names what is wrong. */
 enum tk_status tracedat_open(struct tracedat **out, const char *path);

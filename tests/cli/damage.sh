@@ -83,18 +83,6 @@ BEGIN {
 	}
 }'
 
-# Shared by the awk programs below: the bytes of `od -An -v -tu1` in b[0..n-1], and num(),
-# an unsigned integer of len bytes at o (be=1: big-endian).
-NUM_AWK='
-{ for (i = 1; i <= NF; i++) b[n++] = $i }
-function num(o, len,   v, i) {
-	v = 0
-	for (i = 0; i < len; i++)
-		v = v * 256 + (be ? b[o + i] : b[o + len - 1 - i])
-	return v
-}
-'
-
 # The packets of a stream file, "offset size content-size" in bytes, read from the LTTng packet
 # header (magic u32, uuid[16], stream_id u32, stream_instance_id u64: 32 bytes) and context
 # (timestamp_begin u64, timestamp_end u64, then content_size and packet_size in bits, of w
@@ -113,17 +101,6 @@ END {
 		print off, ps / 8, int((cs + 7) / 8)
 		off += ps / 8
 	}
-}'
-
-# The packets an LTTng index file lists, in the same form. Big-endian: magic 0xC1F1DCC1,
-# major, minor, entry size; entries begin with offset, packet size and content size.
-INDEX_AWK="$NUM_AWK"'
-END {
-	if (n < 16 || num(0, 4) != 3253853377)
-		exit 1
-	es = num(12, 4)
-	for (o = 16; o + es <= n; o += es)
-		print num(o, 8), num(o + 8, 8) / 8, int((num(o + 16, 8) + 7) / 8)
 }'
 
 # Packets of a packetized metadata file (CTF 1.8, 7.1: a 37-byte header with content_size and

@@ -176,6 +176,12 @@ def crash_seeds():
     # metadata and one empty stream: no stream to sort, qsort() was given NULL
     with open("corpus/ctf-packet/crash-empty-stream-qsort", "wb") as f:
         f.write(struct.pack("<I", len(meta)) + meta + struct.pack("<I", 0))
+    # no packet header or context, no event header and a class without fields: no value
+    # decoded before the first event, whose scopes were set by adding 0 to NULL
+    bare = b'/* CTF 1.8 */ trace { major = 1; minor = 8; byte_order = le; };' \
+        b' event { name = "e"; };'
+    with open("corpus/ctf-packet/crash-no-values-null-scope", "wb") as f:
+        f.write(struct.pack("<I", len(bare)) + bare + struct.pack("<I", 4) + b"abcd")
 
 
 seed("le", "hand-le")

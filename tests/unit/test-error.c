@@ -161,6 +161,32 @@ static void test_truncate_forgets_later_causes(void **state)
 	assert_int_equal(tk_error_dropped(), 0);
 }
 
+static void test_format_joins_causes_after_depth(void **state)
+{
+	char buf[64];
+	size_t depth;
+
+	(void) state;
+	error_reset();
+	(void) TK_FAIL(TK_ERR_IO, "before");
+	depth = error_depth();
+	assert_int_equal(error_format(depth, buf, sizeof(buf)), 0);
+	assert_string_equal(buf, "");
+	(void) TK_FAIL(TK_ERR_FORMAT, "Cannot read kallsyms: offset=7");
+	(void) TK_FAIL(TK_ERR_FORMAT, "Cannot read section: id=17");
+	/* outermost first, ": " between them, the cause before @depth left out */
+	assert_int_equal(error_format(depth, NULL, 0), 58);
+	assert_int_equal(error_format(depth, buf, sizeof(buf)), 58);
+	assert_string_equal(buf, "Cannot read section: id=17: Cannot read kallsyms: offset=7");
+	/* a short buffer: cut, NUL-terminated, and the whole length still returned */
+	assert_int_equal(error_format(depth, buf, 12), 58);
+	assert_string_equal(buf, "Cannot read");
+	assert_int_equal(error_format(0, buf, sizeof(buf)), 66);
+	assert_string_equal(buf + 50, "offset=7: bef"); /* 63 of the 66 characters */
+	/* reading does not change the chain */
+	assert_int_equal(tk_error_count(), 3);
+}
+
 static void test_status_names(void **state)
 {
 	(void) state;
@@ -211,6 +237,7 @@ int main(void)
 	const struct CMUnitTest tests[] = {
 		cmocka_unit_test(test_fail_returns_its_status),
 		cmocka_unit_test(test_truncate_forgets_later_causes),
+		cmocka_unit_test(test_format_joins_causes_after_depth),
 		cmocka_unit_test(test_causes_read_outermost_first),
 		cmocka_unit_test(test_reset_and_clear_forget_causes),
 		cmocka_unit_test(test_overflow_keeps_innermost_and_counts_dropped),

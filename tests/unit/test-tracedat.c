@@ -1669,7 +1669,7 @@ static void test_bad_chunks(void **state)
 	pages_fail_with(&b, 1, "larger than 64 MiB");
 	/* more data than the header says */
 	tk_store_u32(b.d + off + 8, 3 * 4096, TK_BYTE_ORDER_LE);
-	pages_fail_with(&b, 1, "Cannot decompress trace.dat CPU data: buffer=, cpu=2");
+	pages_fail_with(&b, 1, "Cannot decompress trace.dat CPU data: cpu=2");
 	/* less data than the header says */
 	tk_store_u32(b.d + off + 8, 5 * 4096, TK_BYTE_ORDER_LE);
 	pages_fail_with(&b, 1, "shorter than its header says");
@@ -1696,21 +1696,72 @@ static void test_bad_compressed_metadata(void **state)
 	(void) state;
 	fx_build(&b, &f);
 	td = open_ok(&b);
-	s = &td->info.sections[3]; /* kallsyms */
-	assert_int_equal(s->id, TRACEDAT_OPTION_KALLSYMS);
+	s = &td->info.sections[4]; /* printk formats */
+	assert_int_equal(s->id, TRACEDAT_OPTION_PRINTK);
 	/* uncompressed size beyond the limit */
 	tk_store_u32(b.d + s->offset + 16 + 4, 0x40000000u, TK_BYTE_ORDER_LE);
 	open_fails(&b, TK_ERR_UNSUPPORTED, "more decompressed metadata than this reader accepts");
 	/* too small for the frame */
 	tk_store_u32(b.d + s->offset + 16 + 4, 10, TK_BYTE_ORDER_LE);
-	open_fails(&b, TK_ERR_FORMAT, "Cannot decompress trace.dat KALLSYMS");
+	open_fails(&b, TK_ERR_FORMAT, "Cannot decompress trace.dat PRINTK");
 	/* compressed flag in a file without compression */
-	tk_store_u32(b.d + s->offset + 16 + 4, (uint32_t) strlen(KALLSYMS) + 4, TK_BYTE_ORDER_LE);
+	tk_store_u32(b.d + s->offset + 16 + 4, (uint32_t) strlen(PRINTK) + 4, TK_BYTE_ORDER_LE);
 	memcpy(b.d + 18, "none", 5);
 	open_fails(&b, TK_ERR_FORMAT, "compressed section in a file without compression");
 	/* an algorithm nobody knows */
 	memcpy(b.d + 18, "lz4x", 5);
 	open_fails(&b, TK_ERR_UNSUPPORTED, "compression=lz4x");
+	tracedat_close(td);
+	b_fini(&b);
+}
+
+/*
+ * The same damage to the kallsyms section is read past: kallsyms only names function
+ * addresses. The file opens with an empty kallsyms, and the causes are kept for a warning.
+ */
+static void test_bad_kallsyms_section_read_past(void **state)
+{
+	static const struct {
+		uint32_t at; /* bytes after the section header */
+		uint32_t value;
+		const char *cause;
+	} cases[] = {
+		{4, 0x40000000u, "more decompressed metadata than this reader accepts"},
+		{4, 10, "Cannot decompress trace.dat KALLSYMS"},
+		{0, 0xFFFFFFF0u, "KALLSYMS: offset="}, /* compressed size past the end */
+	};
+	struct fx f = fx_default(7, TK_BYTE_ORDER_LE, "zstd");
+	struct bld b;
+	struct tracedat *td, *bad;
+	const struct tracedat_section *s;
+	size_t i;
+
+	(void) state;
+	fx_build(&b, &f);
+	td = open_ok(&b);
+	assert_null(td->info.kallsyms_problem);
+	assert_blob(&td->info.kallsyms, KALLSYMS);
+	s = &td->info.sections[3];
+	assert_int_equal(s->id, TRACEDAT_OPTION_KALLSYMS);
+	for (i = 0; i < TK_ARRAY_SIZE(cases); i++) {
+		uint8_t *p = b.d + s->offset + 16 + cases[i].at;
+		uint32_t old = tk_load_u32(p, TK_BYTE_ORDER_LE);
+
+		tk_store_u32(p, cases[i].value, TK_BYTE_ORDER_LE);
+		bad = open_ok(&b);
+		assert_int_equal(tk_error_count(), 0);
+		assert_int_equal(bad->info.kallsyms.len, 0);
+		assert_non_null(bad->info.kallsyms_problem);
+		assert_non_null(strstr(bad->info.kallsyms_problem,
+				       "Cannot read trace.dat section: id=19 (KALLSYMS), offset="));
+		if (!strstr(bad->info.kallsyms_problem, cases[i].cause))
+			print_message("  problem: %s\n", bad->info.kallsyms_problem);
+		assert_non_null(strstr(bad->info.kallsyms_problem, cases[i].cause));
+		/* the rest of the metadata is there */
+		assert_blob(&bad->info.printk, PRINTK);
+		tracedat_close(bad);
+		tk_store_u32(p, old, TK_BYTE_ORDER_LE);
+	}
 	tracedat_close(td);
 	b_fini(&b);
 }
@@ -1775,6 +1826,10 @@ static void test_open_path(void **state)
 	b_fini(&b);
 }
 
+/*
+ * Resident pages of mapped files, in KiB (RssFile): the trace's pages, without the anonymous
+ * memory a sanitizer adds (AddressSanitizer's shadow of 256 MiB read is 32 MiB of it).
+ */
 static long rss_kib(void)
 {
 	FILE *fp = fopen("/proc/self/status", "r");
@@ -1784,8 +1839,8 @@ static long rss_kib(void)
 	if (!fp)
 		return -1;
 	while (fgets(line, sizeof(line), fp))
-		if (!strncmp(line, "VmRSS:", 6))
-			v = strtol(line + 6, NULL, 10);
+		if (!strncmp(line, "RssFile:", 8))
+			v = strtol(line + 8, NULL, 10);
 	fclose(fp);
 	return v;
 }
@@ -2112,6 +2167,7 @@ int main(void)
 		cmocka_unit_test(test_v7_options_loop),
 		cmocka_unit_test(test_bad_chunks),
 		cmocka_unit_test(test_bad_compressed_metadata),
+		cmocka_unit_test(test_bad_kallsyms_section_read_past),
 		cmocka_unit_test(test_truncated_v6_data),
 		cmocka_unit_test(test_open_path),
 		cmocka_unit_test(test_resident_memory_stays_flat),

@@ -30,6 +30,12 @@ char *cli_error_text(const char *context);
 int cli_parse_file_version(const char *cmd, const char *arg, unsigned int *out);
 int cli_parse_compression(const char *cmd, const char *arg, const char **out);
 
+/*
+ * tk_warning_cb of the commands: "tracekit: warning: TEXT" on one line of stderr. Warnings
+ * do not change the exit status.
+ */
+void cli_warn(const char *text, void *payload);
+
 /* Print a usage error and the hint to run --help; returns 2. */
 int cli_usage_error(const char *cmd, const char *fmt, ...);
 

@@ -179,6 +179,7 @@ int cmd_convert(int argc, char **argv)
 		return cli_usage_error("convert", "--end is before --begin");
 	o.events = events;
 	o.n_events = n_events;
+	o.warning = cli_warn;
 	if (!quiet && isatty(STDERR_FILENO)) {
 		o.progress = on_progress;
 		o.payload = &prog;

@@ -146,6 +146,7 @@ int cmd_info(int argc, char **argv)
 		{NULL, 0, NULL, 0},
 	};
 	struct tk_trace *trace = NULL;
+	struct tk_trace_opts topts = TK_TRACE_OPTS_INIT;
 	struct tk_iter *it = NULL;
 	struct info in;
 	const struct tk_event *ev;
@@ -165,8 +166,9 @@ int cmd_info(int argc, char **argv)
 	}
 	if (optind >= argc)
 		return cli_usage_error("info", "missing trace PATH");
+	topts.warning = cli_warn;
 	st = tk_trace_open(&trace, (const char *const *) argv + optind, (size_t) (argc - optind),
-			   NULL);
+			   &topts);
 	if (st < 0)
 		return cli_fail(NULL);
 	memset(&in, 0, sizeof(in));

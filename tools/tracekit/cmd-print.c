@@ -186,6 +186,7 @@ int cmd_print(int argc, char **argv)
 	};
 	struct tk_print_opts popts = TK_PRINT_OPTS_INIT;
 	struct tk_trace *trace = NULL;
+	struct tk_trace_opts topts = TK_TRACE_OPTS_INIT;
 	struct tk_iter *it = NULL;
 	struct print_ctx ctx = {NULL, 0};
 	const struct tk_event *ev;
@@ -262,8 +263,9 @@ int cmd_print(int argc, char **argv)
 	}
 	if (optind >= argc)
 		return cli_usage_error("print", "missing trace PATH");
+	topts.warning = cli_warn;
 	st = tk_trace_open(&trace, (const char *const *) argv + optind, (size_t) (argc - optind),
-			   NULL);
+			   &topts);
 	if (st < 0)
 		return cli_fail(NULL);
 	st = tk_printer_open(&ctx.printer, &popts);

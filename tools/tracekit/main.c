@@ -64,6 +64,12 @@ int cli_fail(const char *context)
 	return 1;
 }
 
+void cli_warn(const char *text, void *payload)
+{
+	(void) payload;
+	fprintf(stderr, "tracekit: warning: %s\n", text);
+}
+
 int cli_usage_error(const char *cmd, const char *fmt, ...)
 {
 	va_list ap;
