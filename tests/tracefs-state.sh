@@ -34,46 +34,6 @@ snapshot() {
 		END { for (p in val) print p "\t" val[p] }' | sort >"$1"
 }
 
-# expanded_size FILE: what FILE (buffer_size_kb or buffer_total_size_kb) reads in a fresh
-# instance: the size the kernel gives a never-used buffer when the first enabled event
-# expands it (both are the boot-time default, rounded to whole sub-buffers).
-expanded_size() {
-	d=$tracefs/instances/tk-expanded-$$
-	mkdir "$d" 2>/dev/null || return 0
-	cat "$d/$1" 2>/dev/null
-	rmdir "$d"
-}
-
-# changes BEFORE AFTER: "path<TAB>before<TAB>after" for each setting that differs. One change
-# is the kernel's, not a difference: a top-level buffer never used since boot reads
-# "7 (expanded: 1408)" until an event enabled there expands it, and nothing can make it
-# unexpanded again; going from that to the expanded default size is accepted.
-changes() {
-	exp_size=
-	exp_total=
-	if grep -q '^buffer_size_kb	.*(expanded: ' "$1"; then
-		exp_size=$(expanded_size buffer_size_kb)
-		exp_total=$(expanded_size buffer_total_size_kb)
-	fi
-	awk -F '\t' -v exp_size="$exp_size" -v exp_total="$exp_total" '
-		NR == FNR { b[$1] = $2; next }
-		{ a[$1] = $2 }
-		function expanded(p) {
-			if (!(p in a) || index(b[p], "(expanded: ") == 0)
-				return 0
-			return (p == "buffer_size_kb" && a[p] == exp_size) ||
-			       (p == "buffer_total_size_kb" && a[p] == exp_total)
-		}
-		END {
-			for (p in b)
-				if ((!(p in a) || a[p] != b[p]) && !expanded(p))
-					print p "\t" b[p] "\t" (p in a ? a[p] : "(absent)")
-			for (p in a)
-				if (!(p in b))
-					print p "\t(absent)\t" a[p]
-		}' "$1" "$2" | sort
-}
-
 # write_back PATH OLD: write one setting back; status 1 for a setting not restored here.
 write_back() {
 	case $1 in
@@ -199,42 +159,46 @@ snapshot_all() {
 	rm -f "$2.files"
 }
 
-# changes_all BEFORE AFTER: "path<TAB>before<TAB>after" for each file of two snapshot_all
-# outputs that differs, but for the one change nothing can undo: a freshly booted kernel's
-# top-level buffer is not allocated at its size yet (buffer_size_kb "7 (expanded: 1408)",
-# buffer_total_size_kb "14 (expanded: 2816)" with 2 CPUs, per_cpu/cpuN/buffer_size_kb "7");
-# enabling any event there (on 6.1, in any instance) expands it, and no write un-expands it.
-# Those three files of the top level may go from such values to the size announced, as the
-# kernel rounds it up to whole pages (4080 bytes of data each: 1408 KiB reads 1410 once
-# expanded), and to nothing else.
-changes_all() {
-	awk -F '\t' '
+# fresh_size FILE: what FILE (buffer_size_kb, buffer_total_size_kb or
+# per_cpu/cpu0/buffer_size_kb) reads in a new instance, whose buffers the kernel allocates at
+# the boot-time size, rounded up to whole pages (1408 KiB reads 1410): what a top-level buffer
+# reads once an event expands it.
+fresh_size() {
+	d=$tracefs/instances/tk-fresh-$$
+	mkdir "$d" 2>/dev/null || return 0
+	cat "$d/$1" 2>/dev/null
+	rmdir "$d"
+}
+
+# changes BEFORE AFTER: "path<TAB>before<TAB>after" for each file of two snapshots (snapshot
+# or snapshot_all) that differs, but for the one change nothing can undo: a freshly booted
+# kernel's top-level buffer is not allocated at its size yet (buffer_size_kb "7 (expanded:
+# 1408)", buffer_total_size_kb "14 (expanded: 2816)" with 2 CPUs, per_cpu/cpuN/buffer_size_kb
+# "7"); enabling any event there (on 6.1, in any instance) expands it, and no write
+# un-expands it. Those files of the top level may go from such values to what a new
+# instance's read (fresh_size), and to nothing else.
+changes() {
+	exp_size=
+	exp_total=
+	exp_cpu=
+	if grep -q '^buffer_size_kb	[0-9]* (expanded: ' "$1"; then
+		exp_size=$(fresh_size buffer_size_kb)
+		exp_total=$(fresh_size buffer_total_size_kb)
+		exp_cpu=$(fresh_size per_cpu/cpu0/buffer_size_kb)
+	fi
+	awk -F '\t' -v exp_size="$exp_size" -v exp_total="$exp_total" -v exp_cpu="$exp_cpu" '
 		NR == FNR { b[$1] = $2; next }
 		{ a[$1] = $2 }
-		function announced(v) {
-			if (v !~ /^[0-9]+ \(expanded: [0-9]+\)$/)
-				return ""
-			sub(/^.*expanded: /, "", v)
-			sub(/\)$/, "", v)
-			return v
-		}
-		# v is size KiB of n buffers, each rounded up to whole 4 KiB pages
-		function rounded_up(v, size, n) {
-			return v ~ /^[0-9]+$/ && v + 0 >= size + 0 && v + 0 < size + 4 * n
-		}
 		function expanded(p, old, new) {
-			if (full == "")
+			if (exp_size == "")
 				return 0
 			if (p == "buffer_size_kb")
-				return rounded_up(new, full, 1)
+				return old ~ /\(expanded: / && new == exp_size
 			if (p == "buffer_total_size_kb")
-				return announced(old) != "" &&
-				       rounded_up(new, announced(old), announced(old) / full)
-			return p ~ /^per_cpu\/cpu[0-9]+\/buffer_size_kb$/ && old ~ /^[0-9]+$/ &&
-			       rounded_up(new, full, 1)
+				return old ~ /\(expanded: / && new == exp_total
+			return p ~ /^per_cpu\/cpu[0-9]+\/buffer_size_kb$/ && new == exp_cpu
 		}
 		END {
-			full = announced(b["buffer_size_kb"])
 			for (p in b)
 				if (!(p in a))
 					print p "\t" b[p] "\t(absent)"

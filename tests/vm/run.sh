@@ -23,8 +23,7 @@
 #   TRACEKIT_VM_KERNELS="debian-6.1 ..."  a subset of the kernels (default: all three)
 #   TRACEKIT_VM_CACHE=DIR                 the cache (default /var/cache/tracekit-vm)
 #   TRACEKIT_VM_ACCEL=kvm|tcg             instead of KVM where /dev/kvm is usable, else TCG
-#   TRACEKIT_VM_CASES="NAME ..."          only these cases of tests/vm/cases (pending ones
-#                                         too: a way to try them before enabling them)
+#   TRACEKIT_VM_CASES="NAME ..."          only these cases of tests/vm/cases
 # Exits 77 only when qemu is missing and cannot be installed.
 set -u
 LC_ALL=C
@@ -357,7 +356,7 @@ for kname in $kernels; do
 		fi
 		for cname in $(awk '$1 == "cases" { $1 = ""; print }' "$info" 2>/dev/null); do
 			read -r c_name c_end c_checks _ <<EOF
-$(awk -v n="$cname" '$1 == "pending" { $1 = ""; sub(/^ /, "") } $1 == n' "$res/cases")
+$(awk -v n="$cname" '$1 == n' "$res/cases")
 EOF
 			ncases=$((ncases + 1))
 			check_case "$kname" "$bdir/files/$cname" "$c_name" "$c_end" "$c_checks"
@@ -367,9 +366,7 @@ EOF
 	summary="$summary
 vm: $kname: $((ncases - kcases)) cases, $((failures - kfail)) failures, $(($(date +%s) - kt0)) s"
 done
-pending=$(awk '$1 == "pending"' "$res/cases" | wc -l)
 echo "vm: kernels and busybox ready in $((t_kernels - t_start)) s$summary"
-[ "$pending" -gt 0 ] && echo "vm: $pending cases pending, not run (tests/vm/cases)"
 echo "vm: $ncases cases run, $failures failures, $(($(date +%s) - t_start)) s in all;" \
 	"results in $res"
 [ $failures -eq 0 ]
