@@ -71,6 +71,8 @@ struct tk_recording {
 	int64_t marker_real_ns; /* wall-clock time it was written at */
 };
 
+#define PROBE_GROUP "tracekit" /* the event system of --kprobe and its kin */
+
 /* Does the caller's options struct reach @field? (Options grow; older callers pass less.) */
 #define OPT(o, field) ((o)->size >= offsetof(struct tk_record_opts, field) + sizeof((o)->field))
 
@@ -196,6 +198,23 @@ static uint64_t stat_value(const char *text, const char *key)
 
 static enum tk_status recording_free(struct tk_recording *rec);
 
+/*
+ * Can @ti run the tracer of @o with its function lists? Kernels before 6.11 run
+ * function_graph only at the top level; later ones run it in instances too, but keep
+ * set_graph_function (-g) there only, and some build no function lists for instances.
+ */
+static int tracer_runs_in(const struct tracefs_instance *ti, const struct tk_record_opts *o)
+{
+	if (!tracefs_has_tracer(ti, o->tracer))
+		return 0;
+	if (OPT(o, n_functions) && o->n_functions && !tracefs_has_file(ti, "set_ftrace_filter"))
+		return 0;
+	if (OPT(o, n_notrace) && o->n_notrace && !tracefs_has_file(ti, "set_ftrace_notrace"))
+		return 0;
+	return !(OPT(o, n_graph_functions) && o->n_graph_functions &&
+		 !tracefs_has_file(ti, "set_graph_function"));
+}
+
 static enum tk_status open_buffer(struct tk_recording *rec, const struct tk_record_opts *o)
 {
 	struct tracefs_instance *top = NULL;
@@ -218,9 +237,9 @@ static enum tk_status open_buffer(struct tk_recording *rec, const struct tk_reco
 	snprintf(name, sizeof(name), "tracekit-%ld", (long) getpid());
 	/* a tracer the kernel runs only at the top level takes the private buffer's place */
 	st = tracefs_instance_open(&rec->ti, rec->mount, name, TRACEFS_CREATE);
-	if (st >= 0 && OPT(o, tracer) && o->tracer && !tracefs_has_tracer(rec->ti, o->tracer)) {
+	if (st >= 0 && OPT(o, tracer) && o->tracer && !tracer_runs_in(rec->ti, o)) {
 		st = tracefs_instance_open(&top, rec->mount, NULL, 0);
-		if (st >= 0 && tracefs_has_tracer(top, o->tracer)) {
+		if (st >= 0 && tracer_runs_in(top, o)) {
 			(void) tracefs_instance_close(rec->ti);
 			rec->ti = top;
 			return TK_OK;
@@ -262,9 +281,9 @@ static enum tk_status add_probes(struct tk_recording *rec, const struct tk_recor
 		if ((unsigned int) p->kind > TK_RECORD_URETPROBE || !p->spec)
 			return TK_FAIL(TK_ERR_INVAL, "Cannot add probe: index=%zu, kind=%d", i,
 				       (int) p->kind);
-		st = tracefs_add_probe(rec->global, kinds[p->kind], "tracekit", p->spec, name,
+		st = tracefs_add_probe(rec->global, kinds[p->kind], PROBE_GROUP, p->spec, name,
 				       sizeof(name));
-		snprintf(spec, sizeof(spec), "tracekit:%s", name);
+		snprintf(spec, sizeof(spec), PROBE_GROUP ":%s", name);
 		if (st >= 0)
 			st = tracefs_enable_events(rec->ti, spec, NULL);
 	}
@@ -368,8 +387,11 @@ enum tk_status tk_recording_open(struct tk_recording **out, const struct tk_reco
 	}
 	if (st >= 0)
 		st = tracefs_find_mount(&rec->mount);
-	if (st >= 0)
+	if (st >= 0) {
+		/* probes a killed tracekit left, as open_buffer() removes its instance */
+		tracefs_remove_stale_probes(rec->mount, PROBE_GROUP);
 		st = open_buffer(rec, o);
+	}
 	/* quiet while it is set up: tracing off, then the settings, then an empty buffer */
 	if (st >= 0)
 		st = tracefs_set_tracing_on(rec->ti, 0);

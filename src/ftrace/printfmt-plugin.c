@@ -861,6 +861,13 @@ static bool h_fgraph_entry(struct pf_out *o, struct pf_rec *r)
 	return false;
 }
 
+bool ftrace_print_wants_next(const struct ftrace_event *ev)
+{
+	const struct pf_print *pp = ev->print;
+
+	return pp && pp->handler == FTRACE_PF_H_FGRAPH_ENTRY && pp->ret_ev;
+}
+
 bool ftrace_pf_run_handler(struct pf_out *o, struct pf_rec *r)
 {
 	switch (r->pp->handler) {

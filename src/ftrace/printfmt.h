@@ -81,6 +81,9 @@ bool ftrace_print_info_next(const struct ftrace_ctx *ctx, const struct ftrace_ev
 			    const uint8_t *rec, size_t size, int cpu, uint64_t ts,
 			    const uint8_t *next, size_t next_size, struct writer *w);
 
+/* Does printing a record of @ev look at the record after it (ftrace_print_info_next())? */
+bool ftrace_print_wants_next(const struct ftrace_event *ev);
+
 /*
  * Whether libtraceevent would fail on @ev's print fmt, so that its records print as
  * "[FAILED TO PARSE]" and the raw fields (true too when it was never compiled). Such events

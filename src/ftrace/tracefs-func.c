@@ -59,6 +59,13 @@ int tracefs_has_tracer(const struct tracefs_instance *ti, const char *tracer)
 	return found;
 }
 
+int tracefs_has_file(const struct tracefs_instance *ti, const char *rel)
+{
+	char path[TRACEFS_PATH_MAX];
+
+	return tracefs_instance_path(ti, rel, path, sizeof(path)) == 0 && access(path, F_OK) == 0;
+}
+
 enum tk_status tracefs_set_tracer(struct tracefs_instance *ti, const char *tracer)
 {
 	char path[TRACEFS_PATH_MAX], *text = NULL;
@@ -294,6 +301,37 @@ static int probe_in_use(const char *mount, const char *group, const char *name)
 	if (dp)
 		closedir(dp);
 	return used;
+}
+
+void tracefs_remove_stale_probes(const char *mount, const char *group)
+{
+	char dir[TRACEFS_PATH_MAX], path[TRACEFS_PATH_MAX], undo[NAME_MAX + 64];
+	struct dirent *d;
+	DIR *dp;
+
+	/* a dead tracekit's instance still has its probes enabled: it goes first */
+	tracefs_remove_stale_instances(mount);
+	if ((size_t) snprintf(dir, sizeof(dir), "%s/events/%s", mount, group) >= sizeof(dir) ||
+	    tracefs_other_recorders(mount))
+		return;
+	dp = opendir(dir);
+	if (!dp)
+		return;
+	while ((d = readdir(dp))) {
+		if (d->d_name[0] == '.' || strlen(d->d_name) > NAME_MAX ||
+		    !strcmp(d->d_name, "enable") || !strcmp(d->d_name, "filter") ||
+		    probe_in_use(mount, group, d->d_name))
+			continue;
+		snprintf(undo, sizeof(undo), "-:%s/%s", group, d->d_name);
+		/* a kprobe or a uprobe: the file that does not know it refuses */
+		snprintf(path, sizeof(path), "%s/kprobe_events", mount);
+		if (tracefs_append(path, undo) < 0) {
+			snprintf(path, sizeof(path), "%s/uprobe_events", mount);
+			(void) tracefs_append(path, undo);
+		}
+		error_reset();
+	}
+	closedir(dp);
 }
 
 /* Parse "NAME=WHERE [ARGS...]" into @name (a C identifier) and the rest. */

@@ -77,6 +77,13 @@ enum tk_status tracefs_set_simple(struct tracefs_instance *ti, const char *rel, 
  * from it before (tracefs-func.c). */
 enum tk_status tracefs_restore_functions(const char *path, const char *text);
 
+/* Remove the "tracekit-PID" instances of processes gone (tracekits killed), silently. */
+void tracefs_remove_stale_instances(const char *mount);
+
+/* How many "tracekit-PID" instances under @mount belong to other processes alive: other
+ * tracekits recording now. */
+int tracefs_other_recorders(const char *mount);
+
 /* Append @value to @path (kprobe_events: add or remove one probe) in one write. */
 enum tk_status tracefs_append(const char *path, const char *value);
 

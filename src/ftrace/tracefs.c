@@ -645,13 +645,45 @@ static int is_stale(const char *name)
 	return kill((pid_t) pid, 0) < 0 && errno == ESRCH;
 }
 
+/* "tracekit-PID" of a process alive, other than this one? */
+static int is_live(const char *name)
+{
+	const char *digits = name + strlen(STALE_PREFIX);
+	long pid;
+
+	if (strncmp(name, STALE_PREFIX, strlen(STALE_PREFIX)) || !*digits ||
+	    strspn(digits, "0123456789") != strlen(digits))
+		return 0;
+	pid = strtol(digits, NULL, 10);
+	return pid > 0 && pid <= INT_MAX && pid != (long) getpid() &&
+	       (kill((pid_t) pid, 0) == 0 || errno == EPERM);
+}
+
+int tracefs_other_recorders(const char *mount)
+{
+	char dir[TRACEFS_PATH_MAX];
+	struct dirent *d;
+	int n = 0;
+	DIR *dp;
+
+	if (snprintf(dir, sizeof(dir), "%s/instances", mount) >= (int) sizeof(dir))
+		return 0;
+	dp = opendir(dir);
+	if (!dp)
+		return 0;
+	while ((d = readdir(dp)))
+		n += is_live(d->d_name);
+	closedir(dp);
+	return n;
+}
+
 /*
  * Remove the "tracekit-PID" instances left by a tracekit that died without closing (SIGKILL,
  * a crash). Best effort and silent: an instance that cannot be removed does not stop this
  * run. A PID from another PID namespace looks dead here, so tracekits sharing a tracefs
  * across containers should give their instances other names.
  */
-static void remove_stale(const char *mount)
+void tracefs_remove_stale_instances(const char *mount)
 {
 	char dir[TRACEFS_PATH_MAX], path[TRACEFS_PATH_MAX];
 	struct dirent *d;
@@ -729,7 +761,7 @@ enum tk_status tracefs_instance_open(struct tracefs_instance **out, const char *
 		goto err;
 	}
 	if (flags & TRACEFS_CREATE) {
-		remove_stale(mount);
+		tracefs_remove_stale_instances(mount);
 		if (mkdir(dir, 0750) < 0) {
 			st = TK_FAIL(errno_status(errno),
 				     "Cannot create tracefs instance: path=%s, errno=%s", dir,
@@ -1300,6 +1332,9 @@ static enum tk_status set_pid_file(struct tracefs_instance *ti, const char *rel,
 		len += (size_t) snprintf(list + len, 24, "%ld\n", (long) pids[i]);
 	st = tracefs_read_file(path, &old, NULL);
 	if (st == TK_OK) {
+		/* the function tracers' lists read "no pid" when empty, the event ones nothing */
+		if (!strncmp(old, "no pid", 6))
+			old[0] = '\0';
 		st = tracefs_undo_push(ti, UNDO_PIDS, path, old);
 		free(old);
 	}

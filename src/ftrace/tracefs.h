@@ -169,6 +169,17 @@ enum tk_status tracefs_set_ftrace_pids(struct tracefs_instance *ti, const pid_t 
 int tracefs_has_tracer(const struct tracefs_instance *ti, const char *tracer);
 
 /*
+ * Remove what a killed tracekit left: its "tracekit-PID" instances, then the probes of
+ * events/@group/ enabled in no buffer, when no other tracekit records now (no "tracekit-PID" instance of a process alive;
+ * one recording with --top may lose a probe it has added but not yet enabled, and then fails
+ * to enable it). Best effort and silent.
+ */
+void tracefs_remove_stale_probes(const char *mount, const char *group);
+
+/* Does the buffer have the file @rel (a path below its directory)? */
+int tracefs_has_file(const struct tracefs_instance *ti, const char *rel);
+
+/*
  * current_tracer: "function", "function_graph", "nop", ... A tracer the buffer does not offer
  * is TK_ERR_NOTFOUND with the available ones in the cause; a kernel that refuses it (lockdown:
  * EPERM) is TK_ERR_IO with the errno and that reason.

@@ -63,6 +63,7 @@ enum tk_status tk_printer_open(struct tk_printer **out, const struct tk_print_op
 enum tk_status tk_printer_flush(struct tk_printer *p)
 {
 	error_reset();
+	tracecmd_release(p); /* no event follows the one held back */
 	return writer_flush(&p->out);
 }
 
@@ -81,9 +82,11 @@ enum tk_status printer_close(struct tk_printer *p)
 		return TK_OK;
 	if (p->style == TK_PRINT_STYLE_CHROME)
 		chrome_finish(p); /* the end of the document, whatever came before */
+	tracecmd_release(p);
 	st = writer_flush(&p->out);
 	writer_fini(&p->out);
 	free(p->sources);
+	free(p->held_raw);
 	for (i = 0; i < p->n_tc; i++)
 		tracecmd_cache_free(tracecmd_cache_at(p->tc, i));
 	free(p->tc);
@@ -700,7 +703,7 @@ enum tk_status tk_printer_print(struct tk_printer *p, const struct tk_event *ev)
 	if (p->style == TK_PRINT_STYLE_CHROME)
 		return chrome_print_event(p, ev);
 	if (ev->raw && p->style != TK_PRINT_STYLE_BABELTRACE) {
-		tracecmd_print_event(p, ev);
+		tracecmd_print(p, ev);
 		if (TK_UNLIKELY(p->out.err))
 			return writer_flush(&p->out);
 		return TK_OK;

@@ -52,6 +52,11 @@ struct tk_printer {
 	size_t n_tc_names;
 	struct json_state *json;     /* JSON lines style (json.c) */
 	struct chrome_state *chrome; /* Chrome style (chrome.c) */
+	/* trace-cmd style: a record printed once the next one is known (tracecmd_print()) */
+	struct tk_event held;
+	uint8_t *held_raw; /* held.raw points here */
+	size_t held_cap;
+	uint8_t has_held;
 };
 
 /* The trace-cmd style (tracecmd.c). */
@@ -63,7 +68,13 @@ struct tc_name;
  */
 enum tk_status printer_close(struct tk_printer *p);
 
-void tracecmd_print_event(struct tk_printer *p, const struct tk_event *ev);
+/*
+ * Print an event with raw records in trace-cmd's layout. trace-cmd's funcgraph_entry handler
+ * looks at the record that follows in time order, so such a record is held back until the
+ * next event arrives or tracecmd_release() says that none follows.
+ */
+void tracecmd_print(struct tk_printer *p, const struct tk_event *ev);
+void tracecmd_release(struct tk_printer *p);
 void tracecmd_name_free(struct tc_name *names, size_t i);
 void tracecmd_cache_free(struct tc_cache *c);
 struct tc_cache *tracecmd_cache_at(struct tc_cache *caches, size_t i);

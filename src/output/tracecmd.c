@@ -343,7 +343,9 @@ static int fast_line(struct tc_cache *c, const struct tc_name *nm, const struct 
 	return 1;
 }
 
-void tracecmd_print_event(struct tk_printer *p, const struct tk_event *ev)
+/* One line of @ev; with @next (the event after it), true when @ev's line used it up. */
+static bool print_event(struct tk_printer *p, const struct tk_event *ev,
+			const struct tk_event *next)
 {
 	static const char unknown[] = "[UNKNOWN EVENT]";
 	struct tc_cache *c = tc_source(p, ev->stream->source);
@@ -352,6 +354,7 @@ void tracecmd_print_event(struct tk_printer *p, const struct tk_event *ev)
 	struct writer *w = &p->out;
 	size_t len, start;
 	const char *comm;
+	bool used = false;
 	int32_t pid;
 	char *q;
 
@@ -385,7 +388,7 @@ void tracecmd_print_event(struct tk_printer *p, const struct tk_event *ev)
 		writer_write(w, " (NULL):               ", 23);
 		writer_write(w, unknown, sizeof(unknown) - 1);
 		writer_putc(w, '\n');
-		return;
+		return false;
 	}
 	pid = record_pid(c, ev->raw, ev->raw_size);
 	if (fast_line(c, nm, ev, pid, p->flags, w))
@@ -421,8 +424,13 @@ info:
 		struct ftrace_comm_ref refs[2];
 		unsigned int i, n;
 
-		ftrace_print_info_ts(c->ctx, fev, ev->raw, ev->raw_size, (int) ev->cpu,
-				     (uint64_t) ev->ns, w);
+		if (next)
+			used = ftrace_print_info_next(c->ctx, fev, ev->raw, ev->raw_size,
+						      (int) ev->cpu, (uint64_t) ev->ns, next->raw,
+						      next->raw_size, w);
+		else
+			ftrace_print_info_ts(c->ctx, fev, ev->raw, ev->raw_size, (int) ev->cpu,
+					     (uint64_t) ev->ns, w);
 		/* the task names trace-cmd's sched plugin learns while printing */
 		n = ftrace_print_comms(c->ctx, fev, ev->raw, ev->raw_size, refs);
 		for (i = 0; i < n; i++)
@@ -434,6 +442,51 @@ info:
 	if (w->len > start && w->buf[w->len - 1] == '\n')
 		w->len--;
 	writer_putc(w, '\n');
+	return used;
+}
+
+/* Keep a copy of @ev (its record included) to print when the next event is known. */
+static bool hold(struct tk_printer *p, const struct tk_event *ev)
+{
+	if (ev->raw_size > p->held_cap) {
+		uint8_t *raw = realloc(p->held_raw, ev->raw_size);
+
+		if (!raw)
+			return false;
+		p->held_raw = raw;
+		p->held_cap = ev->raw_size;
+	}
+	memcpy(p->held_raw, ev->raw, ev->raw_size);
+	p->held = *ev;
+	p->held.raw = p->held_raw;
+	p->held.pending = NULL;
+	memset(p->held.scope, 0, sizeof(p->held.scope));
+	p->has_held = 1;
+	return true;
+}
+
+void tracecmd_release(struct tk_printer *p)
+{
+	if (p->has_held) {
+		p->has_held = 0;
+		(void) print_event(p, &p->held, NULL);
+	}
+}
+
+void tracecmd_print(struct tk_printer *p, const struct tk_event *ev)
+{
+	const struct ftrace_event *fev = ev->ec ? ev->ec->fmt : NULL;
+
+	if (p->has_held) {
+		/* trace-cmd's peek: the next record of the file, used only from the same CPU
+		 * (and here the same buffer: trace-cmd peeks within the buffer it reads) */
+		p->has_held = 0;
+		if (print_event(p, &p->held, ev->stream == p->held.stream ? ev : NULL))
+			return;
+	}
+	if (fev && !(p->flags & TK_PRINT_RAW) && ftrace_print_wants_next(fev) && hold(p, ev))
+		return;
+	(void) print_event(p, ev, NULL);
 }
 
 enum tk_status tracecmd_print_prologue(struct tk_printer *p, const struct tk_trace *t)

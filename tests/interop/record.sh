@@ -188,13 +188,23 @@ done
 # program reads from its own mapping), with the argument as a signed integer: trace-cmd
 # report prints the file as tracekit does, the N calls are there with arguments 1..N, and the
 # probes are gone afterwards (the snapshot holds uprobe_events), also one of the same name
-# made beforehand as a killed tracekit would leave it. Kernels without uprobe
+# made beforehand as a killed tracekit would leave it, and one of another name that the
+# recording before, without probes, removes. Kernels without uprobe
 # events (no uprobe_events file) leave this part out.
 want_runs=5
 if [ -n "$target" ] && [ -e "$tracefs/uprobe_events" ]; then
 	want_runs=6
 	off=$("$target" --offset)
 	f=$tmp/uprobe.dat
+	# probes a killed tracekit left (enabled in no buffer) go with the next recording, with
+	# probes or without
+	echo "p:tracekit/left $target:$off" >>"$tracefs/uprobe_events"
+	"$tk" record -e sched:sched_switch -d 0.1 -o "$tmp/next.dat" >/dev/null 2>"$tmp/rec.err" ||
+		fail "uprobe: tracekit record after a killed one fails: $(head -n 2 "$tmp/rec.err")"
+	if grep -q 'tracekit/left ' "$tracefs/uprobe_events"; then
+		fail "uprobe: the probe a killed tracekit left stays after the next tracekit record"
+		echo "-:tracekit/left" >>"$tracefs/uprobe_events"
+	fi
 	# a probe of that name left by a killed tracekit (enabled in no buffer) is replaced
 	echo "p:tracekit/pp $target:$off" >>"$tracefs/uprobe_events"
 	if ! "$tk" record --uprobe "pp=$target:$off i=%di:s64" --uretprobe "ppr=$target:$off" \

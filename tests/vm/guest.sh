@@ -97,12 +97,12 @@ mirror_stop() {
 	rmdir "$m" || fail "cannot remove the mirror instance"
 }
 
-# started PID: wait until tracekit PID has its per-CPU files (its readers run; tracing goes
-# on right after), at most 60 s; status 1 if it never got there.
+# started PID: wait until tracekit PID has its reader threads (one per CPU; tracing goes on
+# right after they report), at most 60 s; status 1 if it never got there.
 started() {
 	n=0
 	while [ $n -lt 300 ]; do
-		ls "$dir"/*.tmp-"$1".cpu* >/dev/null 2>&1 && return 0
+		[ "$(ls /proc/"$1"/task 2>/dev/null | wc -l)" -gt 1 ] && return 0
 		kill -0 "$1" 2>/dev/null || return 1
 		sleep 0.2
 		n=$((n + 1))

@@ -482,8 +482,8 @@ int cmd_record(int argc, char **argv)
 	}
 	if (o.tracer && !o.top && !o.instance && !tk_recording_get_instance(rec) && !quiet)
 		fprintf(stderr,
-			"tracekit: recording in the top-level buffer: this kernel runs %s there "
-			"only\n",
+			"tracekit: recording in the top-level buffer: this kernel's instances "
+			"cannot run %s as asked\n",
 			o.tracer);
 	if (got_signal) {
 		fprintf(stderr, "tracekit: Cannot record: reason=interrupted by signal %d\n",
