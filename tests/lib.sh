@@ -20,11 +20,12 @@ tools_from_args() {
 	done
 }
 
-# need_tracefs TRACEKIT: $tracefs set to /sys/kernel/tracing, mounted by tracekit itself when
-# it is missing (as root; `tracekit list` mounts it as trace-cmd would). Exits 77 when not
-# root or when the kernel has no tracefs; fails when tracekit could not mount it.
+# need_tracefs TRACEKIT: $tracefs set to the tracefs tracekit uses, mounted by tracekit itself
+# when it is missing (as root; `tracekit list` mounts it as trace-cmd would). tracekit takes
+# /sys/kernel/tracing, else the first tracefs in /proc/mounts, else mounts it at
+# /sys/kernel/tracing (debugfs's tracing/ on kernels without that directory). Exits 77 when
+# not root or when the kernel has no tracefs; fails when tracekit could not mount it.
 need_tracefs() {
-	tracefs=/sys/kernel/tracing
 	if [ "$(id -u)" -ne 0 ]; then
 		echo "skip: not root (recording needs tracefs write access)" >&2
 		exit 77
@@ -33,9 +34,22 @@ need_tracefs() {
 		echo "skip: this kernel has no tracefs" >&2
 		exit 77
 	fi
-	[ -d "$tracefs/events" ] || "$1" list 'sched:sched_switch' >/dev/null 2>&1
-	if [ ! -d "$tracefs/events" ]; then
-		echo "FAIL: tracefs is not mounted at $tracefs, and tracekit list did not mount it"
+	find_tracefs || { "$1" list 'sched:sched_switch' >/dev/null 2>&1 && find_tracefs; } || {
+		echo "FAIL: no tracefs at /sys/kernel/tracing, in /proc/mounts or under debugfs," \
+			"and tracekit list did not mount it"
 		exit 1
-	fi
+	}
+}
+
+# find_tracefs: $tracefs set to the tracefs tracekit would use (need_tracefs); status 1: none.
+# /sys/kernel/debug/tracing is looked at only where /sys/kernel/tracing does not exist: a
+# look there mounts tracefs, where debugfs is mounted.
+find_tracefs() {
+	debug=
+	[ -d /sys/kernel/tracing ] || debug=/sys/kernel/debug/tracing
+	for tracefs in /sys/kernel/tracing $(awk '$3 == "tracefs" { print $2; exit }' /proc/mounts) \
+		$debug; do
+		[ -d "$tracefs/events" ] && return 0
+	done
+	return 1
 }

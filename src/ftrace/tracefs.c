@@ -295,12 +295,15 @@ enum tk_status tracefs_find_mount(const char **out)
 		*out = mount_dir;
 		return TK_OK;
 	}
+	/*
+	 * Not /sys/kernel/debug/tracing before mounting: where debugfs is mounted, looking there
+	 * mounts tracefs at that deprecated place (the kernel's automount), and trace-cmd's
+	 * function tracer setup, for one, fails there. trace-cmd mounts /sys/kernel/tracing.
+	 */
 	if (is_tracefs("/sys/kernel/tracing")) {
 		strcpy(mount_dir, "/sys/kernel/tracing");
 	} else if (mount_from_proc(mount_dir, sizeof(mount_dir))) {
 		;
-	} else if (is_tracefs("/sys/kernel/debug/tracing")) {
-		strcpy(mount_dir, "/sys/kernel/debug/tracing");
 	} else if ((err = mount_tracefs(mount_dir, sizeof(mount_dir))) != 0) {
 		mount_dir[0] = '\0';
 		if (err == EPERM || err == EACCES)
@@ -310,7 +313,7 @@ enum tk_status tracefs_find_mount(const char **out)
 				strerror(err));
 		return TK_FAIL(
 			err == ENODEV ? TK_ERR_NOTFOUND : TK_ERR_IO,
-			"Cannot mount tracefs: path=/sys/kernel/tracing, errno=%s; tried /sys/kernel/tracing, /proc/mounts and /sys/kernel/debug/tracing first (a kernel without CONFIG_FTRACE has none)",
+			"Cannot mount tracefs: path=/sys/kernel/tracing, errno=%s; found no tracefs at /sys/kernel/tracing or in /proc/mounts first (a kernel without CONFIG_FTRACE has none)",
 			strerror(err));
 	}
 	*out = mount_dir;

@@ -24,7 +24,6 @@
 set -u
 LC_ALL=C
 export LC_ALL
-tracefs=/sys/kernel/tracing
 n=1000000
 
 skip() {

@@ -26,7 +26,6 @@
 set -u
 LC_ALL=C
 export LC_ALL
-tracefs=/sys/kernel/tracing
 
 skip() {
 	echo "skip: $*" >&2

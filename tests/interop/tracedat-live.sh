@@ -55,7 +55,6 @@ set -u
 LC_ALL=C
 TZ=UTC
 export LC_ALL TZ
-tracefs=/sys/kernel/tracing
 
 skip() {
 	echo "skip: $*" >&2

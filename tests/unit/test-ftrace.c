@@ -28,6 +28,7 @@
 #include "common/error.h"
 #include "ftrace/ftrace.h"
 #include "ftrace/printfmt.h"
+#include "ftrace/tracefs.h"
 
 static struct ftrace_ctx ctx;
 
@@ -605,20 +606,35 @@ static void check_real_format(const struct ftrace_event *ev, const char *path, c
 	assert_int_equal(ev->n_common, ncommon);
 }
 
+/* "MOUNT/events/@rel" of the tracefs tracekit uses (mounted when missing), or skip. */
+static void events_path(char *buf, size_t size, const char *rel)
+{
+	const char *mount;
+
+	if (tracefs_find_mount(&mount) < 0) {
+		print_message("no tracefs: %s\n", tk_error_cause(0) ? tk_error_cause(0) : "?");
+		skip();
+	}
+	snprintf(buf, size, "%s/events/%s", mount, rel);
+}
+
 static void format_all_tracefs_files(void **state)
 {
+	char pattern[4096];
 	glob_t g;
-	size_t i, parsed = 0;
+	size_t i, parsed = 0, prefix;
 
 	(void) state;
-	if (glob("/sys/kernel/tracing/events/*/*/format", 0, NULL, &g) != 0) {
-		print_message("no /sys/kernel/tracing/events/*/*/format (tracefs not mounted)\n");
+	events_path(pattern, sizeof(pattern), "*/*/format");
+	prefix = strlen(pattern) - strlen("*/*/format");
+	if (glob(pattern, 0, NULL, &g) != 0) {
+		print_message("no %s\n", pattern);
 		skip();
 	}
 	for (i = 0; i < g.gl_pathc; i++) {
 		const char *path = g.gl_pathv[i];
 		char system[256], *text, *copy, *buf;
-		const char *s = path + strlen("/sys/kernel/tracing/events/");
+		const char *s = path + prefix;
 		struct ftrace_event *ev = NULL;
 		enum tk_status st;
 		size_t len;
@@ -741,13 +757,15 @@ static void header_page_errors(void **state)
 static void header_page_real(void **state)
 {
 	struct ftrace_page_layout l;
+	char path[4096];
 	char *text;
 	size_t len;
 
 	(void) state;
-	text = read_file("/sys/kernel/tracing/events/header_page", &len);
+	events_path(path, sizeof(path), "header_page");
+	text = read_file(path, &len);
 	if (!text) {
-		print_message("no /sys/kernel/tracing/events/header_page\n");
+		print_message("no %s\n", path);
 		skip();
 	}
 	{
