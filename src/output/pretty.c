@@ -86,7 +86,7 @@ enum tk_status printer_close(struct tk_printer *p)
 	st = writer_flush(&p->out);
 	writer_fini(&p->out);
 	free(p->sources);
-	free(p->held_raw);
+	tracecmd_queue_free(p);
 	for (i = 0; i < p->n_tc; i++)
 		tracecmd_cache_free(tracecmd_cache_at(p->tc, i));
 	free(p->tc);

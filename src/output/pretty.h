@@ -6,6 +6,7 @@
 #ifndef TK_OUTPUT_PRETTY_H
 #define TK_OUTPUT_PRETTY_H
 
+#include <stdbool.h>
 #include <stddef.h>
 #include <stdint.h>
 
@@ -52,11 +53,17 @@ struct tk_printer {
 	size_t n_tc_names;
 	struct json_state *json;     /* JSON lines style (json.c) */
 	struct chrome_state *chrome; /* Chrome style (chrome.c) */
-	/* trace-cmd style: a record printed once the next one is known (tracecmd_print()) */
-	struct tk_event held;
-	uint8_t *held_raw; /* held.raw points here */
-	size_t held_cap;
-	uint8_t has_held;
+	/* trace-cmd style: events waiting for the record after an entry (tracecmd_print()) */
+	struct tc_held *held;
+	size_t n_held, cap_held;
+};
+
+/* A copy of an event waiting in the trace-cmd style's queue. */
+struct tc_held {
+	struct tk_event ev;
+	uint8_t *raw; /* ev.raw points here */
+	size_t cap;
+	bool used; /* printed in its entry's leaf line */
 };
 
 /* The trace-cmd style (tracecmd.c). */
@@ -70,11 +77,13 @@ enum tk_status printer_close(struct tk_printer *p);
 
 /*
  * Print an event with raw records in trace-cmd's layout. trace-cmd's funcgraph_entry handler
- * looks at the record that follows in time order, so such a record is held back until the
- * next event arrives or tracecmd_release() says that none follows.
+ * looks at the record that follows in its buffer, so such a record waits (with the events of
+ * other buffers after it) until that record arrives or tracecmd_release() says that none
+ * follows. tracecmd_queue_free() frees the queue's memory.
  */
 void tracecmd_print(struct tk_printer *p, const struct tk_event *ev);
 void tracecmd_release(struct tk_printer *p);
+void tracecmd_queue_free(struct tk_printer *p);
 void tracecmd_name_free(struct tc_name *names, size_t i);
 void tracecmd_cache_free(struct tc_cache *c);
 struct tc_cache *tracecmd_cache_at(struct tc_cache *caches, size_t i);

@@ -445,48 +445,133 @@ info:
 	return used;
 }
 
-/* Keep a copy of @ev (its record included) to print when the next event is known. */
-static bool hold(struct tk_printer *p, const struct tk_event *ev)
+/*
+ * trace-cmd's funcgraph_entry handler peeks at the next record of its buffer (the input
+ * handle it reads), over all the buffer's CPUs, and takes it as the call's exit only when it
+ * is on the entry's CPU (see h_fgraph_entry() for the rest of the test). Events of other
+ * buffers can come first in time order: such an entry waits in a queue, with the events that
+ * follow it, until an event of its buffer or the end of the trace decides its line. Past
+ * TC_QUEUE_MAX waiting events the entry prints as if its buffer had ended, so that a buffer
+ * whose last record is an entry cannot make the printer copy a whole trace.
+ */
+#define TC_QUEUE_MAX 65536
+
+static bool same_buffer(const struct tk_event *a, const struct tk_event *b)
 {
-	if (ev->raw_size > p->held_cap) {
-		uint8_t *raw = realloc(p->held_raw, ev->raw_size);
+	return a->stream->source == b->stream->source && a->stream->sc == b->stream->sc;
+}
+
+static bool wants_next(const struct tk_printer *p, const struct tk_event *ev)
+{
+	const struct ftrace_event *fev = ev->ec ? ev->ec->fmt : NULL;
+
+	return fev && !(p->flags & TK_PRINT_RAW) && ftrace_print_wants_next(fev);
+}
+
+/* Append a copy of @ev (its record included) to the queue; false when out of memory. */
+static bool queue_push(struct tk_printer *p, const struct tk_event *ev)
+{
+	struct tc_held *h;
+
+	if (p->n_held == p->cap_held) {
+		size_t n = p->cap_held ? 2 * p->cap_held : 4;
+		struct tc_held *v = realloc(p->held, n * sizeof(*v));
+
+		if (!v)
+			return false;
+		memset(v + p->cap_held, 0, (n - p->cap_held) * sizeof(*v));
+		p->held = v;
+		p->cap_held = n;
+	}
+	h = &p->held[p->n_held];
+	if (ev->raw_size > h->cap) {
+		uint8_t *raw = realloc(h->raw, ev->raw_size);
 
 		if (!raw)
 			return false;
-		p->held_raw = raw;
-		p->held_cap = ev->raw_size;
+		h->raw = raw;
+		h->cap = ev->raw_size;
 	}
-	memcpy(p->held_raw, ev->raw, ev->raw_size);
-	p->held = *ev;
-	p->held.raw = p->held_raw;
-	p->held.pending = NULL;
-	memset(p->held.scope, 0, sizeof(p->held.scope));
-	p->has_held = 1;
+	memcpy(h->raw, ev->raw, ev->raw_size);
+	h->ev = *ev;
+	h->ev.raw = h->raw;
+	h->ev.pending = NULL;
+	memset(h->ev.scope, 0, sizeof(h->ev.scope));
+	h->used = false;
+	p->n_held++;
 	return true;
+}
+
+/*
+ * Print the queued events whose lines are known, in order; with @end, all of them (no event
+ * follows). An entry's line is known once an event of its buffer is queued after it.
+ */
+static void queue_drain(struct tk_printer *p, bool end)
+{
+	size_t done, k, i;
+
+	for (done = 0; done < p->n_held; done++) {
+		struct tc_held *h = &p->held[done];
+		const struct tk_event *next = NULL;
+
+		if (h->used)
+			continue; /* an exit printed in its entry's leaf line */
+		if (!wants_next(p, &h->ev)) {
+			(void) print_event(p, &h->ev, NULL);
+			continue;
+		}
+		for (k = done + 1; k < p->n_held; k++)
+			if (!p->held[k].used && same_buffer(&p->held[k].ev, &h->ev))
+				break;
+		if (k == p->n_held && !end && p->n_held - done <= TC_QUEUE_MAX)
+			break;
+		if (k < p->n_held && p->held[k].ev.stream == h->ev.stream)
+			next = &p->held[k].ev;
+		if (print_event(p, &h->ev, next))
+			p->held[k].used = true;
+	}
+	/* the printed slots go to the end, their record buffers kept for reuse */
+	for (i = 0; done && i + done < p->n_held; i++) {
+		struct tc_held t = p->held[i];
+
+		p->held[i] = p->held[i + done];
+		p->held[i + done] = t;
+	}
+	p->n_held -= done;
 }
 
 void tracecmd_release(struct tk_printer *p)
 {
-	if (p->has_held) {
-		p->has_held = 0;
-		(void) print_event(p, &p->held, NULL);
-	}
+	queue_drain(p, true);
+}
+
+void tracecmd_queue_free(struct tk_printer *p)
+{
+	size_t i;
+
+	for (i = 0; i < p->cap_held; i++)
+		free(p->held[i].raw);
+	free(p->held);
+	p->held = NULL;
+	p->n_held = p->cap_held = 0;
 }
 
 void tracecmd_print(struct tk_printer *p, const struct tk_event *ev)
 {
-	const struct ftrace_event *fev = ev->ec ? ev->ec->fmt : NULL;
-
-	if (p->has_held) {
-		/* trace-cmd's peek: the next record of the file, used only from the same CPU
-		 * (and here the same buffer: trace-cmd peeks within the buffer it reads) */
-		p->has_held = 0;
-		if (print_event(p, &p->held, ev->stream == p->held.stream ? ev : NULL))
-			return;
-	}
-	if (fev && !(p->flags & TK_PRINT_RAW) && ftrace_print_wants_next(fev) && hold(p, ev))
+	if (!p->n_held && !wants_next(p, ev)) {
+		(void) print_event(p, ev, NULL);
 		return;
-	(void) print_event(p, ev, NULL);
+	}
+	if (!queue_push(p, ev)) {
+		/* out of memory: what is queued prints as if the trace ended, then @ev */
+		queue_drain(p, true);
+		(void) print_event(p, ev, NULL);
+		return;
+	}
+	/* the first queued event is an entry waiting for its buffer: only such events decide */
+	if (p->n_held > 1 && !same_buffer(ev, &p->held[0].ev) && p->n_held <= TC_QUEUE_MAX)
+		return;
+	queue_drain(p, false);
 }
 
 enum tk_status tracecmd_print_prologue(struct tk_printer *p, const struct tk_trace *t)

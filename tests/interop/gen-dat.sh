@@ -18,7 +18,9 @@
 #      -R of a big-endian zlib twin, which has no oracle here, is left out.
 #
 # Content options cover the clock options too: DATE, OFFSET, TSC2NSEC and TIME_SHIFT (a
-# guest's host-clock samples). gen-dat writing the same bytes twice is checked as well.
+# guest's host-clock samples), and function_graph records (--funcgraph) in each kernel
+# layout, whose funcgraph_entry lines follow trace-cmd's leaf rule; one such file must hold
+# every case of that rule (fg_covered). gen-dat writing the same bytes twice is checked too.
 #
 # Usage: gen-dat.sh TRACEKIT GEN_DAT   (exits 77 when trace-cmd is not installed)
 set -u
@@ -199,6 +201,95 @@ group tsc2nsec "-n 3000 -c 3 -S 13 --clock x86-tsc --tsc2nsec --offset -12345678
 	v6-be:--file-version,6,--byte-order,be zstd:--compression,zstd
 group big "-n 200000 -c 4 -S 271828 --missed" \
 	zstd:--compression,zstd v6-be:--file-version,6,--byte-order,be
+
+# function_graph records (trace-cmd's leaf rule: an entry whose next record in its buffer is
+# its exit on the same CPU prints as one "func();" line) in each kernel layout gen-dat knows,
+# mixed with the other events, with lost events and with instance buffers
+group fgraph "-n 20000 -c 4 -S 2024 --funcgraph" \
+	v6:--file-version,6 be-long4:--byte-order,be,--long-size,4 zstd:--compression,zstd
+group fgraph612 "-n 6000 -c 3 -S 612 --funcgraph=6.12 --missed" \
+	v6-be:--file-version,6,--byte-order,be zlib:--compression,zlib
+group fgraph61 "-n 5000 -c 2 -S 61 --funcgraph=6.1 --instance foo" \
+	long4-zstd:--long-size,4,--compression,zstd
+group fgraph414 "-n 3000 -c 1 -S 414 --funcgraph=4.14" be:--byte-order,be
+group fgraph-instances "-n 6000 -c 3 -S 77 --funcgraph --instance foo --instance bar" \
+	v6:--file-version,6
+
+# fg_covered NAME: the fgraph group's file holds every case the leaf rule has, as trace-cmd
+# prints them (NAME.txt) and as its raw fields show them (NAME.R.txt).
+fg_covered() {
+	checked=$((checked + 1))
+	missing=$(awk -v txt="$1.txt" '
+	function cover(what) { seen[what] = 1 }
+	# default output: marks of leaves and exits, nesting, depth, a name kallsyms lacks
+	FILENAME == txt && /funcgraph_(entry|exit): / {
+		# the text after the event name, padded to 20 columns, and ": "
+		m = substr($0, index($0, "funcgraph_") + 22)
+		if (m ~ /^[ +!#$] [0-9]/ && (/funcgraph_exit: / || /\(\);$/))
+			cover((/funcgraph_exit: / ? "exit" : "leaf") "-mark[" substr(m, 1, 1) "]")
+		if (/\(\);$/)
+			cover("leaf")
+		if (/\(\) \{$/)
+			cover("nested")
+		if (/\|      [a-z_]/)
+			cover("depth>1")
+		if (/\|  +ffffffff8000/)
+			cover("hex-name")
+	}
+	FILENAME == txt && /sched_switch: / { cover("sched") }
+	# raw output: what followed each entry, on its CPU and in the whole buffer
+	FILENAME != txt && /funcgraph_(entry|exit): / {
+		if (!match($0, /-[0-9]+ +\[[0-9]+\]/))
+			next
+		split(substr($0, RSTART + 1, RLENGTH - 1), a, /[ \[\]]+/)
+		pid = a[1]; cpu = a[2] + 0
+		f = $0; sub(/.*func=/, "", f); sub(/ .*/, "", f)
+		exit_rec = /funcgraph_exit: /
+		if (exit_rec && last_entry) {
+			if (ecpu == cpu && epid == pid && efunc == f)
+				cover("exit-next")
+			if (ecpu == cpu && epid != pid && efunc == f)
+				cover("exit-next-other-pid")
+			if (ecpu == cpu && epid == pid && efunc != f)
+				cover("exit-next-other-func")
+		}
+		if (exit_rec && open[cpu] && other[cpu] && opid[cpu] == pid && ofunc[cpu] == f)
+			cover("exit-after-other-cpu")
+		last_entry = !exit_rec; ecpu = cpu; epid = pid; efunc = f
+		for (c in open)
+			if (c != cpu)
+				other[c] = 1
+		open[cpu] = !exit_rec; other[cpu] = 0; opid[cpu] = pid; ofunc[cpu] = f
+		next
+	}
+	FILENAME != txt && match($0, /\[[0-9]+\]/) {
+		cpu = substr($0, RSTART + 1, RLENGTH - 2) + 0
+		last_entry = 0
+		for (c in open)
+			if (c != cpu)
+				other[c] = 1
+		open[cpu] = 0
+	}
+	END {
+		n = split("leaf nested depth>1 hex-name sched exit-next exit-next-other-pid " \
+			  "exit-next-other-func exit-after-other-cpu", want, " ")
+		for (i = 1; i <= n; i++)
+			if (!(want[i] in seen))
+				printf " %s", want[i]
+		n = split("+ ! # $", marks, " ")
+		marks[++n] = " "
+		for (i = 1; i <= n; i++) {
+			if (!(("leaf-mark[" marks[i] "]") in seen))
+				printf " leaf-mark[%s]", marks[i]
+			if (!(("exit-mark[" marks[i] "]") in seen))
+				printf " exit-mark[%s]", marks[i]
+		}
+	}' "$1.txt" "$1.R.txt")
+	if [ -n "$missing" ]; then
+		fail "$1: gen-dat --funcgraph made no record for:$missing"
+	fi
+}
+fg_covered fgraph
 
 # the same options write the same bytes
 checked=$((checked + 1))

@@ -9,11 +9,11 @@
  * most of these cannot be recorded on one machine, so this tool writes them from a seed
  * (reference/tracedat.md sections 2 to 5 give the layout):
  *
- *   - The events depend only on --seed, --events, --cpus, --missed (which only adds losses)
- *     and --instance: the same options give the same timestamps, CPUs, tasks and field
- *     values whatever the encoding (--clock, --date, --offset, --tsc2nsec and --time-shift
- *     change only how times print and so the order of CPUs' events),
- *     so a big-endian, 32-bit, v6 or compressed twin prints exactly like the little-endian
+ *   - The events depend only on --seed, --events, --cpus, --missed (which only adds losses),
+ *     --instance and --funcgraph (which adds function_graph records in a kernel's layout):
+ *     the same options give the same timestamps, CPUs, tasks and field values whatever the
+ *     encoding (--clock, --date, --offset, --tsc2nsec and --time-shift change only how times
+ *     print and so the order of CPUs' events), so a big-endian, 32-bit, v6 or compressed twin prints exactly like the little-endian
  *     64-bit file. Encoding choices (where pages start, time extend or absolute time stamp
  *     records, discarded events, end-of-page padding) come from a second generator and
  *     differ between encodings, which is the point: readers must print them alike.
@@ -88,6 +88,15 @@ enum compression {
 	COMP_ZLIB,
 };
 
+/* --funcgraph: the kernel whose function_graph event layout is written */
+enum fg_layout {
+	FG_NONE,
+	FG_618,
+	FG_612,
+	FG_61,
+	FG_414,
+};
+
 /* Everything the options decide, plus trace-wide values drawn from the seed. */
 struct gen {
 	uint64_t events;
@@ -102,6 +111,8 @@ struct gen {
 	bool date;
 	bool tsc2nsec;	 /* TSC2NSEC option: ring-buffer times are counter ticks */
 	bool time_shift; /* TIME_SHIFT option: a guest's samples of the host clock */
+	/* function_graph records too, in this layout */
+	enum fg_layout funcgraph;
 	bool has_offset; /* OFFSET option */
 	int64_t offset;	 /* its value, ns */
 	const char *clock;
@@ -401,6 +412,8 @@ static const char fmt_cpu_idle[] =
 
 enum event_id {
 	ID_FUNCTION = 1,
+	ID_FUNCGRAPH_EXIT = 10,
+	ID_FUNCGRAPH_ENTRY = 11,
 	ID_PRINT = 5,
 	ID_BPRINT = 6,
 	ID_IRQ_HANDLER_EXIT = 224,
@@ -416,6 +429,93 @@ enum event_id {
 };
 
 static const char *const ftrace_formats[] = {fmt_function, fmt_print, fmt_bprint};
+
+/*
+ * The function_graph tracer's events (--funcgraph), in the layouts kernels have exported
+ * (kernel/trace/trace_entries.h): the exit record grew a retval with
+ * CONFIG_FUNCTION_GRAPH_RETVAL (6.5), depth became unsigned and the entry gained args[] in
+ * 6.18; 4.x kernels put depth last and listed the exit's fields out of offset order.
+ */
+static const char fmt_fg_entry_618[] =
+	"name: funcgraph_entry\n"
+	"ID: 11\n" FMT_COMMON "\tfield:unsigned long func;\toffset:8;\tsize:8;\tsigned:0;\n"
+	"\tfield:unsigned int depth;\toffset:16;\tsize:4;\tsigned:0;\n"
+	"\tfield:unsigned long args[];\toffset:24;\tsize:0;\tsigned:0;\n"
+	"\n"
+	"print fmt: \"--> %ps (%u)\", (void *)REC->func, REC->depth\n";
+
+static const char fmt_fg_exit_618[] =
+	"name: funcgraph_exit\n"
+	"ID: 10\n" FMT_COMMON "\tfield:unsigned long func;\toffset:8;\tsize:8;\tsigned:0;\n"
+	"\tfield:unsigned int depth;\toffset:16;\tsize:4;\tsigned:0;\n"
+	"\tfield:unsigned int overrun;\toffset:20;\tsize:4;\tsigned:0;\n"
+	"\tfield:unsigned long long calltime;\toffset:24;\tsize:8;\tsigned:0;\n"
+	"\tfield:unsigned long long rettime;\toffset:32;\tsize:8;\tsigned:0;\n"
+	"\n"
+	"print fmt: \"<-- %ps (%u) (start: %llx  end: %llx) over: %u\", (void *)REC->func, "
+	"REC->depth, REC->calltime, REC->rettime, REC->depth\n";
+
+static const char fmt_fg_entry_61[] =
+	"name: funcgraph_entry\n"
+	"ID: 11\n" FMT_COMMON "\tfield:unsigned long func;\toffset:8;\tsize:8;\tsigned:0;\n"
+	"\tfield:int depth;\toffset:16;\tsize:4;\tsigned:1;\n"
+	"\n"
+	"print fmt: \"--> %ps (%d)\", (void *)REC->func, REC->depth\n";
+
+static const char fmt_fg_exit_61[] =
+	"name: funcgraph_exit\n"
+	"ID: 10\n" FMT_COMMON "\tfield:unsigned long func;\toffset:8;\tsize:8;\tsigned:0;\n"
+	"\tfield:int depth;\toffset:16;\tsize:4;\tsigned:1;\n"
+	"\tfield:unsigned int overrun;\toffset:20;\tsize:4;\tsigned:0;\n"
+	"\tfield:unsigned long long calltime;\toffset:24;\tsize:8;\tsigned:0;\n"
+	"\tfield:unsigned long long rettime;\toffset:32;\tsize:8;\tsigned:0;\n"
+	"\n"
+	"print fmt: \"<-- %ps (%d) (start: %llx  end: %llx) over: %d\", (void *)REC->func, "
+	"REC->depth, REC->calltime, REC->rettime, REC->depth\n";
+
+static const char fmt_fg_exit_612[] =
+	"name: funcgraph_exit\n"
+	"ID: 10\n" FMT_COMMON "\tfield:unsigned long func;\toffset:8;\tsize:8;\tsigned:0;\n"
+	"\tfield:unsigned long retval;\toffset:16;\tsize:8;\tsigned:0;\n"
+	"\tfield:int depth;\toffset:24;\tsize:4;\tsigned:1;\n"
+	"\tfield:unsigned int overrun;\toffset:28;\tsize:4;\tsigned:0;\n"
+	"\tfield:unsigned long long calltime;\toffset:32;\tsize:8;\tsigned:0;\n"
+	"\tfield:unsigned long long rettime;\toffset:40;\tsize:8;\tsigned:0;\n"
+	"\n"
+	"print fmt: \"<-- %ps (%d) (start: %llx  end: %llx) over: %d retval: %lx\", "
+	"(void *)REC->func, REC->depth, REC->calltime, REC->rettime, REC->depth, REC->retval\n";
+
+static const char fmt_fg_entry_414[] =
+	"name: funcgraph_entry\n"
+	"ID: 11\n" FMT_COMMON "\tfield:unsigned long func;\toffset:8;\tsize:8;\tsigned:0;\n"
+	"\tfield:int depth;\toffset:16;\tsize:4;\tsigned:1;\n"
+	"\n"
+	"print fmt: \"--> %lx (%d)\", REC->func, REC->depth\n";
+
+static const char fmt_fg_exit_414[] =
+	"name: funcgraph_exit\n"
+	"ID: 10\n" FMT_COMMON "\tfield:unsigned long func;\toffset:8;\tsize:8;\tsigned:0;\n"
+	"\tfield:unsigned long long calltime;\toffset:24;\tsize:8;\tsigned:0;\n"
+	"\tfield:unsigned long long rettime;\toffset:32;\tsize:8;\tsigned:0;\n"
+	"\tfield:unsigned long overrun;\toffset:16;\tsize:8;\tsigned:0;\n"
+	"\tfield:int depth;\toffset:40;\tsize:4;\tsigned:1;\n"
+	"\n"
+	"print fmt: \"<-- %lx (%d) (start: %llx  end: %llx) over: %d\", REC->func, REC->depth, "
+	"REC->calltime, REC->rettime, REC->depth\n";
+
+/* Each layout: its formats, record sizes and field offsets (0: the field is not there). */
+static const struct fg_layout_info {
+	const char *name;
+	const char *entry_fmt, *exit_fmt;
+	uint32_t entry_size, exit_size;
+	uint32_t x_depth, x_overrun, x_calltime, x_rettime, x_retval;
+	uint32_t overrun_size;
+} fg_layouts[] = {
+	[FG_618] = {"6.18", fmt_fg_entry_618, fmt_fg_exit_618, 24, 40, 16, 20, 24, 32, 0, 4},
+	[FG_612] = {"6.12", fmt_fg_entry_61, fmt_fg_exit_612, 20, 48, 24, 28, 32, 40, 16, 4},
+	[FG_61] = {"6.1", fmt_fg_entry_61, fmt_fg_exit_61, 20, 40, 16, 20, 24, 32, 0, 4},
+	[FG_414] = {"4.14", fmt_fg_entry_414, fmt_fg_exit_414, 20, 44, 40, 16, 24, 32, 0, 8},
+};
 
 /* Event systems in the order trace-cmd saves them; each list ends with NULL. */
 static const struct {
@@ -587,6 +687,17 @@ static const char *const print_msgs[] = {
 
 /* ---- Events: values and times, the same in every encoding ------------------------------- */
 
+/* What a funcgraph_entry decided its CPU records next (--funcgraph). */
+enum fg_next {
+	FG_NEXT_ANY,	   /* whatever is drawn */
+	FG_NEXT_EXIT,	   /* its own exit, soon: a leaf, unless another CPU records in between */
+	FG_NEXT_EXIT_LATE, /* its own exit, after a while: other CPUs likely record in between */
+	FG_NEXT_OTHER_PID, /* its exit, in the task switched to (sched events left out) */
+	FG_NEXT_LOST,	   /* its exit is lost: its caller's exit comes next */
+};
+
+#define FG_MAX_DEPTH 12
+
 struct task {
 	int32_t pid;
 	const char *comm;
@@ -603,6 +714,12 @@ struct cpu_gen {
 	char idle_comm[24];
 	int irq; /* index in irq_lines of the handler running, or -1 */
 	uint64_t ts;
+	/* --funcgraph: the calls open on this CPU, innermost last, and what comes next */
+	struct fg_frame {
+		uint64_t func, calltime;
+	} fg_stack[FG_MAX_DEPTH];
+	unsigned int fg_depth;
+	enum fg_next fg_next;
 };
 
 /* One event, its payload encoded for the file's byte order and long size. */
@@ -934,6 +1051,150 @@ static void make_bprint(struct cpu_gen *c, struct event *e)
 	e->len = (pos + 3) & ~UINT32_C(3);
 }
 
+/*
+ * --funcgraph: the functions a CPU's records call, a share of func_names of its own and an
+ * address below _stext (no symbol: trace-cmd prints it in hex). No exit of one CPU can then
+ * match an entry of another: trace-cmd 3.1.6 takes the next record in time order of any CPU
+ * as an entry's exit, then reads past it in a record its loop still holds (later versions
+ * look at the same CPU only), which no reader should copy.
+ */
+static uint64_t draw_fg_func(struct cpu_gen *c)
+{
+	unsigned int cpus = c->g->cpus;
+	size_t n = ARRAY_SIZE(func_names), k;
+
+	if (!rng_below(&c->r, 40))
+		return UINT64_C(0xffffffff80000000) + 0x40 * (uint64_t) (c->cpu + 1);
+	if (cpus > n / 2)
+		return sym_addr(PICK(&c->r, func_names));
+	k = c->cpu + cpus * rng_below(&c->r, (n - c->cpu + cpus - 1) / cpus);
+	return sym_addr(func_names[k]);
+}
+
+/*
+ * A call's duration (rettime - calltime), ns: every overhead mark trace-cmd prints (none up
+ * to 10 us, '+', '!', '#' over 1 ms, '$' over 1 s), their edges, durations of 7 digits of us
+ * and more (printed without decimals), and a rettime before the calltime (unsynchronised
+ * clocks; ~0 has a mark of its own). Drawn apart from the record times so that long calls
+ * can be leaves too.
+ */
+static uint64_t draw_fg_duration(struct cpu_gen *c)
+{
+	static const uint64_t edges[] = {
+		0,	    999,	1000,	     9999,	   10000,      10001,
+		100000,	    100001,	999999,	     1000000,	   1000001,    999999999,
+		1000000000, 1000000001, 9999999999u, 10000000000u, UINT64_MAX, UINT64_MAX - 999,
+	};
+	static const struct {
+		unsigned int upto; /* percent */
+		uint64_t low, high;
+	} classes[] = {
+		{48, 0, 10001},
+		{66, 10001, 100001},
+		{78, 100001, 1000001},
+		{86, 1000001, 10000001},
+		{91, 10000001, 100000001},
+		{95, 100000001, 1000000001},
+		{100, 1000000001, 100 * NS},
+	};
+	uint64_t p = rng_below(&c->r, 100);
+	size_t k;
+
+	if (p < 8)
+		return PICK(&c->r, edges);
+	p = rng_below(&c->r, 100);
+	for (k = 0; p >= classes[k].upto; k++)
+		;
+	return classes[k].low + rng_below(&c->r, classes[k].high - classes[k].low);
+}
+
+/* A call: the record of its entry, and what this CPU records next. */
+static void make_fg_entry(struct cpu_gen *c, struct event *e)
+{
+	const struct gen *g = c->g;
+	const struct fg_layout_info *l = &fg_layouts[g->funcgraph];
+	struct fg_frame *f = &c->fg_stack[c->fg_depth];
+	uint8_t flags = draw_flags(c);
+	uint64_t p;
+
+	f->func = draw_fg_func(c);
+	f->calltime = c->ts;
+	ev_start(e, g, ID_FUNCGRAPH_ENTRY, flags, (uint8_t) rng_below(&c->r, 3), c->cur.pid,
+		 l->entry_size);
+	ev_u64(e, g, 8, f->func);
+	ev_u32(e, g, 16, c->fg_depth);
+	c->fg_depth++;
+	p = rng_below(&c->r, 100);
+	if (p < 35)
+		c->fg_next = FG_NEXT_EXIT;
+	else if (p < 42)
+		c->fg_next = FG_NEXT_EXIT_LATE;
+	else if (p < 46)
+		c->fg_next = FG_NEXT_OTHER_PID;
+	else if (p < 50 && c->fg_depth > 1)
+		c->fg_next = FG_NEXT_LOST;
+}
+
+/* The return from the innermost open call, in the task running now. */
+static void make_fg_exit(struct cpu_gen *c, struct event *e)
+{
+	const struct gen *g = c->g;
+	const struct fg_layout_info *l = &fg_layouts[g->funcgraph];
+	const struct fg_frame *f = &c->fg_stack[--c->fg_depth];
+	uint8_t flags = draw_flags(c);
+	uint64_t d, overrun;
+
+	ev_start(e, g, ID_FUNCGRAPH_EXIT, flags, (uint8_t) rng_below(&c->r, 3), c->cur.pid,
+		 l->exit_size);
+	ev_u64(e, g, 8, f->func);
+	ev_u32(e, g, l->x_depth, c->fg_depth);
+	overrun = rng_below(&c->r, 50) ? 0 : 1 + rng_below(&c->r, 3);
+	if (l->overrun_size == 8)
+		ev_u64(e, g, l->x_overrun, overrun);
+	else
+		ev_u32(e, g, l->x_overrun, (uint32_t) overrun);
+	d = draw_fg_duration(c);
+	ev_u64(e, g, l->x_calltime, f->calltime);
+	ev_u64(e, g, l->x_rettime, f->calltime + d);
+	if (l->x_retval)
+		ev_u64(e, g, l->x_retval,
+		       rng_below(&c->r, 4) ? rng_below(&c->r, 4096) : -UINT64_C(22));
+}
+
+/* A function_graph record drawn among the other events: a call, or a return. */
+static void make_funcgraph(struct cpu_gen *c, struct event *e)
+{
+	if (c->fg_depth == FG_MAX_DEPTH || (c->fg_depth && rng_below(&c->r, 100) < 45))
+		make_fg_exit(c, e);
+	else
+		make_fg_entry(c, e);
+}
+
+/* The record an entry decided comes next on its CPU, and the time to it. */
+static uint64_t draw_fg_gap(struct cpu_gen *c)
+{
+	if (c->fg_next == FG_NEXT_EXIT)
+		return rng_below(&c->r, 8) ? 1 + rng_below(&c->r, 2000) : 0;
+	if (c->fg_next == FG_NEXT_EXIT_LATE)
+		return 2000 + rng_below(&c->r, 200000);
+	return 1 + rng_below(&c->r, 3000);
+}
+
+static void make_fg_next(struct cpu_gen *c, struct event *e)
+{
+	enum fg_next next = c->fg_next;
+
+	c->fg_next = FG_NEXT_ANY;
+	if (next == FG_NEXT_OTHER_PID) {
+		struct task t = task_pick(c);
+
+		c->cur = t.pid == c->cur.pid ? task_idle(c) : t;
+	} else if (next == FG_NEXT_LOST) {
+		c->fg_depth--;
+	}
+	make_fg_exit(c, e);
+}
+
 /* Event kinds and their weights. */
 static const struct {
 	void (*make)(struct cpu_gen *c, struct event *e);
@@ -972,18 +1233,27 @@ static void next_event(struct cpu_gen *c, struct event *e)
 {
 	unsigned int total = 0, k, w;
 
-	c->ts += draw_gap(c);
+	c->ts += c->fg_next ? draw_fg_gap(c) : draw_gap(c);
 	e->ts = c->ts;
 	e->drop = 0;
 	if (c->g->missed && !rng_below(&c->drops, 64))
 		e->drop = rng_below(&c->drops, 4) ? (int64_t) (1 + rng_below(&c->drops, 5000)) : -1;
+	if (c->fg_next) {
+		make_fg_next(c, e);
+		return;
+	}
 	if (c->irq >= 0) {
 		make_irq_exit(c, e);
 		return;
 	}
 	for (k = 0; k < ARRAY_SIZE(kinds); k++)
 		total += kinds[k].weight;
-	w = (unsigned int) rng_below(&c->r, total);
+	/* --funcgraph: as many function_graph records as all the others */
+	w = (unsigned int) rng_below(&c->r, c->g->funcgraph ? 2 * total : total);
+	if (w >= total) {
+		make_funcgraph(c, e);
+		return;
+	}
 	for (k = 0; w >= kinds[k].weight; k++)
 		w -= kinds[k].weight;
 	if (kinds[k].needs_task && c->cur.pid == 0)
@@ -1202,11 +1472,18 @@ static void meta_ftrace(const struct gen *g, struct buf *b)
 {
 	size_t i;
 
-	(void) g;
-	put_u32(b, ARRAY_SIZE(ftrace_formats));
+	put_u32(b, (uint32_t) ARRAY_SIZE(ftrace_formats) + (g->funcgraph ? 2 : 0));
 	for (i = 0; i < ARRAY_SIZE(ftrace_formats); i++) {
 		put_u64(b, strlen(ftrace_formats[i]));
 		put_bytes(b, ftrace_formats[i], strlen(ftrace_formats[i]));
+	}
+	if (g->funcgraph) {
+		const struct fg_layout_info *l = &fg_layouts[g->funcgraph];
+
+		put_u64(b, strlen(l->exit_fmt));
+		put_bytes(b, l->exit_fmt, strlen(l->exit_fmt));
+		put_u64(b, strlen(l->entry_fmt));
+		put_bytes(b, l->entry_fmt, strlen(l->entry_fmt));
 	}
 }
 
@@ -1802,6 +2079,11 @@ static void usage(FILE *out)
 		"      --offset=NS          add an OFFSET option (signed, added to every time)\n"
 		"      --tsc2nsec           add a TSC2NSEC option: times are counter ticks\n"
 		"      --time-shift         add a TIME_SHIFT option (guest-to-host samples)\n"
+		"      --funcgraph[=KERNEL] add function_graph records (funcgraph_entry and\n"
+		"                           funcgraph_exit: leaves, nested calls, every overhead\n"
+		"                           mark) as many as the other events, in the layout of\n"
+		"                           KERNEL: 6.18 (default), 6.12 (built with\n"
+		"                           CONFIG_FUNCTION_GRAPH_RETVAL), 6.1 or 4.14\n"
 		"  -h, --help               show this help\n",
 		MAX_CPUS, MAX_INSTANCES);
 }
@@ -1840,6 +2122,7 @@ enum {
 	OPT_OFFSET_ARG,
 	OPT_TSC2NSEC_FLAG,
 	OPT_TIME_SHIFT_FLAG,
+	OPT_FUNCGRAPH,
 };
 
 static void parse_args(struct gen *g, int argc, char **argv)
@@ -1860,6 +2143,7 @@ static void parse_args(struct gen *g, int argc, char **argv)
 		{"offset", required_argument, NULL, OPT_OFFSET_ARG},
 		{"tsc2nsec", no_argument, NULL, OPT_TSC2NSEC_FLAG},
 		{"time-shift", no_argument, NULL, OPT_TIME_SHIFT_FLAG},
+		{"funcgraph", optional_argument, NULL, OPT_FUNCGRAPH},
 		{"help", no_argument, NULL, 'h'},
 		{NULL, 0, NULL, 0},
 	};
@@ -1947,6 +2231,16 @@ static void parse_args(struct gen *g, int argc, char **argv)
 			break;
 		case OPT_TIME_SHIFT_FLAG:
 			g->time_shift = true;
+			break;
+		case OPT_FUNCGRAPH:
+			g->funcgraph = FG_NONE;
+			for (k = FG_618; k < ARRAY_SIZE(fg_layouts); k++)
+				if (!optarg || !strcmp(optarg, fg_layouts[k].name)) {
+					g->funcgraph = (enum fg_layout) k;
+					break;
+				}
+			if (!g->funcgraph)
+				bad_choice("--funcgraph", optarg, "6.18, 6.12, 6.1 or 4.14");
 			break;
 		case 'h':
 			usage(stdout);
