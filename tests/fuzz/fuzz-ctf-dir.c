@@ -46,10 +46,9 @@ enum {
 
 /* Path components: what CTF and LTTng trees are made of. "." and ".." only in link targets. */
 static const char *const names[] = {
-	"metadata", "index",	    "stream_0",	    "stream_1",	    "chan_0",	 "chan_1",
-	"stream_0.idx", "stream_1.idx", "chan_0.idx", "chan_1.idx", "a",	 "b",
-	"kernel",   "ust",	    "uid",	    "64-bit",	    ".hidden",	 "x",
-	".",	    "..",
+	"metadata",	"index",      "stream_0",   "stream_1", "chan_0", "chan_1", "stream_0.idx",
+	"stream_1.idx", "chan_0.idx", "chan_1.idx", "a",	"b",	  "kernel", "ust",
+	"uid",		"64-bit",     ".hidden",    "x",	".",	  "..",
 };
 #define N_PLAIN (sizeof(names) / sizeof(names[0]) - 2) /* without "." and ".." */
 
