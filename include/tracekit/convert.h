@@ -26,8 +26,9 @@ extern "C" {
 /**
  * enum tk_convert_format - What to write.
  * @TK_CONVERT_AUTO:   From the output's name: "*.dat" trace.dat, "*.jsonl" or "*.ndjson"
- *                     JSON lines, "*.json" Chrome trace-event JSON, anything else a CTF
- *                     trace directory.
+ *                     JSON lines, "*.json" Chrome trace-event JSON, "*.ctf", a name
+ *                     without extension or an existing directory a CTF trace directory;
+ *                     any other extension fails with TK_ERR_INVAL.
  * @TK_CONVERT_DAT:    A trace-cmd trace.dat file: from one trace.dat input, that file
  *                     re-encoded; from CTF, the trace.dat file a CTF trace was converted
  *                     from (its ftrace metadata travels in the CTF environment), else

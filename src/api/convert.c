@@ -105,16 +105,29 @@ static int ends_with(const char *s, const char *suffix)
 	return n >= k && !strcmp(s + n - k, suffix);
 }
 
-/* The format TK_CONVERT_AUTO stands for, from the output's name. */
+/*
+ * The format TK_CONVERT_AUTO stands for, from the output's name: the extensions below, a
+ * CTF directory for ".ctf", a name without extension, a trailing '/' or an existing
+ * directory; TK_CONVERT_AUTO itself for any other extension, which is refused (writing a
+ * CTF directory named "trace.txt" is never what was meant).
+ */
 static unsigned int guess_format(const char *output)
 {
+	const char *base = strrchr(output, '/'), *dot;
+	struct stat sb;
+
 	if (ends_with(output, ".dat"))
 		return TK_CONVERT_DAT;
 	if (ends_with(output, ".jsonl") || ends_with(output, ".ndjson"))
 		return TK_CONVERT_JSON;
 	if (ends_with(output, ".json"))
 		return TK_CONVERT_CHROME;
-	return TK_CONVERT_CTF;
+	base = base ? base + 1 : output;
+	dot = strrchr(base, '.');
+	if (ends_with(output, ".ctf") || !*base || !dot || dot == base ||
+	    (stat(output, &sb) == 0 && S_ISDIR(sb.st_mode)))
+		return TK_CONVERT_CTF;
+	return TK_CONVERT_AUTO;
 }
 
 /* keep[] by event class: ftrace events by system and name, others by their name (a
@@ -273,6 +286,12 @@ enum tk_status tk_convert(const char *const *inputs, size_t n_inputs, const char
 	error_reset();
 	TK_ASSERT_PRE(inputs && n_inputs && output && o->size >= sizeof(size_t));
 	to = o->to == TK_CONVERT_AUTO ? guess_format(output) : o->to;
+	if (to == TK_CONVERT_AUTO)
+		return TK_FAIL(TK_ERR_INVAL,
+			       "Cannot convert: output=%s, reason=unknown extension %s; name it "
+			       "*.dat, *.jsonl, *.ndjson, *.json or *.ctf (or a directory without "
+			       "extension for CTF), or give the format (--to)",
+			       output, strrchr(output, '.'));
 	for (size_t i = 0; i < n_inputs; i++)
 		if (outfile_same(output, inputs[i]))
 			return TK_FAIL(TK_ERR_INVAL,

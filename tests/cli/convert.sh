@@ -21,12 +21,15 @@
 #      events, in order.
 #   6. A damaged input (a cut file), to each format: exit 1, one line naming the CPU data
 #      that could not be read, and nothing left at the output path.
-#   7. Usage errors (exit 2): an unknown --to, no -o, --end before --begin.
+#   7. Usage errors (exit 2): an unknown --to, no -o, --end before --begin, -o - for a file
+#      format.
 #   8. A full disk (as root, on a 64 KiB tmpfs): to CTF and to trace.dat, exit 1 with the
 #      cause ("No space left on device") on one line, nothing left behind.
 #   9. The user's files: converting onto the input (or a hard link to it) is refused and the
 #      input is unchanged; a failed conversion leaves an existing output as it was and no
 #      temporary file; -o /dev/null writes to the device.
+#  10. Output names: an unknown extension is refused, *.ctf, no extension and an existing
+#      directory make CTF, -o - needs --to json or chrome and writes to standard output.
 #
 # Usage: convert.sh TRACEKIT GEN_DAT
 set -u
@@ -284,6 +287,34 @@ fi
 [ $? -eq 2 ] || fail "no -o: not a usage error"
 "$tk" convert "$in" -o "$tmp/x.dat" --begin 5 --end 4 >/dev/null 2>&1
 [ $? -eq 2 ] || fail "--end before --begin: not a usage error"
+"$tk" convert "$in" -o - >"$tmp/out" 2>"$tmp/err"
+[ $? -eq 2 ] && [ ! -s "$tmp/out" ] && grep -q -- '--to json' "$tmp/err" ||
+	fail "-o - without --to json or chrome: not a usage error naming them"
+[ ! -e ./- ] || fail "-o - made a file named '-'"
+
+# 10. Output names: an unknown extension is refused (exit 1, one line naming it and --to,
+# nothing written); *.ctf, a name without extension and an existing directory are CTF; -o -
+# with --to json writes to standard output what the *.jsonl file holds.
+"$tk" convert -q "$in" -o "$tmp/named.txt" >/dev/null 2>"$tmp/err"
+rc=$?
+checks=$((checks + 1))
+[ $rc -eq 1 ] || fail "-o named.txt: exit $rc, want 1"
+[ "$(wc -l <"$tmp/err")" -eq 1 ] && grep -q 'unknown extension .txt.*--to' "$tmp/err" ||
+	fail "-o named.txt: not one line naming the extension and --to: $(head -n 2 "$tmp/err")"
+[ ! -e "$tmp/named.txt" ] || fail "-o named.txt wrote something"
+mkdir "$tmp/given.d"
+for o in out.ctf outctf given.d; do
+	checks=$((checks + 1))
+	if ! "$tk" convert -q "$in" -o "$tmp/$o" >/dev/null 2>"$tmp/err"; then
+		fail "-o $o: $(head -n 1 "$tmp/err")"
+	elif [ ! -f "$tmp/$o/metadata" ]; then
+		fail "-o $o: no CTF directory"
+	fi
+done
+"$tk" convert -q "$in" -o "$tmp/std.jsonl"
+checks=$((checks + 1))
+"$tk" convert -q "$in" -o - --to json | cmp -s - "$tmp/std.jsonl" ||
+	fail "-o - --to json differs from the *.jsonl file"
 
 echo "$checks comparisons, $failures failures"
 [ $failures -eq 0 ]

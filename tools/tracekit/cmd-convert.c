@@ -25,7 +25,9 @@ static void help(void)
 	       "  -o, --output=PATH       what to write\n"
 	       "  -t, --to=FORMAT         dat (trace.dat), ctf, json (JSON lines) or chrome\n"
 	       "                          (Chrome trace-event JSON); default from OUTPUT:\n"
-	       "                          *.dat, *.jsonl or *.ndjson, *.json, else ctf\n"
+	       "                          *.dat, *.jsonl or *.ndjson, *.json; ctf for *.ctf,\n"
+	       "                          a directory or a name without extension;\n"
+	       "                          '-' (standard output) with --to json or chrome\n"
 	       "  -e, --event=SPEC        keep only these events: SYSTEM, SYSTEM:EVENT or EVENT,\n"
 	       "                          globs allowed; repeatable\n"
 	       "      --begin=TIME        drop events before TIME\n"
@@ -177,6 +179,13 @@ int cmd_convert(int argc, char **argv)
 		return cli_usage_error("convert", "no input");
 	if (o.has_begin && o.has_end && o.end_ns < o.begin_ns)
 		return cli_usage_error("convert", "--end is before --begin");
+	if (!strcmp(output, "-")) {
+		/* text streams can go to a pipe; trace.dat and CTF are files written out of order */
+		if (o.to != TK_CONVERT_JSON && o.to != TK_CONVERT_CHROME)
+			return cli_usage_error(
+				"convert", "-o - (standard output) needs --to json or --to chrome");
+		output = "/dev/stdout";
+	}
 	o.events = events;
 	o.n_events = n_events;
 	o.warning = cli_warn;
