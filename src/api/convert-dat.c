@@ -783,10 +783,8 @@ enum tk_status convert_ctf_to_dat(struct tk_trace *t, const char *output,
 		st = c.env.present ? setup_env(&c) : setup_synth(&c);
 	c.streams = calloc(t->n_streams + 1, sizeof(*c.streams));
 	c.classes = calloc(t->n_ecs + 1, sizeof(*c.classes));
-	/* a record and its 8-byte header, padded to 4 bytes, in an empty page */
-	c.rec.max = c.page_size > c.ctx.layout.data_offset + 12
-			    ? c.page_size - c.ctx.layout.data_offset - 12
-			    : 0;
+	/* a record and its 8-byte header in an empty page, as the kernel allows */
+	c.rec.max = ftrace_page_max_record(&c.ctx.layout, c.page_size);
 	if (st >= 0 && (!c.streams || !c.classes))
 		st = TK_FAIL(TK_ERR_NOMEM, "Cannot convert to trace.dat");
 	time_origin(&c);

@@ -90,6 +90,11 @@ enum tk_status ftrace_page_writer_flush(struct ftrace_page_writer *pw)
 	return st;
 }
 
+uint32_t ftrace_page_max_record(const struct ftrace_page_layout *layout, uint32_t page_size)
+{
+	return page_size > layout->data_offset + 8 ? page_size - layout->data_offset - 8 : 0;
+}
+
 enum tk_status ftrace_page_writer_add(struct ftrace_page_writer *pw, uint64_t ts,
 				      const uint8_t *data, uint32_t size, int64_t missed_before)
 {
@@ -105,7 +110,7 @@ enum tk_status ftrace_page_writer_add(struct ftrace_page_writer *pw, uint64_t ts
 			       "Cannot write ring-buffer record: time=%llu, previous-time=%llu",
 			       (unsigned long long) ts, (unsigned long long) pw->ts);
 	need = (size && padded <= SMALL_MAX ? 4 : 8) + padded;
-	if (size > room - 8 || need > room)
+	if (size > ftrace_page_max_record(l, pw->page_size) || need > room)
 		return TK_FAIL(TK_ERR_INVAL,
 			       "Cannot write ring-buffer record: size=%u, page-size=%u", size,
 			       pw->page_size);

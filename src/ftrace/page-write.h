@@ -54,6 +54,13 @@ enum tk_status ftrace_page_writer_init(struct ftrace_page_writer *pw,
 enum tk_status ftrace_page_writer_add(struct ftrace_page_writer *pw, uint64_t ts,
 				      const uint8_t *data, uint32_t size, int64_t missed_before);
 
+/*
+ * The largest record payload a page of @page_size bytes holds: the data area less the
+ * header word and the length word of a large record (the kernel's BUF_MAX_DATA_SIZE, 4072
+ * bytes in a 4 KiB page with a 64-bit commit field); 0 for a page too small for any.
+ */
+uint32_t ftrace_page_max_record(const struct ftrace_page_layout *layout, uint32_t page_size);
+
 /* Emit the page in progress, if it holds anything. */
 enum tk_status ftrace_page_writer_flush(struct ftrace_page_writer *pw);
 

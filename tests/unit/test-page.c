@@ -633,6 +633,51 @@ static void test_page_writer_round_trip(void **state)
 }
 
 /*
+ * The largest record the kernel writes (BUF_MAX_DATA_SIZE: a 4 KiB page less its 16-byte
+ * header with a 64-bit commit field, 12 with a 32-bit one, less the header and length words
+ * of the record, so 4072 and 4076 bytes) fills a page alone and reads back whole; one byte
+ * more is refused.
+ */
+static void test_page_writer_largest_record(void **state)
+{
+	static const uint32_t want[] = {4072, 4072, 4076, 4076};
+	static uint8_t data[PAGE_SIZE];
+	size_t c, k;
+
+	(void) state;
+	for (k = 0; k < sizeof(data); k++)
+		data[k] = (uint8_t) (k * 7 + 1);
+	for (c = 0; c < TK_ARRAY_SIZE(cfgs); c++) {
+		struct pb shape;
+		struct ftrace_page_writer pw;
+		struct rt_sink sink = {0};
+		struct ftrace_page pg;
+		struct ftrace_record r;
+
+		pb_init(&shape, &cfgs[c], 0);
+		assert_int_equal(ftrace_page_max_record(&shape.layout, PAGE_SIZE), want[c]);
+		assert_int_equal(ftrace_page_writer_init(&pw, &shape.layout, cfgs[c].bo, PAGE_SIZE,
+							 rt_emit, &sink),
+				 TK_OK);
+		assert_true(ftrace_page_writer_add(&pw, 5, data, want[c] + 1, 0) < 0);
+		error_reset();
+		assert_int_equal(ftrace_page_writer_add(&pw, 5, data, want[c], 0), TK_OK);
+		assert_int_equal(ftrace_page_writer_add(&pw, 6, data, 4, 0), TK_OK);
+		assert_int_equal(ftrace_page_writer_flush(&pw), TK_OK);
+		ftrace_page_writer_fini(&pw);
+		assert_int_equal(sink.n, 2); /* the small record did not fit beside it */
+		assert_int_equal(
+			ftrace_page_init(&pg, &shape.layout, cfgs[c].bo, sink.pages, PAGE_SIZE),
+			TK_OK);
+		assert_int_equal(ftrace_page_next(&pg, &r), TK_OK);
+		assert_int_equal(r.size, want[c]);
+		assert_memory_equal(r.data, data, want[c]);
+		assert_int_equal(ftrace_page_next(&pg, &r), TK_END);
+		free(sink.pages);
+	}
+}
+
+/*
  * A page that starts after a counted loss and is then filled to the brim still has the count:
  * the encoder leaves room for it after the data, however the records fall.
  */
@@ -683,6 +728,7 @@ int main(void)
 		cmocka_unit_test(test_truncated_records),
 		cmocka_unit_test(test_page_writer_round_trip),
 		cmocka_unit_test(test_page_writer_keeps_loss_count),
+		cmocka_unit_test(test_page_writer_largest_record),
 	};
 
 	return cmocka_run_group_tests(tests, NULL, NULL);
