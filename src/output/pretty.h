@@ -53,9 +53,9 @@ struct tk_printer {
 	size_t n_tc_names;
 	struct json_state *json;     /* JSON lines style (json.c) */
 	struct chrome_state *chrome; /* Chrome style (chrome.c) */
-	/* trace-cmd style: events waiting for the record after an entry (tracecmd_print()) */
-	struct tc_held *held;
-	size_t n_held, cap_held;
+	/* trace-cmd style: events waiting for the record after an entry (tracecmd_print()):
+	 * struct tc_held, the slots past len kept with their record buffers for reuse */
+	struct vec held;
 };
 
 /* A copy of an event waiting in the trace-cmd style's queue. */

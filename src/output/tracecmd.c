@@ -468,22 +468,18 @@ static bool wants_next(const struct tk_printer *p, const struct tk_event *ev)
 	return fev && !(p->flags & TK_PRINT_RAW) && ftrace_print_wants_next(fev);
 }
 
+#define HELD(p, i) VEC_AT(&(p)->held, struct tc_held, i)
+
 /* Append a copy of @ev (its record included) to the queue; false when out of memory. */
 static bool queue_push(struct tk_printer *p, const struct tk_event *ev)
 {
+	size_t cap = p->held.cap;
 	struct tc_held *h;
 
-	if (p->n_held == p->cap_held) {
-		size_t n = p->cap_held ? 2 * p->cap_held : 4;
-		struct tc_held *v = realloc(p->held, n * sizeof(*v));
-
-		if (!v)
-			return false;
-		memset(v + p->cap_held, 0, (n - p->cap_held) * sizeof(*v));
-		p->held = v;
-		p->cap_held = n;
-	}
-	h = &p->held[p->n_held];
+	if (vec_reserve(&p->held, sizeof(*h), 1))
+		return false;
+	memset(&HELD(p, cap), 0, (p->held.cap - cap) * sizeof(*h));
+	h = &HELD(p, p->held.len);
 	if (ev->raw_size > h->cap) {
 		uint8_t *raw = realloc(h->raw, ev->raw_size);
 
@@ -498,7 +494,7 @@ static bool queue_push(struct tk_printer *p, const struct tk_event *ev)
 	h->ev.pending = NULL;
 	memset(h->ev.scope, 0, sizeof(h->ev.scope));
 	h->used = false;
-	p->n_held++;
+	p->held.len++;
 	return true;
 }
 
@@ -508,10 +504,10 @@ static bool queue_push(struct tk_printer *p, const struct tk_event *ev)
  */
 static void queue_drain(struct tk_printer *p, bool end)
 {
-	size_t done, k, i;
+	size_t n = p->held.len, done, k, i;
 
-	for (done = 0; done < p->n_held; done++) {
-		struct tc_held *h = &p->held[done];
+	for (done = 0; done < n; done++) {
+		struct tc_held *h = &HELD(p, done);
 		const struct tk_event *next = NULL;
 
 		if (h->used)
@@ -520,24 +516,24 @@ static void queue_drain(struct tk_printer *p, bool end)
 			(void) print_event(p, &h->ev, NULL);
 			continue;
 		}
-		for (k = done + 1; k < p->n_held; k++)
-			if (!p->held[k].used && same_buffer(&p->held[k].ev, &h->ev))
+		for (k = done + 1; k < n; k++)
+			if (!HELD(p, k).used && same_buffer(&HELD(p, k).ev, &h->ev))
 				break;
-		if (k == p->n_held && !end && p->n_held - done <= TC_QUEUE_MAX)
+		if (k == n && !end && n - done <= TC_QUEUE_MAX)
 			break;
-		if (k < p->n_held && p->held[k].ev.stream == h->ev.stream)
-			next = &p->held[k].ev;
+		if (k < n && HELD(p, k).ev.stream == h->ev.stream)
+			next = &HELD(p, k).ev;
 		if (print_event(p, &h->ev, next))
-			p->held[k].used = true;
+			HELD(p, k).used = true;
 	}
 	/* the printed slots go to the end, their record buffers kept for reuse */
-	for (i = 0; done && i + done < p->n_held; i++) {
-		struct tc_held t = p->held[i];
+	for (i = 0; done && i + done < n; i++) {
+		struct tc_held t = HELD(p, i);
 
-		p->held[i] = p->held[i + done];
-		p->held[i + done] = t;
+		HELD(p, i) = HELD(p, i + done);
+		HELD(p, i + done) = t;
 	}
-	p->n_held -= done;
+	p->held.len = n - done;
 }
 
 void tracecmd_release(struct tk_printer *p)
@@ -549,16 +545,14 @@ void tracecmd_queue_free(struct tk_printer *p)
 {
 	size_t i;
 
-	for (i = 0; i < p->cap_held; i++)
-		free(p->held[i].raw);
-	free(p->held);
-	p->held = NULL;
-	p->n_held = p->cap_held = 0;
+	for (i = 0; i < p->held.cap; i++)
+		free(HELD(p, i).raw);
+	vec_fini(&p->held);
 }
 
 void tracecmd_print(struct tk_printer *p, const struct tk_event *ev)
 {
-	if (!p->n_held && !wants_next(p, ev)) {
+	if (!p->held.len && !wants_next(p, ev)) {
 		(void) print_event(p, ev, NULL);
 		return;
 	}
@@ -569,7 +563,7 @@ void tracecmd_print(struct tk_printer *p, const struct tk_event *ev)
 		return;
 	}
 	/* the first queued event is an entry waiting for its buffer: only such events decide */
-	if (p->n_held > 1 && !same_buffer(ev, &p->held[0].ev) && p->n_held <= TC_QUEUE_MAX)
+	if (p->held.len > 1 && !same_buffer(ev, &HELD(p, 0).ev) && p->held.len <= TC_QUEUE_MAX)
 		return;
 	queue_drain(p, false);
 }
