@@ -631,35 +631,34 @@ static int rmdir_retry(const char *path)
 	return EBUSY;
 }
 
-/* "tracekit-PID" with a PID that no process has any more? */
-static int is_stale(const char *name)
+/* The PID of an instance named "tracekit-PID", else 0. */
+static pid_t recorder_pid(const char *name)
 {
 	const char *digits = name + strlen(STALE_PREFIX);
-	char *end;
 	long pid;
 
 	if (strncmp(name, STALE_PREFIX, strlen(STALE_PREFIX)) || !*digits ||
 	    strspn(digits, "0123456789") != strlen(digits))
 		return 0;
 	errno = 0;
-	pid = strtol(digits, &end, 10);
-	if (errno || pid <= 0 || pid > INT_MAX)
-		return 0;
-	return kill((pid_t) pid, 0) < 0 && errno == ESRCH;
+	pid = strtol(digits, NULL, 10);
+	return errno || pid <= 0 || pid > INT_MAX ? 0 : (pid_t) pid;
+}
+
+/* "tracekit-PID" with a PID that no process has any more? */
+static int is_stale(const char *name)
+{
+	pid_t pid = recorder_pid(name);
+
+	return pid && kill(pid, 0) < 0 && errno == ESRCH;
 }
 
 /* "tracekit-PID" of a process alive, other than this one? */
 static int is_live(const char *name)
 {
-	const char *digits = name + strlen(STALE_PREFIX);
-	long pid;
+	pid_t pid = recorder_pid(name);
 
-	if (strncmp(name, STALE_PREFIX, strlen(STALE_PREFIX)) || !*digits ||
-	    strspn(digits, "0123456789") != strlen(digits))
-		return 0;
-	pid = strtol(digits, NULL, 10);
-	return pid > 0 && pid <= INT_MAX && pid != (long) getpid() &&
-	       (kill((pid_t) pid, 0) == 0 || errno == EPERM);
+	return pid && pid != getpid() && (kill(pid, 0) == 0 || errno == EPERM);
 }
 
 int tracefs_other_recorders(const char *mount)
@@ -1347,32 +1346,32 @@ static enum tk_status set_pid_file(struct tracefs_instance *ti, const char *rel,
 	return st;
 }
 
-enum tk_status tracefs_set_event_pids(struct tracefs_instance *ti, const pid_t *pids, size_t n,
-				      int follow)
+/* @file gets @pids; with some, options/@fork_option says whether children follow. */
+static enum tk_status set_pids_following(struct tracefs_instance *ti, const char *file,
+					 const char *fork_option, const pid_t *pids, size_t n,
+					 int follow)
 {
 	enum tk_status st;
 
 	TK_ASSERT_PRE(ti && (pids || !n));
 	if (n) {
-		st = tracefs_set_simple(ti, "options/event-fork", follow ? "1" : "0", "");
+		st = tracefs_set_simple(ti, fork_option, follow ? "1" : "0", "");
 		if (st < 0)
 			return st;
 	}
-	return set_pid_file(ti, "set_event_pid", pids, n);
+	return set_pid_file(ti, file, pids, n);
+}
+
+enum tk_status tracefs_set_event_pids(struct tracefs_instance *ti, const pid_t *pids, size_t n,
+				      int follow)
+{
+	return set_pids_following(ti, "set_event_pid", "options/event-fork", pids, n, follow);
 }
 
 enum tk_status tracefs_set_ftrace_pids(struct tracefs_instance *ti, const pid_t *pids, size_t n,
 				       int follow)
 {
-	enum tk_status st;
-
-	TK_ASSERT_PRE(ti && (pids || !n));
-	if (n) {
-		st = tracefs_set_simple(ti, "options/function-fork", follow ? "1" : "0", "");
-		if (st < 0)
-			return st;
-	}
-	return set_pid_file(ti, "set_ftrace_pid", pids, n);
+	return set_pids_following(ti, "set_ftrace_pid", "options/function-fork", pids, n, follow);
 }
 
 enum tk_status tracefs_exclude_pids(struct tracefs_instance *ti, const pid_t *pids, size_t n,
@@ -1396,8 +1395,7 @@ enum tk_status tracefs_exclude_pids(struct tracefs_instance *ti, const pid_t *pi
 	 * (a kernel in lockdown refuses even to read it) */
 	if (!functions)
 		return TK_OK;
-	st = tracefs_instance_path(ti, "set_ftrace_notrace_pid", path, sizeof(path));
-	if (st == TK_OK && access(path, F_OK) == 0)
+	if (tracefs_has_file(ti, "set_ftrace_notrace_pid"))
 		st = set_pid_file(ti, "set_ftrace_notrace_pid", pids, n);
 	return st;
 }
