@@ -191,13 +191,18 @@ good_file kill-command "$tmp/kc.dat"
 grep -q 'killed by signal 9' "$tmp/err" || fail "kill-command: the summary does not say signal 9"
 same kill-command
 
-run_case bad-filter
-"$tk" record -e sched:sched_switch -f 'prev_pidd > 0' -o "$tmp/bf.dat" -- true \
-	>"$tmp/out" 2>"$tmp/err"
-rc=$?
-expect_rc bad-filter 1
-one_line bad-filter 'Field not found'
-same bad-filter
+# bad_filter NAME FILTER CAUSE: a sched_switch filter the kernel refuses: exit 1, one line
+# quoting CAUSE, and nothing changed
+bad_filter() {
+	run_case "$1"
+	"$tk" record -e sched:sched_switch -f "$2" -o "$tmp/bf.dat" -- true >"$tmp/out" 2>"$tmp/err"
+	rc=$?
+	expect_rc "$1" 1
+	one_line "$1" "$3"
+	same "$1"
+}
+
+bad_filter bad-filter 'prev_pidd > 0' 'Field not found'
 
 # -p function: where the kernel refuses it (lockdown, as on this project's hosts), exit 1
 # with the kernel's errno on one line and nothing changed; where it allows it, a good file
@@ -227,13 +232,7 @@ for args in "-l vfs_read -e sched" "-g vfs_read -e sched" "--max-graph-depth 0 -
 done
 same usage
 
-run_case bad-quote
-"$tk" record -e sched:sched_switch -f 'prev_comm ~ "bash' -o "$tmp/bq.dat" -- true \
-	>"$tmp/out" 2>"$tmp/err"
-rc=$?
-expect_rc bad-quote 1
-one_line bad-quote 'Missing matching quote'
-same bad-quote
+bad_filter bad-quote 'prev_comm ~ "bash' 'Missing matching quote'
 
 run_case output-dir
 "$tk" record -e sched -o "$tmp" -- true >"$tmp/out" 2>"$tmp/err"
