@@ -159,14 +159,16 @@ snapshot_all() {
 	rm -f "$2.files"
 }
 
-# fresh_size FILE: what FILE (buffer_size_kb, buffer_total_size_kb or
-# per_cpu/cpu0/buffer_size_kb) reads in a new instance, whose buffers the kernel allocates at
-# the boot-time size, rounded up to whole pages (1408 KiB reads 1410): what a top-level buffer
-# reads once an event expands it.
-fresh_size() {
+# fresh_sizes: sets exp_size, exp_total and exp_cpu to what buffer_size_kb,
+# buffer_total_size_kb and per_cpu/cpu0/buffer_size_kb read in a new instance, whose buffers
+# the kernel allocates at the boot-time size, rounded up to whole pages (1408 KiB reads 1410):
+# what a top-level buffer reads once an event expands it.
+fresh_sizes() {
 	d=$tracefs/instances/tk-fresh-$$
 	mkdir "$d" 2>/dev/null || return 0
-	cat "$d/$1" 2>/dev/null
+	exp_size=$(cat "$d/buffer_size_kb" 2>/dev/null)
+	exp_total=$(cat "$d/buffer_total_size_kb" 2>/dev/null)
+	exp_cpu=$(cat "$d/per_cpu/cpu0/buffer_size_kb" 2>/dev/null)
 	rmdir "$d"
 }
 
@@ -176,16 +178,12 @@ fresh_size() {
 # 1408)", buffer_total_size_kb "14 (expanded: 2816)" with 2 CPUs, per_cpu/cpuN/buffer_size_kb
 # "7"); enabling any event there (on 6.1, in any instance) expands it, and no write
 # un-expands it. Those files of the top level may go from such values to what a new
-# instance's read (fresh_size), and to nothing else.
+# instance's read (fresh_sizes), and to nothing else.
 changes() {
 	exp_size=
 	exp_total=
 	exp_cpu=
-	if grep -q '^buffer_size_kb	[0-9]* (expanded: ' "$1"; then
-		exp_size=$(fresh_size buffer_size_kb)
-		exp_total=$(fresh_size buffer_total_size_kb)
-		exp_cpu=$(fresh_size per_cpu/cpu0/buffer_size_kb)
-	fi
+	grep -q '^buffer_size_kb	[0-9]* (expanded: ' "$1" && fresh_sizes
 	awk -F '\t' -v exp_size="$exp_size" -v exp_total="$exp_total" -v exp_cpu="$exp_cpu" '
 		NR == FNR { b[$1] = $2; next }
 		{ a[$1] = $2 }
