@@ -51,7 +51,7 @@ enum tk_convert_format {
 
 /**
  * typedef tk_progress_cb - Told how far a conversion is, now and then (a few times a second
- * at most).
+ * at most), and once more at the end of a successful conversion that counted events.
  * @done:    Units done: input bytes for trace.dat output, events otherwise.
  * @total:   Units in all, or 0 when unknown.
  * @payload: The caller's pointer.

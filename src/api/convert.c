@@ -340,5 +340,7 @@ enum tk_status tk_convert(const char *const *inputs, size_t n_inputs, const char
 	free(filter.keep);
 	if (st < 0)
 		return TK_FAIL(st, "Cannot convert: output=%s, to=%s", output, format_name(to));
+	if (o->progress && filter.events) /* the final count, for the caller's summary */
+		o->progress(filter.events, filter.total, o->payload);
 	return TK_OK;
 }

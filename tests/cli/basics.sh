@@ -1,8 +1,9 @@
 #!/bin/sh
 # SPDX-License-Identifier: MIT
 #
-# The command line contract: help on every command, usage errors (status 2), unreadable
-# paths (status 1 with one line on stderr), and the corpus trace babeltrace2 2.0.4 aborts on
+# The command line contract: help on every command (COMMAND --help and help COMMAND), usage
+# errors (status 2, one line naming the option), unreadable paths (status 1 with one line on
+# stderr), an output that cannot be written (one line, no cause said twice), and the corpus trace babeltrace2 2.0.4 aborts on
 # (meta-ctx-sequence: empty stream, sequences in the contexts) which must read cleanly.
 # Usage: basics.sh TRACEKIT CORPUS-DIR
 set -u
@@ -41,9 +42,49 @@ for cmd in print info; do
 		fi
 	fi
 done
+# one line per usage error, naming what is wrong and where the help is
+one_line() {
+	text=$1
+	shift
+	if expect_rc 2 "$@" && { [ "$(wc -l <"$tmp/err")" -ne 1 ] || ! grep -qF -- "$text" "$tmp/err"; }; then
+		echo "FAIL: tracekit $*: want one line with: $text"
+		sed 's/^/    /' "$tmp/err"
+		fail=1
+	fi
+}
+one_line "tracekit print: unknown option '--stat' (see 'tracekit help print')" print --stat x
+one_line "tracekit print: unknown option '--stat'" print --stat=3 x
+one_line "tracekit info: unknown option '-Z'" info -Z x
+one_line "tracekit convert: option '-o' needs a value" convert x -o
+one_line "tracekit convert: option '--output' needs a value" convert --output
+one_line "tracekit record: unknown option '--bogus'" record --bogus
+one_line "tracekit list: unknown option '-x'" list -x
+one_line "tracekit: unknown command 'no-such-command' (see 'tracekit help')" no-such-command
+one_line "tracekit: unknown command 'bogus'" help bogus
+
+# "tracekit help CMD" is "tracekit CMD --help"
+for cmd in print info record list convert; do
+	if expect_rc 0 help "$cmd" && ! grep -q "^Usage: tracekit $cmd" "$tmp/out"; then
+		echo "FAIL: tracekit help $cmd does not show the usage of $cmd"
+		fail=1
+	fi
+done
+
+# a write error is one line, each cause said once
+dat=$(ls "$corpus"/tracedat/*.dat 2>/dev/null | head -n 1)
+if [ -e /dev/full ] && [ -n "$dat" ]; then
+	"$tk" print "$dat" >/dev/full 2>"$tmp/err"
+	rc=$?
+	if [ $rc -ne 1 ] || [ "$(wc -l <"$tmp/err")" -ne 1 ] ||
+		[ "$(grep -o 'Cannot write output' "$tmp/err" | wc -l)" -ne 1 ]; then
+		echo "FAIL: print to /dev/full: want status 1 and one line saying 'Cannot write output' once (status $rc)"
+		cat "$tmp/err"
+		fail=1
+	fi
+fi
+
 expect_rc 0 --help
 expect_rc 0 --version
-expect_rc 2 no-such-command
 expect_rc 2
 expect_rc 2 print --names=bogus "$tmp"
 expect_rc 2 print --names=all,none "$tmp"

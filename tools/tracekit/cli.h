@@ -36,7 +36,13 @@ int cli_parse_compression(const char *cmd, const char *arg, const char **out);
  */
 void cli_warn(const char *text, void *payload);
 
-/* Print a usage error and the hint to run --help; returns 2. */
+/* Print a usage error with the hint to run 'tracekit help CMD', on one line; returns 2. */
 int cli_usage_error(const char *cmd, const char *fmt, ...);
+
+/*
+ * The usage error for what getopt_long() refused (it returned '?'): an unknown option, or
+ * one without its value; @shortopts as given to getopt_long(). Returns 2.
+ */
+int cli_bad_option(const char *cmd, const char *shortopts, char **argv);
 
 #endif /* TRACEKIT_CLI_H */

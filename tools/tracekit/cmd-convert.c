@@ -80,28 +80,61 @@ static int parse_time(const char *s, int64_t *out)
 }
 
 struct progress {
+	struct timespec start;
 	struct timespec last;
 	int shown;
+	uint64_t done;
+	uint64_t total;
 };
 
+static double seconds_since(const struct timespec *t, const struct timespec *now)
+{
+	return (double) (now->tv_sec - t->tv_sec) + (double) (now->tv_nsec - t->tv_nsec) / 1e9;
+}
+
+/* Input bytes (or events) per second so far, in MiB (or events). */
+static double rate(const struct progress *p, const struct timespec *now)
+{
+	double s = seconds_since(&p->start, now);
+
+	return s > 0 ? (double) p->done / s / (p->total ? 1048576.0 : 1.0) : 0;
+}
+
+/* At most four times a second: the share done, of what total, and at what rate. */
 static void on_progress(uint64_t done, uint64_t total, void *payload)
 {
 	struct progress *p = payload;
 	struct timespec now;
 
 	clock_gettime(CLOCK_MONOTONIC, &now);
-	if (p->shown &&
-	    (now.tv_sec - p->last.tv_sec) * 1000000000L + (now.tv_nsec - p->last.tv_nsec) <
-		    250000000L)
+	p->done = done;
+	p->total = total;
+	if (p->shown && seconds_since(&p->last, &now) < 0.25)
 		return;
 	p->last = now;
 	p->shown = 1;
 	if (total)
-		fprintf(stderr, "\rtracekit: converting: %3u%% (%.1f of %.1f MiB)",
+		fprintf(stderr, "\rtracekit: converting: %3u%% (%.1f of %.1f MiB, %.1f MiB/s)  ",
 			(unsigned int) (done * 100 / total), (double) done / 1048576.0,
-			(double) total / 1048576.0);
+			(double) total / 1048576.0, rate(p, &now));
 	else
-		fprintf(stderr, "\rtracekit: converting: %" PRIu64 " events", done);
+		fprintf(stderr, "\rtracekit: converting: %" PRIu64 " events (%.0f events/s)  ",
+			done, rate(p, &now));
+}
+
+/* The line that replaces the progress line at the end: what was done, in how long. */
+static void progress_summary(const struct progress *p)
+{
+	struct timespec now;
+
+	clock_gettime(CLOCK_MONOTONIC, &now);
+	if (p->total)
+		fprintf(stderr, "\rtracekit: converted %.1f MiB in %.2f s (%.1f MiB/s)\033[K\n",
+			(double) p->total / 1048576.0, seconds_since(&p->start, &now),
+			rate(p, &now));
+	else
+		fprintf(stderr, "\rtracekit: converted %" PRIu64 " events in %.2f s\033[K\n",
+			p->done, seconds_since(&p->start, &now));
 }
 
 int cmd_convert(int argc, char **argv)
@@ -119,14 +152,15 @@ int cmd_convert(int argc, char **argv)
 		{"help", no_argument, NULL, 'h'},
 		{NULL, 0, NULL, 0},
 	};
+	static const char shortopts[] = "o:t:e:qh";
 	static const char *const formats[] = {"auto", "dat", "ctf", "json", "chrome"};
 	struct tk_convert_opts o = TK_CONVERT_OPTS_INIT;
 	const char *events[MAX_EVENTS], *output = NULL;
-	struct progress prog = {{0, 0}, 0};
+	struct progress prog = {0};
 	size_t n_events = 0, k;
 	int quiet = 0, c, rc = 0;
 
-	while ((c = getopt_long(argc, argv, "o:t:e:qh", options, NULL)) != -1) {
+	while ((c = getopt_long(argc, argv, shortopts, options, NULL)) != -1) {
 		switch (c) {
 		case 'o':
 			output = optarg;
@@ -170,7 +204,7 @@ int cmd_convert(int argc, char **argv)
 			help();
 			return 0;
 		default:
-			return cli_usage_error("convert", "unknown option");
+			return cli_bad_option("convert", shortopts, argv);
 		}
 	}
 	if (!output)
@@ -192,14 +226,17 @@ int cmd_convert(int argc, char **argv)
 	if (!quiet && isatty(STDERR_FILENO)) {
 		o.progress = on_progress;
 		o.payload = &prog;
+		clock_gettime(CLOCK_MONOTONIC, &prog.start);
 	}
 	if (tk_convert((const char *const *) argv + optind, (size_t) (argc - optind), output, &o) <
 	    0) {
 		if (prog.shown)
 			fputc('\n', stderr);
 		rc = cli_fail(NULL);
-	} else if (prog.shown) {
-		fputs("\rtracekit: converting: done                                   \n", stderr);
+	} else if (prog.shown || prog.done) {
+		if (prog.total)
+			prog.done = prog.total;
+		progress_summary(&prog);
 	}
 	return rc;
 }

@@ -145,6 +145,7 @@ int cmd_info(int argc, char **argv)
 		{"help", no_argument, NULL, 'h'},
 		{NULL, 0, NULL, 0},
 	};
+	static const char shortopts[] = "h";
 	struct tk_trace *trace = NULL;
 	struct tk_trace_opts topts = TK_TRACE_OPTS_INIT;
 	struct tk_iter *it = NULL;
@@ -157,12 +158,12 @@ int cmd_info(int argc, char **argv)
 	char *err = NULL;
 
 	optind = 1;
-	while ((c = getopt_long(argc, argv, "h", options, NULL)) != -1) {
+	while ((c = getopt_long(argc, argv, shortopts, options, NULL)) != -1) {
 		if (c == 'h') {
 			help();
 			return 0;
 		}
-		return cli_usage_error("info", "invalid option");
+		return cli_bad_option("info", shortopts, argv);
 	}
 	if (optind >= argc)
 		return cli_usage_error("info", "missing trace PATH");

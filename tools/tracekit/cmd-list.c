@@ -51,11 +51,12 @@ int cmd_list(int argc, char **argv)
 		{"help", no_argument, NULL, 'h'},
 		{NULL, 0, NULL, 0},
 	};
+	static const char shortopts[] = "Fh";
 	struct list_ctx l = {0};
 	const char *spec = NULL;
 	int c;
 
-	while ((c = getopt_long(argc, argv, "Fh", options, NULL)) != -1) {
+	while ((c = getopt_long(argc, argv, shortopts, options, NULL)) != -1) {
 		switch (c) {
 		case 'F':
 			l.formats = 1;
@@ -64,7 +65,7 @@ int cmd_list(int argc, char **argv)
 			help();
 			return 0;
 		default:
-			return cli_usage_error("list", "unknown option");
+			return cli_bad_option("list", shortopts, argv);
 		}
 	}
 	if (argc - optind > 1)

@@ -184,6 +184,7 @@ int cmd_print(int argc, char **argv)
 		{"events", no_argument, NULL, 'E'},	  {"style", required_argument, NULL, 's'},
 		{"help", no_argument, NULL, 'h'},	  {NULL, 0, NULL, 0},
 	};
+	static const char shortopts[] = "n:f:Rth";
 	struct tk_print_opts popts = TK_PRINT_OPTS_INIT;
 	struct tk_trace *trace = NULL;
 	struct tk_trace_opts topts = TK_TRACE_OPTS_INIT;
@@ -195,7 +196,7 @@ int cmd_print(int argc, char **argv)
 	enum tk_status st;
 
 	optind = 1;
-	while ((c = getopt_long(argc, argv, "n:f:Rth", options, NULL)) != -1) {
+	while ((c = getopt_long(argc, argv, shortopts, options, NULL)) != -1) {
 		switch (c) {
 		case 'C':
 			popts.flags |= TK_PRINT_CLOCK_CYCLES;
@@ -258,7 +259,7 @@ int cmd_print(int argc, char **argv)
 			help();
 			return 0;
 		default:
-			return cli_usage_error("print", "invalid option");
+			return cli_bad_option("print", shortopts, argv);
 		}
 	}
 	if (optind >= argc)

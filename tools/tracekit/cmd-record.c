@@ -285,6 +285,7 @@ int cmd_record(int argc, char **argv)
 		{"help", no_argument, NULL, 'h'},
 		{NULL, 0, NULL, 0},
 	};
+	static const char shortopts[] = "+e:f:o:b:C:d:FP:cB:p:l:n:g:O:qh";
 	struct tk_record_opts o = TK_RECORD_OPTS_INIT;
 	const char *events[MAX_LIST], *funcs[MAX_LIST], *notrace[MAX_LIST], *graph[MAX_LIST];
 	const char *options_set[MAX_LIST];
@@ -303,8 +304,7 @@ int cmd_record(int argc, char **argv)
 	enum tk_status st;
 	char *end;
 
-	while ((c = getopt_long(argc, argv, "+e:f:o:b:C:d:FP:cB:p:l:n:g:O:qh", options, NULL)) !=
-	       -1) {
+	while ((c = getopt_long(argc, argv, shortopts, options, NULL)) != -1) {
 		switch (c) {
 		case 'e':
 			if (n_events == MAX_LIST)
@@ -424,7 +424,7 @@ int cmd_record(int argc, char **argv)
 			help();
 			return 0;
 		default:
-			return cli_usage_error("record", "unknown option");
+			return cli_bad_option("record", shortopts, argv);
 		}
 	}
 	if (!n_events && !o.tracer && !n_probes)

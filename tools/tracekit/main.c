@@ -3,6 +3,7 @@
  * tracekit: one tool for Linux trace formats. main() dispatches to one cmd-<verb>.c per
  * subcommand through the table below.
  */
+#include <getopt.h>
 #include <stdarg.h>
 #include <stdio.h>
 #include <stdlib.h>
@@ -32,13 +33,27 @@ static void usage(FILE *out)
 		     "Read, print and convert Linux trace formats.\n\nCommands:\n");
 	for (i = 0; i < sizeof(commands) / sizeof(commands[0]); i++)
 		fprintf(out, "  %-8s %s\n", commands[i].name, commands[i].summary);
-	fprintf(out, "\nRun 'tracekit COMMAND --help' for the options of a command.\n"
-		     "Options: -h, --help  this help;  --version  print the version.\n");
+	fprintf(out,
+		"\nRun 'tracekit help COMMAND' (or 'tracekit COMMAND --help') for the options of\n"
+		"a command, 'man tracekit-COMMAND' for the manual page.\n"
+		"Options: -h, --help  this help;  --version  print the version.\n");
+}
+
+/*
+ * Whether cause @a only repeats the start of cause @b ("Cannot write output" before "Cannot
+ * write output: fd=1, ..."), as when a caller adds its own context to a callee's cause.
+ */
+static int repeats(const char *a, const char *b)
+{
+	size_t n = strlen(a);
+
+	return !strncmp(a, b, n) && (b[n] == '\0' || b[n] == ':' || b[n] == ',');
 }
 
 char *cli_error_text(const char *context)
 {
 	size_t i, n = tk_error_count(), len = (context ? strlen(context) : 0) + 64;
+	const char *first = n ? tk_error_cause(0) : "";
 	char *s;
 
 	for (i = 0; i < n; i++)
@@ -46,10 +61,17 @@ char *cli_error_text(const char *context)
 	s = malloc(len);
 	if (!s)
 		return NULL;
-	len = (size_t) snprintf(s, len, "tracekit: %s", context ? context : "");
-	for (i = 0; i < n; i++)
-		len += (size_t) sprintf(s + len, "%s%s", i || context ? ": " : "",
-					tk_error_cause(i));
+	if (context && *context && !repeats(context, first))
+		len = (size_t) snprintf(s, len, "tracekit: %s%s", context, n ? ": " : "");
+	else
+		len = (size_t) snprintf(s, len, "tracekit: ");
+	for (i = 0; i < n; i++) {
+		const char *c = tk_error_cause(i);
+
+		if (i + 1 < n && repeats(c, tk_error_cause(i + 1)))
+			continue;
+		len += (size_t) sprintf(s + len, "%s%s", c, i + 1 < n ? ": " : "");
+	}
 	if (tk_error_dropped())
 		sprintf(s + len, " (%zu more causes)", tk_error_dropped());
 	return s;
@@ -78,8 +100,23 @@ int cli_usage_error(const char *cmd, const char *fmt, ...)
 	va_start(ap, fmt);
 	vfprintf(stderr, fmt, ap);
 	va_end(ap);
-	fprintf(stderr, "\nTry 'tracekit %s --help' for more information.\n", cmd);
+	fprintf(stderr, " (see 'tracekit help %s')\n", cmd);
 	return 2;
+}
+
+int cli_bad_option(const char *cmd, const char *shortopts, char **argv)
+{
+	const char *arg = argv[optind - 1];
+	size_t n = strcspn(arg, "=");
+
+	if (optopt == 0) /* a long option getopt does not know */
+		return cli_usage_error(cmd, "unknown option '%.*s'", (int) n, arg);
+	if (optopt >= 256 || strchr(shortopts, optopt)) {
+		if (arg[0] == '-' && arg[1] == '-')
+			return cli_usage_error(cmd, "option '%.*s' needs a value", (int) n, arg);
+		return cli_usage_error(cmd, "option '-%c' needs a value", optopt);
+	}
+	return cli_usage_error(cmd, "unknown option '-%c'", optopt);
 }
 
 int cli_parse_file_version(const char *cmd, const char *arg, unsigned int *out)
@@ -106,6 +143,17 @@ int main(int argc, char **argv)
 		usage(stderr);
 		return 2;
 	}
+	opterr = 0; /* the commands say what is wrong, on one line (cli_bad_option()) */
+	if (!strcmp(argv[1], "help") && argc > 2) {
+		/* "tracekit help CMD" is "tracekit CMD --help" */
+		char *args[] = {argv[2], "--help", NULL};
+
+		for (i = 0; i < sizeof(commands) / sizeof(commands[0]); i++)
+			if (!strcmp(argv[2], commands[i].name))
+				return commands[i].run(2, args);
+		fprintf(stderr, "tracekit: unknown command '%s' (see 'tracekit help')\n", argv[2]);
+		return 2;
+	}
 	if (!strcmp(argv[1], "-h") || !strcmp(argv[1], "--help") || !strcmp(argv[1], "help")) {
 		usage(stdout);
 		return 0;
@@ -117,7 +165,6 @@ int main(int argc, char **argv)
 	for (i = 0; i < sizeof(commands) / sizeof(commands[0]); i++)
 		if (!strcmp(argv[1], commands[i].name))
 			return commands[i].run(argc - 1, argv + 1);
-	fprintf(stderr, "tracekit: unknown command '%s'\n", argv[1]);
-	usage(stderr);
+	fprintf(stderr, "tracekit: unknown command '%s' (see 'tracekit help')\n", argv[1]);
 	return 2;
 }
