@@ -26,9 +26,10 @@ extern "C" {
 /**
  * enum tk_convert_format - What to write.
  * @TK_CONVERT_AUTO:   From the output's name: "*.dat" trace.dat, "*.jsonl" or "*.ndjson"
- *                     JSON lines, "*.json" Chrome trace-event JSON, "*.ctf", a name
- *                     without extension or an existing directory a CTF trace directory;
- *                     any other extension fails with TK_ERR_INVAL.
+ *                     JSON lines, "*.json" Chrome trace-event JSON, "*.csv" CSV, "*.tsv"
+ *                     or "*.tab" TSV, "*.ctf", a name without extension or an existing
+ *                     directory a CTF trace directory; any other extension fails with
+ *                     TK_ERR_INVAL.
  * @TK_CONVERT_DAT:    A trace-cmd trace.dat file: from one trace.dat input, that file
  *                     re-encoded; from CTF, the trace.dat file a CTF trace was converted
  *                     from (its ftrace metadata travels in the CTF environment), else
@@ -40,6 +41,9 @@ extern "C" {
  *                     they print the input.
  * @TK_CONVERT_JSON:   JSON lines, one object per event (as `tracekit print --style json`).
  * @TK_CONVERT_CHROME: Chrome trace-event JSON (as `tracekit print --style chrome`).
+ *
+ * TK_CONVERT_STYLE(style) writes any style of the printer (tk_print_style_find()), as
+ * `tracekit print --style` prints it: TK_CONVERT_STYLE(tk_print_style_find("csv")) for CSV.
  */
 enum tk_convert_format {
 	TK_CONVERT_AUTO,
@@ -48,6 +52,8 @@ enum tk_convert_format {
 	TK_CONVERT_JSON,
 	TK_CONVERT_CHROME,
 };
+
+#define TK_CONVERT_STYLE(style) (256u + (unsigned int) (style))
 
 /**
  * typedef tk_progress_cb - Told how far a conversion is, now and then (a few times a second

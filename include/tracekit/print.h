@@ -79,6 +79,11 @@ enum tk_print_flags {
  * @TK_PRINT_STYLE_JSON:       JSON lines: one object per event, described below.
  * @TK_PRINT_STYLE_CHROME:     A Chrome trace-event JSON document, described below.
  *
+ * More styles are found by name with tk_print_style_find(): "csv" and "tsv" write one row
+ * per event and one column per field (a header row first: ts, cpu, event, lost, then the
+ * top-level fields of the contexts and payloads of the event classes), for spreadsheets and
+ * data frames; losses are rows whose event is "lost events" or "lost packets".
+ *
  * The flags (enum tk_print_flags) do not apply to the JSON and Chrome styles, and both write
  * notices (tk_printer_print_notice()) to the event output, in line with the events.
  *
@@ -167,6 +172,20 @@ struct tk_print_opts {
 	{                                                                                          \
 		sizeof(struct tk_print_opts), TK_PRINT_DEFAULT, 1, 2, TK_PRINT_STYLE_AUTO          \
 	}
+
+/**
+ * tk_print_style_find() - The style of a name, as the command line takes it.
+ * @name: "auto", "babeltrace", "trace-cmd", "json", "chrome", "csv" or "tsv".
+ *
+ * Return: the style for struct tk_print_opts, or -1 for an unknown name.
+ */
+TK_EXPORT int tk_print_style_find(const char *name);
+
+/**
+ * tk_print_style_name() - The name of a style, or NULL past the last one.
+ * @style: 0, 1, ... (enum tk_print_style, then the styles found by name).
+ */
+TK_EXPORT const char *tk_print_style_name(unsigned int style);
 
 /**
  * tk_printer_open() - Create a printer of events as text or JSON (@opts->style).

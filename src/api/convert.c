@@ -32,13 +32,17 @@
 
 #include "../common/error.h"
 #include "../common/outfile.h"
+#include "../common/str.h"
 #include "../model/model.h"
 #include "../output/pretty.h"
+#include "../output/sink.h"
 #include "../tracedat/source.h"
 #include "convert-priv.h"
 
 static const char *format_name(unsigned int f)
 {
+	if (f >= TK_CONVERT_STYLE(0) && tk_print_style_name(f - TK_CONVERT_STYLE(0)))
+		return tk_print_style_name(f - TK_CONVERT_STYLE(0));
 	switch (f) {
 	case TK_CONVERT_DAT:
 		return "trace.dat";
@@ -98,13 +102,6 @@ static enum tk_status check_ctf_output(const char *output)
 	return TK_OK;
 }
 
-static int ends_with(const char *s, const char *suffix)
-{
-	size_t n = strlen(s), k = strlen(suffix);
-
-	return n >= k && !strcmp(s + n - k, suffix);
-}
-
 /*
  * The format TK_CONVERT_AUTO stands for, from the output's name: the extensions below, a
  * CTF directory for ".ctf", a name without extension, a trailing '/' or an existing
@@ -115,16 +112,20 @@ static unsigned int guess_format(const char *output)
 {
 	const char *base = strrchr(output, '/'), *dot;
 	struct stat sb;
+	int style;
 
-	if (ends_with(output, ".dat"))
+	if (str_ends_with(output, ".dat"))
 		return TK_CONVERT_DAT;
-	if (ends_with(output, ".jsonl") || ends_with(output, ".ndjson"))
+	style = sink_style_for_path(output);
+	if (style == TK_PRINT_STYLE_JSON)
 		return TK_CONVERT_JSON;
-	if (ends_with(output, ".json"))
+	if (style == TK_PRINT_STYLE_CHROME)
 		return TK_CONVERT_CHROME;
+	if (style >= 0)
+		return TK_CONVERT_STYLE(style);
 	base = base ? base + 1 : output;
 	dot = strrchr(base, '.');
-	if (ends_with(output, ".ctf") || !*base || !dot || dot == base ||
+	if (str_ends_with(output, ".ctf") || !*base || !dot || dot == base ||
 	    (stat(output, &sb) == 0 && S_ISDIR(sb.st_mode)))
 		return TK_CONVERT_CTF;
 	return TK_CONVERT_AUTO;
@@ -204,8 +205,10 @@ static enum tk_status to_text(struct tk_trace *t, const char *output, unsigned i
 	po.out_fd = fd;
 	po.err_fd = fd;
 	st = tk_printer_open(&p, &po);
-	if (st >= 0)
+	if (st >= 0) {
+		printer_select(p, f->keep, f->n_keep);
 		st = tk_iter_create(&it, t);
+	}
 	if (st >= 0) {
 		tk_iter_set_notice_cb(it, on_notice, p);
 		st = tk_printer_begin(p, t);
@@ -289,8 +292,8 @@ enum tk_status tk_convert(const char *const *inputs, size_t n_inputs, const char
 	if (to == TK_CONVERT_AUTO)
 		return TK_FAIL(TK_ERR_INVAL,
 			       "Cannot convert: output=%s, reason=unknown extension %s; name it "
-			       "*.dat, *.jsonl, *.ndjson, *.json or *.ctf (or a directory without "
-			       "extension for CTF), or give the format (--to)",
+			       "*.dat, *.jsonl, *.ndjson, *.json, *.csv, *.tsv or *.ctf (or a "
+			       "directory without extension for CTF), or give the format (--to)",
 			       output, strrchr(output, '.'));
 	for (size_t i = 0; i < n_inputs; i++)
 		if (outfile_same(output, inputs[i]))
@@ -332,6 +335,12 @@ enum tk_status tk_convert(const char *const *inputs, size_t n_inputs, const char
 			remove_tree(output);
 		break;
 	default:
+		if (to >= TK_CONVERT_STYLE(0) && tk_print_style_name(to - TK_CONVERT_STYLE(0))) {
+			st = select_classes(&filter, t);
+			if (st >= 0)
+				st = to_text(t, output, to - TK_CONVERT_STYLE(0), &filter);
+			break;
+		}
 		st = TK_FAIL(TK_ERR_UNSUPPORTED, "Cannot convert: to=%s, reason=not supported yet",
 			     format_name(to));
 		break;

@@ -28,6 +28,7 @@
 #include "../tracedat/source.h"
 #include "json.h"
 #include "pretty.h"
+#include "sink.h"
 
 /* Tracks of CPUs: above every Linux pid and tid (PID_MAX_LIMIT is 2^22). */
 #define CPU_PID	   INT64_C(4194304)
@@ -601,8 +602,9 @@ static void switch_slice(struct tk_printer *p, const struct chrome_class *cc,
 	memcpy(c->comm, comm->v.s, c->comm_len);
 }
 
-enum tk_status chrome_begin(struct tk_printer *p)
+static enum tk_status begin(struct tk_printer *p, const struct tk_trace *t)
 {
+	(void) t;
 	if (!start(p))
 		return TK_FAIL(TK_ERR_NOMEM, "Cannot print trace");
 	if (TK_UNLIKELY(p->out.err))
@@ -634,7 +636,7 @@ static void lost_instant(struct tk_printer *p, int64_t ns, int64_t cpu, const ch
 	writer_commit_to(&p->out, q + 2);
 }
 
-enum tk_status chrome_print_event(struct tk_printer *p, const struct tk_event *ev)
+static enum tk_status print(struct tk_printer *p, const struct tk_event *ev)
 {
 	struct chrome_state *cs = start(p);
 	const struct chrome_class *cc;
@@ -697,7 +699,7 @@ out:
 	return TK_OK;
 }
 
-enum tk_status chrome_print_notice(struct tk_printer *p, const struct tk_notice *n)
+static enum tk_status notice(struct tk_printer *p, const struct tk_notice *n)
 {
 	struct chrome_state *cs = start(p);
 	int64_t ns;
@@ -714,7 +716,7 @@ enum tk_status chrome_print_notice(struct tk_printer *p, const struct tk_notice 
 	return TK_OK;
 }
 
-void chrome_finish(struct tk_printer *p)
+static void finish(struct tk_printer *p)
 {
 	struct chrome_state *cs = start(p);
 	size_t i;
@@ -728,7 +730,7 @@ void chrome_finish(struct tk_printer *p)
 	writer_puts(&p->out, "\n],\"displayTimeUnit\":\"ns\"}\n");
 }
 
-void chrome_free(struct tk_printer *p)
+static void destroy(struct tk_printer *p)
 {
 	struct chrome_state *cs = p->chrome;
 
@@ -740,3 +742,12 @@ void chrome_free(struct tk_printer *p)
 	free(cs);
 	p->chrome = NULL;
 }
+
+const struct sink_ops sink_chrome = {
+	.begin = begin,
+	.event = print,
+	.notice = notice,
+	.end = finish,
+	.destroy = destroy,
+	.plan = json_plan_build,
+};

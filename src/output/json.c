@@ -24,6 +24,7 @@
 #include "../tracedat/source.h"
 #include "json.h"
 #include "pretty.h"
+#include "sink.h"
 
 /* What is fixed for a data stream: ,"stream":"PATH","stream_class":K,"stream_id":I */
 struct stream_text {
@@ -486,7 +487,7 @@ static void put_lost(struct tk_printer *p, const struct tk_event *ev, const stru
 	writer_write(&p->out, "}\n", 2);
 }
 
-enum tk_status json_print_event(struct tk_printer *p, const struct tk_event *ev)
+static enum tk_status print(struct tk_printer *p, const struct tk_event *ev)
 {
 	const struct stream_text *t;
 	const struct plan *pl;
@@ -529,7 +530,7 @@ enum tk_status json_print_event(struct tk_printer *p, const struct tk_event *ev)
 	return TK_OK;
 }
 
-enum tk_status json_print_notice(struct tk_printer *p, const struct tk_notice *n)
+static enum tk_status notice(struct tk_printer *p, const struct tk_notice *n)
 {
 	const struct stream_text *t = stream_text(p, n->stream);
 	char *q;
@@ -567,7 +568,7 @@ enum tk_status json_print_notice(struct tk_printer *p, const struct tk_notice *n
 	return TK_OK;
 }
 
-void json_free(struct tk_printer *p)
+static void destroy(struct tk_printer *p)
 {
 	size_t i;
 
@@ -579,3 +580,10 @@ void json_free(struct tk_printer *p)
 	free(p->json);
 	p->json = NULL;
 }
+
+const struct sink_ops sink_json = {
+	.event = print,
+	.notice = notice,
+	.destroy = destroy,
+	.plan = json_plan_build,
+};

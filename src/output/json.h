@@ -49,16 +49,4 @@ size_t json_fmt_us(char *dst, int64_t ns);
 enum tk_status json_plan_build(struct tk_printer *p, const struct tk_event_class *ec,
 			       struct plan **out);
 
-/* The JSON lines style (json.c). */
-enum tk_status json_print_event(struct tk_printer *p, const struct tk_event *ev);
-enum tk_status json_print_notice(struct tk_printer *p, const struct tk_notice *n);
-void json_free(struct tk_printer *p);
-
-/* The Chrome trace-event style (chrome.c); chrome_finish() closes the JSON document. */
-enum tk_status chrome_begin(struct tk_printer *p);
-enum tk_status chrome_print_event(struct tk_printer *p, const struct tk_event *ev);
-enum tk_status chrome_print_notice(struct tk_printer *p, const struct tk_notice *n);
-void chrome_finish(struct tk_printer *p);
-void chrome_free(struct tk_printer *p);
-
 #endif /* TK_OUTPUT_JSON_H */

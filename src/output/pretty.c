@@ -24,6 +24,7 @@
 #include "../model/model.h"
 #include "json.h"
 #include "pretty.h"
+#include "sink.h"
 
 #define NS_PER_S INT64_C(1000000000)
 
@@ -45,6 +46,10 @@ enum tk_status tk_printer_open(struct tk_printer **out, const struct tk_print_op
 	if (!opts)
 		opts = &def;
 	TK_ASSERT_PRE(opts->size >= sizeof(struct tk_print_opts));
+	if (!sink_for_style(opts->style))
+		return TK_FAIL(TK_ERR_INVAL,
+			       "Cannot create printer: style=%u, reason=unknown style",
+			       opts->style);
 	p = calloc(1, sizeof(*p));
 	if (!p)
 		return TK_FAIL(TK_ERR_NOMEM, "Cannot create printer");
@@ -56,6 +61,7 @@ enum tk_status tk_printer_open(struct tk_printer **out, const struct tk_print_op
 	p->err_fd = opts->err_fd;
 	p->flags = opts->flags;
 	p->style = opts->style;
+	p->ops = sink_for_style(opts->style);
 	*out = p;
 	return TK_OK;
 }
@@ -63,7 +69,8 @@ enum tk_status tk_printer_open(struct tk_printer **out, const struct tk_print_op
 enum tk_status tk_printer_flush(struct tk_printer *p)
 {
 	error_reset();
-	tracecmd_release(p); /* no event follows the one held back */
+	if (p->ops->drain)
+		p->ops->drain(p); /* no event follows the ones held back */
 	return writer_flush(&p->out);
 }
 
@@ -80,26 +87,24 @@ enum tk_status printer_close(struct tk_printer *p)
 
 	if (!p)
 		return TK_OK;
-	if (p->style == TK_PRINT_STYLE_CHROME)
-		chrome_finish(p); /* the end of the document, whatever came before */
-	tracecmd_release(p);
+	if (p->ops->end)
+		p->ops->end(p); /* the end of the document, whatever came before */
 	st = writer_flush(&p->out);
 	writer_fini(&p->out);
 	free(p->sources);
-	tracecmd_queue_free(p);
-	for (i = 0; i < p->n_tc; i++)
-		tracecmd_cache_free(tracecmd_cache_at(p->tc, i));
-	free(p->tc);
-	for (i = 0; i < p->n_tc_names; i++)
-		tracecmd_name_free(p->tc_names, i);
-	free(p->tc_names);
+	if (p->ops->destroy)
+		p->ops->destroy(p);
 	for (i = 0; i < p->n_plans; i++)
 		plan_free(p->plans[i]);
 	free(p->plans);
-	json_free(p);
-	chrome_free(p);
 	free(p);
 	return st;
+}
+
+void printer_select(struct tk_printer *p, const uint8_t *keep, size_t n)
+{
+	p->keep = keep;
+	p->n_keep = n;
 }
 
 static const struct source_cache *source_info(struct tk_printer *p, const struct tk_source *src)
@@ -663,10 +668,7 @@ enum tk_status pretty_plan_for(struct tk_printer *p, const struct tk_event_class
 	}
 	plan_free(pl);
 	p->plans[ec->index] = NULL;
-	if (p->style == TK_PRINT_STYLE_JSON || p->style == TK_PRINT_STYLE_CHROME)
-		st = json_plan_build(p, ec, &pl);
-	else
-		st = plan_build(p, ec, &pl);
+	st = p->ops->plan(p, ec, &pl);
 	if (st < 0)
 		return st;
 	p->plans[ec->index] = pl;
@@ -676,40 +678,35 @@ enum tk_status pretty_plan_for(struct tk_printer *p, const struct tk_event_class
 
 enum tk_status tk_printer_begin(struct tk_printer *p, const struct tk_trace *t)
 {
+	enum tk_status st;
+
 	error_reset();
 	TK_ASSERT_PRE(p && t);
-	if (p->style == TK_PRINT_STYLE_JSON)
+	if (!p->ops->begin)
 		return TK_OK;
-	if (p->style == TK_PRINT_STYLE_CHROME)
-		return chrome_begin(p);
-	if (p->style != TK_PRINT_STYLE_BABELTRACE) {
-		enum tk_status st = tracecmd_print_prologue(p, t);
-
-		if (st < 0)
-			return st;
-	}
-	if (TK_UNLIKELY(p->out.err))
+	st = p->ops->begin(p, t);
+	if (st >= 0 && TK_UNLIKELY(p->out.err))
 		return writer_flush(&p->out);
-	return TK_OK;
+	return st;
 }
 
 enum tk_status tk_printer_print(struct tk_printer *p, const struct tk_event *ev)
 {
+	return p->ops->event(p, ev);
+}
+
+enum tk_status tk_printer_print_notice(struct tk_printer *p, const struct tk_notice *n)
+{
+	return p->ops->notice(p, n);
+}
+
+/* An event in babeltrace2's layout. */
+enum tk_status pretty_print_event(struct tk_printer *p, const struct tk_event *ev)
+{
 	const struct plan *pl = NULL;
 	enum tk_status st;
 
-	if (p->style == TK_PRINT_STYLE_JSON)
-		return json_print_event(p, ev);
-	if (p->style == TK_PRINT_STYLE_CHROME)
-		return chrome_print_event(p, ev);
-	if (ev->raw && p->style != TK_PRINT_STYLE_BABELTRACE) {
-		tracecmd_print(p, ev);
-		if (TK_UNLIKELY(p->out.err))
-			return writer_flush(&p->out);
-		return TK_OK;
-	}
 	st = model_event_values(ev);
-
 	if (st >= 0)
 		st = pretty_plan_for(p, ev->ec, &pl);
 	if (st < 0)
@@ -729,7 +726,8 @@ enum tk_status tk_printer_print(struct tk_printer *p, const struct tk_event *ev)
 	return TK_OK;
 }
 
-enum tk_status tk_printer_print_notice(struct tk_printer *p, const struct tk_notice *n)
+/* A notice as babeltrace2 writes it on stderr, to the error descriptor. */
+enum tk_status pretty_print_notice(struct tk_printer *p, const struct tk_notice *n)
 {
 	struct writer saved = p->out;
 	struct writer w;
@@ -739,10 +737,6 @@ enum tk_status tk_printer_print_notice(struct tk_printer *p, const struct tk_not
 	char num[32];
 	enum tk_status st;
 
-	if (p->style == TK_PRINT_STYLE_JSON)
-		return json_print_notice(p, n);
-	if (p->style == TK_PRINT_STYLE_CHROME)
-		return chrome_print_notice(p, n);
 	error_reset();
 	st = writer_flush(&p->out);
 	if (st < 0)
@@ -804,3 +798,9 @@ enum tk_status tk_printer_print_notice(struct tk_printer *p, const struct tk_not
 	p->out = saved;
 	return st;
 }
+
+const struct sink_ops sink_babeltrace = {
+	.event = pretty_print_event,
+	.notice = pretty_print_notice,
+	.plan = plan_build,
+};

@@ -17,6 +17,7 @@
 #include "../model/model.h"
 
 struct plan;
+struct sink_ops;
 
 /* What a line needs from a source's environment, looked up once. */
 struct source_cache {
@@ -46,14 +47,19 @@ struct tk_printer {
 	size_t n_sources;
 	struct plan **plans; /* by event class index */
 	size_t n_plans;
-	unsigned int style;  /* enum tk_print_style */
+	unsigned int style;	    /* enum tk_print_style */
+	const struct sink_ops *ops; /* the sink of the style (sink.h) */
+	void *state;		    /* the sink's own, freed by its destroy() */
+	/* the event classes shown, by index (printer_select()); NULL: all */
+	const uint8_t *keep;
+	size_t n_keep;
 	struct tc_cache *tc; /* trace-cmd style: per source */
 	size_t n_tc;
 	struct tc_name *tc_names; /* trace-cmd style: per event class */
 	size_t n_tc_names;
 	struct json_state *json;     /* JSON lines style (json.c) */
 	struct chrome_state *chrome; /* Chrome style (chrome.c) */
-	/* trace-cmd style: events waiting for the record after an entry (tracecmd_print()):
+	/* trace-cmd style: events waiting for the record after an entry (tracecmd.c):
 	 * struct tc_held, the slots past len kept with their record buffers for reuse */
 	struct vec held;
 };
@@ -66,6 +72,10 @@ struct tc_held {
 	bool used; /* printed in its entry's leaf line */
 };
 
+/* The babeltrace style (pretty.c): an event on the output, a notice on the error descriptor. */
+enum tk_status pretty_print_event(struct tk_printer *p, const struct tk_event *ev);
+enum tk_status pretty_print_notice(struct tk_printer *p, const struct tk_notice *n);
+
 /* The trace-cmd style (tracecmd.c). */
 struct tc_cache;
 struct tc_name;
@@ -76,18 +86,11 @@ struct tc_name;
 enum tk_status printer_close(struct tk_printer *p);
 
 /*
- * Print an event with raw records in trace-cmd's layout. trace-cmd's funcgraph_entry handler
- * looks at the record that follows in its buffer, so such a record waits (with the events of
- * other buffers after it) until that record arrives or tracecmd_release() says that none
- * follows. tracecmd_queue_free() frees the queue's memory.
+ * Show only the events of the classes whose keep[index] is nonzero (@n entries; NULL: all),
+ * before tk_printer_begin(): sinks that lay out columns per class (CSV) use it. @keep is
+ * borrowed until the printer is closed.
  */
-void tracecmd_print(struct tk_printer *p, const struct tk_event *ev);
-void tracecmd_release(struct tk_printer *p);
-void tracecmd_queue_free(struct tk_printer *p);
-void tracecmd_name_free(struct tc_name *names, size_t i);
-void tracecmd_cache_free(struct tc_cache *c);
-struct tc_cache *tracecmd_cache_at(struct tc_cache *caches, size_t i);
-enum tk_status tracecmd_print_prologue(struct tk_printer *p, const struct tk_trace *t);
+void printer_select(struct tk_printer *p, const uint8_t *keep, size_t n);
 
 /*
  * Everything of a line after the time for events of @ec: trace fields, event name and the

@@ -18,6 +18,7 @@
 #include "../ftrace/printfmt.h"
 #include "../tracedat/source.h"
 #include "pretty.h"
+#include "sink.h"
 
 /* What a line needs from its source, looked up once per source. */
 struct tc_cache {
@@ -84,12 +85,7 @@ static void make_prefixes(struct tc_cache *c, const struct tracedat_info *in)
 	}
 }
 
-struct tc_cache *tracecmd_cache_at(struct tc_cache *caches, size_t i)
-{
-	return &caches[i];
-}
-
-void tracecmd_cache_free(struct tc_cache *c)
+static void cache_free(struct tc_cache *c)
 {
 	size_t b;
 
@@ -274,11 +270,6 @@ static void put_time(struct writer *w, uint64_t t, unsigned int prec, uint64_t d
 		q += n;
 	}
 	writer_commit_to(w, q);
-}
-
-void tracecmd_name_free(struct tc_name *names, size_t i)
-{
-	free(names[i].text);
 }
 
 /*
@@ -536,21 +527,33 @@ static void queue_drain(struct tk_printer *p, bool end)
 	p->held.len = n - done;
 }
 
-void tracecmd_release(struct tk_printer *p)
+/* No event follows for now: what waits for a next record prints as if the trace ended. */
+static void release(struct tk_printer *p)
 {
 	queue_drain(p, true);
 }
 
-void tracecmd_queue_free(struct tk_printer *p)
+static void destroy(struct tk_printer *p)
 {
 	size_t i;
 
 	for (i = 0; i < p->held.cap; i++)
 		free(HELD(p, i).raw);
 	vec_fini(&p->held);
+	for (i = 0; i < p->n_tc; i++)
+		cache_free(&p->tc[i]);
+	free(p->tc);
+	for (i = 0; i < p->n_tc_names; i++)
+		free(p->tc_names[i].text);
+	free(p->tc_names);
 }
 
-void tracecmd_print(struct tk_printer *p, const struct tk_event *ev)
+/*
+ * An event with a raw record in trace-cmd's layout. trace-cmd's funcgraph_entry handler
+ * looks at the record that follows in its buffer, so such a record waits (with the events of
+ * other buffers after it) until that record arrives or release() says that none follows.
+ */
+static void print_raw(struct tk_printer *p, const struct tk_event *ev)
 {
 	if (!p->held.len && !wants_next(p, ev)) {
 		(void) print_event(p, ev, NULL);
@@ -568,7 +571,19 @@ void tracecmd_print(struct tk_printer *p, const struct tk_event *ev)
 	queue_drain(p, false);
 }
 
-enum tk_status tracecmd_print_prologue(struct tk_printer *p, const struct tk_trace *t)
+/* Events with raw records (trace.dat) as trace-cmd prints them, the others as babeltrace2. */
+static enum tk_status print(struct tk_printer *p, const struct tk_event *ev)
+{
+	if (!ev->raw)
+		return pretty_print_event(p, ev);
+	print_raw(p, ev);
+	if (TK_UNLIKELY(p->out.err))
+		return writer_flush(&p->out);
+	return TK_OK;
+}
+
+/* What trace-cmd report prints before the events: "cpus=N" and a latency file's text. */
+static enum tk_status prologue(struct tk_printer *p, const struct tk_trace *t)
 {
 	struct tracedat_blob text;
 	enum tk_status st;
@@ -626,3 +641,13 @@ enum tk_status tk_printer_print_formats(struct tk_printer *p, const struct tk_tr
 	}
 	return writer_flush(&p->out);
 }
+
+const struct sink_ops sink_tracecmd = {
+	.begin = prologue,
+	.event = print,
+	.notice = pretty_print_notice,
+	.drain = release,
+	.end = release,
+	.destroy = destroy,
+	.plan = plan_build,
+};

@@ -23,11 +23,14 @@ static void help(void)
 	       "directory (or a directory above traces), as for 'tracekit print'.\n"
 	       "\n"
 	       "  -o, --output=PATH       what to write\n"
-	       "  -t, --to=FORMAT         dat (trace.dat), ctf, json (JSON lines) or chrome\n"
-	       "                          (Chrome trace-event JSON); default from OUTPUT:\n"
-	       "                          *.dat, *.jsonl or *.ndjson, *.json; ctf for *.ctf,\n"
+	       "  -t, --to=FORMAT         dat (trace.dat), ctf, json (JSON lines), chrome\n"
+	       "                          (Chrome trace-event JSON), csv or tsv (a row per\n"
+	       "                          event, a column per field); default from OUTPUT:\n"
+	       "                          *.dat, *.jsonl or *.ndjson, *.json, *.csv, *.tsv;\n"
+	       "                          ctf for *.ctf,\n"
 	       "                          a directory or a name without extension;\n"
-	       "                          '-' (standard output) with --to json or chrome\n"
+	       "                          '-' (standard output) with --to json, chrome, csv\n"
+	       "                          or tsv\n"
 	       "  -e, --event=SPEC        keep only these events: SYSTEM, SYSTEM:EVENT or EVENT,\n"
 	       "                          globs allowed; repeatable\n"
 	       "      --begin=TIME        drop events before TIME\n"
@@ -158,7 +161,7 @@ int cmd_convert(int argc, char **argv)
 	const char *events[MAX_EVENTS], *output = NULL;
 	struct progress prog = {0};
 	size_t n_events = 0, k;
-	int quiet = 0, c, rc = 0;
+	int quiet = 0, c, rc = 0, style;
 
 	while ((c = getopt_long(argc, argv, shortopts, options, NULL)) != -1) {
 		switch (c) {
@@ -169,9 +172,13 @@ int cmd_convert(int argc, char **argv)
 			for (k = 1; k < sizeof(formats) / sizeof(formats[0]); k++)
 				if (!strcmp(optarg, formats[k]))
 					o.to = (unsigned int) k;
+			if (!o.to && (style = tk_print_style_find(optarg)) > TK_PRINT_STYLE_CHROME)
+				o.to = TK_CONVERT_STYLE(style); /* csv, tsv */
 			if (!o.to)
 				return cli_usage_error(
-					"convert", "unknown format '%s' (dat, ctf, json or chrome)",
+					"convert",
+					"unknown format '%s' (dat, ctf, json, chrome, "
+					"csv or tsv)",
 					optarg);
 			break;
 		case 'e':
@@ -215,9 +222,10 @@ int cmd_convert(int argc, char **argv)
 		return cli_usage_error("convert", "--end is before --begin");
 	if (!strcmp(output, "-")) {
 		/* text streams can go to a pipe; trace.dat and CTF are files written out of order */
-		if (o.to != TK_CONVERT_JSON && o.to != TK_CONVERT_CHROME)
-			return cli_usage_error(
-				"convert", "-o - (standard output) needs --to json or --to chrome");
+		if (o.to != TK_CONVERT_JSON && o.to != TK_CONVERT_CHROME &&
+		    o.to < TK_CONVERT_STYLE(0))
+			return cli_usage_error("convert", "-o - (standard output) needs --to json, "
+							  "chrome, csv or tsv");
 		output = "/dev/stdout";
 	}
 	o.events = events;

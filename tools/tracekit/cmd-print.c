@@ -42,8 +42,9 @@ static void help(void)
 	       "                         trace-cmd: trace.dat events in trace-cmd's (CTF events\n"
 	       "                         keep babeltrace2's); json: one JSON object per event\n"
 	       "                         (JSON lines); chrome: a Chrome trace-event JSON\n"
-	       "                         document (chrome://tracing, Perfetto UI); default:\n"
-	       "                         each format its tool's\n"
+	       "                         document (chrome://tracing, Perfetto UI); csv, tsv:\n"
+	       "                         a row per event, a column per field (spreadsheets,\n"
+	       "                         pandas); default: each format its tool's\n"
 	       "  -h, --help             show this help\n"
 	       "\n"
 	       "Exit status: 0 on success, 1 if a trace cannot be read (every event before the\n"
@@ -192,7 +193,7 @@ int cmd_print(int argc, char **argv)
 	struct print_ctx ctx = {NULL, 0};
 	const struct tk_event *ev;
 	unsigned char cpus[MAX_CPUS / 8];
-	int c, rc = 0, cpu_filter = 0, formats = 0;
+	int c, rc = 0, cpu_filter = 0, formats = 0, style;
 	enum tk_status st;
 
 	optind = 1;
@@ -241,19 +242,14 @@ int cmd_print(int argc, char **argv)
 			formats = 1;
 			break;
 		case 's':
-			if (!strcmp(optarg, "babeltrace"))
-				popts.style = TK_PRINT_STYLE_BABELTRACE;
-			else if (!strcmp(optarg, "trace-cmd"))
-				popts.style = TK_PRINT_STYLE_TRACECMD;
-			else if (!strcmp(optarg, "json"))
-				popts.style = TK_PRINT_STYLE_JSON;
-			else if (!strcmp(optarg, "chrome"))
-				popts.style = TK_PRINT_STYLE_CHROME;
-			else
+			style = tk_print_style_find(optarg);
+			if (style < 0 || !strcmp(optarg, "auto"))
 				return cli_usage_error(
 					"print",
-					"unknown style '%s' (babeltrace, trace-cmd, json or chrome)",
+					"unknown style '%s' (babeltrace, trace-cmd, json, chrome, csv "
+					"or tsv)",
 					optarg);
+			popts.style = (unsigned int) style;
 			break;
 		case 'h':
 			help();

@@ -1,0 +1,476 @@
+// SPDX-License-Identifier: MIT
+/*
+ * CSV (RFC 4180) and TSV: one row per event and one column per field, for spreadsheets and
+ * data frames (pandas.read_csv, R, SQLite's .import). The header row names the columns:
+ *
+ *	ts,cpu,event,lost,FIELD...
+ *
+ * ts is tk_event_get_timestamp() (empty without a clock), cpu the CPU the reader knows (empty
+ * when unknown), event the class name, lost the events lost just before this one (empty for
+ * none, "?" for an unknown number). Then one column per top-level field of the common
+ * context, the event context and the payload of the event classes shown (those a selection
+ * keeps, else all), in the order they are first met, named as the field is, or "fields.NAME"
+ * for a field named like one of the first four columns; a row leaves empty the columns its
+ * class does not have, and a class that has a name twice (in two scopes) fills the column with
+ * the first. Integers are decimal, enumerations their first label (else the number), floats
+ * shortest round-trip decimals, text arrays strings, other arrays and structures their
+ * values separated by spaces, variants the selected option. Losses the reader reports as
+ * notices are rows of their own: event "lost events" or "lost packets", ts the start of the
+ * range, lost the count.
+ *
+ * CSV quotes a cell holding a comma, a quote or a line break, doubling the quotes; TSV
+ * writes \t, \n, \r and \\ for a tab, a line break, a carriage return and a backslash, as
+ * PostgreSQL's and MySQL's text formats read them.
+ */
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "../common/error.h"
+#include "../common/vec.h"
+#include "../common/writer.h"
+#include "../model/model.h"
+#include "pretty.h"
+#include "sink.h"
+
+#define FIXED_COLUMNS 4
+
+static const char *const fixed[FIXED_COLUMNS] = {"ts", "cpu", "event", "lost"};
+
+/* Where a class finds the value of a column: scope and top-level member, or none. */
+struct cell_ref {
+	int8_t scope; /* enum model_scope, -1 when the class has no such field */
+	uint32_t member;
+};
+
+struct csv_state {
+	char sep;
+	const char **columns; /* field columns, in order */
+	size_t n_columns;
+	struct cell_ref **refs; /* by event class index: n_columns each, built on first use */
+	size_t n_refs;
+	/* per event: where each top-level member's values start, by scope */
+	const struct model_value **starts[MODEL_SCOPE_PAYLOAD + 1];
+	size_t n_starts[MODEL_SCOPE_PAYLOAD + 1];
+};
+
+/* The scope @s of the classes of @ec (a struct, or NULL). */
+static const struct model_fc *scope_fc(const struct tk_event_class *ec, int s)
+{
+	switch (s) {
+	case MODEL_SCOPE_EVENT_COMMON_CONTEXT:
+		return ec->sc->event_context;
+	case MODEL_SCOPE_EVENT_CONTEXT:
+		return ec->context;
+	case MODEL_SCOPE_PAYLOAD:
+		return ec->payload;
+	}
+	return NULL;
+}
+
+static int is_struct(const struct model_fc *fc)
+{
+	return fc && fc->kind == MODEL_FC_STRUCT;
+}
+
+/* The number of values @fc takes at @v (model.h: flat pre-order). */
+static size_t n_values(const struct model_fc *fc, const struct model_value *v)
+{
+	size_t n = 0, i;
+
+	switch (fc->kind) {
+	case MODEL_FC_STRUCT:
+		for (i = 0; i < fc->u.st.count; i++)
+			n += n_values(fc->u.st.members[i].fc, v + n);
+		return n;
+	case MODEL_FC_ARRAY:
+	case MODEL_FC_SEQUENCE:
+		n = 1;
+		if (fc->is_text)
+			return n;
+		for (i = 0; i < v->n; i++)
+			n += n_values(fc->u.arr.elem, v + n);
+		return n;
+	case MODEL_FC_VARIANT:
+		if (v->n >= fc->u.var.count)
+			return 1;
+		return 1 + n_values(fc->u.var.options[v->n].fc, v + 1);
+	default:
+		return 1;
+	}
+}
+
+static int find_column(const struct csv_state *cs, const char *name)
+{
+	size_t i;
+
+	for (i = 0; i < cs->n_columns; i++)
+		if (!strcmp(cs->columns[i], name))
+			return (int) i;
+	return -1;
+}
+
+static enum tk_status add_columns(struct csv_state *cs, struct vec *cols,
+				  const struct tk_event_class *ec)
+{
+	int s;
+	uint32_t i;
+
+	for (s = MODEL_SCOPE_EVENT_COMMON_CONTEXT; s <= MODEL_SCOPE_PAYLOAD; s++) {
+		const struct model_fc *fc = scope_fc(ec, s);
+
+		for (i = 0; is_struct(fc) && i < fc->u.st.count; i++) {
+			const char *name = fc->u.st.members[i].name, **slot;
+
+			cs->columns = cols->data;
+			cs->n_columns = cols->len;
+			if (find_column(cs, name) >= 0)
+				continue;
+			slot = vec_push(cols, sizeof(*slot));
+			if (!slot)
+				return TK_FAIL(TK_ERR_NOMEM, "Cannot write CSV header");
+			*slot = name;
+		}
+	}
+	cs->columns = cols->data;
+	cs->n_columns = cols->len;
+	return TK_OK;
+}
+
+static int is_fixed(const char *name)
+{
+	size_t i;
+
+	for (i = 0; i < FIXED_COLUMNS; i++)
+		if (!strcmp(name, fixed[i]))
+			return 1;
+	return 0;
+}
+
+/* A cell as CSV or TSV wants it. */
+static void put_text(struct writer *w, char sep, const char *s, size_t n)
+{
+	size_t i;
+
+	if (sep == '\t') {
+		for (i = 0; i < n && s[i]; i++) {
+			char c = s[i];
+
+			if (c == '\t' || c == '\n' || c == '\r' || c == '\\') {
+				writer_putc(w, '\\');
+				c = c == '\t' ? 't' : c == '\n' ? 'n' : c == '\r' ? 'r' : '\\';
+			}
+			writer_putc(w, c);
+		}
+		return;
+	}
+	n = strnlen(s, n);
+	if (!memchr(s, ',', n) && !memchr(s, '"', n) && !memchr(s, '\n', n) &&
+	    !memchr(s, '\r', n)) {
+		writer_write(w, s, n);
+		return;
+	}
+	writer_putc(w, '"');
+	for (i = 0; i < n; i++) {
+		if (s[i] == '"')
+			writer_putc(w, '"');
+		writer_putc(w, s[i]);
+	}
+	writer_putc(w, '"');
+}
+
+static void put_u64(struct writer *w, uint64_t u)
+{
+	char *q = writer_reserve(w, 24);
+
+	writer_commit_to(w, q + fmt_u64(q, u));
+}
+
+static void put_i64(struct writer *w, int64_t i)
+{
+	char *q = writer_reserve(w, 24);
+
+	writer_commit_to(w, q + fmt_i64(q, i));
+}
+
+/* The value of @fc at @v into the cell; returns the number of values used. */
+static size_t put_value(struct writer *w, char sep, const struct model_fc *fc,
+			const struct model_value *v)
+{
+	size_t n = 1, i;
+	char num[40];
+
+	switch (fc->kind) {
+	case MODEL_FC_INT:
+		if (fc->is_signed)
+			put_i64(w, v->v.i);
+		else
+			put_u64(w, v->v.u);
+		return 1;
+	case MODEL_FC_ENUM:
+		for (i = 0; i < fc->u.en.count; i++) {
+			const struct model_enum_mapping *m = &fc->u.en.maps[i];
+			uint32_t r;
+
+			for (r = 0; r < m->nranges; r++)
+				if (fc->is_signed ? v->v.i >= m->ranges[r].lo.i &&
+							    v->v.i <= m->ranges[r].hi.i
+						  : v->v.u >= m->ranges[r].lo.u &&
+							    v->v.u <= m->ranges[r].hi.u) {
+					put_text(w, sep, m->label, strlen(m->label));
+					return 1;
+				}
+		}
+		if (fc->is_signed)
+			put_i64(w, v->v.i);
+		else
+			put_u64(w, v->v.u);
+		return 1;
+	case MODEL_FC_FLOAT:
+		snprintf(num, sizeof(num), "%.17g", v->v.d);
+		writer_puts(w, num);
+		return 1;
+	case MODEL_FC_STRING:
+		put_text(w, sep, v->v.s, v->n);
+		return 1;
+	case MODEL_FC_STRUCT:
+		for (n = 0, i = 0; i < fc->u.st.count; i++) {
+			if (i)
+				writer_putc(w, ' ');
+			n += put_value(w, sep, fc->u.st.members[i].fc, v + n);
+		}
+		return n;
+	case MODEL_FC_ARRAY:
+	case MODEL_FC_SEQUENCE:
+		if (fc->is_text) {
+			put_text(w, sep, v->v.s, v->n);
+			return 1;
+		}
+		for (i = 0; i < v->n; i++) {
+			if (i)
+				writer_putc(w, ' ');
+			n += put_value(w, sep, fc->u.arr.elem, v + n);
+		}
+		return n;
+	case MODEL_FC_VARIANT:
+		if (v->n >= fc->u.var.count)
+			return 1;
+		return 1 + put_value(w, sep, fc->u.var.options[v->n].fc, v + 1);
+	}
+	return 1;
+}
+
+static struct csv_state *state(struct tk_printer *p)
+{
+	return p->state;
+}
+
+static enum tk_status begin(struct tk_printer *p, const struct tk_trace *t, char sep)
+{
+	struct vec cols = VEC_INIT;
+	struct csv_state *cs = calloc(1, sizeof(*cs));
+	enum tk_status st = TK_OK;
+	size_t i;
+
+	if (!cs)
+		return TK_FAIL(TK_ERR_NOMEM, "Cannot write CSV header");
+	p->state = cs;
+	cs->sep = sep;
+	for (i = 0; i < t->n_ecs && st >= 0; i++)
+		if (!p->keep || (i < p->n_keep && p->keep[i]))
+			st = add_columns(cs, &cols, t->ecs[i]);
+	if (st < 0)
+		return st;
+	for (i = 0; i < FIXED_COLUMNS + cs->n_columns; i++) {
+		const char *name = i < FIXED_COLUMNS ? fixed[i] : cs->columns[i - FIXED_COLUMNS];
+
+		if (i)
+			writer_putc(&p->out, sep);
+		if (i >= FIXED_COLUMNS && is_fixed(name))
+			writer_puts(&p->out, "fields.");
+		put_text(&p->out, sep, name, strlen(name));
+	}
+	writer_putc(&p->out, '\n');
+	return TK_OK;
+}
+
+static enum tk_status begin_csv(struct tk_printer *p, const struct tk_trace *t)
+{
+	return begin(p, t, ',');
+}
+
+static enum tk_status begin_tsv(struct tk_printer *p, const struct tk_trace *t)
+{
+	return begin(p, t, '\t');
+}
+
+/* Where @ec finds each column, built on its first event. */
+static const struct cell_ref *refs_of(struct csv_state *cs, const struct tk_event_class *ec)
+{
+	struct cell_ref *r;
+	size_t k;
+	int s;
+	uint32_t i;
+
+	if (ec->index >= cs->n_refs) {
+		size_t n = ec->index + 16;
+		struct cell_ref **v = realloc(cs->refs, n * sizeof(*v));
+
+		if (!v)
+			return NULL;
+		memset(v + cs->n_refs, 0, (n - cs->n_refs) * sizeof(*v));
+		cs->refs = v;
+		cs->n_refs = n;
+	}
+	if (cs->refs[ec->index])
+		return cs->refs[ec->index];
+	r = malloc((cs->n_columns + 1) * sizeof(*r));
+	if (!r)
+		return NULL;
+	for (k = 0; k < cs->n_columns; k++)
+		r[k].scope = -1;
+	for (s = MODEL_SCOPE_PAYLOAD; s >= MODEL_SCOPE_EVENT_COMMON_CONTEXT; s--) {
+		const struct model_fc *fc = scope_fc(ec, s);
+
+		/* the last scope first, so that the first one met wins a name */
+		for (i = fc && is_struct(fc) ? fc->u.st.count : 0; i-- > 0;) {
+			int c = find_column(cs, fc->u.st.members[i].name);
+
+			if (c >= 0) {
+				r[c].scope = (int8_t) s;
+				r[c].member = i;
+			}
+		}
+	}
+	cs->refs[ec->index] = r;
+	return r;
+}
+
+/* Where each top-level member of scope @s of @ev starts in its values. */
+static int index_scope(struct csv_state *cs, const struct tk_event *ev, int s)
+{
+	const struct model_fc *fc = scope_fc(ev->ec, s);
+	const struct model_value *v = ev->scope[s];
+	uint32_t i;
+
+	if (!is_struct(fc) || !v)
+		return 0;
+	if (fc->u.st.count > cs->n_starts[s]) {
+		const struct model_value **n = realloc(cs->starts[s], fc->u.st.count * sizeof(*n));
+
+		if (!n)
+			return -1;
+		cs->starts[s] = n;
+		cs->n_starts[s] = fc->u.st.count;
+	}
+	for (i = 0; i < fc->u.st.count; i++) {
+		cs->starts[s][i] = v;
+		v += n_values(fc->u.st.members[i].fc, v);
+	}
+	return 0;
+}
+
+static enum tk_status print(struct tk_printer *p, const struct tk_event *ev)
+{
+	struct csv_state *cs = state(p);
+	struct writer *w = &p->out;
+	const struct cell_ref *refs;
+	enum tk_status st;
+	size_t k;
+	int s;
+
+	if (p->keep && (ev->ec->index >= p->n_keep || !p->keep[ev->ec->index]))
+		return TK_OK;
+	st = model_event_values(ev);
+	if (st < 0)
+		return st;
+	refs = refs_of(cs, ev->ec);
+	if (!refs)
+		return TK_FAIL(TK_ERR_NOMEM, "Cannot write CSV row");
+	for (s = MODEL_SCOPE_EVENT_COMMON_CONTEXT; s <= MODEL_SCOPE_PAYLOAD; s++)
+		if (index_scope(cs, ev, s) < 0)
+			return TK_FAIL(TK_ERR_NOMEM, "Cannot write CSV row");
+	if (ev->has_ts)
+		put_i64(w, ev->ns);
+	writer_putc(w, cs->sep);
+	if (ev->cpu >= 0)
+		put_i64(w, ev->cpu);
+	writer_putc(w, cs->sep);
+	if (ev->ec->name)
+		put_text(w, cs->sep, ev->ec->name, strlen(ev->ec->name));
+	writer_putc(w, cs->sep);
+	if (ev->missed > 0)
+		put_i64(w, ev->missed);
+	else if (ev->missed < 0)
+		writer_putc(w, '?');
+	for (k = 0; k < cs->n_columns; k++) {
+		writer_putc(w, cs->sep);
+		if (refs[k].scope >= 0) {
+			const struct model_fc *fc = scope_fc(ev->ec, refs[k].scope);
+
+			put_value(w, cs->sep, fc->u.st.members[refs[k].member].fc,
+				  cs->starts[refs[k].scope][refs[k].member]);
+		}
+	}
+	writer_putc(w, '\n');
+	if (TK_UNLIKELY(w->err))
+		return writer_flush(w);
+	return TK_OK;
+}
+
+static enum tk_status notice(struct tk_printer *p, const struct tk_notice *n)
+{
+	struct csv_state *cs = state(p);
+	struct writer *w = &p->out;
+	size_t k;
+
+	if (n->has_range)
+		put_i64(w, n->begin_ns);
+	writer_putc(w, cs->sep);
+	writer_putc(w, cs->sep);
+	writer_puts(w, n->kind == TK_NOTICE_DISCARDED_EVENTS ? "lost events" : "lost packets");
+	writer_putc(w, cs->sep);
+	if (n->count == UINT64_MAX)
+		writer_putc(w, '?');
+	else
+		put_u64(w, n->count);
+	for (k = 0; k < cs->n_columns; k++)
+		writer_putc(w, cs->sep);
+	writer_putc(w, '\n');
+	if (TK_UNLIKELY(w->err))
+		return writer_flush(w);
+	return TK_OK;
+}
+
+static void destroy(struct tk_printer *p)
+{
+	struct csv_state *cs = state(p);
+	size_t i;
+
+	if (!cs)
+		return;
+	for (i = 0; i < cs->n_refs; i++)
+		free(cs->refs[i]);
+	free(cs->refs);
+	for (i = 0; i <= MODEL_SCOPE_PAYLOAD; i++)
+		free(cs->starts[i]);
+	free(cs->columns);
+	free(cs);
+	p->state = NULL;
+}
+
+const struct sink_ops sink_csv = {
+	.begin = begin_csv,
+	.event = print,
+	.notice = notice,
+	.destroy = destroy,
+	.plan = plan_build,
+};
+
+const struct sink_ops sink_tsv = {
+	.begin = begin_tsv,
+	.event = print,
+	.notice = notice,
+	.destroy = destroy,
+	.plan = plan_build,
+};

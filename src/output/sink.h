@@ -1,0 +1,58 @@
+/* SPDX-License-Identifier: MIT */
+/*
+ * Sinks: where the events of the pipeline go (doc/architecture.md). A sink is a table of
+ * methods over the printer (struct tk_printer, pretty.h), which owns the buffered writer, the
+ * per-class plans and the sink's own state. The registry (sink.c) numbers sinks by their
+ * style (enum tk_print_style for the first ones, then their row), names them for the command
+ * line and knows the output extensions that choose them. A new sink is one file defining its
+ * struct sink_ops and one row in sink.c.
+ */
+#ifndef TK_OUTPUT_SINK_H
+#define TK_OUTPUT_SINK_H
+
+#include <stddef.h>
+
+#include <tracekit/iter.h>
+#include <tracekit/print.h>
+#include <tracekit/status.h>
+#include <tracekit/trace.h>
+
+struct plan;
+
+/*
+ * What a sink does; every method but @event and @notice may be NULL.
+ * @begin:   before the first event (a document's head, the trace's prologue).
+ * @event:   one event, in time order.
+ * @notice:  lost events or packets, in time order with the events.
+ * @drain:   no event follows for now: write what waits for a next event.
+ * @end:     the end, before the last flush (a document's tail); called once, whatever came
+ *           before, and may be called without @begin.
+ * @destroy: free the sink's state.
+ * @plan:    build the print plan of an event class (pretty_plan_for() keeps it).
+ */
+struct sink_ops {
+	enum tk_status (*begin)(struct tk_printer *p, const struct tk_trace *t);
+	enum tk_status (*event)(struct tk_printer *p, const struct tk_event *ev);
+	enum tk_status (*notice)(struct tk_printer *p, const struct tk_notice *n);
+	void (*drain)(struct tk_printer *p);
+	void (*end)(struct tk_printer *p);
+	void (*destroy)(struct tk_printer *p);
+	enum tk_status (*plan)(struct tk_printer *p, const struct tk_event_class *ec,
+			       struct plan **out);
+};
+
+/* The sinks, each defined in its own file. */
+extern const struct sink_ops sink_babeltrace; /* pretty.c */
+extern const struct sink_ops sink_tracecmd;   /* tracecmd.c */
+extern const struct sink_ops sink_json;	      /* json.c */
+extern const struct sink_ops sink_chrome;     /* chrome.c */
+extern const struct sink_ops sink_csv;	      /* csv.c */
+extern const struct sink_ops sink_tsv;	      /* csv.c */
+
+/* The sink of @style, or NULL for an unknown one. */
+const struct sink_ops *sink_for_style(unsigned int style);
+
+/* The style whose output extension ends @path (".jsonl", ".csv", ...), or -1. */
+int sink_style_for_path(const char *path);
+
+#endif /* TK_OUTPUT_SINK_H */
