@@ -16,7 +16,7 @@
 set -eu
 cd "$(dirname "$0")/.."
 sh scripts/deps.sh gcc clang meson ninja-build pkg-config libcmocka-dev libzstd-dev zlib1g-dev \
-	babeltrace2 trace-cmd \
+	g++ babeltrace2 trace-cmd \
 	lttng-tools liblttng-ust-dev clang-format python3
 
 setup() {

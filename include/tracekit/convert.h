@@ -18,6 +18,7 @@
 
 #include <tracekit/export.h>
 #include <tracekit/status.h>
+#include <tracekit/trace.h>
 
 #ifdef __cplusplus
 extern "C" {

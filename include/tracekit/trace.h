@@ -73,6 +73,26 @@ TK_EXPORT enum tk_status tk_trace_open(struct tk_trace **out, const char *const 
 				       size_t npaths, const struct tk_trace_opts *opts);
 
 /**
+ * tk_trace_open_mem() - Open a trace.dat file image held in memory.
+ * @out:  Set to the new trace on success; left unchanged on failure.
+ * @data: The bytes of a trace-cmd trace.dat file (version 6 or 7).
+ * @size: Number of bytes at @data.
+ * @name: What to call the trace where a path would be shown: the source's path and name
+ *        (tk_source_get_path()), and the causes of errors.
+ * @opts: Options, or NULL for the defaults.
+ *
+ * The bytes are read in place, exactly as a file opened by tk_trace_open() is read through
+ * its mapping: nothing is copied.
+ * Return: TK_OK, or a negative status with its causes in the error chain (TK_ERR_FORMAT when
+ * the bytes are not a trace.dat file).
+ * Ownership: @data is borrowed until tk_trace_close(): the caller keeps it alive and
+ * unchanged until then. @name and @opts are borrowed for the call only. *@out belongs to the
+ * caller, who releases it with tk_trace_close().
+ */
+TK_EXPORT enum tk_status tk_trace_open_mem(struct tk_trace **out, const void *data, size_t size,
+					   const char *name, const struct tk_trace_opts *opts);
+
+/**
  * tk_trace_close() - Close a trace and free everything it owns.
  * @trace: A trace from tk_trace_open(), or NULL.
  *

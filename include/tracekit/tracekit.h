@@ -9,6 +9,7 @@
 #include <tracekit/status.h>
 #include <tracekit/trace.h>
 #include <tracekit/iter.h>
+#include <tracekit/field.h>
 #include <tracekit/print.h>
 #include <tracekit/record.h>
 #include <tracekit/ctf-writer.h>

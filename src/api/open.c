@@ -25,22 +25,65 @@ const char *tk_version(void)
 	return TK_VERSION;
 }
 
+/* The warning callback of @opts, when the caller's struct is big enough to hold it. */
+static struct model_warner opts_warner(const struct tk_trace_opts *opts)
+{
+	struct model_warner w = {NULL, NULL};
+
+	if (opts && opts->size >= offsetof(struct tk_trace_opts, payload) + sizeof(opts->payload)) {
+		w.cb = opts->warning;
+		w.payload = opts->payload;
+	}
+	return w;
+}
+
+/*
+ * The end of every open: the sources found (in @sources, taken over whatever @st says) become
+ * the trace, indexed for the merge, or everything is freed when @st or indexing failed.
+ */
+static enum tk_status trace_finish(struct tk_trace **out, struct vec *sources, enum tk_status st,
+				   const struct model_warner *w)
+{
+	struct tk_trace *t = calloc(1, sizeof(*t));
+	size_t i;
+
+	if (!t) {
+		for (i = 0; i < sources->len; i++) {
+			struct tk_source *src = ((struct tk_source **) sources->data)[i];
+
+			src->ops->destroy(src);
+		}
+		vec_fini(sources);
+		return TK_FAIL(TK_ERR_NOMEM, "Cannot open trace");
+	}
+	t->sources = sources->data;
+	t->n_sources = sources->len;
+	if (st >= 0)
+		st = model_trace_finish(t);
+	if (st < 0) {
+		tk_trace_close(t);
+		return TK_FAIL(st, "Cannot open trace");
+	}
+	for (i = 0; w->cb && i < t->n_sources; i++)
+		if (t->sources[i]->warning)
+			w->cb(t->sources[i]->warning, w->payload);
+	*out = t;
+	return TK_OK;
+}
+
 enum tk_status tk_trace_open(struct tk_trace **out, const char *const *paths, size_t npaths,
 			     const struct tk_trace_opts *opts)
 {
 	struct vec sources = VEC_INIT;
 	const char **ctf_paths = NULL;
 	size_t n_ctf = 0, i;
-	struct model_warner w = {NULL, NULL};
-	struct tk_trace *t;
+	struct model_warner w;
 	enum tk_status st = TK_OK;
 
 	error_reset();
 	TK_ASSERT_PRE(out && paths && npaths > 0);
 	TK_ASSERT_PRE(!opts || opts->size >= sizeof(size_t));
-	t = calloc(1, sizeof(*t));
-	if (!t)
-		return TK_FAIL(TK_ERR_NOMEM, "Cannot open trace");
+	w = opts_warner(opts);
 	/* trace.dat files (recognised by their magic) in order, then the CTF paths together */
 	ctf_paths = calloc(npaths, sizeof(*ctf_paths));
 	if (!ctf_paths)
@@ -58,26 +101,31 @@ enum tk_status tk_trace_open(struct tk_trace **out, const char *const *paths, si
 		else if ((st = tracedat_source_open(slot, paths[i])) < 0)
 			sources.len--;
 	}
-	if (opts && opts->size >= offsetof(struct tk_trace_opts, payload) + sizeof(opts->payload)) {
-		w.cb = opts->warning;
-		w.payload = opts->payload;
-	}
 	if (st >= 0 && n_ctf)
 		st = ctf_sources_open(ctf_paths, n_ctf, &sources, &w);
 	free(ctf_paths);
-	t->sources = sources.data;
-	t->n_sources = sources.len;
-	if (st >= 0)
-		st = model_trace_finish(t);
-	if (st < 0) {
-		tk_trace_close(t);
-		return TK_FAIL(st, "Cannot open trace");
-	}
-	for (i = 0; w.cb && i < t->n_sources; i++)
-		if (t->sources[i]->warning)
-			w.cb(t->sources[i]->warning, w.payload);
-	*out = t;
-	return TK_OK;
+	return trace_finish(out, &sources, st, &w);
+}
+
+enum tk_status tk_trace_open_mem(struct tk_trace **out, const void *data, size_t size,
+				 const char *name, const struct tk_trace_opts *opts)
+{
+	struct vec sources = VEC_INIT;
+	struct tk_source **slot;
+	struct model_warner w;
+	enum tk_status st;
+
+	error_reset();
+	TK_ASSERT_PRE(out && (data || !size) && name);
+	TK_ASSERT_PRE(!opts || opts->size >= sizeof(size_t));
+	w = opts_warner(opts);
+	slot = vec_push(&sources, sizeof(*slot));
+	if (!slot)
+		return TK_FAIL(TK_ERR_NOMEM, "Cannot open trace: name=%s", name);
+	st = tracedat_source_open_mem(slot, data, size, name);
+	if (st < 0)
+		sources.len--;
+	return trace_finish(out, &sources, st, &w);
 }
 
 enum tk_status tk_trace_close(struct tk_trace *trace)

@@ -564,14 +564,15 @@ enum tk_status tracedat_source_open(struct tk_source **out, const char *path)
 	return td_open(out, td, path);
 }
 
-enum tk_status tracedat_source_open_mem(struct tk_source **out, const uint8_t *data, size_t size)
+enum tk_status tracedat_source_open_mem(struct tk_source **out, const uint8_t *data, size_t size,
+					const char *name)
 {
 	struct tracedat *td;
 	enum tk_status st = tracedat_open_mem(&td, data, size);
 
 	if (st < 0)
-		return st;
-	return td_open(out, td, "(memory)");
+		return TK_FAIL(st, "Cannot open trace.dat: path=%s", name);
+	return td_open(out, td, name);
 }
 
 struct ftrace_ctx *tracedat_source_ftrace(const struct tk_source *src)

@@ -19,9 +19,13 @@
 /* 1 when @path is a regular file that starts with the trace.dat magic, else 0. */
 int tracedat_file_is(const char *path);
 
-/* Open @path (or @size bytes at @data, kept by the caller) as a source. */
+/*
+ * Open @path (or @size bytes at @data, kept by the caller, shown as @name where a path would
+ * be: the source's path and name, and causes) as a source.
+ */
 enum tk_status tracedat_source_open(struct tk_source **out, const char *path);
-enum tk_status tracedat_source_open_mem(struct tk_source **out, const uint8_t *data, size_t size);
+enum tk_status tracedat_source_open_mem(struct tk_source **out, const uint8_t *data, size_t size,
+					const char *name);
 
 /*
  * The parts a trace-cmd-style printer needs; NULL when @src is not a trace.dat source. The

@@ -70,7 +70,7 @@ int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
 	if (devnull < 0)
 		devnull = open("/dev/null", O_WRONLY | O_CLOEXEC);
 	error_reset();
-	if (tracedat_source_open_mem(&src, data, size) < 0)
+	if (tracedat_source_open_mem(&src, data, size, "(memory)") < 0)
 		return 0;
 	memset(&trace, 0, sizeof(trace));
 	trace.sources = &src;
