@@ -1,12 +1,16 @@
 // SPDX-License-Identifier: MIT
 /*
  * Entry points that need every reader: opening paths (the format is recognised from the
- * content) and closing. This is the one place that knows all formats, so the format folders
- * never include each other.
+ * content) and closing. The table of readers below is the one place that knows all formats,
+ * so the format folders never include each other: a new input format is its folder and one
+ * row here.
  */
+#include <fcntl.h>
 #include <stddef.h>
 #include <stdlib.h>
 #include <string.h>
+#include <sys/stat.h>
+#include <unistd.h>
 
 #include <tracekit/tracekit.h>
 
@@ -71,39 +75,79 @@ static enum tk_status trace_finish(struct tk_trace **out, struct vec *sources, e
 	return TK_OK;
 }
 
+/*
+ * An input format. @probe tells a file of the format from its first bytes (NULL: the reader
+ * takes every path no other reader claims, such as directories searched for traces; the last
+ * row). @open opens the paths it was given, appending their sources in order; @open_mem, when
+ * the format can be read from memory, one image.
+ */
+struct reader {
+	const char *name;
+	int (*probe)(const uint8_t *head, size_t n);
+	enum tk_status (*open)(const char *const *paths, size_t npaths, struct vec *sources,
+			       const struct model_warner *w);
+	enum tk_status (*open_mem)(struct tk_source **out, const uint8_t *data, size_t size,
+				   const char *name);
+};
+
+static const struct reader readers[] = {
+	{"trace.dat", tracedat_probe, tracedat_sources_open, tracedat_source_open_mem},
+	{"ctf", NULL, ctf_sources_open, NULL},
+};
+
+#define N_READERS   (sizeof(readers) / sizeof(readers[0]))
+#define PROBE_BYTES 64
+
+/* The reader of @path: the first whose probe knows a regular file's first bytes, else the last. */
+static size_t reader_of(const char *path)
+{
+	uint8_t head[PROBE_BYTES];
+	struct stat sb;
+	ssize_t n = 0;
+	size_t r;
+	int fd;
+
+	if (stat(path, &sb) == 0 && S_ISREG(sb.st_mode) &&
+	    (fd = open(path, O_RDONLY | O_CLOEXEC)) >= 0) {
+		n = read(fd, head, sizeof(head));
+		close(fd);
+	}
+	for (r = 0; n > 0 && r < N_READERS; r++)
+		if (readers[r].probe && readers[r].probe(head, (size_t) n))
+			return r;
+	return N_READERS - 1;
+}
+
 enum tk_status tk_trace_open(struct tk_trace **out, const char *const *paths, size_t npaths,
 			     const struct tk_trace_opts *opts)
 {
 	struct vec sources = VEC_INIT;
-	const char **ctf_paths = NULL;
-	size_t n_ctf = 0, i;
+	const char **claimed = NULL;
+	unsigned char *by = NULL;
 	struct model_warner w;
 	enum tk_status st = TK_OK;
+	size_t i, r, n;
 
 	error_reset();
 	TK_ASSERT_PRE(out && paths && npaths > 0);
 	TK_ASSERT_PRE(!opts || opts->size >= sizeof(size_t));
 	w = opts_warner(opts);
-	/* trace.dat files (recognised by their magic) in order, then the CTF paths together */
-	ctf_paths = calloc(npaths, sizeof(*ctf_paths));
-	if (!ctf_paths)
+	claimed = calloc(npaths, sizeof(*claimed));
+	by = calloc(npaths, 1);
+	if (!claimed || !by)
 		st = TK_FAIL(TK_ERR_NOMEM, "Cannot open trace");
-	for (i = 0; i < npaths && st >= 0; i++) {
-		struct tk_source **slot;
-
-		if (!tracedat_file_is(paths[i])) {
-			ctf_paths[n_ctf++] = paths[i];
-			continue;
-		}
-		slot = vec_push(&sources, sizeof(*slot));
-		if (!slot)
-			st = TK_FAIL(TK_ERR_NOMEM, "Cannot open trace");
-		else if ((st = tracedat_source_open(slot, paths[i])) < 0)
-			sources.len--;
+	for (i = 0; i < npaths && st >= 0; i++)
+		by[i] = (unsigned char) reader_of(paths[i]);
+	/* each reader opens its paths together, in the order of the table, then of @paths */
+	for (r = 0; r < N_READERS && st >= 0; r++) {
+		for (n = 0, i = 0; i < npaths; i++)
+			if (by[i] == r)
+				claimed[n++] = paths[i];
+		if (n)
+			st = readers[r].open(claimed, n, &sources, &w);
 	}
-	if (st >= 0 && n_ctf)
-		st = ctf_sources_open(ctf_paths, n_ctf, &sources, &w);
-	free(ctf_paths);
+	free(claimed);
+	free(by);
 	return trace_finish(out, &sources, st, &w);
 }
 
@@ -114,15 +158,25 @@ enum tk_status tk_trace_open_mem(struct tk_trace **out, const void *data, size_t
 	struct tk_source **slot;
 	struct model_warner w;
 	enum tk_status st;
+	size_t r;
 
 	error_reset();
 	TK_ASSERT_PRE(out && (data || !size) && name);
 	TK_ASSERT_PRE(!opts || opts->size >= sizeof(size_t));
 	w = opts_warner(opts);
+	for (r = 0; r < N_READERS; r++)
+		if (readers[r].open_mem && readers[r].probe &&
+		    readers[r].probe(data, size < PROBE_BYTES ? size : PROBE_BYTES))
+			break;
+	if (r == N_READERS)
+		return TK_FAIL(TK_ERR_INVAL,
+			       "Cannot open trace: name=%s, reason=not a trace.dat image (the "
+			       "format tracekit reads from memory)",
+			       name);
 	slot = vec_push(&sources, sizeof(*slot));
 	if (!slot)
 		return TK_FAIL(TK_ERR_NOMEM, "Cannot open trace: name=%s", name);
-	st = tracedat_source_open_mem(slot, data, size, name);
+	st = readers[r].open_mem(slot, data, size, name);
 	if (st < 0)
 		sources.len--;
 	return trace_finish(out, &sources, st, &w);

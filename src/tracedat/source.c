@@ -56,22 +56,30 @@ struct td_cursor {
 
 static const struct model_source_ops td_source_ops;
 
-int tracedat_file_is(const char *path)
+int tracedat_probe(const uint8_t *head, size_t n)
 {
 	static const uint8_t magic[10] = {0x17, 0x08, 0x44, 't', 'r', 'a', 'c', 'i', 'n', 'g'};
-	uint8_t head[sizeof(magic)];
-	struct stat sb;
-	ssize_t n;
-	int fd;
 
-	if (stat(path, &sb) || !S_ISREG(sb.st_mode))
-		return 0;
-	fd = open(path, O_RDONLY | O_CLOEXEC);
-	if (fd < 0)
-		return 0;
-	n = read(fd, head, sizeof(head));
-	close(fd);
-	return n == (ssize_t) sizeof(head) && !memcmp(head, magic, sizeof(magic));
+	return n >= sizeof(magic) && !memcmp(head, magic, sizeof(magic));
+}
+
+enum tk_status tracedat_sources_open(const char *const *paths, size_t npaths, struct vec *sources,
+				     const struct model_warner *w)
+{
+	enum tk_status st = TK_OK;
+	size_t i;
+
+	(void) w;
+	for (i = 0; i < npaths && st >= 0; i++) {
+		struct tk_source **slot = vec_push(sources, sizeof(*slot));
+
+		if (!slot)
+			return TK_FAIL(TK_ERR_NOMEM, "Cannot open trace: path=%s", paths[i]);
+		st = tracedat_source_open(slot, paths[i]);
+		if (st < 0)
+			sources->len--;
+	}
+	return st;
 }
 
 /* trace-cmd's choice: nanoseconds unless the clock is a raw counter (and no TSC2NSEC). */

@@ -12,12 +12,17 @@
 
 #include <tracekit/status.h>
 
+#include "../common/vec.h"
 #include "../ftrace/ftrace.h"
 #include "../model/model.h"
 #include "tracedat.h"
 
-/* 1 when @path is a regular file that starts with the trace.dat magic, else 0. */
-int tracedat_file_is(const char *path);
+/* 1 when the first @n bytes of a file, @head, start with the trace.dat magic, else 0. */
+int tracedat_probe(const uint8_t *head, size_t n);
+
+/* Open each of @paths (trace.dat files) as a source, appended to @sources, in order. */
+enum tk_status tracedat_sources_open(const char *const *paths, size_t npaths, struct vec *sources,
+				     const struct model_warner *w);
 
 /*
  * Open @path (or @size bytes at @data, kept by the caller, shown as @name where a path would
