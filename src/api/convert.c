@@ -13,17 +13,14 @@
  *                            writer, field classes, IDs, clock values and losses kept
  *   any -> JSON, Chrome      the printer's JSON and Chrome styles into the output file
  *
- * Other pairings are refused with TK_ERR_UNSUPPORTED and a cause naming them. A CTF output
- * must not exist or be an empty directory, checked before anything is written, so that
- * removing what a failed conversion left never touches anything else.
+ * Other pairings are refused with TK_ERR_UNSUPPORTED and a cause naming them. Outputs appear
+ * whole or not at all (src/common/outfile.h): files are built without a name, CTF
+ * directories under a temporary one, and renamed when complete; a CTF output must not exist
+ * or be an empty directory.
  */
 #include <stdio.h>
 #include <stddef.h>
 #include <stdlib.h>
-#include <errno.h>
-#include <fcntl.h>
-#include <dirent.h>
-#include <ftw.h>
 #include <string.h>
 #include <sys/stat.h>
 #include <unistd.h>
@@ -54,52 +51,6 @@ static const char *format_name(unsigned int f)
 		return "chrome";
 	}
 	return "auto";
-}
-
-static int remove_one(const char *path, const struct stat *sb, int type, struct FTW *ftw)
-{
-	(void) sb;
-	(void) type;
-	(void) ftw;
-	return remove(path) < 0 ? 0 : 0; /* go on whatever happens */
-}
-
-/* What a failed CTF conversion left: the directory and the files tracekit made in it. */
-static void remove_tree(const char *dir)
-{
-	(void) nftw(dir, remove_one, 16, FTW_DEPTH | FTW_PHYS);
-}
-
-/*
- * A CTF output directory must not exist, or be empty: the writer fills it, and a failure
- * removes it with what it holds.
- */
-static enum tk_status check_ctf_output(const char *output)
-{
-	struct dirent *de;
-	struct stat sb;
-	DIR *d;
-
-	if (stat(output, &sb) < 0)
-		return errno == ENOENT ? TK_OK
-				       : TK_FAIL(TK_ERR_IO, "Cannot use output: path=%s, errno=%s",
-						 output, strerror(errno));
-	if (!S_ISDIR(sb.st_mode))
-		return TK_FAIL(TK_ERR_INVAL,
-			       "Cannot use output: path=%s, reason=exists and is not a directory",
-			       output);
-	d = opendir(output);
-	if (!d)
-		return TK_FAIL(TK_ERR_IO, "Cannot use output: path=%s, errno=%s", output,
-			       strerror(errno));
-	while ((de = readdir(d)) != NULL)
-		if (strcmp(de->d_name, ".") && strcmp(de->d_name, ".."))
-			break;
-	closedir(d);
-	if (de)
-		return TK_FAIL(TK_ERR_INVAL,
-			       "Cannot use output: path=%s, reason=directory not empty", output);
-	return TK_OK;
 }
 
 /*
@@ -322,18 +273,22 @@ enum tk_status tk_convert(const char *const *inputs, size_t n_inputs, const char
 							   : TK_PRINT_STYLE_CHROME,
 				     &filter);
 		break;
-	case TK_CONVERT_CTF:
-		st = check_ctf_output(output);
-		if (st < 0)
-			break;
-		st = select_classes(&filter, t);
+	case TK_CONVERT_CTF: {
+		struct outdir od = OUTDIR_INIT; /* named when whole */
+
+		st = outdir_open(&od, output);
+		if (st >= 0)
+			st = select_classes(&filter, t);
 		if (st >= 0 && t->n_sources == 1 && tracedat_source_container(t->sources[0]))
-			st = convert_dat_to_ctf(t, output, &filter);
+			st = convert_dat_to_ctf(t, od.tmp, &filter);
 		else if (st >= 0)
-			st = convert_ctf_to_ctf(t, inputs, n_inputs, output, &filter);
-		if (st < 0)
-			remove_tree(output);
+			st = convert_ctf_to_ctf(t, inputs, n_inputs, od.tmp, &filter);
+		if (st >= 0)
+			st = outdir_commit(&od);
+		else
+			outdir_abort(&od);
 		break;
+	}
 	default:
 		if (to >= TK_CONVERT_STYLE(0) && tk_print_style_name(to - TK_CONVERT_STYLE(0))) {
 			st = select_classes(&filter, t);

@@ -7,8 +7,10 @@
  * it gets is a temporary one in the same directory, then rename(2) puts it in place at once,
  * so a reader never sees a half-written file under the final name.
  */
+#include <dirent.h>
 #include <errno.h>
 #include <fcntl.h>
+#include <ftw.h>
 #include <libgen.h>
 #include <stdio.h>
 #include <stdlib.h>
@@ -232,6 +234,141 @@ int outfile_scratch(const char *dir)
 		return -1;
 	}
 	return fd;
+}
+
+/* mkdir -p: every missing directory of @path. */
+enum tk_status outfile_make_dirs(const char *path)
+{
+	size_t n = strlen(path), i;
+	enum tk_status st = TK_OK;
+	char *p = malloc(n + 1);
+
+	if (!p)
+		return TK_FAIL(TK_ERR_NOMEM, "Cannot create directory: path=%s", path);
+	memcpy(p, path, n + 1);
+	for (i = 1; i <= n && st >= 0; i++) {
+		if (p[i] != '/' && p[i] != '\0')
+			continue;
+		p[i] = '\0';
+		if (mkdir(p, 0777) && errno != EEXIST)
+			st = TK_FAIL(TK_ERR_IO, "Cannot create directory: path=%s, errno=%s", p,
+				     strerror(errno));
+		p[i] = i < n ? '/' : '\0';
+	}
+	free(p);
+	return st;
+}
+
+/* An output directory must not exist, or be empty. */
+static enum tk_status check_empty_dir(const char *path)
+{
+	struct dirent *de;
+	struct stat sb;
+	DIR *d;
+
+	if (stat(path, &sb) < 0)
+		return errno == ENOENT ? TK_OK
+				       : TK_FAIL(TK_ERR_IO, "Cannot use output: path=%s, errno=%s",
+						 path, strerror(errno));
+	if (!S_ISDIR(sb.st_mode))
+		return TK_FAIL(TK_ERR_INVAL,
+			       "Cannot use output: path=%s, reason=exists and is not a directory",
+			       path);
+	d = opendir(path);
+	if (!d)
+		return TK_FAIL(TK_ERR_IO, "Cannot use output: path=%s, errno=%s", path,
+			       strerror(errno));
+	while ((de = readdir(d)) != NULL)
+		if (strcmp(de->d_name, ".") && strcmp(de->d_name, ".."))
+			break;
+	closedir(d);
+	if (de)
+		return TK_FAIL(
+			TK_ERR_INVAL,
+			"Cannot use output: path=%s, reason=directory not empty; remove it or "
+			"name another",
+			path);
+	return TK_OK;
+}
+
+static int remove_one(const char *path, const struct stat *sb, int type, struct FTW *ftw)
+{
+	(void) sb;
+	(void) type;
+	(void) ftw;
+	(void) remove(path);
+	return 0; /* go on whatever happens */
+}
+
+enum tk_status outdir_open(struct outdir *od, const char *path)
+{
+	enum tk_status st;
+	size_t n;
+
+	TK_ASSERT_PRE(od && path);
+	od->path = od->tmp = NULL;
+	st = check_empty_dir(path);
+	if (st < 0)
+		return st;
+	/* "out/" names "out": the temporary name goes beside it, not into it */
+	od->path = strdup(path);
+	for (n = od->path ? strlen(od->path) : 0; n > 1 && od->path[n - 1] == '/'; n--)
+		od->path[n - 1] = '\0';
+	od->tmp = od->path ? tmp_name(od->path) : NULL;
+	if (!od->tmp) {
+		outdir_abort(od);
+		return TK_FAIL(TK_ERR_NOMEM, "Cannot create directory: path=%s", path);
+	}
+	(void) nftw(od->tmp, remove_one, 16, FTW_DEPTH | FTW_PHYS); /* a dead namesake's */
+	{
+		char *parent = dir_of(od->path);
+
+		st = parent ? outfile_make_dirs(parent)
+			    : TK_FAIL(TK_ERR_NOMEM, "Cannot create directory: path=%s", path);
+		free(parent);
+	}
+	if (st < 0) {
+		outdir_abort(od);
+		return st;
+	}
+	if (mkdir(od->tmp, 0777) < 0) {
+		st = TK_FAIL(TK_ERR_IO, "Cannot create directory: path=%s, errno=%s", od->tmp,
+			     strerror(errno));
+		free(od->tmp);
+		od->tmp = NULL; /* not ours to remove */
+		outdir_abort(od);
+		return st;
+	}
+	return TK_OK;
+}
+
+enum tk_status outdir_commit(struct outdir *od)
+{
+	enum tk_status st;
+
+	TK_ASSERT_PRE(od && od->tmp);
+	/* an empty directory of that name is replaced; one filled since outdir_open() is not */
+	if (rename(od->tmp, od->path) < 0) {
+		st = TK_FAIL(TK_ERR_IO, "Cannot name directory: path=%s, errno=%s", od->path,
+			     strerror(errno));
+		outdir_abort(od);
+		return st;
+	}
+	free(od->tmp);
+	free(od->path);
+	od->tmp = od->path = NULL;
+	return TK_OK;
+}
+
+void outdir_abort(struct outdir *od)
+{
+	if (!od)
+		return;
+	if (od->tmp)
+		(void) nftw(od->tmp, remove_one, 16, FTW_DEPTH | FTW_PHYS);
+	free(od->tmp);
+	free(od->path);
+	od->tmp = od->path = NULL;
 }
 
 int outfile_same(const char *path, const char *other_path)

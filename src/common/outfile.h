@@ -54,6 +54,30 @@ void outfile_abort(struct outfile *of);
  */
 int outfile_scratch(const char *dir);
 
+/*
+ * Directories that appear whole or not at all (CTF traces): built under a temporary name
+ * ".NAME.tmp-PID" beside @path and renamed to @path when complete. @path must not exist or be
+ * an empty directory (which the rename replaces), checked by outdir_open() before anything is
+ * written, so that removing what a failed conversion left never touches anything else.
+ *
+ *	struct outdir od;
+ *	st = outdir_open(&od, "trace-ctf");        (write into od.tmp)
+ *	st = outdir_commit(&od);                   (now "trace-ctf")
+ *	or outdir_abort(&od);                       (od.tmp and what it holds removed)
+ */
+struct outdir {
+	char *path; /* the final name */
+	char *tmp;  /* where to write */
+};
+
+#define OUTDIR_INIT                                                                                	{                                                                                          		NULL, NULL                                                                         	}
+
+enum tk_status outdir_open(struct outdir *od, const char *path);
+/* mkdir -p: every missing directory of @path, @path included. */
+enum tk_status outfile_make_dirs(const char *path);
+enum tk_status outdir_commit(struct outdir *od);
+void outdir_abort(struct outdir *od);
+
 /* Do @path and @other_path name the same file (never write over an input)? 0 when either
  * does not exist or cannot be examined. */
 int outfile_same(const char *path, const char *other_path);

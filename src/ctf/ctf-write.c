@@ -36,32 +36,10 @@
 #include <tracekit/ctf-writer.h>
 
 #include "../common/error.h"
+#include "../common/outfile.h"
 #include "ctf-write-priv.h"
 
 /* ---- the trace directory ------------------------------------------------------------------ */
-
-/* mkdir -p: every missing directory of @path. */
-static enum tk_status make_dirs(const char *path)
-{
-	size_t n = strlen(path), i;
-	enum tk_status st = TK_OK;
-	char *p = malloc(n + 1);
-
-	if (!p)
-		return TK_FAIL(TK_ERR_NOMEM, "Cannot create trace directory: dir=%s", path);
-	memcpy(p, path, n + 1);
-	for (i = 1; i <= n && st >= 0; i++) {
-		if (p[i] != '/' && p[i] != '\0')
-			continue;
-		p[i] = '\0';
-		if (mkdir(p, 0777) && errno != EEXIST)
-			st = TK_FAIL(TK_ERR_IO, "Cannot create trace directory: dir=%s, errno=%s",
-				     p, strerror(errno));
-		p[i] = i < n ? '/' : '\0';
-	}
-	free(p);
-	return st;
-}
 
 /* Open @path, which must be an empty directory, as w->dirfd. */
 static enum tk_status open_empty_dir(struct tk_ctf_writer *w, const char *path)
@@ -175,7 +153,7 @@ enum tk_status tk_ctf_writer_create(struct tk_ctf_writer **out, const char *dir,
 		memcpy(w->uuid, o.uuid, 16);
 	else if (!w->no_uuid)
 		random_uuid(w->uuid);
-	st = make_dirs(dir);
+	st = outfile_make_dirs(dir);
 	if (st >= 0)
 		st = open_empty_dir(w, dir);
 	if (st >= 0 && o.write_index) {
