@@ -31,6 +31,7 @@
 #include <tracekit/tracekit.h>
 
 #include "../common/error.h"
+#include "../common/spec.h"
 #include "../common/outfile.h"
 #include "../model/model.h"
 #include "../output/pretty.h"
@@ -165,8 +166,8 @@ static enum tk_status select_classes(struct convert_filter *f, const struct tk_t
 					name = colon + 1;
 				}
 				if (pass == 0)
-					by_system |= ftrace_spec_names_system(o->events[k], sys);
-				else if (ftrace_spec_match(o->events[k], by_system, sys, name))
+					by_system |= spec_names_system(o->events[k], sys);
+				else if (spec_match(o->events[k], by_system, sys, name))
 					f->keep[ec->index] = 1;
 			}
 	}

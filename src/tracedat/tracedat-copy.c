@@ -18,6 +18,7 @@
 #include <string.h>
 
 #include "../common/error.h"
+#include "../common/spec.h"
 #include "../ftrace/page-write.h"
 #include "../ftrace/page.h"
 #include "../model/model.h"
@@ -220,10 +221,10 @@ static enum tk_status select_events(struct copy *c)
 		int by_system = 0;
 
 		for (i = 0; i < ctx->n_events && !by_system; i++)
-			by_system = ftrace_spec_names_system(o->events[k], ctx->events[i]->system);
+			by_system = spec_names_system(o->events[k], ctx->events[i]->system);
 		for (i = 0; i < ctx->n_events; i++)
-			if (ftrace_spec_match(o->events[k], by_system, ctx->events[i]->system,
-					      ctx->events[i]->name))
+			if (spec_match(o->events[k], by_system, ctx->events[i]->system,
+				       ctx->events[i]->name))
 				c->keep[ctx->events[i]->id] = 1;
 	}
 	return TK_OK;
