@@ -160,8 +160,7 @@ TK_EXPORT enum tk_status tk_filter_create(struct tk_filter **out, struct tk_trac
  * Return: TK_OK, or a negative status when the values of @ev could not be decoded.
  * Ownership: @ev is borrowed for the call.
  */
-TK_EXPORT enum tk_status tk_filter_match(struct tk_filter *f, const struct tk_event *ev,
-					 int *keep);
+TK_EXPORT enum tk_status tk_filter_match(struct tk_filter *f, const struct tk_event *ev, int *keep);
 
 /**
  * tk_filter_destroy() - Free a filter.

@@ -332,9 +332,10 @@ static enum tk_status select_classes(struct tk_filter *f, const struct tk_filter
 			char hint[512];
 
 			suggest(t, spec, hint, sizeof(hint));
-			return TK_FAIL(TK_ERR_NOTFOUND,
-				       "Cannot select events: event=%s, reason=no event matches it%s",
-				       spec, hint);
+			return TK_FAIL(
+				TK_ERR_NOTFOUND,
+				"Cannot select events: event=%s, reason=no event matches it%s",
+				spec, hint);
 		}
 	}
 	return TK_OK;
@@ -512,8 +513,9 @@ static enum tk_status place_times(struct tk_filter *f, const struct tk_filter_op
 				return TK_FAIL(TK_ERR_INVAL,
 					       "Cannot use time window: stream=%s, reason=its "
 					       "events have no time (no clock)",
-					       f->trace->streams[i]->path ? f->trace->streams[i]->path
-									  : "");
+					       f->trace->streams[i]->path
+						       ? f->trace->streams[i]->path
+						       : "");
 	return TK_OK;
 }
 

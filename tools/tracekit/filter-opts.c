@@ -140,7 +140,8 @@ int cli_filter_finish(struct cli_filter *sel, const char *cmd, unsigned int flag
 		if (!comma)
 			return cli_usage_error(cmd, "--timerange takes BEGIN,END");
 		*comma = '\0';
-		if (parse_time(cmd, buf, flags, &o.begin) || parse_time(cmd, comma + 1, flags, &o.end))
+		if (parse_time(cmd, buf, flags, &o.begin) ||
+		    parse_time(cmd, comma + 1, flags, &o.end))
 			return 2;
 	} else {
 		if (sel->begin && parse_time(cmd, sel->begin, flags, &o.begin))
