@@ -17,6 +17,7 @@
 #include <stdint.h>
 
 #include <tracekit/export.h>
+#include <tracekit/filter.h>
 #include <tracekit/status.h>
 #include <tracekit/trace.h>
 
@@ -85,6 +86,10 @@ typedef void (*tk_progress_cb)(uint64_t done, uint64_t total, void *payload);
  * @warning:      Called for each problem read past when opening the inputs (see
  *                tk_trace_opts), or NULL.
  * @warning_payload: Passed to @warning.
+ * @filter:       The selection as `tracekit print` takes it (time window with dates and
+ *                times of day, events, pids, comms, CPUs), checked against the inputs as
+ *                tk_filter_create() does; NULL for none. @events, @has_begin and @has_end
+ *                still apply when @filter leaves that part open.
  */
 struct tk_convert_opts {
 	size_t size;
@@ -101,6 +106,7 @@ struct tk_convert_opts {
 	void *payload;
 	tk_warning_cb warning;
 	void *warning_payload;
+	const struct tk_filter_opts *filter;
 };
 
 #define TK_CONVERT_OPTS_INIT                                                                       \

@@ -22,6 +22,7 @@ extern "C" {
 #endif
 
 struct tk_printer;
+struct tk_filter;
 
 /**
  * enum tk_print_flags - Choices of the babeltrace text style (babeltrace2's option names).
@@ -172,6 +173,18 @@ struct tk_print_opts {
 	{                                                                                          \
 		sizeof(struct tk_print_opts), TK_PRINT_DEFAULT, 1, 2, TK_PRINT_STYLE_AUTO          \
 	}
+
+/**
+ * tk_printer_set_filter() - Lay out the output for the events a filter keeps.
+ * @printer: The printer, before tk_printer_begin().
+ * @filter:  The filter the caller applies to the events it prints, or NULL (every class).
+ *
+ * Styles with one column per field (csv, tsv) make columns for the fields of the event
+ * classes @filter may keep, not of every class. The printer does not filter: the caller
+ * still asks tk_filter_match() about each event.
+ * Ownership: @filter is borrowed until the printer is closed.
+ */
+TK_EXPORT void tk_printer_set_filter(struct tk_printer *printer, const struct tk_filter *filter);
 
 /**
  * tk_print_style_find() - The style of a name, as the command line takes it.

@@ -14,6 +14,7 @@
 #include <tracekit/record.h>
 #include <tracekit/ctf-writer.h>
 #include <tracekit/convert.h>
+#include <tracekit/filter.h>
 
 #ifdef __cplusplus
 extern "C" {

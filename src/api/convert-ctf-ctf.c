@@ -573,14 +573,15 @@ static void on_notice(const struct tk_notice *n, void *payload)
 {
 	struct cc *c = payload;
 	struct cc_stream *s;
-	const struct tk_convert_opts *o = c->filter->o;
 	uint64_t b = n->begin_cycles, e = n->end_cycles;
+	int has_begin, has_end;
+	int64_t begin, end;
 	enum tk_status st;
 
 	if (c->err < 0 || !n->stream || n->stream->index >= c->n_streams)
 		return;
-	if (n->has_range &&
-	    ((o->has_begin && n->end_ns < o->begin_ns) || (o->has_end && n->begin_ns > o->end_ns)))
+	model_filter_window(c->filter->tf, &has_begin, &begin, &has_end, &end);
+	if (n->has_range && ((has_begin && n->end_ns < begin) || (has_end && n->begin_ns > end)))
 		return; /* outside the time window */
 	s = &c->streams[n->stream->index];
 	if (b < s->last)
@@ -810,6 +811,7 @@ enum tk_status convert_ctf_to_ctf(struct tk_trace *t, const char *const *inputs,
 	struct tk_iter *it = NULL;
 	const struct tk_event *ev;
 	enum tk_status st;
+	int keep;
 	size_t i;
 
 	for (i = 0; i < t->n_sources; i++)
@@ -833,7 +835,12 @@ enum tk_status convert_ctf_to_ctf(struct tk_trace *t, const char *const *inputs,
 			st = c.err;
 			break;
 		}
-		if (!convert_keep(filter, ev))
+		keep = convert_keep(filter, ev);
+		if (keep < 0) {
+			st = (enum tk_status) keep;
+			break;
+		}
+		if (!keep)
 			continue;
 		st = append(&c, ev);
 		if (st < 0) {

@@ -572,6 +572,7 @@ static enum tk_status convert_stream(struct dat_ctf *c, struct tk_stream *stream
 	const struct tk_event *ev;
 	int64_t missed = 0;
 	enum tk_status st;
+	int keep;
 
 	st = stream->source->ops->cursor_open(stream, &cur);
 	if (st < 0)
@@ -590,7 +591,12 @@ static enum tk_status convert_stream(struct dat_ctf *c, struct tk_stream *stream
 		ev = item.event;
 		if (ev->missed)
 			missed = model_missed_add(missed, ev->missed);
-		if (!convert_keep(filter, ev))
+		keep = convert_keep(filter, ev);
+		if (keep < 0) {
+			st = (enum tk_status) keep;
+			break;
+		}
+		if (!keep)
 			continue;
 		st = append(c, ev, missed);
 		if (st < 0)

@@ -746,10 +746,16 @@ static enum tk_status convert_events(struct dat_conv *c)
 	struct tk_iter *it = NULL;
 	const struct tk_event *ev;
 	enum tk_status st;
+	int keep;
 
 	st = tk_iter_create(&it, c->t);
 	while (st >= 0 && (st = tk_iter_next(it, &ev)) == TK_OK) {
-		if (!convert_keep(c->f, ev))
+		keep = convert_keep(c->f, ev);
+		if (keep < 0) {
+			st = (enum tk_status) keep;
+			break;
+		}
+		if (!keep)
 			continue;
 		st = put_event(c, ev);
 		if (st < 0)

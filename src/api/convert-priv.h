@@ -10,26 +10,26 @@
 
 #include <tracekit/tracekit.h>
 
+#include "../model/filter.h"
 #include "../model/model.h"
 
 struct convert_filter {
 	const struct tk_convert_opts *o;
-	uint8_t *keep; /* by event class index, when events were selected; else NULL */
-	size_t n_keep;
-	uint64_t events; /* events converted so far */
-	uint64_t total;	 /* events to convert, if known (0 otherwise) */
+	struct tk_filter *tf; /* the filter stage (include/tracekit/filter.h) */
+	uint64_t events;      /* events converted so far */
+	uint64_t total;	      /* events to convert, if known (0 otherwise) */
 };
 
-/* Whether @ev is selected and inside the time window. */
+/* 1 when @ev passes the filter stage, 0 when not, or a negative status. */
 static inline int convert_keep(const struct convert_filter *f, const struct tk_event *ev)
 {
-	const struct tk_convert_opts *o = f->o;
+	enum tk_status st;
+	int keep;
 
-	if (f->keep && (ev->ec->index >= f->n_keep || !f->keep[ev->ec->index]))
-		return 0;
-	if ((o->has_begin && ev->ns < o->begin_ns) || (o->has_end && ev->ns > o->end_ns))
-		return 0;
-	return 1;
+	if (model_filter_all(f->tf))
+		return 1;
+	st = tk_filter_match(f->tf, ev, &keep);
+	return st < 0 ? (int) st : keep;
 }
 
 /* Count one event converted, and tell the progress callback now and then. */

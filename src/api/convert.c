@@ -82,47 +82,31 @@ static unsigned int guess_format(const char *output)
 	return TK_CONVERT_AUTO;
 }
 
-/* keep[] by event class: ftrace events by system and name, others by their name (a
- * "provider:event" name counts as system and event). */
-static enum tk_status select_classes(struct convert_filter *f, const struct tk_trace *t)
+/*
+ * The filter stage of a conversion: opts->filter, with the older options (events, begin_ns,
+ * end_ns) for the parts it leaves open.
+ */
+static enum tk_status make_filter(struct convert_filter *f, struct tk_trace *t)
 {
 	const struct tk_convert_opts *o = f->o;
-	size_t i, k;
+	struct tk_filter_opts fo = TK_FILTER_OPTS_INIT;
 
-	if (!o->n_events)
-		return TK_OK;
-	f->n_keep = t->n_ecs;
-	f->keep = calloc(f->n_keep + 1, 1);
-	if (!f->keep)
-		return TK_FAIL(TK_ERR_NOMEM, "Cannot select events");
-	for (k = 0; k < o->n_events; k++) {
-		int by_system = 0, pass;
-
-		/* pass 0: does the word name a system anywhere; pass 1: select */
-		for (pass = 0; pass < 2; pass++)
-			for (i = 0; i < t->n_ecs; i++) {
-				const struct tk_event_class *ec = t->ecs[i];
-				const struct ftrace_event *fev =
-					tracedat_source_container(ec->sc->source) ? ec->fmt : NULL;
-				char sys[128] = "";
-				const char *name = ec->name ? ec->name : "", *colon;
-
-				if (fev) {
-					snprintf(sys, sizeof(sys), "%s", fev->system);
-					name = fev->name;
-				} else if ((colon = strchr(name, ':')) &&
-					   (size_t) (colon - name) < sizeof(sys)) {
-					memcpy(sys, name, (size_t) (colon - name));
-					sys[colon - name] = '\0';
-					name = colon + 1;
-				}
-				if (pass == 0)
-					by_system |= ftrace_spec_names_system(o->events[k], sys);
-				else if (ftrace_spec_match(o->events[k], by_system, sys, name))
-					f->keep[ec->index] = 1;
-			}
+	if (o->size >= offsetof(struct tk_convert_opts, filter) + sizeof(o->filter) && o->filter)
+		fo = *o->filter;
+	fo.size = sizeof(fo);
+	if (!fo.n_events && o->n_events) {
+		fo.events = o->events;
+		fo.n_events = o->n_events;
 	}
-	return TK_OK;
+	if (fo.begin.kind == TK_TIME_NONE && o->has_begin) {
+		fo.begin.kind = TK_TIME_FROM_ORIGIN;
+		fo.begin.ns = o->begin_ns;
+	}
+	if (fo.end.kind == TK_TIME_NONE && o->has_end) {
+		fo.end.kind = TK_TIME_FROM_ORIGIN;
+		fo.end.ns = o->end_ns;
+	}
+	return tk_filter_create(&f->tf, t, &fo);
 }
 
 static void on_notice(const struct tk_notice *n, void *payload)
@@ -140,7 +124,7 @@ static enum tk_status to_text(struct tk_trace *t, const char *output, unsigned i
 	struct outfile of = OUTFILE_INIT;
 	const struct tk_event *ev;
 	enum tk_status st, st2;
-	int fd;
+	int fd, keep;
 
 	int64_t *missed = calloc(t->n_streams + 1, sizeof(*missed)); /* by stream, not shown yet */
 
@@ -157,7 +141,7 @@ static enum tk_status to_text(struct tk_trace *t, const char *output, unsigned i
 	po.err_fd = fd;
 	st = tk_printer_open(&p, &po);
 	if (st >= 0) {
-		printer_select(p, f->keep, f->n_keep);
+		tk_printer_set_filter(p, f->tf);
 		st = tk_iter_create(&it, t);
 	}
 	if (st >= 0) {
@@ -169,7 +153,12 @@ static enum tk_status to_text(struct tk_trace *t, const char *output, unsigned i
 
 		if (ev->missed && si < t->n_streams)
 			missed[si] = model_missed_add(missed[si], ev->missed);
-		if (!convert_keep(f, ev))
+		keep = convert_keep(f, ev);
+		if (keep < 0) {
+			st = (enum tk_status) keep;
+			break;
+		}
+		if (!keep)
 			continue;
 		if (si < t->n_streams && missed[si] != ev->missed) {
 			/* losses before unselected events: shown with this one, as trace.dat does */
@@ -205,22 +194,12 @@ static enum tk_status to_dat(struct tk_trace *t, const char *output,
 			     const struct tk_convert_opts *o, struct convert_filter *f)
 {
 	struct tracedat_copy_opts co = {0};
-	enum tk_status st;
 
-	if (t->n_sources != 1 || !tracedat_source_container(t->sources[0])) {
-		st = select_classes(f, t);
-		if (st >= 0)
-			st = convert_ctf_to_dat(t, output, f);
-		return st;
-	}
+	if (t->n_sources != 1 || !tracedat_source_container(t->sources[0]))
+		return convert_ctf_to_dat(t, output, f);
 	co.version = o->file_version;
 	co.compression = o->compression;
-	co.events = o->events;
-	co.n_events = o->n_events;
-	co.has_begin = o->has_begin;
-	co.begin_ns = o->begin_ns;
-	co.has_end = o->has_end;
-	co.end_ns = o->end_ns;
+	co.filter = model_filter_all(f->tf) ? NULL : f->tf;
 	co.progress = o->progress;
 	co.payload = o->payload;
 	return tracedat_copy(t->sources[0], output, &co);
@@ -260,25 +239,25 @@ enum tk_status tk_convert(const char *const *inputs, size_t n_inputs, const char
 	if (st < 0)
 		return TK_FAIL(st, "Cannot convert: output=%s", output);
 	filter.o = o;
+	st = make_filter(&filter, t);
+	if (st < 0) {
+		tk_trace_close(t);
+		return TK_FAIL(st, "Cannot convert: output=%s", output);
+	}
 	switch (to) {
 	case TK_CONVERT_DAT:
 		st = to_dat(t, output, o, &filter);
 		break;
 	case TK_CONVERT_JSON:
 	case TK_CONVERT_CHROME:
-		st = select_classes(&filter, t);
-		if (st >= 0)
-			st = to_text(t, output,
-				     to == TK_CONVERT_JSON ? TK_PRINT_STYLE_JSON
-							   : TK_PRINT_STYLE_CHROME,
-				     &filter);
+		st = to_text(t, output,
+			     to == TK_CONVERT_JSON ? TK_PRINT_STYLE_JSON : TK_PRINT_STYLE_CHROME,
+			     &filter);
 		break;
 	case TK_CONVERT_CTF: {
 		struct outdir od = OUTDIR_INIT; /* named when whole */
 
 		st = outdir_open(&od, output);
-		if (st >= 0)
-			st = select_classes(&filter, t);
 		if (st >= 0 && t->n_sources == 1 && tracedat_source_container(t->sources[0]))
 			st = convert_dat_to_ctf(t, od.tmp, &filter);
 		else if (st >= 0)
@@ -291,17 +270,15 @@ enum tk_status tk_convert(const char *const *inputs, size_t n_inputs, const char
 	}
 	default:
 		if (to >= TK_CONVERT_STYLE(0) && tk_print_style_name(to - TK_CONVERT_STYLE(0))) {
-			st = select_classes(&filter, t);
-			if (st >= 0)
-				st = to_text(t, output, to - TK_CONVERT_STYLE(0), &filter);
+			st = to_text(t, output, to - TK_CONVERT_STYLE(0), &filter);
 			break;
 		}
 		st = TK_FAIL(TK_ERR_UNSUPPORTED, "Cannot convert: to=%s, reason=not supported yet",
 			     format_name(to));
 		break;
 	}
+	tk_filter_destroy(filter.tf);
 	tk_trace_close(t);
-	free(filter.keep);
 	if (st < 0)
 		return TK_FAIL(st, "Cannot convert: output=%s, to=%s", output, format_name(to));
 	if (o->progress && filter.events) /* the final count, for the caller's summary */

@@ -70,7 +70,10 @@ struct outdir {
 	char *tmp;  /* where to write */
 };
 
-#define OUTDIR_INIT                                                                                	{                                                                                          		NULL, NULL                                                                         	}
+#define OUTDIR_INIT                                                                                \
+	{                                                                                          \
+		NULL, NULL                                                                         \
+	}
 
 enum tk_status outdir_open(struct outdir *od, const char *path);
 /* mkdir -p: every missing directory of @path, @path included. */

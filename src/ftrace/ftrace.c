@@ -13,7 +13,6 @@
  * - The text parsers read each line the way libtraceevent's sscanf()/strtok() calls do, and
  *   stop at the first line those calls reject, keeping the entries before it.
  */
-#include <fnmatch.h>
 #include <stdbool.h>
 #include <stdlib.h>
 #include <string.h>
@@ -650,30 +649,4 @@ enum tk_status ftrace_comm_register(struct ftrace_ctx *ctx, int32_t pid, const c
 		ctx->comms[i] = ctx->comms[i - 1];
 	ctx->comms[i] = c;
 	return TK_OK;
-}
-
-/* ---- event specs ---------------------------------------------------------------------- */
-
-int ftrace_spec_names_system(const char *spec, const char *system)
-{
-	return !strchr(spec, ':') && strcmp(spec, "all") && !fnmatch(spec, system, 0);
-}
-
-int ftrace_spec_match(const char *spec, int by_system, const char *system, const char *name)
-{
-	const char *colon = strchr(spec, ':');
-	char sys_glob[256];
-	size_t n;
-
-	if (!strcmp(spec, "all"))
-		return 1;
-	if (!colon)
-		return !fnmatch(spec, by_system ? system : name, 0);
-	n = (size_t) (colon - spec);
-	if (n >= sizeof(sys_glob))
-		return 0;
-	memcpy(sys_glob, spec, n);
-	sys_glob[n] = '\0';
-	return (!n || !fnmatch(sys_glob, system, 0)) &&
-	       !fnmatch(colon[1] ? colon + 1 : "*", name, 0);
 }

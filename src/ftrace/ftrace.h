@@ -315,20 +315,4 @@ uint64_t ftrace_field_u64(const struct ftrace_ctx *ctx, const struct ftrace_fiel
 int ftrace_field_dynamic(const struct ftrace_ctx *ctx, const struct ftrace_field *f,
 			 const uint8_t *rec, size_t size, uint32_t *offset, uint32_t *len);
 
-/*
- * Event specs as -e takes them (tracekit record, tracekit convert): "all"; "SYS:EV", each
- * part a glob and an empty part matching anything; or one word, which names systems
- * ("sched", "irq*") when it matches the system of any event of the set it selects from, and
- * event names ("sched_switch") otherwise, as trace-cmd's -e does. The caller decides the
- * word's reading once per set with ftrace_spec_names_system() over the set's systems:
- *
- *	by_system = 0;
- *	for (each event e of the set)
- *		by_system |= ftrace_spec_names_system(spec, e.system);
- *	for (each event e of the set)
- *		if (ftrace_spec_match(spec, by_system, e.system, e.name)) ...
- */
-int ftrace_spec_names_system(const char *spec, const char *system);
-int ftrace_spec_match(const char *spec, int by_system, const char *system, const char *name);
-
 #endif /* TK_FTRACE_FTRACE_H */

@@ -37,6 +37,7 @@
 
 #include "../common/arena.h"
 #include "../common/error.h"
+#include "../common/spec.h"
 #include "../common/vec.h"
 #include "ftrace.h"
 #include "tracefs-priv.h"
@@ -451,11 +452,11 @@ static enum tk_status select_events(struct tracefs_event_list *list, const char 
 	size_t i, kept = 0;
 
 	for (i = 0; i < list->n && !by_system; i++)
-		by_system = ftrace_spec_names_system(spec, list->events[i].system);
+		by_system = spec_names_system(spec, list->events[i].system);
 	for (i = 0; i < list->n; i++) {
 		const struct tracefs_event *ev = &list->events[i];
 
-		if (ftrace_spec_match(spec, by_system, ev->system, ev->name))
+		if (spec_match(spec, by_system, ev->system, ev->name))
 			list->events[kept++] = *ev;
 	}
 	list->n = kept;

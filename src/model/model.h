@@ -176,11 +176,17 @@ struct model_stream_class {
 	uint8_t discarded_events_have_ts;
 	uint8_t has_discarded_packets;
 	uint8_t discarded_packets_have_ts;
+	/*
+	 * An ftrace instance buffer beside the file's main buffer: `trace-cmd report --cpu`
+	 * leaves its events out, and so does the filter stage's CPU selection.
+	 */
+	uint8_t instance;
 	void *fmt; /* reader-private */
 };
 
 struct tk_event_class {
-	const char *name; /* NULL if none */
+	const char *name;   /* NULL if none */
+	const char *system; /* ftrace system ("sched"), or NULL when the format has none */
 	uint64_t id;
 	uint8_t has_loglevel;
 	int loglevel;
@@ -212,6 +218,13 @@ struct model_source_ops {
 	enum tk_status (*cursor_open)(struct tk_stream *stream, struct model_cursor **out);
 	/* Free the source and everything the reader attached to it. */
 	void (*destroy)(struct tk_source *source);
+	/*
+	 * The task of an event when the format keeps it outside the event's fields (trace.dat:
+	 * common_pid and the file's saved command lines), or NULL when the fields tell (CTF
+	 * context fields). Sets *pid and *comm (borrowed from the source, never NULL); needs
+	 * only ev->ec and ev->raw, not decoded values.
+	 */
+	void (*task)(const struct tk_event *ev, int64_t *pid, const char **comm);
 };
 
 struct tk_source {

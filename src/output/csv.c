@@ -8,8 +8,8 @@
  * ts is tk_event_get_timestamp() (empty without a clock), cpu the CPU the reader knows (empty
  * when unknown), event the class name, lost the events lost just before this one (empty for
  * none, "?" for an unknown number). Then one column per top-level field of the common
- * context, the event context and the payload of the event classes shown (those a selection
- * keeps, else all), in the order they are first met, named as the field is, or "fields.NAME"
+ * context, the event context and the payload of the event classes shown (those the printer's
+ * filter may keep, else all), in the order they are first met, named as the field is, or "fields.NAME"
  * for a field named like one of the first four columns; a row leaves empty the columns its
  * class does not have, and a class that has a name twice (in two scopes) fills the column with
  * the first. Integers are decimal, enumerations their first label (else the number), floats
@@ -29,6 +29,7 @@
 #include "../common/error.h"
 #include "../common/vec.h"
 #include "../common/writer.h"
+#include "../model/filter.h"
 #include "../model/model.h"
 #include "pretty.h"
 #include "sink.h"
@@ -277,7 +278,7 @@ static enum tk_status begin(struct tk_printer *p, const struct tk_trace *t, char
 	p->state = cs;
 	cs->sep = sep;
 	for (i = 0; i < t->n_ecs && st >= 0; i++)
-		if (!p->keep || (i < p->n_keep && p->keep[i]))
+		if (model_filter_keeps_class(p->filter, t->ecs[i]))
 			st = add_columns(cs, &cols, t->ecs[i]);
 	if (st < 0)
 		return st;
@@ -379,8 +380,6 @@ static enum tk_status print(struct tk_printer *p, const struct tk_event *ev)
 	size_t k;
 	int s;
 
-	if (p->keep && (ev->ec->index >= p->n_keep || !p->keep[ev->ec->index]))
-		return TK_OK;
 	st = model_event_values(ev);
 	if (st < 0)
 		return st;

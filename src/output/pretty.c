@@ -101,10 +101,9 @@ enum tk_status printer_close(struct tk_printer *p)
 	return st;
 }
 
-void printer_select(struct tk_printer *p, const uint8_t *keep, size_t n)
+void tk_printer_set_filter(struct tk_printer *p, const struct tk_filter *filter)
 {
-	p->keep = keep;
-	p->n_keep = n;
+	p->filter = filter;
 }
 
 static const struct source_cache *source_info(struct tk_printer *p, const struct tk_source *src)

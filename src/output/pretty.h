@@ -47,13 +47,11 @@ struct tk_printer {
 	size_t n_sources;
 	struct plan **plans; /* by event class index */
 	size_t n_plans;
-	unsigned int style;	    /* enum tk_print_style */
-	const struct sink_ops *ops; /* the sink of the style (sink.h) */
-	void *state;		    /* the sink's own, freed by its destroy() */
-	/* the event classes shown, by index (printer_select()); NULL: all */
-	const uint8_t *keep;
-	size_t n_keep;
-	struct tc_cache *tc; /* trace-cmd style: per source */
+	unsigned int style;		/* enum tk_print_style */
+	const struct sink_ops *ops;	/* the sink of the style (sink.h) */
+	void *state;			/* the sink's own, freed by its destroy() */
+	const struct tk_filter *filter; /* tk_printer_set_filter(), or NULL */
+	struct tc_cache *tc;		/* trace-cmd style: per source */
 	size_t n_tc;
 	struct tc_name *tc_names; /* trace-cmd style: per event class */
 	size_t n_tc_names;
@@ -84,13 +82,6 @@ struct tc_name;
  * printer on its way out of a failure whose causes must stay (tk_convert()).
  */
 enum tk_status printer_close(struct tk_printer *p);
-
-/*
- * Show only the events of the classes whose keep[index] is nonzero (@n entries; NULL: all),
- * before tk_printer_begin(): sinks that lay out columns per class (CSV) use it. @keep is
- * borrowed until the printer is closed.
- */
-void printer_select(struct tk_printer *p, const uint8_t *keep, size_t n);
 
 /*
  * Everything of a line after the time for events of @ec: trace fields, event name and the

@@ -28,6 +28,8 @@ struct td_source {
 	struct ftrace_ctx ctx;
 	uint32_t type_offset; /* common_type, which gives a record's event */
 	uint32_t type_size;
+	uint32_t pid_offset; /* common_pid, the task of a record */
+	uint32_t pid_size;
 	uint8_t in_ns;
 	uint8_t has_tsc2nsec;
 	uint32_t tsc_mult, tsc_shift;
@@ -225,6 +227,18 @@ static enum tk_status parse_metadata(struct td_source *ts)
 	/* like libtraceevent, the first event's common_type field says where the id is */
 	ts->type_offset = 0;
 	ts->type_size = 2;
+	ts->pid_offset = 4;
+	ts->pid_size = 4;
+	/* common_pid too, as trace-cmd report finds it */
+	for (i = 0; i < ctx->n_events; i++) {
+		const struct ftrace_field *pid = ftrace_field_find(ctx->events[i], "common_pid");
+
+		if (pid) {
+			ts->pid_offset = pid->offset;
+			ts->pid_size = pid->size;
+			break;
+		}
+	}
 	for (i = 0; i < ctx->n_events; i++) {
 		type = ftrace_field_find(ctx->events[i], "common_type");
 		if (type) {
@@ -439,6 +453,7 @@ static enum tk_status build_model(struct tk_source *src, struct td_source *ts, c
 		model_clock_finish(clk);
 		src->clocks[src->n_clocks++] = clk;
 		sc->id = b;
+		sc->instance = b > 0;
 		sc->source = src;
 		sc->clock = clk;
 		sc->packet_context = cpu_context_fc(a);
@@ -459,6 +474,7 @@ static enum tk_status build_model(struct tk_source *src, struct td_source *ts, c
 			ec->sc = sc;
 			if (i < ts->ctx.n_events) {
 				ec->name = ts->ctx.events[i]->name;
+				ec->system = ts->ctx.events[i]->system;
 				ec->id = ts->ctx.events[i]->id;
 				ec->fmt = ts->ctx.events[i];
 				ec->payload = payload_fc(a, ts->ctx.events[i], ts->ctx.bo);
@@ -650,6 +666,40 @@ const struct ftrace_event *tracedat_source_event_of(const struct tk_source *src,
 	uint64_t id = record_type(ts, rec, size);
 
 	return id > UINT32_MAX ? NULL : ftrace_event_find(&ts->ctx, (uint32_t) id);
+}
+
+/*
+ * The task of a record: common_pid (signed, as trace-cmd prints it) and its name from the
+ * saved command lines and the names learnt since, as trace-cmd report shows them.
+ */
+static void td_task(const struct tk_event *ev, int64_t *pid, const char **comm)
+{
+	const struct td_source *ts = ev->stream->source->fmt;
+	const uint8_t *p = ev->raw + ts->pid_offset;
+	const char *name;
+	int64_t v = -1;
+
+	if (ev->raw && ts->pid_offset <= ev->raw_size &&
+	    ts->pid_size <= ev->raw_size - ts->pid_offset) {
+		switch (ts->pid_size) {
+		case 2:
+			v = (int16_t) tk_load_u16(p, ts->ctx.bo);
+			break;
+		case 4:
+			v = (int32_t) tk_load_u32(p, ts->ctx.bo);
+			break;
+		case 8:
+			v = (int64_t) tk_load_u64(p, ts->ctx.bo);
+			break;
+		}
+	}
+	*pid = v;
+	if (v == 0) {
+		*comm = "<idle>";
+		return;
+	}
+	name = v >= INT32_MIN && v <= INT32_MAX ? ftrace_comm_find(&ts->ctx, (int32_t) v) : NULL;
+	*comm = name ? name : "<...>";
 }
 
 int tracedat_source_time_in_ns(const struct tk_source *src)
@@ -888,4 +938,5 @@ static enum tk_status td_cursor_open(struct tk_stream *stream, struct model_curs
 static const struct model_source_ops td_source_ops = {
 	.cursor_open = td_cursor_open,
 	.destroy = td_source_destroy,
+	.task = td_task,
 };

@@ -67,18 +67,16 @@ const struct ftrace_event *tracedat_source_event_of(const struct tk_source *src,
 
 /*
  * Write the trace.dat file @path from @src: every metadata part, option and buffer, in
- * another version or compression if asked, with only the events selected (specs as -e
- * takes them, a time window in ns). Without a selection the pages are copied as they are;
- * with one, the records kept are written into new pages (losses carried to the next record
- * kept). @progress (may be NULL) hears the input bytes done out of the total now and then.
+ * another version or compression if asked, with only the events @filter keeps (a filter of
+ * the trace @src belongs to; each record is matched as the event the reader makes of it).
+ * Without a filter the pages are copied as they are; with one, the records kept are
+ * written into new pages (losses carried to the next record kept). @progress (may be NULL)
+ * hears the input bytes done out of the total now and then.
  */
 struct tracedat_copy_opts {
-	unsigned int version;	 /* 6 or 7; 0: the input's */
-	const char *compression; /* "none", "zstd", "zlib"; NULL: the input's (none for v6) */
-	const char *const *events;
-	size_t n_events;
-	int has_begin, has_end;
-	int64_t begin_ns, end_ns;
+	unsigned int version;	  /* 6 or 7; 0: the input's */
+	const char *compression;  /* "none", "zstd", "zlib"; NULL: the input's (none for v6) */
+	struct tk_filter *filter; /* NULL: every record */
 	void (*progress)(uint64_t done, uint64_t total, void *payload);
 	void *payload;
 };

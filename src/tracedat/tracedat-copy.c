@@ -1,8 +1,8 @@
 // SPDX-License-Identifier: MIT
 /*
  * trace.dat to trace.dat (source.h, tracedat_copy()): the path of `tracekit convert` that
- * re-encodes a file (another version or compression) and selects events (-e, --begin,
- * --end), and of the writer's test bench tests/tools/dat-rewrite.
+ * re-encodes a file (another version or compression) and selects events through the filter
+ * stage (src/model/filter.c), and of the writer's test bench tests/tools/dat-rewrite.
  *
  * What is carried over: every metadata part, the trace clock (the TRACECLOCK text, or the v6
  * clock text of files whose TRACECLOCK is empty), every option except those the writer makes
@@ -20,6 +20,7 @@
 #include "../common/error.h"
 #include "../ftrace/page-write.h"
 #include "../ftrace/page.h"
+#include "../model/filter.h"
 #include "../model/model.h"
 #include "source.h"
 #include "tracedat-write.h"
@@ -70,13 +71,12 @@ struct copy {
 	struct tracedat *td;
 	struct tracedat_writer *w;
 	const struct tracedat_copy_opts *o;
-	int select;    /* a selection was asked for: re-encode */
-	uint8_t *keep; /* by event id, when -e was given */
-	size_t n_keep;
+	int select; /* a selection was asked for: re-encode */
 	uint64_t done, total;
-	/* the CPU being re-encoded */
+	/* the CPU being re-encoded, and its stream */
 	size_t buffer;
 	uint32_t cpu;
+	const struct tk_stream *stream;
 };
 
 static int cmp_cpu(const void *a, const void *b)
@@ -94,23 +94,31 @@ static enum tk_status emit_page(const uint8_t *page, size_t size, void *payload)
 	return tracedat_writer_cpu_page(c->w, page, size);
 }
 
-/* Whether the record goes into the copy. */
+/*
+ * Whether the record goes into the copy: 1, 0, or a negative status. The record is matched
+ * as the event the reader makes of it (class, stream, time, CPU, raw bytes); trace.dat
+ * events need no decoded values for the filter (their task comes from the raw record).
+ */
 static int kept(struct copy *c, const struct ftrace_record *r)
 {
-	const struct tracedat_copy_opts *o = c->o;
+	const struct ftrace_event *fev = tracedat_source_event_of(c->src, r->data, r->size);
+	const struct model_stream_class *sc = c->stream->sc;
+	struct tk_event ev = {0};
+	enum tk_status st;
+	int keep;
 
-	if (o->has_begin || o->has_end) {
-		int64_t ns = tracedat_source_time(c->src, c->buffer, c->cpu, r->ts);
-
-		if ((o->has_begin && ns < o->begin_ns) || (o->has_end && ns > o->end_ns))
-			return 0;
-	}
-	if (c->keep) {
-		const struct ftrace_event *ev = tracedat_source_event_of(c->src, r->data, r->size);
-
-		return ev && ev->id < c->n_keep && c->keep[ev->id];
-	}
-	return 1;
+	ev.ec = model_find_ec(sc, fev ? fev->id : UINT64_MAX);
+	if (!ev.ec)
+		return 0;
+	ev.stream = c->stream;
+	ev.cycles = r->ts;
+	ev.ns = tracedat_source_time(c->src, c->buffer, c->cpu, r->ts);
+	ev.has_ts = 1;
+	ev.raw = r->data;
+	ev.raw_size = (uint32_t) r->size;
+	ev.cpu = (int32_t) c->cpu;
+	st = tk_filter_match(c->o->filter, &ev, &keep);
+	return st < 0 ? (int) st : keep;
 }
 
 /* The records of one CPU that the selection keeps, into new pages. */
@@ -136,7 +144,13 @@ static enum tk_status reencode(struct copy *c, struct tracedat_pages *pr)
 		if (pg.missed)
 			missed = model_missed_add(missed, pg.missed);
 		while ((st = ftrace_page_next(&pg, &r)) == TK_OK) {
-			if (!kept(c, &r))
+			int keep = kept(c, &r);
+
+			if (keep < 0) {
+				st = (enum tk_status) keep;
+				break;
+			}
+			if (!keep)
 				continue;
 			st = ftrace_page_writer_add(&pw, r.ts, r.data, r.size, missed);
 			if (st < 0)
@@ -152,6 +166,17 @@ static enum tk_status reencode(struct copy *c, struct tracedat_pages *pr)
 		st = ftrace_page_writer_flush(&pw);
 	ftrace_page_writer_fini(&pw);
 	return st;
+}
+
+/* The stream of CPU @cpu of buffer @bi (its stream class is the buffer's). */
+static const struct tk_stream *stream_of(const struct tk_source *src, size_t bi, uint32_t cpu)
+{
+	size_t i;
+
+	for (i = 0; i < src->n_streams; i++)
+		if (src->streams[i]->sc->id == bi && src->streams[i]->id == cpu)
+			return src->streams[i];
+	return NULL;
 }
 
 /* Every CPU of buffer @bi, in increasing order as the writer wants them. */
@@ -176,9 +201,12 @@ static enum tk_status write_buffer(struct copy *c, size_t bi)
 
 		c->buffer = bi;
 		c->cpu = order[i]->cpu;
+		c->stream = stream_of(c->src, bi, c->cpu);
 		st = tracedat_pages_open(c->td, bi, (size_t) (order[i] - b->cpus), &pr);
 		if (st >= 0)
 			st = tracedat_writer_cpu_begin(c->w, order[i]->cpu);
+		if (st >= 0 && c->select && !c->stream)
+			st = TK_FAIL(TK_ERR_INVAL, "Cannot select records: reason=no stream");
 		if (st >= 0 && c->select) {
 			st = reencode(c, pr);
 		} else if (st >= 0) {
@@ -201,32 +229,6 @@ static enum tk_status write_buffer(struct copy *c, size_t bi)
 	}
 	free(order);
 	return st;
-}
-
-/* keep[id] for every event of the file that one of the specs selects. */
-static enum tk_status select_events(struct copy *c)
-{
-	const struct ftrace_ctx *ctx = tracedat_source_ftrace(c->src);
-	const struct tracedat_copy_opts *o = c->o;
-	size_t i, k;
-
-	for (i = 0; i < ctx->n_events; i++)
-		if (ctx->events[i]->id >= c->n_keep)
-			c->n_keep = (size_t) ctx->events[i]->id + 1;
-	c->keep = calloc(c->n_keep + 1, 1);
-	if (!c->keep)
-		return TK_FAIL(TK_ERR_NOMEM, "Cannot select events");
-	for (k = 0; k < o->n_events; k++) {
-		int by_system = 0;
-
-		for (i = 0; i < ctx->n_events && !by_system; i++)
-			by_system = ftrace_spec_names_system(o->events[k], ctx->events[i]->system);
-		for (i = 0; i < ctx->n_events; i++)
-			if (ftrace_spec_match(o->events[k], by_system, ctx->events[i]->system,
-					      ctx->events[i]->name))
-				c->keep[ctx->events[i]->id] = 1;
-	}
-	return TK_OK;
 }
 
 static enum tk_status open_writer(struct copy *c, const char *path)
@@ -280,11 +282,8 @@ enum tk_status tracedat_copy(const struct tk_source *src, const char *path,
 				cpus = b->cpus[j].cpu + 1;
 		}
 	}
-	c.select = o->n_events || o->has_begin || o->has_end;
-	if (o->n_events)
-		st = select_events(&c);
-	if (st >= 0)
-		st = open_writer(&c, path);
+	c.select = o->filter != NULL;
+	st = open_writer(&c, path);
 	if (st >= 0)
 		st = write_metadata(c.w, in);
 	if (st >= 0)
@@ -307,7 +306,6 @@ enum tk_status tracedat_copy(const struct tk_source *src, const char *path,
 		c.w = NULL;
 	}
 	tracedat_writer_destroy(c.w);
-	free(c.keep);
 	if (st < 0)
 		return TK_FAIL(st, "Cannot write trace.dat: path=%s", path);
 	return TK_OK;

@@ -10,8 +10,8 @@
 #   2. Event selection: -e sched, -e 'irq:*entry', -e sys_enter (an event name) and two
 #      together keep exactly the input's lines of those events (systems taken from
 #      `tracekit print --events`), in order.
-#   3. Time window: --begin and --end, in nanoseconds and in seconds with decimals, keep
-#      exactly the events whose -t time is inside the window (both ends included).
+#   3. Time window: --begin and --end, in nanoseconds (the ns unit) and in seconds with
+#      decimals, keep exactly the events whose -t time is inside the window (both ends included).
 #   4. Lost events: with a selection, every EVENTS DROPPED line of the input still shows
 #      (moved to the next kept event of its CPU): the dropped counts add up the same, by CPU
 #      in trace.dat and JSON lines, in all in CTF (where an unknown count is 1).
@@ -161,7 +161,7 @@ awk -v a="$t1" -v b="$t2" 'NR == 1 { print; next }
 	}' "$tmp/in.t.txt" >"$tmp/want.txt"
 s1=$(echo "$t1" | sed 's/\(.........\)$/.\1/')
 s2=$(echo "$t2" | sed 's/\(.........\)$/.\1/')
-for w in "$t1 $t2" "$s1 $s2"; do
+for w in "${t1}ns ${t2}ns" "$s1 $s2"; do
 	convert "$in" -o "$tmp/win.dat" --begin "${w% *}" --end "${w#* }" || continue
 	"$tk" print -t "$tmp/win.dat" >"$tmp/out.txt"
 	same_events "--begin ${w% *} --end ${w#* }" "$tmp/want.txt" "$tmp/out.txt"

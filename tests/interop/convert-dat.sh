@@ -244,7 +244,7 @@ if [ -n "$corpus" ] && [ -d "$corpus/ctf/traces/succeed" ]; then
 	ust=$corpus/ctf/lttng-ust-sample
 	first=$("$tk" print --style json "$ust" | sed -n '100s/^{"ts":\([0-9]*\),.*/\1/p')
 	last=$("$tk" print --style json "$ust" | sed -n '1500s/^{"ts":\([0-9]*\),.*/\1/p')
-	for sel in "-e bench:arrays" "--begin=$first --end=$last" "-e bench:simple --begin=$first"; do
+	for sel in "-e bench:arrays" "--begin=${first}ns --end=${last}ns" "-e bench:simple --begin=${first}ns"; do
 		checked=$((checked + 1))
 		rm -f "$tmp/sel.dat" "$tmp/sel.jsonl"
 		# shellcheck disable=SC2086 # options

@@ -16,7 +16,7 @@
 #include <stdlib.h>
 #include <string.h>
 
-#include <tracekit/status.h>
+#include <tracekit/tracekit.h>
 
 #include "model/model.h"
 #include "tracedat/source.h"
@@ -62,8 +62,9 @@ int main(int argc, char **argv)
 		{NULL, 0, NULL, 0},
 	};
 	struct tracedat_copy_opts o = {0};
+	struct tk_filter_opts fo = TK_FILTER_OPTS_INIT;
 	const char *events[64];
-	struct tk_source *src = NULL;
+	struct tk_trace *trace = NULL;
 	const char *version = NULL;
 	enum tk_status st;
 	int c;
@@ -77,17 +78,17 @@ int main(int argc, char **argv)
 			o.compression = optarg;
 			break;
 		case 'e':
-			if (o.n_events == 64)
+			if (fo.n_events == 64)
 				die("too many -e");
-			events[o.n_events++] = optarg;
+			events[fo.n_events++] = optarg;
 			break;
 		case 'b':
-			o.has_begin = 1;
-			o.begin_ns = strtoll(optarg, NULL, 0);
+			fo.begin.kind = TK_TIME_FROM_ORIGIN;
+			fo.begin.ns = strtoll(optarg, NULL, 0);
 			break;
 		case 'E':
-			o.has_end = 1;
-			o.end_ns = strtoll(optarg, NULL, 0);
+			fo.end.kind = TK_TIME_FROM_ORIGIN;
+			fo.end.ns = strtoll(optarg, NULL, 0);
 			break;
 		case 'h':
 			usage(stdout);
@@ -104,13 +105,18 @@ int main(int argc, char **argv)
 	if (version && strcmp(version, "6") && strcmp(version, "7"))
 		die("--file-version must be 6 or 7");
 	o.version = version ? (unsigned int) atoi(version) : 0;
-	o.events = events;
+	fo.events = events;
 
 	tk_error_clear();
-	if (tracedat_source_open(&src, argv[optind]) < 0)
+	if (tk_trace_open(&trace, (const char *const *) argv + optind, 1, NULL) < 0 ||
+	    trace->n_sources != 1 || !tracedat_source_container(trace->sources[0]))
 		die_chain("Cannot read the input");
-	st = tracedat_copy(src, argv[optind + 1], &o);
-	src->ops->destroy(src);
+	if ((fo.n_events || fo.begin.kind || fo.end.kind) &&
+	    tk_filter_create(&o.filter, trace, &fo) < 0)
+		die_chain("Cannot select records");
+	st = tracedat_copy(trace->sources[0], argv[optind + 1], &o);
+	tk_filter_destroy(o.filter);
+	tk_trace_close(trace);
 	if (st < 0)
 		die_chain("Cannot rewrite the trace");
 	return 0;

@@ -36,6 +36,52 @@ int cli_parse_compression(const char *cmd, const char *arg, const char **out);
  */
 void cli_warn(const char *text, void *payload);
 
+/*
+ * The selection options of print and convert (filter-opts.c). Commands list CLI_FILTER_OPTIONS
+ * in their getopt table, give each of those options to cli_filter_option() (0, or 2 after a
+ * usage error), then turn them into filter options with cli_filter_finish() (same returns),
+ * which point into @sel: keep it alive while they are used.
+ */
+#define CLI_MAX_ITEMS 256
+#define CLI_MAX_CPUS  4096
+
+enum {
+	CLI_OPT_BEGIN = 1000,
+	CLI_OPT_END,
+	CLI_OPT_TIMERANGE,
+	CLI_OPT_PID,
+	CLI_OPT_COMM,
+	CLI_OPT_CPU,
+};
+
+#define CLI_FILTER_OPTIONS                                                                         \
+	{"event", required_argument, NULL, 'e'},                                                   \
+		{"begin", required_argument, NULL, CLI_OPT_BEGIN},                                 \
+		{"end", required_argument, NULL, CLI_OPT_END},                                     \
+		{"timerange", required_argument, NULL, CLI_OPT_TIMERANGE},                         \
+		{"pid", required_argument, NULL, CLI_OPT_PID},                                     \
+		{"comm", required_argument, NULL, CLI_OPT_COMM},                                   \
+	{                                                                                          \
+		"cpu", required_argument, NULL, CLI_OPT_CPU                                        \
+	}
+
+struct cli_filter {
+	const char *events[CLI_MAX_ITEMS];
+	size_t n_events;
+	const char *begin, *end, *timerange;
+	int64_t pids[CLI_MAX_ITEMS];
+	size_t n_pids;
+	const char *comms[CLI_MAX_ITEMS];
+	size_t n_comms;
+	unsigned int cpus[CLI_MAX_CPUS];
+	size_t n_cpus;
+	int has_cpus;
+};
+
+int cli_filter_option(struct cli_filter *sel, const char *cmd, int opt, const char *arg);
+int cli_filter_finish(struct cli_filter *sel, const char *cmd, unsigned int flags,
+		      struct tk_filter_opts *out);
+
 /* Print a usage error with the hint to run 'tracekit help CMD', on one line; returns 2. */
 int cli_usage_error(const char *cmd, const char *fmt, ...);
 

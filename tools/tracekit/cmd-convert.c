@@ -14,8 +14,6 @@
 
 #include "cli.h"
 
-#define MAX_EVENTS 256
-
 static void help(void)
 {
 	printf("Usage: tracekit convert [OPTION]... INPUT... -o OUTPUT\n"
@@ -35,8 +33,16 @@ static void help(void)
 	       "                          globs allowed; repeatable\n"
 	       "      --begin=TIME        drop events before TIME\n"
 	       "      --end=TIME          drop events after TIME\n"
-	       "                          (TIME: nanoseconds, or seconds with a dot, as\n"
-	       "                          'tracekit print' and 'tracekit info' show them)\n"
+	       "      --timerange=BEGIN,END  both (also [BEGIN,END]); TIME: seconds from the\n"
+	       "                          clock origin (1234 or 1234.5), a number with a unit\n"
+	       "                          (210s, 1.5ms, 20us, 123ns), YYYY-MM-DD hh:mm[:ss[.n]]\n"
+	       "                          or hh:mm[:ss[.n]] on the first event's day (local\n"
+	       "                          time; UTC with --clock-gmt)\n"
+	       "      --clock-gmt         dates and times of day in UTC\n"
+	       "      --pid=LIST          keep events of these tasks (e.g. 12,345)\n"
+	       "      --comm=NAME         keep events of tasks of this name (glob; repeatable)\n"
+	       "      --cpu=LIST          keep events of these CPUs (e.g. 0,2-3)\n"
+	       "                          (as for 'tracekit print'; see tracekit-print(1))\n"
 	       "      --file-version=6|7  trace.dat output version (default: the input's;\n"
 	       "                          7 from CTF not converted from trace.dat)\n"
 	       "      --compression=none|zstd|zlib\n"
@@ -45,41 +51,14 @@ static void help(void)
 	       "  -q, --quiet             no progress line\n"
 	       "  -h, --help              this help\n"
 	       "\n"
+	       "Exit status: 0 on success, 1 when the conversion failed or a selection matches\n"
+	       "nothing the input has, 2 on a usage error.\n"
+	       "\n"
 	       "Examples:\n"
 	       "  tracekit convert trace.dat -o trace-v6.dat --file-version 6\n"
 	       "  tracekit convert trace.dat -o sched.dat -e sched --begin 1234.5 --end 1236\n"
 	       "  tracekit convert lttng-trace -o copy -e 'sched_*'\n"
 	       "  tracekit convert lttng-trace/ -o lttng.dat\n");
-}
-
-/* Nanoseconds, or seconds with a dot and up to nine decimals. */
-static int parse_time(const char *s, int64_t *out)
-{
-	const char *dot = strchr(s, '.');
-	char *end;
-	long long sec;
-	int64_t frac = 0;
-	int digits = 0, neg = s[0] == '-';
-
-	errno = 0;
-	sec = strtoll(s, &end, 10);
-	if (errno || end == s || (!dot && *end) || (dot && end != dot))
-		return -1;
-	if (!dot) {
-		*out = sec;
-		return 0;
-	}
-	for (end = (char *) dot + 1; *end >= '0' && *end <= '9'; end++, digits++)
-		if (digits < 9)
-			frac = frac * 10 + (*end - '0');
-	if (*end || !digits)
-		return -1;
-	for (; digits < 9; digits++)
-		frac *= 10;
-	if (sec > INT64_MAX / 1000000000 || sec < INT64_MIN / 1000000000 + 1)
-		return -1;
-	*out = sec * 1000000000 + (neg ? -frac : frac);
-	return 0;
 }
 
 struct progress {
@@ -142,13 +121,12 @@ static void progress_summary(const struct progress *p)
 
 int cmd_convert(int argc, char **argv)
 {
-	enum { OPT_BEGIN = 256, OPT_END, OPT_FILE_VERSION, OPT_COMPRESSION };
+	enum { OPT_FILE_VERSION = 256, OPT_COMPRESSION, OPT_GMT };
 	static const struct option options[] = {
 		{"output", required_argument, NULL, 'o'},
 		{"to", required_argument, NULL, 't'},
-		{"event", required_argument, NULL, 'e'},
-		{"begin", required_argument, NULL, OPT_BEGIN},
-		{"end", required_argument, NULL, OPT_END},
+		CLI_FILTER_OPTIONS,
+		{"clock-gmt", no_argument, NULL, OPT_GMT},
 		{"file-version", required_argument, NULL, OPT_FILE_VERSION},
 		{"compression", required_argument, NULL, OPT_COMPRESSION},
 		{"quiet", no_argument, NULL, 'q'},
@@ -158,11 +136,15 @@ int cmd_convert(int argc, char **argv)
 	static const char shortopts[] = "o:t:e:qh";
 	static const char *const formats[] = {"auto", "dat", "ctf", "json", "chrome"};
 	struct tk_convert_opts o = TK_CONVERT_OPTS_INIT;
-	const char *events[MAX_EVENTS], *output = NULL;
+	static struct cli_filter sel;
+	struct tk_filter_opts fopts;
+	const char *output = NULL;
 	struct progress prog = {0};
-	size_t n_events = 0, k;
+	unsigned int fflags = 0;
+	size_t k;
 	int quiet = 0, c, rc = 0, style;
 
+	memset(&sel, 0, sizeof(sel));
 	while ((c = getopt_long(argc, argv, shortopts, options, NULL)) != -1) {
 		switch (c) {
 		case 'o':
@@ -182,19 +164,17 @@ int cmd_convert(int argc, char **argv)
 					optarg);
 			break;
 		case 'e':
-			if (n_events == MAX_EVENTS)
-				return cli_usage_error("convert", "too many -e options");
-			events[n_events++] = optarg;
+		case CLI_OPT_BEGIN:
+		case CLI_OPT_END:
+		case CLI_OPT_TIMERANGE:
+		case CLI_OPT_PID:
+		case CLI_OPT_COMM:
+		case CLI_OPT_CPU:
+			if (cli_filter_option(&sel, "convert", c, optarg))
+				return 2;
 			break;
-		case OPT_BEGIN:
-			if (parse_time(optarg, &o.begin_ns) < 0)
-				return cli_usage_error("convert", "invalid time: %s", optarg);
-			o.has_begin = 1;
-			break;
-		case OPT_END:
-			if (parse_time(optarg, &o.end_ns) < 0)
-				return cli_usage_error("convert", "invalid time: %s", optarg);
-			o.has_end = 1;
+		case OPT_GMT:
+			fflags |= TK_FILTER_GMT;
 			break;
 		case OPT_FILE_VERSION:
 			if (cli_parse_file_version("convert", optarg, &o.file_version))
@@ -218,8 +198,8 @@ int cmd_convert(int argc, char **argv)
 		return cli_usage_error("convert", "no output: give -o OUTPUT");
 	if (optind == argc)
 		return cli_usage_error("convert", "no input");
-	if (o.has_begin && o.has_end && o.end_ns < o.begin_ns)
-		return cli_usage_error("convert", "--end is before --begin");
+	if (cli_filter_finish(&sel, "convert", fflags, &fopts))
+		return 2;
 	if (!strcmp(output, "-")) {
 		/* text streams can go to a pipe; trace.dat and CTF are files written out of order */
 		if (o.to != TK_CONVERT_JSON && o.to != TK_CONVERT_CHROME &&
@@ -228,8 +208,7 @@ int cmd_convert(int argc, char **argv)
 							  "chrome, csv or tsv");
 		output = "/dev/stdout";
 	}
-	o.events = events;
-	o.n_events = n_events;
+	o.filter = &fopts;
 	o.warning = cli_warn;
 	if (!quiet && isatty(STDERR_FILENO)) {
 		o.progress = on_progress;

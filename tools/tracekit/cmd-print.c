@@ -3,7 +3,9 @@
  * tracekit print: events as text. For CTF traces the output is byte for byte what
  * `babeltrace2 PATH` prints, with babeltrace2's options for time and field names; lost
  * events and packets are reported on stderr as babeltrace2 reports them. For trace.dat files
- * it is what `trace-cmd report FILE` prints, with report's -R, -t, --cpu and --events.
+ * it is what `trace-cmd report FILE` prints, with report's -R, -t, --cpu and --events. The
+ * selection options (-e, --begin, --end, --timerange, --pid, --comm, --cpu) go to the
+ * library's filter stage, the same for every format and for `tracekit convert`.
  */
 #include <getopt.h>
 #include <stdio.h>
@@ -35,8 +37,25 @@ static void help(void)
 	       "Options for trace.dat (trace-cmd report's):\n"
 	       "  -R, --raw              print the fields of events, not their print format\n"
 	       "  -t, --nanoseconds      print times with nanoseconds\n"
-	       "      --cpu=LIST         print the events of these CPUs only (e.g. 0,2-3)\n"
 	       "      --events           print the event formats of the files and exit\n"
+	       "\n"
+	       "Selection (every format):\n"
+	       "  -e, --event=SPEC       print only these events: SYSTEM, SYSTEM:EVENT or EVENT,\n"
+	       "                         globs allowed; repeatable\n"
+	       "      --begin=TIME       leave out events before TIME\n"
+	       "      --end=TIME         leave out events after TIME\n"
+	       "      --timerange=BEGIN,END  both (also [BEGIN,END]); TIME: seconds from the\n"
+	       "                         clock origin (1234 or 1234.5), a number with a unit\n"
+	       "                         (210s, 1.5ms, 20us, 123ns), YYYY-MM-DD hh:mm[:ss[.n]]\n"
+	       "                         or hh:mm[:ss[.n]] on the first event's day (local\n"
+	       "                         time; UTC with --clock-gmt)\n"
+	       "      --pid=LIST         events of these tasks only (e.g. 12,345): trace.dat\n"
+	       "                         common_pid, CTF tid (or vtid, pid, vpid) context\n"
+	       "      --comm=NAME        events of tasks of this name (glob; repeatable):\n"
+	       "                         trace.dat saved cmdlines, CTF procname context\n"
+	       "      --cpu=LIST         events of these CPUs only (e.g. 0,2-3): trace.dat\n"
+	       "                         CPU (instance buffers left out, as trace-cmd report\n"
+	       "                         does), CTF packet context cpu_id\n"
 	       "\n"
 	       "      --style=STYLE      babeltrace: every event in babeltrace2's style;\n"
 	       "                         trace-cmd: trace.dat events in trace-cmd's (CTF events\n"
@@ -48,7 +67,8 @@ static void help(void)
 	       "  -h, --help             show this help\n"
 	       "\n"
 	       "Exit status: 0 on success, 1 if a trace cannot be read (every event before the\n"
-	       "damage is printed first), 2 on a usage error.\n");
+	       "damage is printed first) or a selection matches nothing the trace has (an\n"
+	       "unknown event name, --pid on a trace without pids), 2 on a usage error.\n");
 }
 
 struct item {
@@ -129,38 +149,6 @@ static int parse_list(const char *arg, const struct item *items, size_t n, unsig
 	return 0;
 }
 
-/* --cpu: "0,2-3" into a bit set of CPUs below 4096; -1 on a bad list. */
-#define MAX_CPUS 4096
-
-static int parse_cpus(const char *arg, unsigned char *set)
-{
-	const char *p = arg;
-
-	memset(set, 0, MAX_CPUS / 8);
-	for (;;) {
-		char *end;
-		unsigned long a, b;
-
-		a = strtoul(p, &end, 10);
-		if (end == p || a >= MAX_CPUS)
-			return -1;
-		b = a;
-		p = end;
-		if (*p == '-') {
-			b = strtoul(p + 1, &end, 10);
-			if (end == p + 1 || b >= MAX_CPUS || b < a)
-				return -1;
-			p = end;
-		}
-		for (; a <= b; a++)
-			set[a / 8] |= (unsigned char) (1u << (a % 8));
-		if (!*p)
-			return 0;
-		if (*p++ != ',')
-			return -1;
-	}
-}
-
 struct print_ctx {
 	struct tk_printer *printer;
 	int failed;
@@ -177,26 +165,36 @@ static void on_notice(const struct tk_notice *notice, void *payload)
 int cmd_print(int argc, char **argv)
 {
 	static const struct option options[] = {
-		{"clock-cycles", no_argument, NULL, 'C'}, {"clock-date", no_argument, NULL, 'D'},
-		{"clock-gmt", no_argument, NULL, 'G'},	  {"clock-seconds", no_argument, NULL, 'S'},
-		{"no-delta", no_argument, NULL, 'N'},	  {"names", required_argument, NULL, 'n'},
-		{"fields", required_argument, NULL, 'f'}, {"raw", no_argument, NULL, 'R'},
-		{"nanoseconds", no_argument, NULL, 't'},  {"cpu", required_argument, NULL, 'c'},
-		{"events", no_argument, NULL, 'E'},	  {"style", required_argument, NULL, 's'},
-		{"help", no_argument, NULL, 'h'},	  {NULL, 0, NULL, 0},
+		{"clock-cycles", no_argument, NULL, 'C'},
+		{"clock-date", no_argument, NULL, 'D'},
+		{"clock-gmt", no_argument, NULL, 'G'},
+		{"clock-seconds", no_argument, NULL, 'S'},
+		{"no-delta", no_argument, NULL, 'N'},
+		{"names", required_argument, NULL, 'n'},
+		{"fields", required_argument, NULL, 'f'},
+		{"raw", no_argument, NULL, 'R'},
+		{"nanoseconds", no_argument, NULL, 't'},
+		{"events", no_argument, NULL, 'E'},
+		{"style", required_argument, NULL, 's'},
+		{"help", no_argument, NULL, 'h'},
+		CLI_FILTER_OPTIONS,
+		{NULL, 0, NULL, 0},
 	};
-	static const char shortopts[] = "n:f:Rth";
+	static const char shortopts[] = "n:f:Rthe:";
+	static struct cli_filter sel;
+	struct tk_filter_opts fopts;
+	struct tk_filter *filter = NULL;
 	struct tk_print_opts popts = TK_PRINT_OPTS_INIT;
 	struct tk_trace *trace = NULL;
 	struct tk_trace_opts topts = TK_TRACE_OPTS_INIT;
 	struct tk_iter *it = NULL;
 	struct print_ctx ctx = {NULL, 0};
 	const struct tk_event *ev;
-	unsigned char cpus[MAX_CPUS / 8];
-	int c, rc = 0, cpu_filter = 0, formats = 0, style;
+	int c, rc = 0, formats = 0, keep, style;
 	enum tk_status st;
 
 	optind = 1;
+	memset(&sel, 0, sizeof(sel));
 	while ((c = getopt_long(argc, argv, shortopts, options, NULL)) != -1) {
 		switch (c) {
 		case 'C':
@@ -232,11 +230,15 @@ int cmd_print(int argc, char **argv)
 		case 't':
 			popts.flags |= TK_PRINT_NSEC;
 			break;
-		case 'c':
-			if (parse_cpus(optarg, cpus))
-				return cli_usage_error(
-					"print", "bad CPU list '%s' (example: 0,2-3)", optarg);
-			cpu_filter = 1;
+		case 'e':
+		case CLI_OPT_BEGIN:
+		case CLI_OPT_END:
+		case CLI_OPT_TIMERANGE:
+		case CLI_OPT_PID:
+		case CLI_OPT_COMM:
+		case CLI_OPT_CPU:
+			if (cli_filter_option(&sel, "print", c, optarg))
+				return 2;
 			break;
 		case 'E':
 			formats = 1;
@@ -260,6 +262,9 @@ int cmd_print(int argc, char **argv)
 	}
 	if (optind >= argc)
 		return cli_usage_error("print", "missing trace PATH");
+	if (cli_filter_finish(&sel, "print", popts.flags & TK_PRINT_CLOCK_GMT ? TK_FILTER_GMT : 0,
+			      &fopts))
+		return 2;
 	topts.warning = cli_warn;
 	st = tk_trace_open(&trace, (const char *const *) argv + optind, (size_t) (argc - optind),
 			   &topts);
@@ -275,26 +280,26 @@ int cmd_print(int argc, char **argv)
 			rc = cli_fail("Cannot write output");
 		goto out;
 	}
+	if (tk_filter_create(&filter, trace, &fopts) < 0) {
+		rc = cli_fail(NULL);
+		goto out;
+	}
 	st = tk_iter_create(&it, trace);
 	if (st < 0) {
 		rc = cli_fail("Cannot read trace");
 		goto out;
 	}
 	tk_iter_set_notice_cb(it, on_notice, &ctx);
+	tk_printer_set_filter(ctx.printer, filter); /* columns of the selected classes (csv) */
 	if (tk_printer_begin(ctx.printer, trace) < 0) {
 		rc = cli_fail("Cannot write output");
 		goto out;
 	}
 	while ((st = tk_iter_next(it, &ev)) == TK_OK) {
-		int cpu = tk_event_get_cpu(ev);
-
-		/*
-		 * --cpu applies to trace.dat events (they have a CPU); like trace-cmd report,
-		 * it also leaves out the events of instance buffers (stream classes above 0).
-		 */
-		if (cpu_filter && cpu >= 0 &&
-		    (cpu >= MAX_CPUS || !(cpus[cpu / 8] & (1u << (cpu % 8))) ||
-		     tk_stream_get_class_id(tk_event_get_stream(ev)) != 0))
+		st = tk_filter_match(filter, ev, &keep);
+		if (st < 0)
+			break;
+		if (!keep)
 			continue;
 		if (tk_printer_print(ctx.printer, ev) < 0) {
 			rc = cli_fail("Cannot write output");
@@ -312,6 +317,7 @@ int cmd_print(int argc, char **argv)
 	}
 out:
 	tk_iter_destroy(it);
+	tk_filter_destroy(filter);
 	if (tk_printer_close(ctx.printer) < 0 && !rc)
 		rc = cli_fail("Cannot write output");
 	tk_trace_close(trace);
