@@ -9,7 +9,8 @@
  *   - the ftrace common fields (common_type, common_flags, common_preempt_count, common_pid)
  *     as the stream class's event context, the event's own fields as its payload;
  *   - integers with their size and sign, in hexadecimal when they are pointers; char arrays
- *     and __data_loc strings as strings (up to their first NUL); other fixed arrays as CTF
+ *     and __data_loc strings as strings (up to their first NUL); u8 and s8 arrays (an IPv4
+ *     address) as bytes in hexadecimal, zeros included; other fixed arrays as CTF
  *     arrays and dynamic arrays (__data_loc, __rel_loc) and flexible ones (print's "buf[]",
  *     to the end of the record) as sequences of their element size (bytes when the element
  *     size is unknown); fields of other sizes as byte arrays, and
@@ -113,7 +114,7 @@ static void decl_of(const struct ftrace_field *f, struct tk_ctf_field_decl *d)
 	d->name = f->name;
 	d->is_signed = (f->flags & FTRACE_FIELD_SIGNED) != 0;
 	d->base = (f->flags & FTRACE_FIELD_POINTER) ? 16 : 10;
-	if (ftrace_field_text(f)) {
+	if (ftrace_field_text(f) && !ftrace_field_bytes(f)) {
 		d->kind = TK_CTF_FIELD_KIND_STRING;
 		return;
 	}
@@ -127,6 +128,8 @@ static void decl_of(const struct ftrace_field *f, struct tk_ctf_field_decl *d)
 		d->elem_bits = es * 8;
 		d->elem_signed = es > 1 && d->is_signed;
 		d->elem_base = d->base; /* as the model shows them: decimal unless pointers */
+		if (ftrace_field_bytes(f))
+			d->elem_base = 16; /* u8 arrays: the hex bytes trace-cmd -R shows */
 		d->array_len = f->size / es;
 		return;
 	}

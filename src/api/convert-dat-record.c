@@ -387,7 +387,8 @@ static enum tk_status leaf_node(struct compiler *c, const struct model_fc *fc,
 	int dyn = (f->flags & FTRACE_FIELD_DYNAMIC) != 0;
 	struct node *n;
 
-	if (ftrace_field_text(f)) {
+	/* bytes (u8 arrays) come as bytes, or as text from conversions before they did */
+	if (ftrace_field_text(f) && (!ftrace_field_bytes(f) || text)) {
 		if (!text)
 			return mismatch(c, name, "text in the format, not in the CTF trace");
 		n = new_node(c, N_STR, fc);

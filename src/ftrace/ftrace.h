@@ -29,6 +29,7 @@
 
 #include <stddef.h>
 #include <stdint.h>
+#include <string.h>
 
 #include <tracekit/status.h>
 
@@ -107,6 +108,19 @@ static inline int ftrace_field_text(const struct ftrace_field *f)
 {
 	return (f->flags & FTRACE_FIELD_STRING) ||
 	       ((f->flags & (FTRACE_FIELD_FLEXIBLE | FTRACE_FIELD_ARRAY)) == FTRACE_FIELD_FLEXIBLE);
+}
+
+/*
+ * Whether a text field (ftrace_field_text()) holds bytes rather than characters: a fixed or
+ * dynamic array of u8 or s8 ("__u8 src[4]" of fib_table_lookup, an IPv4 address). libtraceevent
+ * flags it as a string, which is how trace-cmd -R shows it, but its zeros are data: conversions
+ * carry it as bytes. Only char arrays (and the legacy 2-byte __data_loc strings) are text.
+ */
+static inline int ftrace_field_bytes(const struct ftrace_field *f)
+{
+	return (f->flags & (FTRACE_FIELD_STRING | FTRACE_FIELD_ARRAY)) ==
+		       (FTRACE_FIELD_STRING | FTRACE_FIELD_ARRAY) &&
+	       !strstr(f->type, "char") && !((f->flags & FTRACE_FIELD_DYNAMIC) && f->size == 2);
 }
 
 enum ftrace_event_flag {

@@ -7,7 +7,7 @@
 # 1. Round trips. Inputs: every trace.dat file of the shared corpus, and gen-dat files in
 #    several encodings (v6; zstd with losses; zlib, big-endian, 32-bit long; two instances;
 #    16 KiB pages; a raw TSC clock with DATE; mono with DATE; TSC2NSEC with guest clock
-#    samples and an OFFSET). Each goes to CTF, then back to trace.dat as the input was (its
+#    samples and an OFFSET; --extra-events, the records conversions have lost). Each goes to CTF, then back to trace.dat as the input was (its
 #    version and compression), as v6, as v7 zstd and as v7 zlib. Each file made back:
 #    a. `tracekit print --style json` prints what it prints for the input: every event and
 #       loss in order, ns times, CPUs, names, common fields and values. Left aside: the
@@ -29,6 +29,8 @@
 #    ctf-dat-check.py finds every event of the CTF trace in the file, with its time, CPU
 #    and values (it says what the comparison leaves out); the file is v7 zstd, as trace-cmd
 #    records by default; a v6 twin prints the same JSON.
+# 1e. The CTF trace of the --extra-events file, read by babeltrace2: fib_table_lookup's
+#    `__u8 src[4]` is an array of bytes, not a string (the zeros inside 127.0.0.1 are data).
 # 3. Selection: -e, --begin and --end on a CTF input keep the events they keep in a
 #    conversion to JSON lines.
 #
@@ -168,6 +170,22 @@ round_trip() {
 	echo "$name: $(grep -c '"name"' "$tmp/want.json") events round trip"
 }
 
+# extra_checks: the checks of 1e on the CTF trace round_trip left in $tmp/ctf
+extra_checks() {
+	checked=$((checked + 1))
+	if ! command -v babeltrace2 >/dev/null 2>&1; then
+		echo "note: no babeltrace2: 1e left out"
+		return
+	fi
+	babeltrace2 "$tmp/ctf" >"$tmp/bt.txt" 2>"$tmp/bt.err" || fail "1e: babeltrace2 fails"
+	grep ' fib_table_lookup: ' "$tmp/bt.txt" >"$tmp/fib.txt"
+	[ -s "$tmp/fib.txt" ] || fail "1e: no fib_table_lookup event"
+	grep -v 'src = \[ \[0\] = 0x[0-9A-F]*, \[1\] = 0x[0-9A-F]*, \[2\] = 0x[0-9A-F]*, \[3\] = 0x[0-9A-F]* \]' \
+		"$tmp/fib.txt" | head -n 1 | grep . && fail "1e: src is not 4 bytes"
+	grep -q 'dst = \[ \[0\] = 0x7F, \[1\] = 0x0, \[2\] = 0x0, \[3\] = 0x1 \]' "$tmp/fib.txt" ||
+		fail "1e: no dst 127.0.0.1 as bytes"
+}
+
 if [ -n "$corpus" ] && [ -d "$corpus/tracedat" ]; then
 	for f in "$corpus"/tracedat/*.dat; do
 		round_trip "corpus $(basename "$f")" "$f"
@@ -183,7 +201,8 @@ for spec in "v6:--file-version=6 -n 3000 -c 2 -S 1" \
 	"page16k:--page-size=16384 -n 2000 -c 2 -S 8" \
 	"tsc-date:--clock=x86-tsc --date -n 2000 -c 2 -S 5" \
 	"mono-date:--clock=mono --date -n 2000 -c 2 -S 6" \
-	"tsc2nsec-guest:--clock=x86-tsc --tsc2nsec --time-shift --offset=-5000 -n 2000 -c 3 -S 7"; do
+	"tsc2nsec-guest:--clock=x86-tsc --tsc2nsec --time-shift --offset=-5000 -n 2000 -c 3 -S 7" \
+	"extra:--extra-events -n 3000 -c 2 -S 9"; do
 	name=${spec%%:*}
 	# shellcheck disable=SC2086 # a list of options
 	if ! "$gen" ${spec#*:} "$tmp/in.dat" >/dev/null; then
@@ -201,6 +220,7 @@ for spec in "v6:--file-version=6 -n 3000 -c 2 -S 1" \
 	*--time-shift*) round_trip "gen-dat $name" "$tmp/in.dat" nocycles ;;
 	*) round_trip "gen-dat $name" "$tmp/in.dat" ;;
 	esac
+	case $spec in *--extra-events*) extra_checks ;; esac
 done
 
 # ctf_to_dat NAME DIR: the checks of part 2

@@ -113,6 +113,7 @@ struct gen {
 	bool time_shift; /* TIME_SHIFT option: a guest's samples of the host clock */
 	/* function_graph records too, in this layout */
 	enum fg_layout funcgraph;
+	bool extra;	 /* --extra-events: records conversions have lost */
 	bool has_offset; /* OFFSET option */
 	int64_t offset;	 /* its value, ns */
 	const char *clock;
@@ -431,6 +432,26 @@ enum event_id {
 static const char *const ftrace_formats[] = {fmt_function, fmt_print, fmt_bprint};
 
 /*
+ * --extra-events: records whose fields conversions have got wrong. fib_table_lookup in the
+ * layout of a 5.x kernel: u8 address arrays at odd offsets, which libtraceevent flags as
+ * strings but which hold bytes (127.0.0.1 has zeros inside).
+ */
+#define ID_FIB_TABLE_LOOKUP 536
+static const char fmt_fib_table_lookup[] =
+	"name: fib_table_lookup\n"
+	"ID: 536\n" FMT_COMMON "\tfield:u32 tb_id;\toffset:8;\tsize:4;\tsigned:0;\n"
+	"\tfield:int oif;\toffset:12;\tsize:4;\tsigned:1;\n"
+	"\tfield:int iif;\toffset:16;\tsize:4;\tsigned:1;\n"
+	"\tfield:__u8 tos;\toffset:20;\tsize:1;\tsigned:0;\n"
+	"\tfield:__u8 scope;\toffset:21;\tsize:1;\tsigned:0;\n"
+	"\tfield:__u8 flags;\toffset:22;\tsize:1;\tsigned:0;\n"
+	"\tfield:__u8 src[4];\toffset:23;\tsize:4;\tsigned:0;\n"
+	"\tfield:__u8 dst[4];\toffset:27;\tsize:4;\tsigned:0;\n"
+	"\n"
+	"print fmt: \"table %u oif %d iif %d src %pI4 dst %pI4 tos %d scope %d flags %x\", "
+	"REC->tb_id, REC->oif, REC->iif, REC->src, REC->dst, REC->tos, REC->scope, REC->flags\n";
+
+/*
  * The function_graph tracer's events (--funcgraph), in the layouts kernels have exported
  * (kernel/trace/trace_entries.h): the exit record grew a retval with
  * CONFIG_FUNCTION_GRAPH_RETVAL (6.5), depth became unsigned and the entry gained args[] in
@@ -529,6 +550,7 @@ static const struct {
 	{"timer", {fmt_timer_start, NULL}},
 	{"raw_syscalls", {fmt_sys_enter, fmt_sys_exit, NULL}},
 	{"power", {fmt_cpu_idle, NULL}},
+	{"fib", {fmt_fib_table_lookup, NULL}}, /* --extra-events only */
 };
 
 /* events/header_event of Linux 6.x (32-bit kernels print the same text) */
@@ -1195,6 +1217,38 @@ static void make_fg_next(struct cpu_gen *c, struct event *e)
 	make_fg_exit(c, e);
 }
 
+/* An IPv4 address, often with zero bytes inside */
+static void draw_ipv4(struct cpu_gen *c, uint8_t *at)
+{
+	static const uint8_t addrs[][4] = {
+		{127, 0, 0, 1}, {10, 0, 0, 0},	      {0, 0, 0, 0},	 {192, 168, 0, 1},
+		{10, 0, 2, 15}, {255, 255, 255, 255}, {172, 16, 0, 254},
+	};
+
+	memcpy(at, addrs[rng_below(&c->r, ARRAY_SIZE(addrs))], 4);
+}
+
+static void make_fib_table_lookup(struct cpu_gen *c, struct event *e)
+{
+	const struct gen *g = c->g;
+
+	ev_start(e, g, ID_FIB_TABLE_LOOKUP, draw_flags(c), 0, c->cur.pid, 31);
+	ev_u32(e, g, 8, rng_below(&c->r, 2) ? 254 : 255);
+	ev_u32(e, g, 12, (uint32_t) rng_below(&c->r, 4));
+	ev_u32(e, g, 16, rng_below(&c->r, 2) ? 1 : UINT32_MAX);
+	ev_u8(e, 20, (uint8_t) rng_below(&c->r, 2) * 16);
+	ev_u8(e, 21, (uint8_t) rng_below(&c->r, 256));
+	ev_u8(e, 22, (uint8_t) rng_below(&c->r, 2));
+	draw_ipv4(c, e->data + 23);
+	draw_ipv4(c, e->data + 27);
+}
+
+/* --extra-events: one of the records conversions have got wrong */
+static void make_extra(struct cpu_gen *c, struct event *e)
+{
+	make_fib_table_lookup(c, e);
+}
+
 /* Event kinds and their weights. */
 static const struct {
 	void (*make)(struct cpu_gen *c, struct event *e);
@@ -1244,6 +1298,10 @@ static void next_event(struct cpu_gen *c, struct event *e)
 	}
 	if (c->irq >= 0) {
 		make_irq_exit(c, e);
+		return;
+	}
+	if (c->g->extra && !rng_below(&c->r, 8)) {
+		make_extra(c, e);
 		return;
 	}
 	for (k = 0; k < ARRAY_SIZE(kinds); k++)
@@ -1491,9 +1549,9 @@ static void meta_events(const struct gen *g, struct buf *b)
 {
 	size_t i, k, n;
 
-	(void) g;
-	put_u32(b, ARRAY_SIZE(systems));
-	for (i = 0; i < ARRAY_SIZE(systems); i++) {
+	n = ARRAY_SIZE(systems) - !g->extra;
+	put_u32(b, (uint32_t) n);
+	for (i = 0; i < ARRAY_SIZE(systems) - !g->extra; i++) {
 		put_cstr(b, systems[i].name);
 		for (n = 0; systems[i].formats[n]; n++)
 			;
@@ -2084,6 +2142,8 @@ static void usage(FILE *out)
 		"                           mark) as many as the other events, in the layout of\n"
 		"                           KERNEL: 6.18 (default), 6.12 (built with\n"
 		"                           CONFIG_FUNCTION_GRAPH_RETVAL), 6.1 or 4.14\n"
+		"      --extra-events       add records conversions have lost: fib_table_lookup\n"
+		"                           (u8 address arrays with zeros inside)\n"
 		"  -h, --help               show this help\n",
 		MAX_CPUS, MAX_INSTANCES);
 }
@@ -2123,6 +2183,7 @@ enum {
 	OPT_TSC2NSEC_FLAG,
 	OPT_TIME_SHIFT_FLAG,
 	OPT_FUNCGRAPH,
+	OPT_EXTRA,
 };
 
 static void parse_args(struct gen *g, int argc, char **argv)
@@ -2144,6 +2205,7 @@ static void parse_args(struct gen *g, int argc, char **argv)
 		{"tsc2nsec", no_argument, NULL, OPT_TSC2NSEC_FLAG},
 		{"time-shift", no_argument, NULL, OPT_TIME_SHIFT_FLAG},
 		{"funcgraph", optional_argument, NULL, OPT_FUNCGRAPH},
+		{"extra-events", no_argument, NULL, OPT_EXTRA},
 		{"help", no_argument, NULL, 'h'},
 		{NULL, 0, NULL, 0},
 	};
@@ -2241,6 +2303,9 @@ static void parse_args(struct gen *g, int argc, char **argv)
 				}
 			if (!g->funcgraph)
 				bad_choice("--funcgraph", optarg, "6.18, 6.12, 6.1 or 4.14");
+			break;
+		case OPT_EXTRA:
+			g->extra = true;
 			break;
 		case 'h':
 			usage(stdout);
