@@ -150,6 +150,20 @@ struct ftrace_event {
 	uint32_t flags;	       /* enum ftrace_event_flag */
 };
 
+/*
+ * Whether @f of @ev is ftrace's kernel_stack "caller": `unsigned long caller[8]` in the format,
+ * but the kernel stores as many frames as the stack had, so the elements run to the end of the
+ * record (0 to many), as trace-cmd's stack handler reads them. Checked once per event class.
+ */
+static inline int ftrace_field_to_end(const struct ftrace_event *ev, const struct ftrace_field *f)
+{
+	return (f->flags & (FTRACE_FIELD_ARRAY | FTRACE_FIELD_DYNAMIC | FTRACE_FIELD_STRING)) ==
+		       FTRACE_FIELD_ARRAY &&
+	       ev->n_fields && f == &ev->fields[ev->n_fields - 1] && ev->system &&
+	       !strcmp(ev->system, "ftrace") && !strcmp(ev->name, "kernel_stack") &&
+	       !strcmp(f->name, "caller");
+}
+
 /* Layout of a ring-buffer sub-buffer, from the header_page text. */
 struct ftrace_page_layout {
 	uint32_t ts_offset;	/* "u64 timestamp": 0 */

@@ -30,7 +30,8 @@
 #    and values (it says what the comparison leaves out); the file is v7 zstd, as trace-cmd
 #    records by default; a v6 twin prints the same JSON.
 # 1e. The CTF trace of the --extra-events file, read by babeltrace2: fib_table_lookup's
-#    `__u8 src[4]` is an array of bytes, not a string (the zeros inside 127.0.0.1 are data).
+#    `__u8 src[4]` is an array of bytes, not a string (the zeros inside 127.0.0.1 are data);
+#    kernel_stack's `caller[8]` is a sequence of as many frames as the record holds (0 to 12).
 # 3. Selection: -e, --begin and --end on a CTF input keep the events they keep in a
 #    conversion to JSON lines.
 #
@@ -184,6 +185,10 @@ extra_checks() {
 		"$tmp/fib.txt" | head -n 1 | grep . && fail "1e: src is not 4 bytes"
 	grep -q 'dst = \[ \[0\] = 0x7F, \[1\] = 0x0, \[2\] = 0x0, \[3\] = 0x1 \]' "$tmp/fib.txt" ||
 		fail "1e: no dst 127.0.0.1 as bytes"
+	grep ' kernel_stack: ' "$tmp/bt.txt" >"$tmp/stack.txt"
+	grep -q 'size = 0, .*caller = \[ \]' "$tmp/stack.txt" || fail "1e: no stack of 0 frames"
+	grep -q 'size = 12, .*caller = \[ .*\[11\] = 0x[0-9A-F]* \]' "$tmp/stack.txt" ||
+		fail "1e: no stack of 12 frames"
 }
 
 if [ -n "$corpus" ] && [ -d "$corpus/tracedat" ]; then

@@ -434,7 +434,9 @@ static const char *const ftrace_formats[] = {fmt_function, fmt_print, fmt_bprint
 /*
  * --extra-events: records whose fields conversions have got wrong. fib_table_lookup in the
  * layout of a 5.x kernel: u8 address arrays at odd offsets, which libtraceevent flags as
- * strings but which hold bytes (127.0.0.1 has zeros inside).
+ * strings but which hold bytes (127.0.0.1 has zeros inside). kernel_stack (below): its
+ * format says `unsigned long caller[8]`, but the kernel writes as many frames as the stack
+ * has, and the record ends with them.
  */
 #define ID_FIB_TABLE_LOOKUP 536
 static const char fmt_fib_table_lookup[] =
@@ -1217,6 +1219,42 @@ static void make_fg_next(struct cpu_gen *c, struct event *e)
 	make_fg_exit(c, e);
 }
 
+/* ftrace's kernel_stack for the long size: an int, then the frames at the next long */
+#define ID_KERNEL_STACK 4
+static void fmt_kernel_stack(const struct gen *g, struct buf *t)
+{
+	unsigned int k;
+
+	buf_printf(t,
+		   "name: kernel_stack\nID: %d\n" FMT_COMMON
+		   "\tfield:int size;\toffset:8;\tsize:4;\tsigned:1;\n"
+		   "\tfield:unsigned long caller[8];\toffset:%u;\tsize:%u;\tsigned:0;\n\n"
+		   "print fmt: \"\\t=> %%ps\\n\\t=> %%ps\\n\\t=> %%ps\\n\" \"\\t=> %%ps\\n\\t=> "
+		   "%%ps\\n\\t=> %%ps\\n\" \"\\t=> %%ps\\n\\t=> %%ps\\n\"",
+		   ID_KERNEL_STACK, 8 + g->long_size - 4 * (g->long_size == 4), 8 * g->long_size);
+	for (k = 0; k < 8; k++)
+		buf_printf(t, ", (void *)REC->caller[%u]", k);
+	buf_printf(t, "\n");
+}
+
+/* 0 to 12 frames (more than the format's 8 on deep stacks) */
+static void make_kernel_stack(struct cpu_gen *c, struct event *e)
+{
+	const struct gen *g = c->g;
+	uint32_t n = (uint32_t) rng_below(&c->r, 13), off = g->long_size == 8 ? 16 : 12, i;
+
+	ev_start(e, g, ID_KERNEL_STACK, draw_flags(c), 0, c->cur.pid, off + n * g->long_size);
+	ev_u32(e, g, 8, n);
+	for (i = 0; i < n; i++) {
+		uint64_t a = draw_code_addr(c, func_names, ARRAY_SIZE(func_names));
+
+		if (g->long_size == 8)
+			ev_u64(e, g, off + i * 8, a);
+		else
+			ev_u32(e, g, off + i * 4, (uint32_t) a);
+	}
+}
+
 /* An IPv4 address, often with zero bytes inside */
 static void draw_ipv4(struct cpu_gen *c, uint8_t *at)
 {
@@ -1246,7 +1284,10 @@ static void make_fib_table_lookup(struct cpu_gen *c, struct event *e)
 /* --extra-events: one of the records conversions have got wrong */
 static void make_extra(struct cpu_gen *c, struct event *e)
 {
-	make_fib_table_lookup(c, e);
+	if (rng_below(&c->r, 2))
+		make_fib_table_lookup(c, e);
+	else
+		make_kernel_stack(c, e);
 }
 
 /* Event kinds and their weights. */
@@ -1530,7 +1571,7 @@ static void meta_ftrace(const struct gen *g, struct buf *b)
 {
 	size_t i;
 
-	put_u32(b, (uint32_t) ARRAY_SIZE(ftrace_formats) + (g->funcgraph ? 2 : 0));
+	put_u32(b, (uint32_t) ARRAY_SIZE(ftrace_formats) + (g->funcgraph ? 2 : 0) + g->extra);
 	for (i = 0; i < ARRAY_SIZE(ftrace_formats); i++) {
 		put_u64(b, strlen(ftrace_formats[i]));
 		put_bytes(b, ftrace_formats[i], strlen(ftrace_formats[i]));
@@ -1542,6 +1583,14 @@ static void meta_ftrace(const struct gen *g, struct buf *b)
 		put_bytes(b, l->exit_fmt, strlen(l->exit_fmt));
 		put_u64(b, strlen(l->entry_fmt));
 		put_bytes(b, l->entry_fmt, strlen(l->entry_fmt));
+	}
+	if (g->extra) {
+		struct buf t = {0};
+
+		fmt_kernel_stack(g, &t);
+		put_u64(b, t.len);
+		put_bytes(b, t.p, t.len);
+		buf_free(&t);
 	}
 }
 
@@ -2143,7 +2192,8 @@ static void usage(FILE *out)
 		"                           KERNEL: 6.18 (default), 6.12 (built with\n"
 		"                           CONFIG_FUNCTION_GRAPH_RETVAL), 6.1 or 4.14\n"
 		"      --extra-events       add records conversions have lost: fib_table_lookup\n"
-		"                           (u8 address arrays with zeros inside)\n"
+		"                           (u8 address arrays with zeros inside), kernel_stack\n"
+		"                           (0 to 12 frames)\n"
 		"  -h, --help               show this help\n",
 		MAX_CPUS, MAX_INSTANCES);
 }
