@@ -16,7 +16,10 @@
  *     contexts and payload (convert-dat-record.c says how each field type maps), system
  *     "ctf" or the provider of a "provider:event" name, ids from 1; common_pid from a
  *     context field named tid, vtid, pid or vpid; a 64-bit little-endian layout in 4 KiB
- *     pages; version 7 with zstd unless told otherwise, as trace-cmd records.
+ *     pages, or the smallest power of two that holds the largest record (kernels since 6.8
+ *     record into larger sub-buffers too: buffer_subbuf_size_kb), found by a first pass that
+ *     stops writing at the first record too large and measures the rest, with a warning;
+ *     version 7 with zstd unless told otherwise, as trace-cmd records.
  *
  * Both: an event goes to the CPU of its packet context's cpu_id (0 without one) in the
  * buffer of its stream class (env case) or the top buffer; its time is the model's
@@ -45,12 +48,21 @@
 #include "convert-priv.h"
 
 #define SYNTH_PAGE_SIZE 4096
+#define SYNTH_PAGE_MAX	(1u << 26) /* the largest sub-buffer trace.dat readers take */
 
-/* The kernel's texts for a 64-bit ring buffer of 4 KiB pages (reference section 5). */
-static const char synth_header_page[] = "\tfield: u64 timestamp;\toffset:0;\tsize:8;\tsigned:0;\n"
-					"\tfield: local_t commit;\toffset:8;\tsize:8;\tsigned:1;\n"
-					"\tfield: int overwrite;\toffset:8;\tsize:1;\tsigned:1;\n"
-					"\tfield: char data;\toffset:16;\tsize:4080;\tsigned:1;\n";
+/*
+ * The kernel's header_page for a 64-bit ring buffer of @page_size bytes (reference section 5):
+ * the data field is the page less its 16-byte header.
+ */
+static int synth_header_page(char *out, size_t size, uint32_t page_size)
+{
+	return snprintf(out, size,
+			"\tfield: u64 timestamp;\toffset:0;\tsize:8;\tsigned:0;\n"
+			"\tfield: local_t commit;\toffset:8;\tsize:8;\tsigned:1;\n"
+			"\tfield: int overwrite;\toffset:8;\tsize:1;\tsigned:1;\n"
+			"\tfield: char data;\toffset:16;\tsize:%" PRIu32 ";\tsigned:1;\n",
+			page_size - 16);
+}
 static const char synth_header_event[] = "# compressed entry header\n"
 					 "\ttype_len    :    5 bits\n"
 					 "\ttime_delta  :   27 bits\n"
@@ -117,7 +129,11 @@ struct dat_conv {
 	struct in_class *classes;
 	struct vec formats; /* struct synth_format, in id order (synthesized case) */
 	struct convert_record rec;
-	int64_t origin; /* ns of raw time 0 */
+	char header_page[256]; /* synthesized case */
+	size_t header_page_len;
+	uint32_t rec_fits; /* the largest record a page holds */
+	uint64_t measure;  /* synthesized case: 0, or the largest record met (nothing written) */
+	int64_t origin;	   /* ns of raw time 0 */
 	int absolute;
 	uint32_t cpus; /* highest CPU + 1 */
 };
@@ -483,6 +499,12 @@ static enum tk_status put_event(struct dat_conv *c, const struct tk_event *ev)
 		return st;
 	packet_facts(ev, is, &cpu, &missed);
 	st = convert_record_build(cl->plan, ev, &c->rec);
+	if (st >= 0 && (c->measure || c->rec.size > c->rec_fits)) {
+		/* larger pages are needed: measure the rest, then write again (synthesized case) */
+		if (c->rec.size > c->measure)
+			c->measure = c->rec.size;
+		return TK_OK;
+	}
 	if (st >= 0)
 		st = get_spool(c, is->buffer, cpu, &s);
 	if (st < 0)
@@ -564,9 +586,10 @@ static enum tk_status setup_synth(struct dat_conv *c)
 
 	c->bo = TK_BYTE_ORDER_HOST == TK_BYTE_ORDER_BE ? TK_BYTE_ORDER_BE : TK_BYTE_ORDER_LE;
 	c->page_size = SYNTH_PAGE_SIZE;
+	c->header_page_len =
+		(size_t) synth_header_page(c->header_page, sizeof(c->header_page), c->page_size);
 	ftrace_ctx_init(&c->ctx, c->bo);
-	st = ftrace_page_layout_parse(synth_header_page, sizeof(synth_header_page) - 1,
-				      &c->ctx.layout);
+	st = ftrace_page_layout_parse(c->header_page, c->header_page_len, &c->ctx.layout);
 	if (st < 0)
 		return st;
 	c->ctx.long_size = 8;
@@ -631,7 +654,7 @@ static enum tk_status put_synth_metadata(struct dat_conv *c)
 	enum tk_status st;
 	size_t i;
 
-	st = tracedat_writer_set_header_page(w, synth_header_page, sizeof(synth_header_page) - 1);
+	st = tracedat_writer_set_header_page(w, c->header_page, c->header_page_len);
 	if (st >= 0)
 		st = tracedat_writer_set_header_event(w, synth_header_event,
 						      sizeof(synth_header_event) - 1);
@@ -762,6 +785,55 @@ static enum tk_status convert_events(struct dat_conv *c)
 	return st;
 }
 
+/*
+ * Synthesized case, after a pass that met records larger than a page: the smallest power of
+ * two that holds the largest, said in a warning, and the events written again into it.
+ */
+static enum tk_status convert_again(struct dat_conv *c)
+{
+	uint32_t old = c->page_size, p = old;
+	enum tk_status st;
+
+	while (p < SYNTH_PAGE_MAX && ftrace_page_max_record(&c->ctx.layout, p) < c->measure)
+		p *= 2;
+	if (ftrace_page_max_record(&c->ctx.layout, p) < c->measure)
+		return TK_FAIL(TK_ERR_UNSUPPORTED,
+			       "Cannot convert event to trace.dat: size=%" PRIu64
+			       ", reason=larger than the largest page (%" PRIu32 " bytes)",
+			       c->measure, p);
+	convert_warn(c->f,
+		     "Writing trace.dat in larger pages: page-size=%" PRIu32
+		     ", largest-record=%" PRIu64 ", reason=records larger than a %" PRIu32
+		     "-byte page",
+		     p, c->measure, old);
+	tracedat_writer_destroy(c->w);
+	c->w = NULL;
+	buffers_free(c);
+	c->buffers = NULL;
+	c->n_buffers = 0;
+	memset(c->streams, 0, (c->t->n_streams + 1) * sizeof(*c->streams));
+	c->cpus = 0;
+	c->measure = 0;
+	c->f->events = 0;
+	/* the formats (in c->ctx) and plans are kept: they do not depend on the page */
+	c->page_size = p;
+	c->header_page_len =
+		(size_t) synth_header_page(c->header_page, sizeof(c->header_page), c->page_size);
+	st = ftrace_page_layout_parse(c->header_page, c->header_page_len, &c->ctx.layout);
+	if (st < 0)
+		return st;
+	c->buffers = calloc(1, sizeof(*c->buffers));
+	if (!c->buffers)
+		return TK_FAIL(TK_ERR_NOMEM, "Cannot convert to trace.dat");
+	c->buffers[0].name = "";
+	c->n_buffers = 1;
+	c->rec_fits = ftrace_page_max_record(&c->ctx.layout, c->page_size);
+	st = open_output(c);
+	if (st >= 0)
+		st = convert_events(c);
+	return st;
+}
+
 enum tk_status convert_ctf_to_dat(struct tk_trace *t, const char *output,
 				  struct convert_filter *filter)
 {
@@ -784,7 +856,10 @@ enum tk_status convert_ctf_to_dat(struct tk_trace *t, const char *output,
 	c.streams = calloc(t->n_streams + 1, sizeof(*c.streams));
 	c.classes = calloc(t->n_ecs + 1, sizeof(*c.classes));
 	/* a record and its 8-byte header in an empty page, as the kernel allows */
-	c.rec.max = ftrace_page_max_record(&c.ctx.layout, c.page_size);
+	c.rec_fits = ftrace_page_max_record(&c.ctx.layout, c.page_size);
+	/* synthesized case: any record, pages grow to fit (convert_again()) */
+	c.rec.max =
+		c.env.present ? c.rec_fits : ftrace_page_max_record(&c.ctx.layout, SYNTH_PAGE_MAX);
 	if (st >= 0 && (!c.streams || !c.classes))
 		st = TK_FAIL(TK_ERR_NOMEM, "Cannot convert to trace.dat");
 	time_origin(&c);
@@ -792,6 +867,8 @@ enum tk_status convert_ctf_to_dat(struct tk_trace *t, const char *output,
 		st = open_output(&c);
 	if (st >= 0)
 		st = convert_events(&c);
+	if (st >= 0 && c.measure)
+		st = convert_again(&c);
 	if (st >= 0)
 		st = c.env.present ? put_env_metadata(&c) : put_synth_metadata(&c);
 	if (st >= 0)

@@ -47,7 +47,7 @@
 
 #define MAX_CPUS	 256
 #define MAX_INSTANCES	 16
-#define MAX_PAYLOAD	 512
+#define MAX_PAYLOAD	 8192
 #define PAGES_IN_CHUNK	 10 /* v7 compressed flyrecord data: pages per chunk */
 #define DELTA_BITS	 27
 #define MAX_DELTA	 ((UINT64_C(1) << DELTA_BITS) - 1)
@@ -1281,13 +1281,41 @@ static void make_fib_table_lookup(struct cpu_gen *c, struct event *e)
 	draw_ipv4(c, e->data + 27);
 }
 
+/*
+ * A print record as large as a page holds (the kernel's limit: 4072 bytes in a 4 KiB
+ * sub-buffer of a 64-bit kernel), its message numbered lines; at most MAX_PAYLOAD.
+ */
+static void make_big_print(struct cpu_gen *c, struct event *e)
+{
+	const struct gen *g = c->g;
+	uint32_t len = g->page_size - 8 - g->long_size - 8, at = 16, line = 0;
+
+	if (len > MAX_PAYLOAD)
+		len = MAX_PAYLOAD;
+	ev_start(e, g, ID_PRINT, draw_flags(c), 0, c->cur.pid, len);
+	ev_u64(e, g, 8, draw_code_addr(c, printer_names, ARRAY_SIZE(printer_names)));
+	while (at < len - 2) {
+		char text[32];
+		int n = snprintf(text, sizeof(text), "big print line %u; ", line++);
+
+		memcpy(e->data + at, text, len - 2 - at < (uint32_t) n ? len - 2 - at : (size_t) n);
+		at += (uint32_t) n;
+	}
+	e->data[len - 2] = '\n';
+	e->data[len - 1] = '\0';
+}
+
 /* --extra-events: one of the records conversions have got wrong */
 static void make_extra(struct cpu_gen *c, struct event *e)
 {
-	if (rng_below(&c->r, 2))
+	uint64_t k = rng_below(&c->r, 16);
+
+	if (k < 7)
 		make_fib_table_lookup(c, e);
-	else
+	else if (k < 14 || e->drop) /* no room for a loss count beside the largest record */
 		make_kernel_stack(c, e);
+	else
+		make_big_print(c, e);
 }
 
 /* Event kinds and their weights. */
@@ -1469,6 +1497,11 @@ static void pager_add(struct pager *p, const struct event *e)
 		reserve = p->missed > 0 ? g->long_size : 0;
 		if (p->pos + ext + disc + need + reserve <= g->page_size)
 			break;
+		if (p->pos == p->data_off && (ext || disc) &&
+		    p->pos + need + reserve <= g->page_size) {
+			ext = disc = 0; /* a record as large as the page: alone in it */
+			break;
+		}
 		if (p->pos == p->data_off)
 			die("Cannot fit event in a page: length=%u, page-size=%u", e->len,
 			    g->page_size);
@@ -2193,7 +2226,8 @@ static void usage(FILE *out)
 		"                           CONFIG_FUNCTION_GRAPH_RETVAL), 6.1 or 4.14\n"
 		"      --extra-events       add records conversions have lost: fib_table_lookup\n"
 		"                           (u8 address arrays with zeros inside), kernel_stack\n"
-		"                           (0 to 12 frames)\n"
+		"                           (0 to 12 frames), print records as large as a page\n"
+		"                           holds (4072 bytes in 4 KiB pages, at most 8192)\n"
 		"  -h, --help               show this help\n",
 		MAX_CPUS, MAX_INSTANCES);
 }
