@@ -39,6 +39,10 @@
 #    v6, with one warning line saying so; trace-cmd report reads it quietly, every event, and
 #    ctf-dat-check.py finds every event. (The --extra-events file of part 1 has
 #    print records of 4072 bytes, the most a 4 KiB page holds, which round trip in 4 KiB pages.)
+# 5. Task names: trace-cmd report of a CTF trace converted to trace.dat names each task (saved
+#    command lines) rather than `<...>`: from the procname context (gen-ctf --procname: thread
+#    N of pid 4242 + N is "tk-thread-N"), else from the trace's procname environment entry
+#    (gen-ctf's "tk-demo"; the corpus's wk-heartbeat-u, "wk-heartbeat").
 #
 # Usage: convert-dat.sh TRACEKIT GEN_DAT CORPUS_DIR [GEN_CTF]
 #        (exits 77 without trace-cmd or python3)
@@ -327,7 +331,7 @@ if [ -n "$gen_ctf" ]; then
 		if [ $rc -ne 0 ] || [ -s "$tmp/tc.err" ] || grep -q 'FAILED TO PARSE' "$tmp/got.tc"; then
 			fail "large records v$v: trace-cmd report exits $rc: $(head -n 1 "$tmp/tc.err")"
 		fi
-		[ "$(grep -cE '^ +<\.\.\.>-[0-9]+ +\[[0-9]{3}\] [0-9]+\.[0-9]{6}: ' "$tmp/got.tc")" = \
+		[ "$(grep -cE '^ *[^ ]+-[0-9]+ +\[[0-9]{3}\] [0-9]+\.[0-9]{6}: ' "$tmp/got.tc")" = \
 			"$(grep -c '"name"' "$tmp/ctf.json")" ] ||
 			fail "large records v$v: trace-cmd report shows another number of events"
 		"$tk" print --style json "$tmp/big.dat" >"$tmp/dat.json"
@@ -337,6 +341,39 @@ if [ -n "$gen_ctf" ]; then
 	done
 else
 	echo "note: no gen-ctf: part 4 left out"
+fi
+
+# task_names NAME DIR RULE: part 5; RULE is "env:COMM", or "thread" (tk-thread-(pid - 4242))
+task_names() {
+	checked=$((checked + 1))
+	rm -f "$tmp/names.dat"
+	if ! "$tk" convert -q "$2" -o "$tmp/names.dat" 2>"$tmp/err"; then
+		fail "$1: $(head -n 1 "$tmp/err")"
+		return
+	fi
+	trace-cmd report -i "$tmp/names.dat" 2>/dev/null |
+		sed -n 's/^ *\([^ ]*\)-\([0-9]*\) *\[[0-9]\{3\}\] [0-9]*\.[0-9]\{6\}: .*/\1 \2/p' >"$tmp/tasks"
+	n=$(grep -c . "$tmp/tasks")
+	case $3 in
+	env:*) bad=$(awk -v c="${3#env:}" '$1 != c' "$tmp/tasks" | head -n 1) ;;
+	*) bad=$(awk '$1 != "tk-thread-" ($2 - 4242)' "$tmp/tasks" | head -n 1) ;;
+	esac
+	if [ "$n" -eq 0 ] || [ -n "$bad" ]; then
+		fail "$1: task named otherwise: ${bad:-no events}"
+	else
+		echo "$1: $n events with their task's name"
+	fi
+}
+if [ -n "$gen_ctf" ]; then
+	rm -rf "$tmp/pn" "$tmp/env"
+	"$gen_ctf" --procname --events 400 --streams 2 --seed 4 "$tmp/pn" >/dev/null &&
+		task_names "procname context" "$tmp/pn" thread
+	"$gen_ctf" --events 400 --streams 2 --seed 4 "$tmp/env" >/dev/null &&
+		task_names "procname environment" "$tmp/env" env:tk-demo
+fi
+if [ -n "$corpus" ] && [ -d "$corpus/ctf/traces/succeed/wk-heartbeat-u" ]; then
+	task_names "corpus wk-heartbeat-u" "$corpus/ctf/traces/succeed/wk-heartbeat-u" \
+		env:wk-heartbeat
 fi
 
 echo "$checked conversions, $failures failures"
