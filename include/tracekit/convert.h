@@ -84,7 +84,9 @@ typedef void (*tk_progress_cb)(uint64_t done, uint64_t total, void *payload);
  * @progress:     Called now and then with the progress, or NULL.
  * @payload:      Passed to @progress.
  * @warning:      Called for each problem read past when opening the inputs (see
- *                tk_trace_opts), or NULL.
+ *                tk_trace_opts), and for each choice that changes the output (a trace.dat
+ *                file written in pages larger than 4 KiB to hold its largest record), or
+ *                NULL.
  * @warning_payload: Passed to @warning.
  * @filter:       The selection as `tracekit print` takes it (time window with dates and
  *                times of day, events, pids, comms, CPUs), checked against the inputs as

@@ -9,9 +9,11 @@
  *   - the ftrace common fields (common_type, common_flags, common_preempt_count, common_pid)
  *     as the stream class's event context, the event's own fields as its payload;
  *   - integers with their size and sign, in hexadecimal when they are pointers; char arrays
- *     and __data_loc strings as strings (up to their first NUL); other fixed arrays as CTF
+ *     and __data_loc strings as strings (up to their first NUL); u8 and s8 arrays (an IPv4
+ *     address) as bytes in hexadecimal, zeros included; other fixed arrays as CTF
  *     arrays and dynamic arrays (__data_loc, __rel_loc) and flexible ones (print's "buf[]",
- *     to the end of the record) as sequences of their element size (bytes when the element
+ *     to the end of the record, and kernel_stack's "caller[8]", which holds as many frames
+ *     as the record has room for) as sequences of their element size (bytes when the element
  *     size is unknown); fields of other sizes as byte arrays, and
  *     scalars of size 0 (old bprint formats' "u32 buf") as an 8-bit 0, as the model reads them;
  *   - one event class per ftrace event met, named as the event ("sched_switch"); records of
@@ -104,8 +106,11 @@ struct dat_ctf {
 static const char *const common_names[4] = {"common_type", "common_flags", "common_preempt_count",
 					    "common_pid"};
 
-/* A field as a CTF declaration (the name is the ftrace field's). */
-static void decl_of(const struct ftrace_field *f, struct tk_ctf_field_decl *d)
+/*
+ * A field as a CTF declaration (the name is the ftrace field's); @to_end: an array whose
+ * elements run to the end of the record (ftrace_field_to_end()), a sequence.
+ */
+static void decl_of(const struct ftrace_field *f, int to_end, struct tk_ctf_field_decl *d)
 {
 	uint32_t es = f->elemsize;
 
@@ -113,20 +118,22 @@ static void decl_of(const struct ftrace_field *f, struct tk_ctf_field_decl *d)
 	d->name = f->name;
 	d->is_signed = (f->flags & FTRACE_FIELD_SIGNED) != 0;
 	d->base = (f->flags & FTRACE_FIELD_POINTER) ? 16 : 10;
-	if (ftrace_field_text(f)) {
+	if (ftrace_field_text(f) && !ftrace_field_bytes(f)) {
 		d->kind = TK_CTF_FIELD_KIND_STRING;
 		return;
 	}
 	if (f->flags & (FTRACE_FIELD_ARRAY | FTRACE_FIELD_DYNAMIC)) {
 		if (es != 1 && es != 2 && es != 4 && es != 8)
 			es = 1;
-		d->kind = (f->flags & FTRACE_FIELD_DYNAMIC) || ftrace_field_flexible(f)
+		d->kind = (f->flags & FTRACE_FIELD_DYNAMIC) || ftrace_field_flexible(f) || to_end
 				  ? TK_CTF_FIELD_KIND_SEQUENCE
 				  : TK_CTF_FIELD_KIND_ARRAY;
 		d->elem_kind = TK_CTF_FIELD_KIND_INT;
 		d->elem_bits = es * 8;
 		d->elem_signed = es > 1 && d->is_signed;
 		d->elem_base = d->base; /* as the model shows them: decimal unless pointers */
+		if (ftrace_field_bytes(f) || to_end)
+			d->elem_base = 16; /* u8 arrays: the hex bytes trace-cmd -R shows; frames */
 		d->array_len = f->size / es;
 		return;
 	}
@@ -213,10 +220,14 @@ static enum tk_status value_of(struct dat_ctf *c, const struct ftrace_field *f,
 	if (f->flags & FTRACE_FIELD_DYNAMIC) {
 		if (!fits || ftrace_field_dynamic(c->ctx, f, rec, size, &off, &len) < 0)
 			off = len = 0;
+	} else if (ftrace_field_flexible(f) || d->kind == TK_CTF_FIELD_KIND_SEQUENCE) {
+		/* to the end of the record: print's text, kernel_stack's frames */
+		if (off > size)
+			off = len = 0;
+		else
+			len = (uint32_t) (size - off);
 	} else if (!fits) {
 		off = len = 0;
-	} else if (ftrace_field_flexible(f)) {
-		len = (uint32_t) (size - off); /* to the end of the record */
 	}
 	if (d->kind == TK_CTF_FIELD_KIND_INT) {
 		v->v.u = len ? ftrace_field_u64(c->ctx, f, rec) : 0;
@@ -276,6 +287,8 @@ static int plan_field(struct ec_map *m, const struct ftrace_field *f,
 	if (f->offset > UINT32_MAX - f->size || m->n_steps == TK_ARRAY_SIZE(m->steps) ||
 	    ftrace_field_flexible(f)) /* print's text: field by field */
 		return 0;
+	if (d->kind == TK_CTF_FIELD_KIND_SEQUENCE && !(f->flags & FTRACE_FIELD_DYNAMIC))
+		return 0; /* kernel_stack's frames, to the end of the record */
 	if (f->flags & FTRACE_FIELD_DYNAMIC) {
 		if (f->size != 4)
 			return 0;
@@ -456,7 +469,8 @@ static enum tk_status event_class(struct dat_ctf *c, const struct tk_event *ev, 
 	if (fev) {
 		for (k = fev->n_common; k < fev->n_fields && m->n < MAX_FIELDS; k++) {
 			m->fields[m->n] = &fev->fields[k];
-			decl_of(&fev->fields[k], &m->decl[m->n]);
+			decl_of(&fev->fields[k], ftrace_field_to_end(fev, &fev->fields[k]),
+				&m->decl[m->n]);
 			if ((m->decl[m->n].kind == TK_CTF_FIELD_KIND_ARRAY ||
 			     m->decl[m->n].kind == TK_CTF_FIELD_KIND_SEQUENCE) &&
 			    m->decl[m->n].elem_bits > 8)
@@ -665,7 +679,7 @@ static void find_common(struct dat_ctf *c)
 		if (!f)
 			continue;
 		c->common[c->n_common] = f;
-		decl_of(f, &c->common_decl[c->n_common]);
+		decl_of(f, 0, &c->common_decl[c->n_common]);
 		c->n_common++;
 	}
 }

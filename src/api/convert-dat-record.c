@@ -56,6 +56,7 @@ struct node {
 	uint8_t op;
 	uint8_t dyn;	    /* __data_loc / __rel_loc field */
 	uint8_t flex;	    /* a flexible array member: to the end of the record */
+	uint8_t end;	    /* kernel_stack's frames: the record ends with them */
 	uint8_t rel;	    /* __rel_loc */
 	uint8_t loc_size;   /* bytes of the location word: 4, or 2 for legacy __data_loc */
 	uint8_t es;	    /* bytes of the integer, float or array element */
@@ -385,15 +386,18 @@ static enum tk_status leaf_node(struct compiler *c, const struct model_fc *fc,
 	int text = fc->kind == MODEL_FC_STRING || fc->is_text;
 	int arr = fc->kind == MODEL_FC_ARRAY || fc->kind == MODEL_FC_SEQUENCE;
 	int dyn = (f->flags & FTRACE_FIELD_DYNAMIC) != 0;
+	/* kernel_stack's frames: a sequence (an array of 8 from conversions before that) */
+	int end = ftrace_field_to_end(c->fev, f) && fc->kind == MODEL_FC_SEQUENCE;
 	struct node *n;
 
-	if (ftrace_field_text(f)) {
+	/* bytes (u8 arrays) come as bytes, or as text from conversions before they did */
+	if (ftrace_field_text(f) && (!ftrace_field_bytes(f) || text)) {
 		if (!text)
 			return mismatch(c, name, "text in the format, not in the CTF trace");
 		n = new_node(c, N_STR, fc);
 	} else if (f->flags & (FTRACE_FIELD_ARRAY | FTRACE_FIELD_DYNAMIC) ||
 		   (f->size && f->size != 1 && f->size != 2 && f->size != 4 && f->size != 8)) {
-		int want_seq = dyn || ftrace_field_flexible(f);
+		int want_seq = dyn || ftrace_field_flexible(f) || end;
 
 		if (!arr || text || !is_scalar(fc->u.arr.elem) ||
 		    (fc->kind == MODEL_FC_SEQUENCE) != want_seq)
@@ -420,7 +424,8 @@ static enum tk_status leaf_node(struct compiler *c, const struct model_fc *fc,
 	if (!n)
 		return TK_FAIL(TK_ERR_NOMEM, "Cannot match CTF event class to ftrace format");
 	n->dyn = (uint8_t) dyn;
-	n->flex = (uint8_t) ftrace_field_flexible(f);
+	n->flex = (uint8_t) (ftrace_field_flexible(f) || end);
+	n->end = (uint8_t) end;
 	n->rel = (f->flags & FTRACE_FIELD_RELATIVE) != 0;
 	n->loc_size = (uint8_t) f->size;
 	if (dyn && f->size != 4 && f->size != 2)
@@ -765,6 +770,8 @@ static const struct model_value *run_array(struct run *r, const struct node *n,
 		q = flex_room(r, n, (size_t) len * n->es);
 		if (!q)
 			return v + len;
+		if (n->end) /* fewer frames than the format's 8: a shorter record */
+			r->dyn = n->off + (uint32_t) len * n->es;
 		n_put = len;
 	} else if (n->dyn) {
 		q = dyn_room(r, n, (size_t) len * n->es);

@@ -16,7 +16,13 @@
  *     contexts and payload (convert-dat-record.c says how each field type maps), system
  *     "ctf" or the provider of a "provider:event" name, ids from 1; common_pid from a
  *     context field named tid, vtid, pid or vpid; a 64-bit little-endian layout in 4 KiB
- *     pages; version 7 with zstd unless told otherwise, as trace-cmd records.
+ *     pages, or the smallest power of two that holds the largest record (kernels since 6.8
+ *     record into larger sub-buffers too: buffer_subbuf_size_kb), found by a first pass that
+ *     stops writing at the first record too large and measures the rest, with a warning;
+ *     version 7 with zstd unless told otherwise, as trace-cmd records; the task names
+ *     (saved command lines, which trace-cmd prints instead of "<...>") from a context field
+ *     procname, else the trace's procname environment entry (LTTng-UST per-process
+ *     traces), for the pid common_pid takes.
  *
  * Both: an event goes to the CPU of its packet context's cpu_id (0 without one) in the
  * buffer of its stream class (env case) or the top buffer; its time is the model's
@@ -45,12 +51,21 @@
 #include "convert-priv.h"
 
 #define SYNTH_PAGE_SIZE 4096
+#define SYNTH_PAGE_MAX	(1u << 26) /* the largest sub-buffer trace.dat readers take */
 
-/* The kernel's texts for a 64-bit ring buffer of 4 KiB pages (reference section 5). */
-static const char synth_header_page[] = "\tfield: u64 timestamp;\toffset:0;\tsize:8;\tsigned:0;\n"
-					"\tfield: local_t commit;\toffset:8;\tsize:8;\tsigned:1;\n"
-					"\tfield: int overwrite;\toffset:8;\tsize:1;\tsigned:1;\n"
-					"\tfield: char data;\toffset:16;\tsize:4080;\tsigned:1;\n";
+/*
+ * The kernel's header_page for a 64-bit ring buffer of @page_size bytes (reference section 5):
+ * the data field is the page less its 16-byte header.
+ */
+static int synth_header_page(char *out, size_t size, uint32_t page_size)
+{
+	return snprintf(out, size,
+			"\tfield: u64 timestamp;\toffset:0;\tsize:8;\tsigned:0;\n"
+			"\tfield: local_t commit;\toffset:8;\tsize:8;\tsigned:1;\n"
+			"\tfield: int overwrite;\toffset:8;\tsize:1;\tsigned:1;\n"
+			"\tfield: char data;\toffset:16;\tsize:%" PRIu32 ";\tsigned:1;\n",
+			page_size - 16);
+}
 static const char synth_header_event[] = "# compressed entry header\n"
 					 "\ttype_len    :    5 bits\n"
 					 "\ttime_delta  :   27 bits\n"
@@ -85,6 +100,8 @@ struct in_stream {
 	uint32_t disc_bits;
 	int has_disc, has_seq;
 	uint64_t disc, seq;
+	int64_t last_pid;     /* synthesized case: the pid whose name was noted last, or -1 */
+	const char *env_comm; /* its source's procname environment entry, or NULL */
 };
 
 /* What is known of one input event class. */
@@ -94,6 +111,16 @@ struct in_class {
 	int type_member;  /* env: common_type in the stream event context, or -1 */
 	int has_type_val; /* env: the class had an event (id is that event's common_type) */
 	int raw;	  /* env: records of no known format, copied as their bytes */
+	/* synthesized: the context members of the task's pid and name (scope 0 or 1, index) */
+	int pid_k, pid_m, comm_k, comm_m;
+};
+
+/* A task name for the saved command lines (synthesized case). */
+struct comm {
+	int64_t pid;
+	const char *name; /* borrowed from the trace's values or environment */
+	size_t len;
+	char *own; /* a copy, when the name came from an event */
 };
 
 struct synth_format {
@@ -117,7 +144,12 @@ struct dat_conv {
 	struct in_class *classes;
 	struct vec formats; /* struct synth_format, in id order (synthesized case) */
 	struct convert_record rec;
-	int64_t origin; /* ns of raw time 0 */
+	struct vec comms;      /* struct comm, synthesized case */
+	char header_page[256]; /* synthesized case */
+	size_t header_page_len;
+	uint32_t rec_fits; /* the largest record a page holds */
+	uint64_t measure;  /* synthesized case: 0, or the largest record met (nothing written) */
+	int64_t origin;	   /* ns of raw time 0 */
 	int absolute;
 	uint32_t cpus; /* highest CPU + 1 */
 };
@@ -276,6 +308,10 @@ static enum tk_status stream_init(struct dat_conv *c, const struct tk_stream *s,
 		}
 	}
 	is->buffer = 0;
+	is->last_pid = -1;
+	for (i = 0; i < s->source->n_env; i++)
+		if (s->source->env[i].str && !strcmp(s->source->env[i].key, "procname"))
+			is->env_comm = s->source->env[i].str;
 	if (c->env.present) {
 		for (i = 0; i < c->env.n_buffers; i++)
 			if (c->env.buffers[i].has_sc && c->env.buffers[i].sc_id == s->sc->id)
@@ -327,6 +363,152 @@ static void packet_facts(const struct tk_event *ev, struct in_stream *is, uint32
 	}
 }
 
+/* ---- task names --------------------------------------------------------------------------- */
+
+/*
+ * Synthesized case: the context members of @ec that name the task: its pid (tid, vtid, pid
+ * or vpid, the one common_pid takes) and its procname string.
+ */
+static void comm_members(const struct tk_event_class *ec, struct in_class *cl)
+{
+	static const char *const pids[] = {"tid", "vtid", "pid", "vpid"};
+	size_t i;
+	uint32_t j;
+	int k;
+
+	cl->pid_k = cl->comm_k = -1;
+	for (i = 0; i < 4 && cl->pid_k < 0; i++)
+		for (k = 0; k < 2 && cl->pid_k < 0; k++) {
+			const struct model_fc *s = k ? ec->context : ec->sc->event_context;
+
+			for (j = 0; s && s->kind == MODEL_FC_STRUCT && j < s->u.st.count; j++)
+				if (!strcmp(s->u.st.members[j].name, pids[i]) &&
+				    is_int(s->u.st.members[j].fc)) {
+					cl->pid_k = k;
+					cl->pid_m = (int) j;
+					break;
+				}
+		}
+	for (k = 0; k < 2 && cl->comm_k < 0; k++) {
+		const struct model_fc *s = k ? ec->context : ec->sc->event_context;
+
+		for (j = 0; s && s->kind == MODEL_FC_STRUCT && j < s->u.st.count; j++)
+			if (!strcmp(s->u.st.members[j].name, "procname") &&
+			    s->u.st.members[j].fc->kind == MODEL_FC_STRING) {
+				cl->comm_k = k;
+				cl->comm_m = (int) j;
+				break;
+			}
+	}
+}
+
+/*
+ * Synthesized case: note the name of @ev's task (its procname context, else its trace's
+ * procname) for the saved command lines, when its stream's task changed. The last name a
+ * pid had wins, as in the kernel's table.
+ */
+static enum tk_status note_comm(struct dat_conv *c, const struct tk_event *ev, struct in_stream *is,
+				const struct in_class *cl)
+{
+	const struct model_fc *pfc = cl->pid_k ? ev->ec->context : ev->ec->sc->event_context;
+	const struct model_value *pv = ev->scope[MODEL_SCOPE_EVENT_COMMON_CONTEXT + cl->pid_k];
+	const char *name = is->env_comm;
+	size_t len, i;
+	struct comm *e;
+	int64_t pid;
+
+	if (!pv)
+		return TK_OK;
+	pid = (int64_t) (int32_t) member_value(pfc, pv, cl->pid_m)->v.u; /* common_pid's size */
+	if (pid == is->last_pid || pid < 0)
+		return TK_OK;
+	if (cl->comm_k >= 0) {
+		const struct model_fc *cfc =
+			cl->comm_k ? ev->ec->context : ev->ec->sc->event_context;
+		const struct model_value *cv =
+			ev->scope[MODEL_SCOPE_EVENT_COMMON_CONTEXT + cl->comm_k];
+
+		if (!cv)
+			return TK_OK;
+		cv = member_value(cfc, cv, cl->comm_m);
+		name = cv->v.s;
+		len = name ? strnlen(name, (size_t) cv->n) : 0;
+	} else {
+		len = name ? strlen(name) : 0;
+	}
+	if (!len || memchr(name, '\n', len))
+		return TK_OK;
+	is->last_pid = pid;
+	for (i = 0; i < c->comms.len; i++) {
+		e = &VEC_AT(&c->comms, struct comm, i);
+		if (e->pid != pid)
+			continue;
+		if (e->len == len && !memcmp(e->name, name, len))
+			return TK_OK;
+		break;
+	}
+	if (i == c->comms.len) {
+		e = vec_push(&c->comms, sizeof(*e));
+		if (!e)
+			return TK_FAIL(TK_ERR_NOMEM, "Cannot convert to trace.dat");
+		memset(e, 0, sizeof(*e));
+		e->pid = pid;
+	}
+	free(e->own);
+	e->own = NULL;
+	if (cl->comm_k >= 0) {
+		e->own = malloc(len + 1);
+		if (!e->own)
+			return TK_FAIL(TK_ERR_NOMEM, "Cannot convert to trace.dat");
+		memcpy(e->own, name, len);
+		e->own[len] = '\0';
+		name = e->own;
+	}
+	e->name = name;
+	e->len = len;
+	return TK_OK;
+}
+
+static int comm_cmp(const void *a, const void *b)
+{
+	const struct comm *x = a, *y = b;
+
+	return (x->pid > y->pid) - (x->pid < y->pid);
+}
+
+/* Synthesized case: the saved command lines, "PID NAME" lines in pid order. */
+static enum tk_status put_comms(struct dat_conv *c)
+{
+	struct vec text = VEC_INIT;
+	enum tk_status st = TK_OK;
+	size_t i;
+
+	if (!c->comms.len)
+		return TK_OK;
+	qsort(c->comms.data, c->comms.len, sizeof(struct comm), comm_cmp);
+	for (i = 0; i < c->comms.len && st >= 0; i++) {
+		const struct comm *e = &VEC_AT(&c->comms, struct comm, i);
+		char num[32];
+		int n = snprintf(num, sizeof(num), "%" PRId64 " ", e->pid);
+		char *p = vec_reserve(&text, 1, (size_t) n + e->len + 1) < 0
+				  ? NULL
+				  : (char *) text.data + text.len;
+
+		if (!p) {
+			st = TK_FAIL(TK_ERR_NOMEM, "Cannot convert to trace.dat");
+			break;
+		}
+		memcpy(p, num, (size_t) n);
+		memcpy(p + n, e->name, e->len);
+		p[n + e->len] = '\n';
+		text.len += (size_t) n + e->len + 1;
+	}
+	if (st >= 0)
+		st = tracedat_writer_set_cmdlines(c->w, text.data, text.len);
+	vec_fini(&text);
+	return st;
+}
+
 /* ---- formats and plans -------------------------------------------------------------------- */
 
 /* "provider:event" as system and name, each made of letters, digits and '_'. */
@@ -366,6 +548,7 @@ static enum tk_status synth_plan(struct dat_conv *c, const struct tk_event_class
 		return TK_FAIL(TK_ERR_UNSUPPORTED,
 			       "Cannot convert to trace.dat: reason=more than 65535 event classes");
 	split_name(ec->name, sys, sizeof(sys), name, sizeof(name));
+	comm_members(ec, cl);
 	st = convert_record_format(ec, id, name, &text);
 	if (st >= 0)
 		st = ftrace_event_parse(&c->ctx, sys, text.data, text.len, &fev);
@@ -482,7 +665,18 @@ static enum tk_status put_event(struct dat_conv *c, const struct tk_event *ev)
 	if (st < 0)
 		return st;
 	packet_facts(ev, is, &cpu, &missed);
+	if (!c->env.present && cl->pid_k >= 0 && (cl->comm_k >= 0 || is->env_comm)) {
+		st = note_comm(c, ev, is, cl);
+		if (st < 0)
+			return st;
+	}
 	st = convert_record_build(cl->plan, ev, &c->rec);
+	if (st >= 0 && (c->measure || c->rec.size > c->rec_fits)) {
+		/* larger pages are needed: measure the rest, then write again (synthesized case) */
+		if (c->rec.size > c->measure)
+			c->measure = c->rec.size;
+		return TK_OK;
+	}
 	if (st >= 0)
 		st = get_spool(c, is->buffer, cpu, &s);
 	if (st < 0)
@@ -564,9 +758,10 @@ static enum tk_status setup_synth(struct dat_conv *c)
 
 	c->bo = TK_BYTE_ORDER_HOST == TK_BYTE_ORDER_BE ? TK_BYTE_ORDER_BE : TK_BYTE_ORDER_LE;
 	c->page_size = SYNTH_PAGE_SIZE;
+	c->header_page_len =
+		(size_t) synth_header_page(c->header_page, sizeof(c->header_page), c->page_size);
 	ftrace_ctx_init(&c->ctx, c->bo);
-	st = ftrace_page_layout_parse(synth_header_page, sizeof(synth_header_page) - 1,
-				      &c->ctx.layout);
+	st = ftrace_page_layout_parse(c->header_page, c->header_page_len, &c->ctx.layout);
 	if (st < 0)
 		return st;
 	c->ctx.long_size = 8;
@@ -631,7 +826,7 @@ static enum tk_status put_synth_metadata(struct dat_conv *c)
 	enum tk_status st;
 	size_t i;
 
-	st = tracedat_writer_set_header_page(w, synth_header_page, sizeof(synth_header_page) - 1);
+	st = tracedat_writer_set_header_page(w, c->header_page, c->header_page_len);
 	if (st >= 0)
 		st = tracedat_writer_set_header_event(w, synth_header_event,
 						      sizeof(synth_header_event) - 1);
@@ -671,6 +866,8 @@ static enum tk_status put_synth_metadata(struct dat_conv *c)
 		snprintf(uname, sizeof(uname), "%s %s %s", sys, host, rel);
 		st = tracedat_writer_add_option(w, TRACEDAT_OPTION_UNAME, uname, strlen(uname) + 1);
 	}
+	if (st >= 0)
+		st = put_comms(c);
 	return st;
 }
 
@@ -768,6 +965,55 @@ static enum tk_status convert_events(struct dat_conv *c)
 	return st;
 }
 
+/*
+ * Synthesized case, after a pass that met records larger than a page: the smallest power of
+ * two that holds the largest, said in a warning, and the events written again into it.
+ */
+static enum tk_status convert_again(struct dat_conv *c)
+{
+	uint32_t old = c->page_size, p = old;
+	enum tk_status st;
+
+	while (p < SYNTH_PAGE_MAX && ftrace_page_max_record(&c->ctx.layout, p) < c->measure)
+		p *= 2;
+	if (ftrace_page_max_record(&c->ctx.layout, p) < c->measure)
+		return TK_FAIL(TK_ERR_UNSUPPORTED,
+			       "Cannot convert event to trace.dat: size=%" PRIu64
+			       ", reason=larger than the largest page (%" PRIu32 " bytes)",
+			       c->measure, p);
+	convert_warn(c->f,
+		     "Writing trace.dat in larger pages: page-size=%" PRIu32
+		     ", largest-record=%" PRIu64 ", reason=records larger than a %" PRIu32
+		     "-byte page",
+		     p, c->measure, old);
+	tracedat_writer_destroy(c->w);
+	c->w = NULL;
+	buffers_free(c);
+	c->buffers = NULL;
+	c->n_buffers = 0;
+	memset(c->streams, 0, (c->t->n_streams + 1) * sizeof(*c->streams));
+	c->cpus = 0;
+	c->measure = 0;
+	c->f->events = 0;
+	/* the formats (in c->ctx) and plans are kept: they do not depend on the page */
+	c->page_size = p;
+	c->header_page_len =
+		(size_t) synth_header_page(c->header_page, sizeof(c->header_page), c->page_size);
+	st = ftrace_page_layout_parse(c->header_page, c->header_page_len, &c->ctx.layout);
+	if (st < 0)
+		return st;
+	c->buffers = calloc(1, sizeof(*c->buffers));
+	if (!c->buffers)
+		return TK_FAIL(TK_ERR_NOMEM, "Cannot convert to trace.dat");
+	c->buffers[0].name = "";
+	c->n_buffers = 1;
+	c->rec_fits = ftrace_page_max_record(&c->ctx.layout, c->page_size);
+	st = open_output(c);
+	if (st >= 0)
+		st = convert_events(c);
+	return st;
+}
+
 enum tk_status convert_ctf_to_dat(struct tk_trace *t, const char *output,
 				  struct convert_filter *filter)
 {
@@ -790,7 +1036,10 @@ enum tk_status convert_ctf_to_dat(struct tk_trace *t, const char *output,
 	c.streams = calloc(t->n_streams + 1, sizeof(*c.streams));
 	c.classes = calloc(t->n_ecs + 1, sizeof(*c.classes));
 	/* a record and its 8-byte header in an empty page, as the kernel allows */
-	c.rec.max = ftrace_page_max_record(&c.ctx.layout, c.page_size);
+	c.rec_fits = ftrace_page_max_record(&c.ctx.layout, c.page_size);
+	/* synthesized case: any record, pages grow to fit (convert_again()) */
+	c.rec.max =
+		c.env.present ? c.rec_fits : ftrace_page_max_record(&c.ctx.layout, SYNTH_PAGE_MAX);
 	if (st >= 0 && (!c.streams || !c.classes))
 		st = TK_FAIL(TK_ERR_NOMEM, "Cannot convert to trace.dat");
 	time_origin(&c);
@@ -798,6 +1047,8 @@ enum tk_status convert_ctf_to_dat(struct tk_trace *t, const char *output,
 		st = open_output(&c);
 	if (st >= 0)
 		st = convert_events(&c);
+	if (st >= 0 && c.measure)
+		st = convert_again(&c);
 	if (st >= 0)
 		st = c.env.present ? put_env_metadata(&c) : put_synth_metadata(&c);
 	if (st >= 0)
@@ -815,6 +1066,9 @@ enum tk_status convert_ctf_to_dat(struct tk_trace *t, const char *output,
 		free(VEC_AT(&c.formats, struct synth_format, i).text);
 	}
 	vec_fini(&c.formats);
+	for (i = 0; i < c.comms.len; i++)
+		free(VEC_AT(&c.comms, struct comm, i).own);
+	vec_fini(&c.comms);
 	free(c.classes);
 	free(c.streams);
 	free(c.rec.data);

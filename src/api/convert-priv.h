@@ -39,6 +39,13 @@ static inline void convert_progress(struct convert_filter *f)
 		f->o->progress(f->events, f->total, f->o->payload);
 }
 
+/*
+ * Tell the caller's warning callback, if it has one, of a choice that changes the output
+ * (convert.c). @fmt gives one line without a newline.
+ */
+void convert_warn(const struct convert_filter *f, const char *fmt, ...)
+	__attribute__((format(printf, 2, 3)));
+
 /* trace.dat to CTF (convert-ctf.c): one trace.dat source into the CTF trace @output. */
 enum tk_status convert_dat_to_ctf(struct tk_trace *t, const char *output,
 				  struct convert_filter *filter);

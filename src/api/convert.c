@@ -18,6 +18,7 @@
  * directories under a temporary one, and renamed when complete; a CTF output must not exist
  * or be an empty directory.
  */
+#include <stdarg.h>
 #include <stdio.h>
 #include <stddef.h>
 #include <stdlib.h>
@@ -203,6 +204,21 @@ static enum tk_status to_dat(struct tk_trace *t, const char *output,
 	co.progress = o->progress;
 	co.payload = o->payload;
 	return tracedat_copy(t->sources[0], output, &co);
+}
+
+void convert_warn(const struct convert_filter *f, const char *fmt, ...)
+{
+	const struct tk_convert_opts *o = f->o;
+	char text[512];
+	va_list ap;
+
+	if (o->size < offsetof(struct tk_convert_opts, warning_payload) + sizeof(void *) ||
+	    !o->warning)
+		return;
+	va_start(ap, fmt);
+	vsnprintf(text, sizeof(text), fmt, ap);
+	va_end(ap);
+	o->warning(text, o->warning_payload);
 }
 
 enum tk_status tk_convert(const char *const *inputs, size_t n_inputs, const char *output,

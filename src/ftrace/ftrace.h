@@ -29,6 +29,7 @@
 
 #include <stddef.h>
 #include <stdint.h>
+#include <string.h>
 
 #include <tracekit/status.h>
 
@@ -109,6 +110,19 @@ static inline int ftrace_field_text(const struct ftrace_field *f)
 	       ((f->flags & (FTRACE_FIELD_FLEXIBLE | FTRACE_FIELD_ARRAY)) == FTRACE_FIELD_FLEXIBLE);
 }
 
+/*
+ * Whether a text field (ftrace_field_text()) holds bytes rather than characters: a fixed or
+ * dynamic array of u8 or s8 ("__u8 src[4]" of fib_table_lookup, an IPv4 address). libtraceevent
+ * flags it as a string, which is how trace-cmd -R shows it, but its zeros are data: conversions
+ * carry it as bytes. Only char arrays (and the legacy 2-byte __data_loc strings) are text.
+ */
+static inline int ftrace_field_bytes(const struct ftrace_field *f)
+{
+	return (f->flags & (FTRACE_FIELD_STRING | FTRACE_FIELD_ARRAY)) ==
+		       (FTRACE_FIELD_STRING | FTRACE_FIELD_ARRAY) &&
+	       !strstr(f->type, "char") && !((f->flags & FTRACE_FIELD_DYNAMIC) && f->size == 2);
+}
+
 enum ftrace_event_flag {
 	/*
 	 * libtraceevent could not read the whole format (its TEP_EVENT_FL_FAILED, which makes
@@ -135,6 +149,20 @@ struct ftrace_event {
 	void *priv;	       /* the reader's own per-event data */
 	uint32_t flags;	       /* enum ftrace_event_flag */
 };
+
+/*
+ * Whether @f of @ev is ftrace's kernel_stack "caller": `unsigned long caller[8]` in the format,
+ * but the kernel stores as many frames as the stack had, so the elements run to the end of the
+ * record (0 to many), as trace-cmd's stack handler reads them. Checked once per event class.
+ */
+static inline int ftrace_field_to_end(const struct ftrace_event *ev, const struct ftrace_field *f)
+{
+	return (f->flags & (FTRACE_FIELD_ARRAY | FTRACE_FIELD_DYNAMIC | FTRACE_FIELD_STRING)) ==
+		       FTRACE_FIELD_ARRAY &&
+	       ev->n_fields && f == &ev->fields[ev->n_fields - 1] && ev->system &&
+	       !strcmp(ev->system, "ftrace") && !strcmp(ev->name, "kernel_stack") &&
+	       !strcmp(f->name, "caller");
+}
 
 /* Layout of a ring-buffer sub-buffer, from the header_page text. */
 struct ftrace_page_layout {

@@ -7,7 +7,7 @@
 # 1. Round trips. Inputs: every trace.dat file of the shared corpus, and gen-dat files in
 #    several encodings (v6; zstd with losses; zlib, big-endian, 32-bit long; two instances;
 #    16 KiB pages; a raw TSC clock with DATE; mono with DATE; TSC2NSEC with guest clock
-#    samples and an OFFSET). Each goes to CTF, then back to trace.dat as the input was (its
+#    samples and an OFFSET; --extra-events, the records conversions have lost). Each goes to CTF, then back to trace.dat as the input was (its
 #    version and compression), as v6, as v7 zstd and as v7 zlib. Each file made back:
 #    a. `tracekit print --style json` prints what it prints for the input: every event and
 #       loss in order, ns times, CPUs, names, common fields and values. Left aside: the
@@ -29,10 +29,23 @@
 #    ctf-dat-check.py finds every event of the CTF trace in the file, with its time, CPU
 #    and values (it says what the comparison leaves out); the file is v7 zstd, as trace-cmd
 #    records by default; a v6 twin prints the same JSON.
+# 1e. The CTF trace of the --extra-events file, read by babeltrace2: fib_table_lookup's
+#    `__u8 src[4]` is an array of bytes, not a string (the zeros inside 127.0.0.1 are data);
+#    kernel_stack's `caller[8]` is a sequence of as many frames as the record holds (0 to 12).
 # 3. Selection: -e, --begin and --end on a CTF input keep the events they keep in a
 #    conversion to JSON lines.
+# 4. Records larger than 4 KiB: a gen-ctf trace (strings of 3000 to 9000 bytes) becomes a file
+#    of 8 or 16 KiB pages (the smallest power of two that holds its largest record), v7 and
+#    v6, with one warning line saying so; trace-cmd report reads it quietly, every event, and
+#    ctf-dat-check.py finds every event. (The --extra-events file of part 1 has
+#    print records of 4072 bytes, the most a 4 KiB page holds, which round trip in 4 KiB pages.)
+# 5. Task names: trace-cmd report of a CTF trace converted to trace.dat names each task (saved
+#    command lines) rather than `<...>`: from the procname context (gen-ctf --procname: thread
+#    N of pid 4242 + N is "tk-thread-N"), else from the trace's procname environment entry
+#    (gen-ctf's "tk-demo"; the corpus's wk-heartbeat-u, "wk-heartbeat").
 #
-# Usage: convert-dat.sh TRACEKIT GEN_DAT CORPUS_DIR   (exits 77 without trace-cmd or python3)
+# Usage: convert-dat.sh TRACEKIT GEN_DAT CORPUS_DIR [GEN_CTF]
+#        (exits 77 without trace-cmd or python3)
 set -u
 LC_ALL=C
 TZ=UTC
@@ -48,6 +61,7 @@ done
 tk=$(abspath "$1")
 gen=$(abspath "$2")
 corpus=${3:-}
+gen_ctf=${4:+$(abspath "$4")}
 check=$(abspath "$(dirname "$0")/ctf-dat-check.py")
 tmp=$(mktemp -d)
 trap 'rm -rf "$tmp"' EXIT
@@ -168,6 +182,26 @@ round_trip() {
 	echo "$name: $(grep -c '"name"' "$tmp/want.json") events round trip"
 }
 
+# extra_checks: the checks of 1e on the CTF trace round_trip left in $tmp/ctf
+extra_checks() {
+	checked=$((checked + 1))
+	if ! command -v babeltrace2 >/dev/null 2>&1; then
+		echo "note: no babeltrace2: 1e left out"
+		return
+	fi
+	babeltrace2 "$tmp/ctf" >"$tmp/bt.txt" 2>"$tmp/bt.err" || fail "1e: babeltrace2 fails"
+	grep ' fib_table_lookup: ' "$tmp/bt.txt" >"$tmp/fib.txt"
+	[ -s "$tmp/fib.txt" ] || fail "1e: no fib_table_lookup event"
+	grep -v 'src = \[ \[0\] = 0x[0-9A-F]*, \[1\] = 0x[0-9A-F]*, \[2\] = 0x[0-9A-F]*, \[3\] = 0x[0-9A-F]* \]' \
+		"$tmp/fib.txt" | head -n 1 | grep . && fail "1e: src is not 4 bytes"
+	grep -q 'dst = \[ \[0\] = 0x7F, \[1\] = 0x0, \[2\] = 0x0, \[3\] = 0x1 \]' "$tmp/fib.txt" ||
+		fail "1e: no dst 127.0.0.1 as bytes"
+	grep ' kernel_stack: ' "$tmp/bt.txt" >"$tmp/stack.txt"
+	grep -q 'size = 0, .*caller = \[ \]' "$tmp/stack.txt" || fail "1e: no stack of 0 frames"
+	grep -q 'size = 12, .*caller = \[ .*\[11\] = 0x[0-9A-F]* \]' "$tmp/stack.txt" ||
+		fail "1e: no stack of 12 frames"
+}
+
 if [ -n "$corpus" ] && [ -d "$corpus/tracedat" ]; then
 	for f in "$corpus"/tracedat/*.dat; do
 		round_trip "corpus $(basename "$f")" "$f"
@@ -183,7 +217,8 @@ for spec in "v6:--file-version=6 -n 3000 -c 2 -S 1" \
 	"page16k:--page-size=16384 -n 2000 -c 2 -S 8" \
 	"tsc-date:--clock=x86-tsc --date -n 2000 -c 2 -S 5" \
 	"mono-date:--clock=mono --date -n 2000 -c 2 -S 6" \
-	"tsc2nsec-guest:--clock=x86-tsc --tsc2nsec --time-shift --offset=-5000 -n 2000 -c 3 -S 7"; do
+	"tsc2nsec-guest:--clock=x86-tsc --tsc2nsec --time-shift --offset=-5000 -n 2000 -c 3 -S 7" \
+	"extra:--extra-events -n 3000 -c 2 -S 9"; do
 	name=${spec%%:*}
 	# shellcheck disable=SC2086 # a list of options
 	if ! "$gen" ${spec#*:} "$tmp/in.dat" >/dev/null; then
@@ -201,6 +236,7 @@ for spec in "v6:--file-version=6 -n 3000 -c 2 -S 1" \
 	*--time-shift*) round_trip "gen-dat $name" "$tmp/in.dat" nocycles ;;
 	*) round_trip "gen-dat $name" "$tmp/in.dat" ;;
 	esac
+	case $spec in *--extra-events*) extra_checks ;; esac
 done
 
 # ctf_to_dat NAME DIR: the checks of part 2
@@ -263,6 +299,81 @@ if [ -n "$corpus" ] && [ -d "$corpus/ctf/traces/succeed" ]; then
 	done
 else
 	echo "note: no shared corpus at '$corpus': CTF traces left out"
+fi
+
+# 4. records larger than a 4 KiB page
+if [ -n "$gen_ctf" ]; then
+	rm -rf "$tmp/big"
+	"$gen_ctf" --events 600 --streams 2 --seed 3 "$tmp/big" >/dev/null ||
+		fail "gen-ctf for part 4"
+	"$tk" print --style json "$tmp/big" >"$tmp/ctf.json" 2>/dev/null
+	for v in 7 6; do
+		checked=$((checked + 1))
+		rm -f "$tmp/big.dat"
+		if ! "$tk" convert "$tmp/big" -o "$tmp/big.dat" --file-version=$v 2>"$tmp/err"; then
+			fail "large records v$v: $(head -n 1 "$tmp/err")"
+			continue
+		fi
+		# the page: a power of two from 8 KiB that holds the largest record and its 24
+		# bytes of page and record headers, and half of it would not
+		page=$(sed -n 's/^tracekit: warning: Writing trace.dat in larger pages: page-size=\([0-9]*\), largest-record=[0-9]*, reason=records larger than a 4096-byte page$/\1/p' "$tmp/err")
+		rec=$(sed -n 's/^.*largest-record=\([0-9]*\),.*$/\1/p' "$tmp/err")
+		if [ "$(grep -c . "$tmp/err")" != 1 ] || [ -z "$page" ] || [ -z "$rec" ]; then
+			fail "large records v$v: not one warning naming the page size: $(head -n 2 "$tmp/err")"
+		elif [ "$page" != 8192 ] && [ "$page" != 16384 ] || [ $((rec + 24)) -gt "$page" ] ||
+			[ $((rec + 24)) -le $((page / 2)) ] || [ "$rec" -le 4072 ]; then
+			fail "large records v$v: page-size=$page for a record of $rec bytes"
+		fi
+		"$tk" info "$tmp/big.dat" | grep -q " page_size = $page\$" ||
+			fail "large records v$v: the file does not say $page-byte pages"
+		trace-cmd report -i "$tmp/big.dat" >"$tmp/got.tc" 2>"$tmp/tc.err"
+		rc=$?
+		if [ $rc -ne 0 ] || [ -s "$tmp/tc.err" ] || grep -q 'FAILED TO PARSE' "$tmp/got.tc"; then
+			fail "large records v$v: trace-cmd report exits $rc: $(head -n 1 "$tmp/tc.err")"
+		fi
+		[ "$(grep -cE '^ *[^ ]+-[0-9]+ +\[[0-9]{3}\] [0-9]+\.[0-9]{6}: ' "$tmp/got.tc")" = \
+			"$(grep -c '"name"' "$tmp/ctf.json")" ] ||
+			fail "large records v$v: trace-cmd report shows another number of events"
+		"$tk" print --style json "$tmp/big.dat" >"$tmp/dat.json"
+		python3 "$check" "$tmp/ctf.json" "$tmp/dat.json" >"$tmp/check.txt" ||
+			fail "large records v$v: $(head -n 1 "$tmp/check.txt")"
+		echo "large records v$v: $(grep -c '"name"' "$tmp/dat.json") events in $page-byte pages"
+	done
+else
+	echo "note: no gen-ctf: part 4 left out"
+fi
+
+# task_names NAME DIR RULE: part 5; RULE is "env:COMM", or "thread" (tk-thread-(pid - 4242))
+task_names() {
+	checked=$((checked + 1))
+	rm -f "$tmp/names.dat"
+	if ! "$tk" convert -q "$2" -o "$tmp/names.dat" 2>"$tmp/err"; then
+		fail "$1: $(head -n 1 "$tmp/err")"
+		return
+	fi
+	trace-cmd report -i "$tmp/names.dat" 2>/dev/null |
+		sed -n 's/^ *\([^ ]*\)-\([0-9]*\) *\[[0-9]\{3\}\] [0-9]*\.[0-9]\{6\}: .*/\1 \2/p' >"$tmp/tasks"
+	n=$(grep -c . "$tmp/tasks")
+	case $3 in
+	env:*) bad=$(awk -v c="${3#env:}" '$1 != c' "$tmp/tasks" | head -n 1) ;;
+	*) bad=$(awk '$1 != "tk-thread-" ($2 - 4242)' "$tmp/tasks" | head -n 1) ;;
+	esac
+	if [ "$n" -eq 0 ] || [ -n "$bad" ]; then
+		fail "$1: task named otherwise: ${bad:-no events}"
+	else
+		echo "$1: $n events with their task's name"
+	fi
+}
+if [ -n "$gen_ctf" ]; then
+	rm -rf "$tmp/pn" "$tmp/env"
+	"$gen_ctf" --procname --events 400 --streams 2 --seed 4 "$tmp/pn" >/dev/null &&
+		task_names "procname context" "$tmp/pn" thread
+	"$gen_ctf" --events 400 --streams 2 --seed 4 "$tmp/env" >/dev/null &&
+		task_names "procname environment" "$tmp/env" env:tk-demo
+fi
+if [ -n "$corpus" ] && [ -d "$corpus/ctf/traces/succeed/wk-heartbeat-u" ]; then
+	task_names "corpus wk-heartbeat-u" "$corpus/ctf/traces/succeed/wk-heartbeat-u" \
+		env:wk-heartbeat
 fi
 
 echo "$checked conversions, $failures failures"

@@ -71,6 +71,7 @@ struct gen {
 	bool packetized;
 	bool lost;
 	bool count_empty;
+	bool procname; /* lttng layout: a procname string in the stream event context */
 	const char *outdir;
 
 	unsigned int a16, a32, a64; /* alignment of 16/32/64-bit integers in lttng/compact */
@@ -716,9 +717,10 @@ static void lttng_metadata(struct text *t, const struct gen *g)
 		  "\t\tinteger { size = 32; align = @32; signed = 1; encoding = none; base = 10; } "
 		  "_vtid;\n"
 		  "\t\tinteger { size = 32; align = @32; signed = 1; encoding = none; base = 10; } "
-		  "_vpid;\n"
-		  "\t};\n"
-		  "};\n\n");
+		  "_vpid;\n");
+	if (g->procname)
+		text_tsdl(t, g, "\t\tstring _procname;\n");
+	text_tsdl(t, g, "\t};\n};\n\n");
 }
 
 /* Packet header and context of the lttng and compact layouts (section 7). */
@@ -751,6 +753,7 @@ static void lttng_event(struct stream *s, const struct event *e)
 	enum tk_byte_order o = g->order;
 	uint32_t id = lttng_classes[e->cls].id;
 	size_t i, n;
+	int vtid;
 
 	if (id >= 65535 || (e->ts - s->clk) >> 32) {
 		put_int(w, 65535, 16, g->a16, o);
@@ -762,8 +765,15 @@ static void lttng_event(struct stream *s, const struct event *e)
 		put_int(w, e->ts, 32, g->a32, o);
 	}
 	s->clk = e->ts;
-	put_int(w, VPID + 1 + rng_below(r, 4), 32, g->a32, o); /* _vtid */
+	vtid = VPID + 1 + (int) rng_below(r, 4);
+	put_int(w, (uint64_t) vtid, 32, g->a32, o); /* _vtid */
 	put_int(w, VPID, 32, g->a32, o);
+	if (g->procname) { /* a name per thread, as LTTng's procname context gives it */
+		char name[16];
+
+		snprintf(name, sizeof(name), "tk-thread-%d", vtid - VPID);
+		put_string(w, name, strlen(name));
+	}
 	put_payload_start(w, g, &lttng_classes[e->cls]);
 	switch (id) {
 	case 0:
@@ -1546,6 +1556,7 @@ static void usage(FILE *out)
 		"      --lost              make some packets report discarded events and skip\n"
 		"                          some packet sequence numbers\n"
 		"      --count-empty       print the number of empty text fields written\n"
+		"      --procname          lttng layout: a procname string context per thread\n"
 		"  -h, --help              show this help\n"
 		"\n"
 		"Big-endian lttng and compact traces use natural alignment (as on ppc64),\n"
@@ -1574,6 +1585,7 @@ enum {
 	OPT_PACKETIZED,
 	OPT_LOST,
 	OPT_COUNT_EMPTY,
+	OPT_PROCNAME,
 };
 
 static void parse_args(struct gen *g, int argc, char **argv)
@@ -1590,6 +1602,7 @@ static void parse_args(struct gen *g, int argc, char **argv)
 		{"packetized-metadata", no_argument, NULL, OPT_PACKETIZED},
 		{"lost", no_argument, NULL, OPT_LOST},
 		{"count-empty", no_argument, NULL, OPT_COUNT_EMPTY},
+		{"procname", no_argument, NULL, OPT_PROCNAME},
 		{"help", no_argument, NULL, 'h'},
 		{NULL, 0, NULL, 0},
 	};
@@ -1644,6 +1657,9 @@ static void parse_args(struct gen *g, int argc, char **argv)
 			break;
 		case OPT_LOST:
 			g->lost = true;
+			break;
+		case OPT_PROCNAME:
+			g->procname = true;
 			break;
 		case OPT_COUNT_EMPTY:
 			g->count_empty = true;

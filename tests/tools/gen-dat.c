@@ -47,7 +47,7 @@
 
 #define MAX_CPUS	 256
 #define MAX_INSTANCES	 16
-#define MAX_PAYLOAD	 512
+#define MAX_PAYLOAD	 8192
 #define PAGES_IN_CHUNK	 10 /* v7 compressed flyrecord data: pages per chunk */
 #define DELTA_BITS	 27
 #define MAX_DELTA	 ((UINT64_C(1) << DELTA_BITS) - 1)
@@ -113,6 +113,7 @@ struct gen {
 	bool time_shift; /* TIME_SHIFT option: a guest's samples of the host clock */
 	/* function_graph records too, in this layout */
 	enum fg_layout funcgraph;
+	bool extra;	 /* --extra-events: records conversions have lost */
 	bool has_offset; /* OFFSET option */
 	int64_t offset;	 /* its value, ns */
 	const char *clock;
@@ -431,6 +432,28 @@ enum event_id {
 static const char *const ftrace_formats[] = {fmt_function, fmt_print, fmt_bprint};
 
 /*
+ * --extra-events: records whose fields conversions have got wrong. fib_table_lookup in the
+ * layout of a 5.x kernel: u8 address arrays at odd offsets, which libtraceevent flags as
+ * strings but which hold bytes (127.0.0.1 has zeros inside). kernel_stack (below): its
+ * format says `unsigned long caller[8]`, but the kernel writes as many frames as the stack
+ * has, and the record ends with them.
+ */
+#define ID_FIB_TABLE_LOOKUP 536
+static const char fmt_fib_table_lookup[] =
+	"name: fib_table_lookup\n"
+	"ID: 536\n" FMT_COMMON "\tfield:u32 tb_id;\toffset:8;\tsize:4;\tsigned:0;\n"
+	"\tfield:int oif;\toffset:12;\tsize:4;\tsigned:1;\n"
+	"\tfield:int iif;\toffset:16;\tsize:4;\tsigned:1;\n"
+	"\tfield:__u8 tos;\toffset:20;\tsize:1;\tsigned:0;\n"
+	"\tfield:__u8 scope;\toffset:21;\tsize:1;\tsigned:0;\n"
+	"\tfield:__u8 flags;\toffset:22;\tsize:1;\tsigned:0;\n"
+	"\tfield:__u8 src[4];\toffset:23;\tsize:4;\tsigned:0;\n"
+	"\tfield:__u8 dst[4];\toffset:27;\tsize:4;\tsigned:0;\n"
+	"\n"
+	"print fmt: \"table %u oif %d iif %d src %pI4 dst %pI4 tos %d scope %d flags %x\", "
+	"REC->tb_id, REC->oif, REC->iif, REC->src, REC->dst, REC->tos, REC->scope, REC->flags\n";
+
+/*
  * The function_graph tracer's events (--funcgraph), in the layouts kernels have exported
  * (kernel/trace/trace_entries.h): the exit record grew a retval with
  * CONFIG_FUNCTION_GRAPH_RETVAL (6.5), depth became unsigned and the entry gained args[] in
@@ -529,6 +552,7 @@ static const struct {
 	{"timer", {fmt_timer_start, NULL}},
 	{"raw_syscalls", {fmt_sys_enter, fmt_sys_exit, NULL}},
 	{"power", {fmt_cpu_idle, NULL}},
+	{"fib", {fmt_fib_table_lookup, NULL}}, /* --extra-events only */
 };
 
 /* events/header_event of Linux 6.x (32-bit kernels print the same text) */
@@ -1195,6 +1219,105 @@ static void make_fg_next(struct cpu_gen *c, struct event *e)
 	make_fg_exit(c, e);
 }
 
+/* ftrace's kernel_stack for the long size: an int, then the frames at the next long */
+#define ID_KERNEL_STACK 4
+static void fmt_kernel_stack(const struct gen *g, struct buf *t)
+{
+	unsigned int k;
+
+	buf_printf(t,
+		   "name: kernel_stack\nID: %d\n" FMT_COMMON
+		   "\tfield:int size;\toffset:8;\tsize:4;\tsigned:1;\n"
+		   "\tfield:unsigned long caller[8];\toffset:%u;\tsize:%u;\tsigned:0;\n\n"
+		   "print fmt: \"\\t=> %%ps\\n\\t=> %%ps\\n\\t=> %%ps\\n\" \"\\t=> %%ps\\n\\t=> "
+		   "%%ps\\n\\t=> %%ps\\n\" \"\\t=> %%ps\\n\\t=> %%ps\\n\"",
+		   ID_KERNEL_STACK, 8 + g->long_size - 4 * (g->long_size == 4), 8 * g->long_size);
+	for (k = 0; k < 8; k++)
+		buf_printf(t, ", (void *)REC->caller[%u]", k);
+	buf_printf(t, "\n");
+}
+
+/* 0 to 12 frames (more than the format's 8 on deep stacks) */
+static void make_kernel_stack(struct cpu_gen *c, struct event *e)
+{
+	const struct gen *g = c->g;
+	uint32_t n = (uint32_t) rng_below(&c->r, 13), off = g->long_size == 8 ? 16 : 12, i;
+
+	ev_start(e, g, ID_KERNEL_STACK, draw_flags(c), 0, c->cur.pid, off + n * g->long_size);
+	ev_u32(e, g, 8, n);
+	for (i = 0; i < n; i++) {
+		uint64_t a = draw_code_addr(c, func_names, ARRAY_SIZE(func_names));
+
+		if (g->long_size == 8)
+			ev_u64(e, g, off + i * 8, a);
+		else
+			ev_u32(e, g, off + i * 4, (uint32_t) a);
+	}
+}
+
+/* An IPv4 address, often with zero bytes inside */
+static void draw_ipv4(struct cpu_gen *c, uint8_t *at)
+{
+	static const uint8_t addrs[][4] = {
+		{127, 0, 0, 1}, {10, 0, 0, 0},	      {0, 0, 0, 0},	 {192, 168, 0, 1},
+		{10, 0, 2, 15}, {255, 255, 255, 255}, {172, 16, 0, 254},
+	};
+
+	memcpy(at, addrs[rng_below(&c->r, ARRAY_SIZE(addrs))], 4);
+}
+
+static void make_fib_table_lookup(struct cpu_gen *c, struct event *e)
+{
+	const struct gen *g = c->g;
+
+	ev_start(e, g, ID_FIB_TABLE_LOOKUP, draw_flags(c), 0, c->cur.pid, 31);
+	ev_u32(e, g, 8, rng_below(&c->r, 2) ? 254 : 255);
+	ev_u32(e, g, 12, (uint32_t) rng_below(&c->r, 4));
+	ev_u32(e, g, 16, rng_below(&c->r, 2) ? 1 : UINT32_MAX);
+	ev_u8(e, 20, (uint8_t) rng_below(&c->r, 2) * 16);
+	ev_u8(e, 21, (uint8_t) rng_below(&c->r, 256));
+	ev_u8(e, 22, (uint8_t) rng_below(&c->r, 2));
+	draw_ipv4(c, e->data + 23);
+	draw_ipv4(c, e->data + 27);
+}
+
+/*
+ * A print record as large as a page holds (the kernel's limit: 4072 bytes in a 4 KiB
+ * sub-buffer of a 64-bit kernel), its message numbered lines; at most MAX_PAYLOAD.
+ */
+static void make_big_print(struct cpu_gen *c, struct event *e)
+{
+	const struct gen *g = c->g;
+	uint32_t len = g->page_size - 8 - g->long_size - 8, at = 16, line = 0;
+
+	if (len > MAX_PAYLOAD)
+		len = MAX_PAYLOAD;
+	ev_start(e, g, ID_PRINT, draw_flags(c), 0, c->cur.pid, len);
+	ev_u64(e, g, 8, draw_code_addr(c, printer_names, ARRAY_SIZE(printer_names)));
+	while (at < len - 2) {
+		char text[32];
+		int n = snprintf(text, sizeof(text), "big print line %u; ", line++);
+
+		memcpy(e->data + at, text, len - 2 - at < (uint32_t) n ? len - 2 - at : (size_t) n);
+		at += (uint32_t) n;
+	}
+	e->data[len - 2] = '\n';
+	e->data[len - 1] = '\0';
+}
+
+/* --extra-events: one of the records conversions have got wrong */
+static void make_extra(struct cpu_gen *c, struct event *e)
+{
+	uint64_t k = rng_below(&c->r, 16);
+
+	if (k < 7)
+		make_fib_table_lookup(c, e);
+	else if (k < 14 || e->drop) /* no room for a loss count beside the largest record */
+		make_kernel_stack(c, e);
+	else
+		make_big_print(c, e);
+}
+
 /* Event kinds and their weights. */
 static const struct {
 	void (*make)(struct cpu_gen *c, struct event *e);
@@ -1244,6 +1367,10 @@ static void next_event(struct cpu_gen *c, struct event *e)
 	}
 	if (c->irq >= 0) {
 		make_irq_exit(c, e);
+		return;
+	}
+	if (c->g->extra && !rng_below(&c->r, 8)) {
+		make_extra(c, e);
 		return;
 	}
 	for (k = 0; k < ARRAY_SIZE(kinds); k++)
@@ -1370,6 +1497,11 @@ static void pager_add(struct pager *p, const struct event *e)
 		reserve = p->missed > 0 ? g->long_size : 0;
 		if (p->pos + ext + disc + need + reserve <= g->page_size)
 			break;
+		if (p->pos == p->data_off && (ext || disc) &&
+		    p->pos + need + reserve <= g->page_size) {
+			ext = disc = 0; /* a record as large as the page: alone in it */
+			break;
+		}
 		if (p->pos == p->data_off)
 			die("Cannot fit event in a page: length=%u, page-size=%u", e->len,
 			    g->page_size);
@@ -1472,7 +1604,7 @@ static void meta_ftrace(const struct gen *g, struct buf *b)
 {
 	size_t i;
 
-	put_u32(b, (uint32_t) ARRAY_SIZE(ftrace_formats) + (g->funcgraph ? 2 : 0));
+	put_u32(b, (uint32_t) ARRAY_SIZE(ftrace_formats) + (g->funcgraph ? 2 : 0) + g->extra);
 	for (i = 0; i < ARRAY_SIZE(ftrace_formats); i++) {
 		put_u64(b, strlen(ftrace_formats[i]));
 		put_bytes(b, ftrace_formats[i], strlen(ftrace_formats[i]));
@@ -1485,15 +1617,23 @@ static void meta_ftrace(const struct gen *g, struct buf *b)
 		put_u64(b, strlen(l->entry_fmt));
 		put_bytes(b, l->entry_fmt, strlen(l->entry_fmt));
 	}
+	if (g->extra) {
+		struct buf t = {0};
+
+		fmt_kernel_stack(g, &t);
+		put_u64(b, t.len);
+		put_bytes(b, t.p, t.len);
+		buf_free(&t);
+	}
 }
 
 static void meta_events(const struct gen *g, struct buf *b)
 {
 	size_t i, k, n;
 
-	(void) g;
-	put_u32(b, ARRAY_SIZE(systems));
-	for (i = 0; i < ARRAY_SIZE(systems); i++) {
+	n = ARRAY_SIZE(systems) - !g->extra;
+	put_u32(b, (uint32_t) n);
+	for (i = 0; i < ARRAY_SIZE(systems) - !g->extra; i++) {
 		put_cstr(b, systems[i].name);
 		for (n = 0; systems[i].formats[n]; n++)
 			;
@@ -2084,6 +2224,10 @@ static void usage(FILE *out)
 		"                           mark) as many as the other events, in the layout of\n"
 		"                           KERNEL: 6.18 (default), 6.12 (built with\n"
 		"                           CONFIG_FUNCTION_GRAPH_RETVAL), 6.1 or 4.14\n"
+		"      --extra-events       add records conversions have lost: fib_table_lookup\n"
+		"                           (u8 address arrays with zeros inside), kernel_stack\n"
+		"                           (0 to 12 frames), print records as large as a page\n"
+		"                           holds (4072 bytes in 4 KiB pages, at most 8192)\n"
 		"  -h, --help               show this help\n",
 		MAX_CPUS, MAX_INSTANCES);
 }
@@ -2123,6 +2267,7 @@ enum {
 	OPT_TSC2NSEC_FLAG,
 	OPT_TIME_SHIFT_FLAG,
 	OPT_FUNCGRAPH,
+	OPT_EXTRA,
 };
 
 static void parse_args(struct gen *g, int argc, char **argv)
@@ -2144,6 +2289,7 @@ static void parse_args(struct gen *g, int argc, char **argv)
 		{"tsc2nsec", no_argument, NULL, OPT_TSC2NSEC_FLAG},
 		{"time-shift", no_argument, NULL, OPT_TIME_SHIFT_FLAG},
 		{"funcgraph", optional_argument, NULL, OPT_FUNCGRAPH},
+		{"extra-events", no_argument, NULL, OPT_EXTRA},
 		{"help", no_argument, NULL, 'h'},
 		{NULL, 0, NULL, 0},
 	};
@@ -2241,6 +2387,9 @@ static void parse_args(struct gen *g, int argc, char **argv)
 				}
 			if (!g->funcgraph)
 				bad_choice("--funcgraph", optarg, "6.18, 6.12, 6.1 or 4.14");
+			break;
+		case OPT_EXTRA:
+			g->extra = true;
 			break;
 		case 'h':
 			usage(stdout);
