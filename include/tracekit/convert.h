@@ -13,6 +13,7 @@
 #ifndef TRACEKIT_CONVERT_H
 #define TRACEKIT_CONVERT_H
 
+#include <signal.h>
 #include <stddef.h>
 #include <stdint.h>
 
@@ -92,6 +93,9 @@ typedef void (*tk_progress_cb)(uint64_t done, uint64_t total, void *payload);
  *                times of day, events, pids, comms, CPUs), checked against the inputs as
  *                tk_filter_create() does; NULL for none. @events, @has_begin and @has_end
  *                still apply when @filter leaves that part open.
+ * @stop:         A flag the caller sets, from a signal handler for instance, to stop the
+ *                conversion: tk_convert() then returns TK_ERR_CANCELED soon after and leaves
+ *                nothing behind (no output, no temporary); NULL for none.
  */
 struct tk_convert_opts {
 	size_t size;
@@ -109,6 +113,7 @@ struct tk_convert_opts {
 	tk_warning_cb warning;
 	void *warning_payload;
 	const struct tk_filter_opts *filter;
+	const volatile sig_atomic_t *stop;
 };
 
 #define TK_CONVERT_OPTS_INIT                                                                       \

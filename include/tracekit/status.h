@@ -29,6 +29,7 @@ extern "C" {
  * @TK_ERR_UNSUPPORTED: The input uses a feature tracekit does not handle.
  * @TK_ERR_INVAL:       Invalid argument or call sequence (a caller bug).
  * @TK_ERR_NOTFOUND:    A named thing (file, trace, field) does not exist.
+ * @TK_ERR_CANCELED:    The caller asked the call to stop (tk_convert_opts.stop).
  */
 enum tk_status {
 	TK_OK = 0,
@@ -40,6 +41,7 @@ enum tk_status {
 	TK_ERR_UNSUPPORTED = -4,
 	TK_ERR_INVAL = -5,
 	TK_ERR_NOTFOUND = -6,
+	TK_ERR_CANCELED = -7,
 };
 
 /**

@@ -849,7 +849,7 @@ enum tk_status convert_ctf_to_ctf(struct tk_trace *t, const char *const *inputs,
 				     ev->ec->name ? ev->ec->name : "");
 			break;
 		}
-		convert_progress(filter);
+		st = convert_progress(filter);
 	}
 	if (st == TK_END)
 		st = c.err < 0 ? c.err : TK_OK;

@@ -616,7 +616,9 @@ static enum tk_status convert_stream(struct dat_ctf *c, struct tk_stream *stream
 		if (st < 0)
 			break;
 		missed = 0;
-		convert_progress(filter);
+		st = convert_progress(filter);
+		if (st < 0)
+			break;
 	}
 	cur->ops->destroy(cur);
 	return st;

@@ -957,7 +957,7 @@ static enum tk_status convert_events(struct dat_conv *c)
 		st = put_event(c, ev);
 		if (st < 0)
 			break;
-		convert_progress(c->f);
+		st = convert_progress(c->f);
 	}
 	if (st == TK_END)
 		st = TK_OK;

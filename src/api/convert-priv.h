@@ -6,6 +6,7 @@
 #ifndef TK_API_CONVERT_PRIV_H
 #define TK_API_CONVERT_PRIV_H
 
+#include <signal.h>
 #include <stdint.h>
 
 #include <tracekit/tracekit.h>
@@ -15,10 +16,14 @@
 
 struct convert_filter {
 	const struct tk_convert_opts *o;
-	struct tk_filter *tf; /* the filter stage (include/tracekit/filter.h) */
-	uint64_t events;      /* events converted so far */
-	uint64_t total;	      /* events to convert, if known (0 otherwise) */
+	struct tk_filter *tf;		   /* the filter stage (include/tracekit/filter.h) */
+	uint64_t events;		   /* events converted so far */
+	uint64_t total;			   /* events to convert, if known (0 otherwise) */
+	const volatile sig_atomic_t *stop; /* tk_convert_opts.stop, or NULL */
 };
+
+/* TK_ERR_CANCELED with its cause when the caller asked to stop, else TK_OK. */
+enum tk_status convert_stopped(const volatile sig_atomic_t *stop);
 
 /* 1 when @ev passes the filter stage, 0 when not, or a negative status. */
 static inline int convert_keep(const struct convert_filter *f, const struct tk_event *ev)
@@ -32,11 +37,17 @@ static inline int convert_keep(const struct convert_filter *f, const struct tk_e
 	return st < 0 ? (int) st : keep;
 }
 
-/* Count one event converted, and tell the progress callback now and then. */
-static inline void convert_progress(struct convert_filter *f)
+/*
+ * Count one event converted, and tell the progress callback now and then; TK_ERR_CANCELED
+ * when the caller asked to stop.
+ */
+static inline enum tk_status convert_progress(struct convert_filter *f)
 {
 	if (++f->events % 65536 == 0 && f->o->progress)
 		f->o->progress(f->events, f->total, f->o->payload);
+	if (__builtin_expect(f->stop && *f->stop, 0))
+		return convert_stopped(f->stop);
+	return TK_OK;
 }
 
 /*

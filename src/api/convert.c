@@ -175,7 +175,8 @@ static enum tk_status to_text(struct tk_trace *t, const char *output, unsigned i
 		}
 		if (si < t->n_streams)
 			missed[si] = 0;
-		convert_progress(f);
+		if (st >= 0)
+			st = convert_progress(f);
 	}
 	if (st == TK_END)
 		st = TK_OK;
@@ -203,6 +204,7 @@ static enum tk_status to_dat(struct tk_trace *t, const char *output,
 	co.filter = model_filter_all(f->tf) ? NULL : f->tf;
 	co.progress = o->progress;
 	co.payload = o->payload;
+	co.stop = f->stop;
 	return tracedat_copy(t->sources[0], output, &co);
 }
 
@@ -219,6 +221,13 @@ void convert_warn(const struct convert_filter *f, const char *fmt, ...)
 	vsnprintf(text, sizeof(text), fmt, ap);
 	va_end(ap);
 	o->warning(text, o->warning_payload);
+}
+
+enum tk_status convert_stopped(const volatile sig_atomic_t *stop)
+{
+	if (!stop || !*stop)
+		return TK_OK;
+	return TK_FAIL(TK_ERR_CANCELED, "Cannot go on: reason=stopped by the caller");
 }
 
 enum tk_status tk_convert(const char *const *inputs, size_t n_inputs, const char *output,
@@ -255,6 +264,8 @@ enum tk_status tk_convert(const char *const *inputs, size_t n_inputs, const char
 	if (st < 0)
 		return TK_FAIL(st, "Cannot convert: output=%s", output);
 	filter.o = o;
+	if (o->size >= offsetof(struct tk_convert_opts, stop) + sizeof(o->stop))
+		filter.stop = o->stop;
 	st = make_filter(&filter, t);
 	if (st < 0) {
 		tk_trace_close(t);

@@ -127,6 +127,8 @@ const char *tk_status_str(enum tk_status status)
 		return "TK_ERR_INVAL";
 	case TK_ERR_NOTFOUND:
 		return "TK_ERR_NOTFOUND";
+	case TK_ERR_CANCELED:
+		return "TK_ERR_CANCELED";
 	}
 	return "TK_UNKNOWN";
 }

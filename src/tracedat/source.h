@@ -7,6 +7,7 @@
 #ifndef TK_TRACEDAT_SOURCE_H
 #define TK_TRACEDAT_SOURCE_H
 
+#include <signal.h>
 #include <stddef.h>
 #include <stdint.h>
 
@@ -79,6 +80,7 @@ struct tracedat_copy_opts {
 	struct tk_filter *filter; /* NULL: every record */
 	void (*progress)(uint64_t done, uint64_t total, void *payload);
 	void *payload;
+	const volatile sig_atomic_t *stop; /* set: stop with TK_ERR_CANCELED */
 };
 
 enum tk_status tracedat_copy(const struct tk_source *src, const char *path,

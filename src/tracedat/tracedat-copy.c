@@ -161,6 +161,10 @@ static enum tk_status reencode(struct copy *c, struct tracedat_pages *pr)
 			break;
 		if (c->o->progress)
 			c->o->progress(c->done, c->total, c->o->payload);
+		if (c->o->stop && *c->o->stop) {
+			st = TK_FAIL(TK_ERR_CANCELED, "Cannot go on: reason=stopped by the caller");
+			break;
+		}
 	}
 	if (st == TK_END)
 		st = ftrace_page_writer_flush(&pw);
@@ -217,6 +221,11 @@ static enum tk_status write_buffer(struct copy *c, size_t bi)
 					break;
 				if (c->o->progress)
 					c->o->progress(c->done, c->total, c->o->payload);
+				if (c->o->stop && *c->o->stop) {
+					st = TK_FAIL(TK_ERR_CANCELED,
+						     "Cannot go on: reason=stopped by the caller");
+					break;
+				}
 			}
 			if (st == TK_END)
 				st = TK_OK;

@@ -199,6 +199,7 @@ static void test_status_names(void **state)
 	assert_string_equal(tk_status_str(TK_ERR_UNSUPPORTED), "TK_ERR_UNSUPPORTED");
 	assert_string_equal(tk_status_str(TK_ERR_INVAL), "TK_ERR_INVAL");
 	assert_string_equal(tk_status_str(TK_ERR_NOTFOUND), "TK_ERR_NOTFOUND");
+	assert_string_equal(tk_status_str(TK_ERR_CANCELED), "TK_ERR_CANCELED");
 	assert_string_equal(tk_status_str((enum tk_status) 42), "TK_UNKNOWN");
 	/* errors are negative, outcomes positive */
 	assert_true(TK_ERR_NOMEM < 0 && TK_ERR_IO < 0 && TK_ERR_FORMAT < 0);

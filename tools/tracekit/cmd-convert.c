@@ -6,6 +6,7 @@
 #include <errno.h>
 #include <getopt.h>
 #include <inttypes.h>
+#include <signal.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -59,6 +60,27 @@ static void help(void)
 	       "  tracekit convert trace.dat -o sched.dat -e sched --begin 1234.5 --end 1236\n"
 	       "  tracekit convert lttng-trace -o copy -e 'sched_*'\n"
 	       "  tracekit convert lttng-trace/ -o lttng.dat\n");
+}
+
+/* The signal that asked the conversion to stop, or 0 (tk_convert_opts.stop). */
+static volatile sig_atomic_t stop_signal;
+
+static void on_stop_signal(int sig)
+{
+	stop_signal = sig;
+}
+
+/* SIGINT, SIGTERM and SIGHUP stop the conversion, which then removes what it wrote. */
+static void catch_stop_signals(void)
+{
+	struct sigaction sa;
+
+	memset(&sa, 0, sizeof(sa));
+	sa.sa_handler = on_stop_signal;
+	sigemptyset(&sa.sa_mask);
+	sigaction(SIGINT, &sa, NULL);
+	sigaction(SIGTERM, &sa, NULL);
+	sigaction(SIGHUP, &sa, NULL);
 }
 
 struct progress {
@@ -143,6 +165,7 @@ int cmd_convert(int argc, char **argv)
 	unsigned int fflags = 0;
 	size_t k;
 	int quiet = 0, c, rc = 0, style;
+	enum tk_status st;
 
 	memset(&sel, 0, sizeof(sel));
 	while ((c = getopt_long(argc, argv, shortopts, options, NULL)) != -1) {
@@ -210,16 +233,30 @@ int cmd_convert(int argc, char **argv)
 	}
 	o.filter = &fopts;
 	o.warning = cli_warn;
+	o.stop = &stop_signal;
+	catch_stop_signals();
 	if (!quiet && isatty(STDERR_FILENO)) {
 		o.progress = on_progress;
 		o.payload = &prog;
 		clock_gettime(CLOCK_MONOTONIC, &prog.start);
 	}
-	if (tk_convert((const char *const *) argv + optind, (size_t) (argc - optind), output, &o) <
-	    0) {
+	st = tk_convert((const char *const *) argv + optind, (size_t) (argc - optind), output, &o);
+	if (st < 0) {
 		if (prog.shown)
 			fputc('\n', stderr);
+		if (st == TK_ERR_CANCELED && stop_signal) {
+			/* nothing was left behind; die of the signal, as the shell expects */
+			fprintf(stderr, "tracekit: convert stopped by %s; %s was not written\n",
+				strsignal(stop_signal), output);
+			signal(stop_signal, SIG_DFL);
+			raise(stop_signal);
+		}
 		rc = cli_fail(NULL);
+		if (stop_signal) {
+			/* nothing was left behind; die of the signal, as the shell expects */
+			signal(stop_signal, SIG_DFL);
+			raise(stop_signal);
+		}
 	} else if (prog.shown || prog.done) {
 		if (prog.total)
 			prog.done = prog.total;
