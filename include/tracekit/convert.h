@@ -41,7 +41,9 @@ extern "C" {
  *                     inputs one CTF 1.8 trace per input trace: the output directory
  *                     itself for a lone trace, else a directory per trace named after
  *                     its path within its input, so that readers print the output as
- *                     they print the input.
+ *                     they print the input; inputs of several formats (or several
+ *                     trace.dat files) are merged into one CTF trace with one
+ *                     nanosecond clock.
  * @TK_CONVERT_JSON:   JSON lines, one object per event (as `tracekit print --style json`).
  * @TK_CONVERT_CHROME: Chrome trace-event JSON (as `tracekit print --style chrome`).
  *

@@ -23,6 +23,14 @@
  *   - discarded events and packets reported by the reader, over the same time ranges.
  * A field a reader would hide (an integer mapped to a clock outside the packet context and
  * event header) has no writer equivalent: such a trace is refused with TK_ERR_UNSUPPORTED.
+ *
+ * Inputs of several formats (trace.dat files with CTF traces, or several trace.dat files) are
+ * merged into one CTF trace instead, the generic path from the model: one clock counting
+ * nanoseconds from the origin the model gives every event (absolute when every input's clock
+ * is), a stream class per input stream class (IDs renumbered in input order), a stream per
+ * input stream, the field classes and values as above, and the losses over the same times.
+ * The environment holds the number of inputs and their paths, since no one input's speaks
+ * for the others.
  */
 #include <inttypes.h>
 #include <limits.h>
@@ -47,11 +55,15 @@ struct cc_len {
 	uint64_t value;
 };
 
-/* One output trace: the writer of a source and its streams by the source's stream order. */
+/*
+ * One source: the writer of its output trace (shared by every source when merged), and the
+ * IDs its clocks and stream classes have there.
+ */
 struct cc_out {
 	const struct tk_source *src;
 	struct tk_ctf_writer *w;
 	uint64_t *clock_ids; /* by the source's clock index */
+	uint64_t *sc_ids;    /* by the source's stream class index */
 };
 
 /* A stream of the input, as written. */
@@ -78,7 +90,11 @@ struct cc {
 	uint8_t *key; /* packet-context values of the current event, serialized */
 	size_t key_len, key_cap;
 	struct convert_filter *filter;
-	enum tk_status err; /* a failure met in the notice callback */
+	enum tk_status err;  /* a failure met in the notice callback */
+	int merged;	     /* one trace for every source, times in nanoseconds */
+	const char *own_ref; /* the length member declared just before (own_length()) */
+	uint64_t *ec_ids;    /* merged: event class IDs by the trace's event class index */
+	uint64_t next_sc;    /* merged: the next stream class ID */
 };
 
 /* ---- declarations ------------------------------------------------------------------------- */
@@ -121,16 +137,28 @@ static const char *ref_name(const struct cc_frames *fr, const struct model_fc *t
 static enum tk_status decl_of(struct cc *c, const struct model_fc *fc, const char *name,
 			      struct tk_ctf_field_decl *d, struct cc_frames *fr);
 
+/*
+ * Whether @fc is a sequence whose length no field holds (ftrace's dynamic arrays: the record
+ * says where the data is and how long): it is written after a length member of its own,
+ * "_NAME_length", which readers show as they show LTTng's.
+ */
+static int own_length(const struct model_fc *fc)
+{
+	return fc->kind == MODEL_FC_SEQUENCE && !fc->u.arr.length_fc;
+}
+
 static enum tk_status decl_members(struct cc *c, const struct model_fc *st,
 				   struct tk_ctf_field_decl *d, struct cc_frames *fr)
 {
 	struct tk_ctf_field_decl *m;
 	enum tk_status st_ = TK_OK;
-	uint32_t i;
+	uint32_t i, n = st->u.st.count;
 
+	for (i = 0; i < st->u.st.count; i++)
+		n += own_length(st->u.st.members[i].fc);
 	d->kind = TK_CTF_FIELD_KIND_STRUCT;
-	d->n_members = st->u.st.count;
-	m = arena_alloc(&c->arena, (st->u.st.count + 1) * sizeof(*m));
+	d->n_members = n;
+	m = arena_alloc(&c->arena, (n + 1) * sizeof(*m));
 	if (!m)
 		return TK_FAIL(TK_ERR_NOMEM, "Cannot declare structure");
 	d->members = m;
@@ -140,8 +168,25 @@ static enum tk_status decl_members(struct cc *c, const struct model_fc *st,
 	fr->st[fr->n] = st;
 	fr->n++;
 	for (i = 0; i < st->u.st.count && st_ >= 0; i++) {
+		const struct model_member *mb = &st->u.st.members[i];
+
 		fr->at[fr->n - 1] = i;
-		st_ = decl_of(c, st->u.st.members[i].fc, st->u.st.members[i].name, &m[i], fr);
+		if (own_length(mb->fc)) {
+			size_t len = strlen(mb->name) + 9;
+			char *name = arena_alloc(&c->arena, len);
+
+			if (!name)
+				return TK_FAIL(TK_ERR_NOMEM, "Cannot declare structure");
+			snprintf(name, len, "_%s_length", mb->name);
+			memset(m, 0, sizeof(*m));
+			m->kind = TK_CTF_FIELD_KIND_INT;
+			m->name = name;
+			m->bits = 32;
+			m->base = 10;
+			c->own_ref = name;
+			m++;
+		}
+		st_ = decl_of(c, mb->fc, mb->name, m++, fr);
 	}
 	fr->n--;
 	return st_;
@@ -232,7 +277,7 @@ static enum tk_status decl_of(struct cc *c, const struct model_fc *fc, const cha
 		return decl_elem(c, fc, d, fr);
 	case MODEL_FC_SEQUENCE:
 		d->kind = TK_CTF_FIELD_KIND_SEQUENCE;
-		d->ref = ref_name(fr, fc->u.arr.length_fc);
+		d->ref = own_length(fc) ? c->own_ref : ref_name(fr, fc->u.arr.length_fc);
 		if (!d->ref)
 			return TK_FAIL(TK_ERR_UNSUPPORTED,
 				       "Cannot convert sequence: name=%s, length=%s, reason=its "
@@ -409,8 +454,17 @@ static const struct model_value *conv_value(struct cc *c, const struct model_fc 
 		return v + 1;
 	case MODEL_FC_STRUCT:
 		c->n--; /* a structure has no value of its own */
-		for (i = 0; i < fc->u.st.count && v; i++)
-			v = conv_value(c, fc->u.st.members[i].fc, v);
+		for (i = 0; i < fc->u.st.count && v; i++) {
+			const struct model_fc *m = fc->u.st.members[i].fc;
+
+			if (own_length(m)) { /* its length member, then itself */
+				x = next_val(c);
+				if (!x)
+					return NULL;
+				x->v.u = v->n;
+			}
+			v = conv_value(c, m, v);
+		}
 		return v;
 	case MODEL_FC_VARIANT:
 		x->len = (size_t) v->n;
@@ -535,6 +589,14 @@ static enum tk_status update_pctx(struct cc *c, struct cc_stream *s, const struc
 
 /* ---- events and losses -------------------------------------------------------------------- */
 
+/* The clock value written for @ev: its own, or nanoseconds from the origin when merged. */
+static uint64_t event_time(const struct cc *c, const struct tk_event *ev)
+{
+	if (!c->merged)
+		return ev->cycles;
+	return ev->ns > 0 ? (uint64_t) ev->ns : 0;
+}
+
 static enum tk_status append(struct cc *c, const struct tk_event *ev)
 {
 	struct cc_stream *s = &c->streams[ev->stream->index];
@@ -558,10 +620,11 @@ static enum tk_status append(struct cc *c, const struct tk_event *ev)
 	if (st < 0)
 		return st;
 	if (ev->has_ts)
-		s->last = ev->cycles;
-	return tk_ctf_writer_append_scopes(s->out->w, s->ws, ev->ec->id, ev->cycles,
-					   h0 ? c->vals + f0 : NULL, h1 ? c->vals + f1 : NULL,
-					   h2 ? c->vals + f2 : NULL);
+		s->last = event_time(c, ev);
+	return tk_ctf_writer_append_scopes(s->out->w, s->ws,
+					   c->merged ? c->ec_ids[ev->ec->index] : ev->ec->id,
+					   event_time(c, ev), h0 ? c->vals + f0 : NULL,
+					   h1 ? c->vals + f1 : NULL, h2 ? c->vals + f2 : NULL);
 }
 
 /*
@@ -584,6 +647,12 @@ static void on_notice(const struct tk_notice *n, void *payload)
 	if (n->has_range && ((has_begin && n->end_ns < begin) || (has_end && n->begin_ns > end)))
 		return; /* outside the time window */
 	s = &c->streams[n->stream->index];
+	if (!s->out)
+		return; /* a stream of a source not converted here */
+	if (c->merged) {
+		b = n->begin_ns > 0 ? (uint64_t) n->begin_ns : 0;
+		e = n->end_ns > 0 ? (uint64_t) n->end_ns : 0;
+	}
 	if (b < s->last)
 		b = s->last;
 	if (e < b)
@@ -675,7 +744,8 @@ static enum tk_status describe_classes(struct cc *c, struct cc_out *o)
 			if (src->clocks[j] == sc->clock)
 				d.clock_id = o->clock_ids[j];
 		d.has_id = 1;
-		d.id = sc->id;
+		d.id = c->merged ? c->next_sc++ : sc->id;
+		o->sc_ids[i] = d.id;
 		d.has_cpu_id = 0;
 		st = decl_packet_context(c, sc->packet_context, &d.packet_context);
 		if (st >= 0)
@@ -687,15 +757,21 @@ static enum tk_status describe_classes(struct cc *c, struct cc_out *o)
 			struct tk_ctf_event_class_desc e = TK_CTF_EVENT_CLASS_DESC_INIT;
 
 			e.name = ec->name;
+			if (c->merged && !e.name)
+				e.name = "UNKNOWN_EVENT"; /* readers need one (trace.dat: no format) */
 			e.has_id = 1;
-			e.id = ec->id;
+			/* merged: their rank in the class, as readers need IDs below 2^32 - 1 */
+			e.id = c->merged ? j : ec->id;
+			if (c->merged)
+				c->ec_ids[ec->index] = e.id;
 			e.loglevel = ec->has_loglevel ? ec->loglevel : -1;
 			e.emf_uri = ec->emf_uri;
 			st = decl_scope(c, ec->context, &e.context);
 			if (st >= 0)
 				st = decl_scope(c, ec->payload, &e.payload);
 			if (st >= 0)
-				st = tk_ctf_writer_add_event_class_desc(o->w, sc->id, &e, &id);
+				st = tk_ctf_writer_add_event_class_desc(o->w, o->sc_ids[i], &e,
+									&id);
 			if (st < 0)
 				st = TK_FAIL(st, "Cannot convert event class: name=%s, id=%" PRIu64,
 					     ec->name ? ec->name : "", ec->id);
@@ -706,31 +782,21 @@ static enum tk_status describe_classes(struct cc *c, struct cc_out *o)
 	return st;
 }
 
-/* Open the writer of one source and describe its trace: environment, clocks, classes. */
-static enum tk_status open_out(struct cc *c, struct cc_out *o, const char *dir)
+/* Describe a source's clocks in its writer (when merged: the one clock, made once). */
+static enum tk_status describe_clocks(struct cc *c, struct cc_out *o, uint64_t *merged_clock)
 {
-	struct tk_ctf_writer_opts wo = TK_CTF_WRITER_OPTS_INIT;
 	const struct tk_source *src = o->src;
-	enum tk_status st;
+	enum tk_status st = TK_OK;
 	size_t i;
 
-	wo.has_uuid = src->has_uuid;
-	wo.no_uuid = !src->has_uuid;
-	memcpy(wo.uuid, src->uuid, 16);
-	o->clock_ids = calloc(src->n_clocks + 1, sizeof(*o->clock_ids));
-	if (!o->clock_ids)
-		return TK_FAIL(TK_ERR_NOMEM, "Cannot convert trace: path=%s", src->path);
-	st = tk_ctf_writer_create(&o->w, dir, &wo);
-	for (i = 0; i < src->n_env && st >= 0; i++) {
-		const struct model_env *e = &src->env[i];
-
-		st = e->str ? tk_ctf_writer_set_env_string(o->w, e->key, e->str)
-			    : tk_ctf_writer_set_env_int(o->w, e->key, e->integer);
-	}
 	for (i = 0; i < src->n_clocks && st >= 0; i++) {
 		const struct tk_clock *k = src->clocks[i];
 		struct tk_ctf_clock_desc d = TK_CTF_CLOCK_DESC_INIT;
 
+		if (c->merged) {
+			o->clock_ids[i] = *merged_clock;
+			continue;
+		}
 		d.name = k->name;
 		d.frequency = k->freq;
 		d.offset_s = k->offset_s;
@@ -742,6 +808,38 @@ static enum tk_status open_out(struct cc *c, struct cc_out *o, const char *dir)
 		memcpy(d.uuid, k->uuid, 16);
 		st = tk_ctf_writer_add_clock_desc(o->w, &d, &o->clock_ids[i]);
 	}
+	return st;
+}
+
+/* The index of @sc in its source's stream classes. */
+static size_t sc_index(const struct tk_source *src, const struct model_stream_class *sc)
+{
+	size_t i;
+
+	for (i = 0; i < src->n_scs && src->scs[i] != sc; i++)
+		;
+	return i;
+}
+
+/* Describe one source in its writer (o->w): environment, clocks, classes, streams. */
+static enum tk_status open_out(struct cc *c, struct cc_out *o, uint64_t *merged_clock)
+{
+	const struct tk_source *src = o->src;
+	enum tk_status st = TK_OK;
+	size_t i;
+
+	o->clock_ids = calloc(src->n_clocks + 1, sizeof(*o->clock_ids));
+	o->sc_ids = calloc(src->n_scs + 1, sizeof(*o->sc_ids));
+	if (!o->clock_ids || !o->sc_ids)
+		return TK_FAIL(TK_ERR_NOMEM, "Cannot convert trace: path=%s", src->path);
+	for (i = 0; !c->merged && i < src->n_env && st >= 0; i++) {
+		const struct model_env *e = &src->env[i];
+
+		st = e->str ? tk_ctf_writer_set_env_string(o->w, e->key, e->str)
+			    : tk_ctf_writer_set_env_int(o->w, e->key, e->integer);
+	}
+	if (st >= 0)
+		st = describe_clocks(c, o, merged_clock);
 	if (st >= 0)
 		st = describe_classes(c, o);
 	for (i = 0; i < src->n_streams && st >= 0; i++) {
@@ -751,19 +849,68 @@ static enum tk_status open_out(struct cc *c, struct cc_out *o, const char *dir)
 
 		d.has_id = 1;
 		d.id = is->id;
-		d.name = stream_name(src, i);
+		d.name = c->merged ? NULL : stream_name(src, i);
 		s->out = o;
 		s->has_pctx = pctx_shown(is->sc->packet_context);
-		st = tk_ctf_writer_add_stream_desc(o->w, is->sc->id, &d, &s->ws);
+		st = tk_ctf_writer_add_stream_desc(o->w, o->sc_ids[sc_index(src, is->sc)], &d,
+						   &s->ws);
 	}
 	if (st < 0)
-		return TK_FAIL(st, "Cannot convert trace: path=%s, output=%s", src->path, dir);
+		return TK_FAIL(st, "Cannot convert trace: path=%s", src->path);
 	return TK_OK;
+}
+
+/* A writer for the trace of @src in @dir, with its UUID. */
+static enum tk_status create_writer(struct tk_ctf_writer **w, const struct tk_source *src,
+				    const char *dir)
+{
+	struct tk_ctf_writer_opts wo = TK_CTF_WRITER_OPTS_INIT;
+
+	if (src) {
+		wo.has_uuid = src->has_uuid;
+		wo.no_uuid = !src->has_uuid;
+		memcpy(wo.uuid, src->uuid, 16);
+	}
+	return tk_ctf_writer_create(w, dir, &wo);
+}
+
+/*
+ * The one writer of a merged trace in @output: its clock (absolute when every source's
+ * clocks are) and the environment naming the inputs.
+ */
+static enum tk_status open_merged(struct cc *c, struct tk_trace *t, const char *output,
+				  struct tk_ctf_writer **w, uint64_t *clock)
+{
+	struct tk_ctf_clock_desc d = TK_CTF_CLOCK_DESC_INIT;
+	enum tk_status st;
+	size_t i, j;
+	char key[48];
+
+	st = create_writer(w, NULL, output);
+	d.name = "tracekit";
+	d.description = "nanoseconds from the origin of the merged inputs' clocks";
+	d.is_absolute = 1;
+	for (i = 0; i < t->n_sources; i++)
+		for (j = 0; j < t->sources[i]->n_clocks; j++)
+			d.is_absolute &= t->sources[i]->clocks[j]->absolute;
+	if (st >= 0)
+		st = tk_ctf_writer_add_clock_desc(*w, &d, clock);
+	if (st >= 0)
+		st = tk_ctf_writer_set_env_int(*w, "tracekit_inputs", (int64_t) t->n_sources);
+	for (i = 0; i < t->n_sources && st >= 0; i++) {
+		snprintf(key, sizeof(key), "tracekit_input_%zu", i);
+		st = tk_ctf_writer_set_env_string(*w, key,
+						  t->sources[i]->path ? t->sources[i]->path : "");
+	}
+	(void) c;
+	return st;
 }
 
 static enum tk_status open_outs(struct cc *c, struct tk_trace *t, const char *const *inputs,
 				size_t n_inputs, const char *output)
 {
+	struct tk_ctf_writer *shared = NULL;
+	uint64_t clock = 0;
 	enum tk_status st = TK_OK;
 	size_t i;
 
@@ -772,15 +919,32 @@ static enum tk_status open_outs(struct cc *c, struct tk_trace *t, const char *co
 	if (!c->outs || !c->streams)
 		return TK_FAIL(TK_ERR_NOMEM, "Cannot convert to CTF");
 	c->n_streams = t->n_streams;
+	if (c->merged) {
+		st = open_merged(c, t, output, &shared, &clock);
+		if (st < 0) {
+			tk_ctf_writer_destroy(shared);
+			return TK_FAIL(st, "Cannot convert to CTF: output=%s", output);
+		}
+	}
 	for (i = 0; i < t->n_sources && st >= 0; i++) {
-		char *dir = out_dir(t->sources[i], inputs, n_inputs, output, t->n_sources);
+		struct cc_out *o = &c->outs[i];
 
-		if (!dir)
-			return TK_FAIL(TK_ERR_NOMEM, "Cannot convert to CTF");
-		c->outs[i].src = t->sources[i];
+		o->src = t->sources[i];
 		c->n_outs = i + 1;
-		st = open_out(c, &c->outs[i], dir);
-		free(dir);
+		if (shared) {
+			o->w = shared;
+		} else {
+			char *dir = out_dir(o->src, inputs, n_inputs, output, t->n_sources);
+
+			st = dir ? create_writer(&o->w, o->src, dir)
+				 : TK_FAIL(TK_ERR_NOMEM, "Cannot convert to CTF");
+			if (st < 0)
+				st = TK_FAIL(st, "Cannot convert trace: path=%s, output=%s",
+					     o->src->path, dir ? dir : output);
+			free(dir);
+		}
+		if (st >= 0)
+			st = open_out(c, o, &clock);
 	}
 	return st;
 }
@@ -791,7 +955,9 @@ static enum tk_status close_outs(struct cc *c, enum tk_status st)
 	size_t i;
 
 	for (i = 0; i < c->n_outs; i++) {
-		if (st >= 0) {
+		if (c->merged && i > 0) {
+			/* the one writer, closed with the first source */
+		} else if (st >= 0) {
 			enum tk_status st2 = tk_ctf_writer_close(c->outs[i].w);
 
 			if (st2 < 0)
@@ -800,6 +966,7 @@ static enum tk_status close_outs(struct cc *c, enum tk_status st)
 			tk_ctf_writer_destroy(c->outs[i].w);
 		}
 		free(c->outs[i].clock_ids);
+		free(c->outs[i].sc_ids);
 	}
 	return st;
 }
@@ -814,17 +981,15 @@ enum tk_status convert_ctf_to_ctf(struct tk_trace *t, const char *const *inputs,
 	int keep;
 	size_t i;
 
+	memset(&c, 0, sizeof(c));
 	for (i = 0; i < t->n_sources; i++)
 		if (!is_ctf(t->sources[i]))
-			return TK_FAIL(
-				TK_ERR_UNSUPPORTED,
-				"Cannot convert to CTF: input=%s, format=%s, reason=only CTF "
-				"and trace.dat inputs are converted to CTF",
-				t->sources[i]->path ? t->sources[i]->path : "",
-				t->sources[i]->format ? t->sources[i]->format : "");
-	memset(&c, 0, sizeof(c));
+			c.merged = 1;
 	arena_init(&c.arena);
 	c.filter = filter;
+	c.ec_ids = calloc(t->n_ecs + 1, sizeof(*c.ec_ids));
+	if (!c.ec_ids)
+		return TK_FAIL(TK_ERR_NOMEM, "Cannot convert to CTF");
 	st = open_outs(&c, t, inputs, n_inputs, output);
 	if (st >= 0)
 		st = tk_iter_create(&it, t);
@@ -859,6 +1024,7 @@ enum tk_status convert_ctf_to_ctf(struct tk_trace *t, const char *const *inputs,
 		free(c.streams[i].pctx_key);
 	free(c.streams);
 	free(c.outs);
+	free(c.ec_ids);
 	free(c.vals);
 	free(c.key);
 	arena_fini(&c.arena);
