@@ -758,7 +758,8 @@ static enum tk_status describe_classes(struct cc *c, struct cc_out *o)
 
 			e.name = ec->name;
 			if (c->merged && !e.name)
-				e.name = "UNKNOWN_EVENT"; /* readers need one (trace.dat: no format) */
+				e.name =
+					"UNKNOWN_EVENT"; /* readers need one (trace.dat: no format) */
 			e.has_id = 1;
 			/* merged: their rank in the class, as readers need IDs below 2^32 - 1 */
 			e.id = c->merged ? j : ec->id;
