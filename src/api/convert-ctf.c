@@ -180,24 +180,9 @@ static inline int fast_int(const struct dat_ctf *c, const struct ftrace_field *f
 	uint64_t x;
 
 	if (d->kind != TK_CTF_FIELD_KIND_INT || (f->flags & FTRACE_FIELD_DYNAMIC) ||
-	    f->offset > size || f->size > size - f->offset)
+	    f->offset > size || f->size > size - f->offset || !tk_int_size_ok(f->size))
 		return 0;
-	switch (f->size) {
-	case 1:
-		x = *p;
-		break;
-	case 2:
-		x = tk_load_u16(p, c->ctx->bo);
-		break;
-	case 4:
-		x = tk_load_u32(p, c->ctx->bo);
-		break;
-	case 8:
-		x = tk_load_u64(p, c->ctx->bo);
-		break;
-	default:
-		return 0;
-	}
+	x = tk_load_uint(p, f->size, c->ctx->bo);
 	if (d->is_signed && d->bits < 64 && (x >> (d->bits - 1)) & 1)
 		x |= ~UINT64_C(0) << d->bits;
 	v->v.u = x;

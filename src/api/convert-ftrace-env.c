@@ -181,7 +181,7 @@ static int option_is_text(const uint8_t *p, uint32_t size)
 static enum tk_status put_option(struct tk_ctf_writer *w, size_t n, uint16_t id, const uint8_t *p,
 				 uint32_t size)
 {
-	static const char hex[] = "0123456789abcdef";
+	static const char hex[] = TK_HEX_LOWER;
 	char key[KEY_MAX], *v;
 	size_t k, at;
 	enum tk_status st;

@@ -97,6 +97,44 @@ static inline void tk_store_u64(void *p, uint64_t v, enum tk_byte_order order)
 	memcpy(p, &v, sizeof(v));
 }
 
+/* Whether @size bytes is the size of a machine integer: 1, 2, 4 or 8. */
+static inline int tk_int_size_ok(unsigned int size)
+{
+	return size == 1 || size == 2 || size == 4 || size == 8;
+}
+
+/* The unsigned integer of @size bytes (1, 2, 4 or 8) at @p; 0 for any other size. */
+static inline uint64_t tk_load_uint(const void *p, unsigned int size, enum tk_byte_order order)
+{
+	switch (size) {
+	case 1:
+		return *(const uint8_t *) p;
+	case 2:
+		return tk_load_u16(p, order);
+	case 4:
+		return tk_load_u32(p, order);
+	case 8:
+		return tk_load_u64(p, order);
+	}
+	return 0;
+}
+
+/* tk_load_uint(), sign-extended from @size bytes when @is_signed. */
+static inline uint64_t tk_load_int(const void *p, unsigned int size, int is_signed,
+				   enum tk_byte_order order)
+{
+	uint64_t u = tk_load_uint(p, size, order);
+	unsigned int shift = 64 - 8 * size;
+
+	if (is_signed && size >= 1 && size < 8)
+		u = (uint64_t) ((int64_t) (u << shift) >> shift);
+	return u;
+}
+
+/* The hexadecimal digits, for every formatter that writes them. */
+#define TK_HEX_LOWER "0123456789abcdef"
+#define TK_HEX_UPPER "0123456789ABCDEF"
+
 /* The value of a hexadecimal digit (either case), or -1 for any other character. */
 static inline int tk_hex_value(int c)
 {

@@ -261,20 +261,7 @@ static uint8_t *put_elems(uint8_t *p, const struct cw_field *f, const void *data
 	for (i = 0; i < n; i++, src += f->in_bytes) {
 		uint64_t v;
 
-		switch (f->in_bytes) {
-		case 1:
-			v = *src;
-			break;
-		case 2:
-			v = tk_load_u16(src, TK_BYTE_ORDER_HOST);
-			break;
-		case 4:
-			v = tk_load_u32(src, TK_BYTE_ORDER_HOST);
-			break;
-		default:
-			v = tk_load_u64(src, TK_BYTE_ORDER_HOST);
-			break;
-		}
+		v = tk_load_uint(src, f->in_bytes, TK_BYTE_ORDER_HOST);
 		p = put_bits(p, f, v, bo);
 	}
 	return p;

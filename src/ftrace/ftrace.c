@@ -265,26 +265,10 @@ const struct ftrace_field *ftrace_field_find(const struct ftrace_event *ev, cons
 /* ---- field values ------------------------------------------------------------------------- */
 
 /* The unsigned value of a 1, 2, 4 or 8-byte word; 0 for other sizes (tep_read_number()). */
-static uint64_t load_word(const uint8_t *p, uint32_t size, enum tk_byte_order bo)
-{
-	switch (size) {
-	case 1:
-		return p[0];
-	case 2:
-		return tk_load_u16(p, bo);
-	case 4:
-		return tk_load_u32(p, bo);
-	case 8:
-		return tk_load_u64(p, bo);
-	default:
-		return 0;
-	}
-}
-
 uint64_t ftrace_field_u64(const struct ftrace_ctx *ctx, const struct ftrace_field *f,
 			  const uint8_t *rec)
 {
-	uint64_t v = load_word(rec + f->offset, f->size, ctx->bo);
+	uint64_t v = tk_load_uint(rec + f->offset, f->size, ctx->bo);
 	unsigned int bits = f->size * 8;
 
 	if ((f->flags & FTRACE_FIELD_SIGNED) && (f->size == 1 || f->size == 2 || f->size == 4) &&
@@ -305,7 +289,7 @@ int ftrace_field_dynamic(const struct ftrace_ctx *ctx, const struct ftrace_field
 		*len = 0;
 		return -1;
 	}
-	word = load_word(rec + f->offset, f->size, ctx->bo);
+	word = tk_load_uint(rec + f->offset, f->size, ctx->bo);
 	o = (uint32_t) (word & 0xffff);
 	/* a legacy 2-byte location has no length: the data runs to the end of the record */
 	l = f->size == 2 ? sz - o : (uint32_t) ((word >> 16) & 0xffff);

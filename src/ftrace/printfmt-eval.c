@@ -27,7 +27,7 @@ uint64_t ftrace_pf_read_slow(const struct pf_rec *r, uint64_t off, uint32_t n,
 	uint8_t tmp[8];
 	const uint8_t *p;
 
-	if (n != 1 && n != 2 && n != 4 && n != 8)
+	if (!tk_int_size_ok(n))
 		return 0;
 	if (off <= r->size && n <= r->size - off) {
 		p = r->data + off;
@@ -36,16 +36,7 @@ uint64_t ftrace_pf_read_slow(const struct pf_rec *r, uint64_t off, uint32_t n,
 			tmp[i] = ftrace_pf_byte(r, off + i);
 		p = tmp;
 	}
-	switch (n) {
-	case 1:
-		return p[0];
-	case 2:
-		return tk_load_u16(p, bo);
-	case 4:
-		return tk_load_u32(p, bo);
-	default:
-		return tk_load_u64(p, bo);
-	}
+	return tk_load_uint(p, n, bo);
 }
 
 uint64_t ftrace_pf_read_host(const struct pf_rec *r, uint64_t off, uint32_t n)
@@ -615,7 +606,7 @@ static struct pf_bfmt *bfmt_get(const struct pf_rec *r, uint64_t addr)
 		/* libtraceevent: "%%ps: (NO FORMAT FOUND at %llx)\n" */
 		char hex[24];
 		size_t hn = 0;
-		const char *dig = "0123456789abcdef";
+		const char *dig = TK_HEX_LOWER;
 		uint64_t v = addr;
 
 		do {

@@ -138,7 +138,7 @@ static size_t put_hex(char *dst, uint64_t v, bool upper)
 /* Digits of @v in @base (8, 10, 16), right-aligned before @end; returns how many. */
 static size_t put_digits(char *end, uint64_t v, unsigned int base, bool upper)
 {
-	const char *dig = upper ? "0123456789ABCDEF" : "0123456789abcdef";
+	const char *dig = upper ? TK_HEX_UPPER : TK_HEX_LOWER;
 	char *p = end;
 
 	if (base == 10) {
@@ -173,7 +173,7 @@ void ftrace_pf_out_hex(struct pf_out *o, uint64_t v, bool upper)
 
 void ftrace_pf_out_hex2(struct pf_out *o, uint8_t v)
 {
-	static const char dig[] = "0123456789abcdef";
+	static const char dig[] = TK_HEX_LOWER;
 	char buf[2] = {dig[v >> 4], dig[v & 15]};
 
 	ftrace_pf_out_write(o, buf, 2);

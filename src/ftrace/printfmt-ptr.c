@@ -373,7 +373,7 @@ static void print_uuid(struct pf_out *o, const struct pf_rec *r, const char *p, 
 		uint8_t v = ftrace_pf_byte(r, (uint64_t) f->offset + index[i]);
 
 		if (upper) {
-			char buf[2] = {"0123456789ABCDEF"[v >> 4], "0123456789ABCDEF"[v & 15]};
+			char buf[2] = {TK_HEX_UPPER[v >> 4], TK_HEX_UPPER[v & 15]};
 
 			ftrace_pf_out_write(o, buf, 2);
 		} else {
@@ -514,7 +514,7 @@ static uint64_t mask_avail(const struct pf_rec *r, uint32_t off, uint32_t size)
 void ftrace_pf_print_bitmask(struct pf_out *o, const struct pf_rec *r, const struct pf_piece *pc,
 			     int len_arg, bool has_len_arg, uint32_t off, uint32_t size)
 {
-	static const char dig[] = "0123456789abcdef";
+	static const char dig[] = TK_HEX_LOWER;
 	uint64_t n = (uint64_t) size * 2 + (size ? (size - 1) / 4 : 0), have;
 	char stack[MASK_STACK], *str = stack;
 	size_t k = 0;

@@ -314,18 +314,8 @@ static int64_t raw_value(const struct tk_event *ev, const struct plan_raw_int *r
 	if (!ev->raw || r->offset > ev->raw_size || r->size > ev->raw_size - r->offset)
 		return 0;
 	p = ev->raw + r->offset;
-	switch (r->size) {
-	case 1:
-		return r->is_signed ? (int8_t) *p : *p;
-	case 2:
-		u = tk_load_u16(p, (enum tk_byte_order) r->order);
-		return r->is_signed ? (int16_t) u : (int64_t) u;
-	case 4:
-		u = tk_load_u32(p, (enum tk_byte_order) r->order);
-		return r->is_signed ? (int32_t) u : (int64_t) u;
-	default:
-		return (int64_t) tk_load_u64(p, (enum tk_byte_order) r->order);
-	}
+	u = tk_load_int(p, r->size, r->is_signed, (enum tk_byte_order) r->order);
+	return (int64_t) u;
 }
 
 /* ---- output ----------------------------------------------------------------------------- */

@@ -109,7 +109,7 @@ static int utf8_seq(const unsigned char *p, size_t n)
 /* The byte at @u (a control character, '"', '\' or >= 0x80) escaped or copied at @q. */
 static char *json_special(char *q, const unsigned char *u, size_t n, size_t *used)
 {
-	static const char hex[] = "0123456789abcdef";
+	static const char hex[] = TK_HEX_LOWER;
 	unsigned char c = u[0];
 	int len;
 

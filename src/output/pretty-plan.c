@@ -884,24 +884,7 @@ L_P_RAWINT : {
 
 	/* a record too short for the field shows 0, as its payload fields do */
 	if (ev->raw && o->a <= ev->raw_size && o->mask <= ev->raw_size - o->a) {
-		const uint8_t *r = ev->raw + o->a;
-
-		switch (o->mask) {
-		case 1:
-			u = o->names ? (uint64_t) (int64_t) (int8_t) *r : *r;
-			break;
-		case 2:
-			u = tk_load_u16(r, (enum tk_byte_order) o->order);
-			u = o->names ? (uint64_t) (int64_t) (int16_t) u : u;
-			break;
-		case 4:
-			u = tk_load_u32(r, (enum tk_byte_order) o->order);
-			u = o->names ? (uint64_t) (int64_t) (int32_t) u : u;
-			break;
-		default:
-			u = tk_load_u64(r, (enum tk_byte_order) o->order);
-			break;
-		}
+		u = tk_load_int(ev->raw + o->a, o->mask, o->names, (enum tk_byte_order) o->order);
 	}
 	q += o->names ? fmt_i64(q, (int64_t) u) : fmt_u64(q, u);
 	NEXT();

@@ -237,8 +237,8 @@ static char *escape_into(char *q, const char *s, size_t n)
 		*q++ = '\\';
 		*q++ = e;
 		if (e == 'x') {
-			*q++ = "0123456789abcdef"[c >> 4];
-			*q++ = "0123456789abcdef"[c & 15];
+			*q++ = TK_HEX_LOWER[c >> 4];
+			*q++ = TK_HEX_LOWER[c & 15];
 		}
 	}
 	return q;

@@ -183,17 +183,7 @@ static int32_t record_pid(const struct tc_cache *c, const uint8_t *rec, size_t s
 	if (c->pid_offset > size || c->pid_size > size - c->pid_offset)
 		return 0;
 	q = rec + c->pid_offset;
-	switch (c->pid_size) {
-	case 1:
-		return (int8_t) *q;
-	case 2:
-		return (int16_t) tk_load_u16(q, c->ctx->bo);
-	case 4:
-		return (int32_t) tk_load_u32(q, c->ctx->bo);
-	case 8:
-		return (int32_t) tk_load_u64(q, c->ctx->bo);
-	}
-	return 0;
+	return (int32_t) tk_load_int(q, c->pid_size, 1, c->ctx->bo);
 }
 
 /* @s right-aligned in @width columns (never cut), like "%*s". */

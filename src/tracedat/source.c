@@ -629,19 +629,10 @@ static uint64_t record_type(const struct td_source *ts, const uint8_t *rec, size
 {
 	const uint8_t *p = rec + ts->type_offset;
 
-	if (ts->type_offset > size || ts->type_size > size - ts->type_offset)
+	if (ts->type_offset > size || ts->type_size > size - ts->type_offset ||
+	    !tk_int_size_ok(ts->type_size))
 		return UINT64_MAX;
-	switch (ts->type_size) {
-	case 1:
-		return *p;
-	case 2:
-		return tk_load_u16(p, ts->ctx.bo);
-	case 4:
-		return tk_load_u32(p, ts->ctx.bo);
-	case 8:
-		return tk_load_u64(p, ts->ctx.bo);
-	}
-	return UINT64_MAX;
+	return tk_load_uint(p, ts->type_size, ts->ctx.bo);
 }
 
 struct tracedat *tracedat_source_container(const struct tk_source *src)

@@ -168,6 +168,31 @@ static void test_accesses_stay_within_their_width(void **state)
 	free(p8);
 }
 
+/* Sized loads: the four sizes in both orders, sign extension, and 0 for other sizes. */
+static void test_sized_loads(void **state)
+{
+	static const uint8_t b[8] = {0xfe, 0xff, 0xff, 0xff, 0xff, 0xff, 0xff, 0x80};
+
+	(void) state;
+	assert_int_equal(tk_load_uint(b, 1, TK_BYTE_ORDER_LE), 0xfe);
+	assert_int_equal(tk_load_uint(b, 2, TK_BYTE_ORDER_LE), 0xfffe);
+	assert_int_equal(tk_load_uint(b, 2, TK_BYTE_ORDER_BE), 0xfeff);
+	assert_int_equal(tk_load_uint(b, 4, TK_BYTE_ORDER_BE), 0xfeffffffu);
+	assert_true(tk_load_uint(b, 8, TK_BYTE_ORDER_LE) == UINT64_C(0x80fffffffffffffe));
+	assert_true(tk_load_uint(b, 8, TK_BYTE_ORDER_BE) == UINT64_C(0xfeffffffffffff80));
+	assert_int_equal(tk_load_uint(b, 3, TK_BYTE_ORDER_LE), 0);
+	assert_int_equal(tk_load_uint(b, 0, TK_BYTE_ORDER_LE), 0);
+	assert_true((int64_t) tk_load_int(b, 1, 1, TK_BYTE_ORDER_LE) == -2);
+	assert_true((int64_t) tk_load_int(b, 2, 1, TK_BYTE_ORDER_LE) == -2);
+	assert_true((int64_t) tk_load_int(b, 4, 1, TK_BYTE_ORDER_LE) == -2);
+	assert_true((int64_t) tk_load_int(b, 4, 1, TK_BYTE_ORDER_BE) == -16777217);
+	assert_true(tk_load_int(b, 4, 0, TK_BYTE_ORDER_LE) == UINT64_C(0xfffffffe));
+	assert_true(tk_load_int(b, 8, 1, TK_BYTE_ORDER_LE) == UINT64_C(0x80fffffffffffffe));
+	assert_true(tk_load_int(b + 1, 1, 1, TK_BYTE_ORDER_LE) == UINT64_MAX);
+	assert_int_equal(tk_load_int(b, 3, 1, TK_BYTE_ORDER_LE), 0);
+	assert_true(tk_int_size_ok(8) && !tk_int_size_ok(3) && !tk_int_size_ok(16));
+}
+
 int main(void)
 {
 	const struct CMUnitTest tests[] = {
@@ -177,6 +202,7 @@ int main(void)
 		cmocka_unit_test(test_stores_at_every_offset_both_orders),
 		cmocka_unit_test(test_store_then_load_round_trips),
 		cmocka_unit_test(test_accesses_stay_within_their_width),
+		cmocka_unit_test(test_sized_loads),
 	};
 
 	return cmocka_run_group_tests(tests, NULL, NULL);
