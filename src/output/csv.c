@@ -74,33 +74,6 @@ static int is_struct(const struct model_fc *fc)
 	return fc && fc->kind == MODEL_FC_STRUCT;
 }
 
-/* The number of values @fc takes at @v (model.h: flat pre-order). */
-static size_t n_values(const struct model_fc *fc, const struct model_value *v)
-{
-	size_t n = 0, i;
-
-	switch (fc->kind) {
-	case MODEL_FC_STRUCT:
-		for (i = 0; i < fc->u.st.count; i++)
-			n += n_values(fc->u.st.members[i].fc, v + n);
-		return n;
-	case MODEL_FC_ARRAY:
-	case MODEL_FC_SEQUENCE:
-		n = 1;
-		if (fc->is_text)
-			return n;
-		for (i = 0; i < v->n; i++)
-			n += n_values(fc->u.arr.elem, v + n);
-		return n;
-	case MODEL_FC_VARIANT:
-		if (v->n >= fc->u.var.count)
-			return 1;
-		return 1 + n_values(fc->u.var.options[v->n].fc, v + 1);
-	default:
-		return 1;
-	}
-}
-
 static int find_column(const struct csv_state *cs, const char *name)
 {
 	size_t i;
@@ -366,7 +339,7 @@ static int index_scope(struct csv_state *cs, const struct tk_event *ev, int s)
 	}
 	for (i = 0; i < fc->u.st.count; i++) {
 		cs->starts[s][i] = v;
-		v += n_values(fc->u.st.members[i].fc, v);
+		v = model_value_skip(fc->u.st.members[i].fc, v);
 	}
 	return 0;
 }
