@@ -744,7 +744,10 @@ TK_EXPORT enum tk_status tk_ctf_writer_add_discarded_range(struct tk_ctf_writer 
  * The stream's open packet ends at @begin and the next one's sequence number
  * (`packet_seq_num`) skips @count; it begins at @end (without an event after the loss, an
  * empty packet is written, so that readers see the gap). Readers report the packets lost
- * between those times.
+ * between those times. Right after tk_ctf_writer_add_discarded_range(), with no event
+ * between, lost packets from that range's @begin (or later) to a time inside it are lost
+ * before the packet reporting those events (an overwrite-mode LTTng trace): that packet
+ * begins at @end and still ends at the range's end.
  * Return: TK_OK; TK_ERR_INVAL (count 0, times out of order); TK_ERR_IO.
  * Ownership: None.
  */

@@ -28,7 +28,10 @@
  *   variants                     every option flattened; the selected one holds the value,
  *                                the others stay 0 (the tag field says which is meant)
  * Arrays of strings, structures, arrays or variants have no ftrace form and are refused.
- * The print fmt shows every field as NAME=VALUE (hexadecimal for base-16 integers).
+ * The print fmt shows every field as NAME=VALUE (hexadecimal for base-16 integers), in what
+ * libtraceevent can print: floats as C's %a text taken apart from their bits, signed
+ * integers through %hhd/%hd casts, signed and float array elements one by one
+ * (doc/format-tracedat.md section 9).
  */
 #include <inttypes.h>
 #include <stdarg.h>
@@ -62,6 +65,7 @@ struct node {
 	uint8_t es;	    /* bytes of the integer, float or array element */
 	uint8_t elem_float; /* array elements are floats */
 	uint8_t pid;	    /* the integer is also common_pid */
+	uint32_t seq;	    /* N_ARRAY of a sequence: its index in plan->seq_max */
 	uint32_t span;	    /* nodes of the subtree, this one included */
 	uint32_t count;	    /* members or options */
 	uint32_t off, size; /* the record field */
@@ -78,6 +82,8 @@ struct convert_record_plan {
 	uint32_t pid_off, pid_size;
 	struct node *nodes[3]; /* stream event context, event context, payload */
 	size_t n_nodes[3];
+	uint64_t *seq_max; /* the most elements each sequence had, in leaf order */
+	uint32_t n_seq;
 };
 
 static const struct model_fc *scope_fc(const struct tk_event_class *ec, int k)
@@ -103,9 +109,11 @@ static uint32_t scalar_bytes(const struct model_fc *fc)
 struct synth {
 	const struct tk_event_class *ec;
 	struct vec *text;
-	struct vec names; /* char *, every field name so far */
-	struct vec fmt;	  /* the print fmt's format string */
-	struct vec args;  /* and its arguments */
+	struct vec names;			/* char *, every field name so far */
+	struct vec fmt;				/* the print fmt's format string */
+	struct vec args;			/* and its arguments */
+	const struct convert_record_plan *plan; /* the lengths sequences had, or NULL */
+	uint32_t n_seq;				/* sequences of numbers so far */
 	uint32_t off;
 	int oom;
 };
@@ -125,7 +133,7 @@ static void putf(struct synth *s, struct vec *v, const char *fmt, ...)
 
 static void putf(struct synth *s, struct vec *v, const char *fmt, ...)
 {
-	char buf[512];
+	char buf[4096];
 	va_list ap;
 	int n;
 
@@ -133,7 +141,7 @@ static void putf(struct synth *s, struct vec *v, const char *fmt, ...)
 	n = vsnprintf(buf, sizeof(buf), fmt, ap);
 	va_end(ap);
 	if (n < 0 || (size_t) n >= sizeof(buf)) {
-		s->oom = 1; /* names are capped well below this */
+		s->oom = 1; /* names and expressions are capped well below this */
 		return;
 	}
 	put(s, v, buf, (size_t) n);
@@ -190,6 +198,130 @@ static enum tk_status refuse(const struct synth *s, const char *path, const char
 		       s->ec->name ? s->ec->name : "(unnamed)", path, reason);
 }
 
+/* The printf conversion that shows a signed integer of @es bytes as libtraceevent casts it. */
+static const char *signed_conv(uint32_t es)
+{
+	return es == 1 ? "hhd" : es == 2 ? "hd" : es == 8 ? "lld" : "d";
+}
+
+/*
+ * Print-fmt pieces showing the IEEE 754 bits @x (an expression) of a float of @es bytes as
+ * C's "%.13a" shows a double and "%.6a" a float (libtraceevent has no %f or %a, and its
+ * evaluator has only integers): sign, "0x1." or "0x0.", the mantissa in hex, "p", the
+ * exponent; "inf", "nan". When @guard (an expression, or NULL) is 0, they print nothing:
+ * a %s of "" and %.*x of 0 with precision 0 (sequence elements past the length).
+ */
+static void put_float_pieces(struct synth *s, const char *x, uint32_t es, const char *guard)
+{
+	const int dbl = es == 8;
+	const unsigned int emax = dbl ? 2047 : 255, bias = dbl ? 1023 : 127;
+	char e[192], m[192], mag[192], live[512], text[1024];
+
+	snprintf(e, sizeof(e), "((%s >> %d) & %u)", x, dbl ? 52 : 23, emax);
+	snprintf(m, sizeof(m), dbl ? "(%s & 0xfffffffffffff)" : "((%s & 0x7fffff) << 1)", x);
+	snprintf(mag, sizeof(mag), "(%s & %s)", x, dbl ? "0x7fffffffffffffff" : "0x7fffffff");
+	/* a number, not inf or nan: mantissa and exponent are printed */
+	if (guard)
+		snprintf(live, sizeof(live), "((%s) && (%s != %u))", guard, e, emax);
+	else
+		snprintf(live, sizeof(live), "(%s != %u)", e, emax);
+	put(s, &s->fmt, "%s%s%.*llx%s%.*u", 16);
+	snprintf(text, sizeof(text), "(%s >> %d) ? \"-\" : \"\"", x, dbl ? 63 : 31);
+	if (guard)
+		putf(s, &s->args, ", (%s) ? (%s) : \"\"", guard, text);
+	else
+		putf(s, &s->args, ", %s", text);
+	snprintf(text, sizeof(text),
+		 "(%s == %u) ? (%s ? \"nan\" : \"inf\") : (%s ? \"0x1.\" : \"0x0.\")", e, emax, m,
+		 e);
+	if (guard)
+		putf(s, &s->args, ", (%s) ? (%s) : \"\"", guard, text);
+	else
+		putf(s, &s->args, ", %s", text);
+	putf(s, &s->args, ", %s ? %d : 0, %s ? %s : 0", live, dbl ? 13 : 6, live, m);
+	putf(s, &s->args, ", %s ? (((%s >= %u) || (%s == 0)) ? \"p+\" : \"p-\") : \"\"", live, e,
+	     bias, mag);
+	putf(s, &s->args,
+	     ", %s ? 1 : 0, %s ? ((%s >= %u) ? (%s - %u) : (%s ? (%u - %s) : (%s ? %u : 0))) : 0",
+	     live, live, e, bias, e, bias, e, bias, e, m, bias - 1);
+}
+
+/*
+ * The print fmt of an array or sequence of numbers NAME with @n elements of @es bytes
+ * (sequences: at most @n, the most an event had). Unsigned integers go through
+ * __print_array() (elements in decimal, space-separated); it reads elements as unsigned, so
+ * signed integers and floats are printed one element after the other, space-separated the
+ * same way: REC->NAME[i] for arrays, __get_dynamic_array(NAME)[byte offset] for sequences,
+ * each guarded by the length (precision 0 and value 0 print nothing). Beyond UNROLL_INTS
+ * integers or UNROLL_FLOATS floats the text would grow too long: __print_array() of the
+ * elements (floats: their bits) then.
+ */
+#define UNROLL_INTS   64
+#define UNROLL_FLOATS 16
+
+static void put_array_print(struct synth *s, const char *name, const struct model_fc *e,
+			    uint32_t es, int seq, uint64_t n)
+{
+	int flt = e->kind == MODEL_FC_FLOAT, sgn = !flt && e->is_signed;
+	char x[160], g[160];
+	uint64_t i;
+
+	if ((!sgn && !flt) || n > (flt ? UNROLL_FLOATS : UNROLL_INTS)) {
+		put(s, &s->fmt, "%s", 2);
+		if (seq)
+			putf(s, &s->args,
+			     ", __print_array(__get_dynamic_array(%s), "
+			     "__get_dynamic_array_len(%s) / %u, %u)",
+			     name, name, es, es);
+		else
+			putf(s, &s->args, ", __print_array(REC->%s, %" PRIu64 ", %u)", name, n, es);
+		return;
+	}
+	for (i = 0; i < n; i++) {
+		if (seq && es == 1) {
+			/*
+			 * "int8_t" has no element size for libtraceevent, which then reads a long
+			 * (8 bytes): read the 8 ending with the element (the record's fixed part
+			 * comes before it; the index wraps as libtraceevent's 32-bit offset does)
+			 * and keep the element's byte, the high one in a little-endian file.
+			 */
+			uint64_t at = (i + UINT64_C(0x100000000) - 7) & UINT64_C(0xffffffff);
+
+			if (s->plan && s->plan->bo == TK_BYTE_ORDER_BE)
+				snprintf(x, sizeof(x), "(__get_dynamic_array(%s))[%" PRIu64 "]",
+					 name, at);
+			else
+				snprintf(x, sizeof(x),
+					 "((__get_dynamic_array(%s))[%" PRIu64 "] >> 56)", name,
+					 at);
+			snprintf(g, sizeof(g), "__get_dynamic_array_len(%s) > %" PRIu64, name, i);
+		} else if (seq) {
+			/* the parentheses: libtraceevent drops an index right after the call */
+			snprintf(x, sizeof(x), "(__get_dynamic_array(%s))[%" PRIu64 "]", name,
+				 i * es);
+			snprintf(g, sizeof(g), "__get_dynamic_array_len(%s) > %" PRIu64, name,
+				 i * es);
+		} else {
+			snprintf(x, sizeof(x), "REC->%s[%" PRIu64 "]", name, i);
+		}
+		if (i && seq) {
+			put(s, &s->fmt, "%s", 2);
+			putf(s, &s->args, ", (%s) ? \" \" : \"\"", g);
+		} else if (i) {
+			put(s, &s->fmt, " ", 1);
+		}
+		if (flt) {
+			put_float_pieces(s, x, es, seq ? g : NULL);
+		} else if (seq) {
+			putf(s, &s->fmt, "%%.*%s", signed_conv(es));
+			putf(s, &s->args, ", (%s) ? 1 : 0, (%s) ? %s : 0", g, g, x);
+		} else {
+			putf(s, &s->fmt, "%%%s", signed_conv(es));
+			putf(s, &s->args, ", %s", x);
+		}
+	}
+}
+
 /* One leaf as a field line and its part of the print fmt. */
 static enum tk_status synth_leaf(struct synth *s, const struct model_fc *fc, const char *path)
 {
@@ -233,11 +365,11 @@ static enum tk_status synth_leaf(struct synth *s, const struct model_fc *fc, con
 			putf(s, s->text,
 			     "\tfield:__data_loc %s[] %s;\toffset:%u;\tsize:4;\tsigned:%d;\n",
 			     types[sgn][es], name, s->off, sgn);
-			putf(s, &s->fmt, "%s%s=%%s", sep, name);
-			putf(s, &s->args,
-			     ", __print_array(__get_dynamic_array(%s), "
-			     "__get_dynamic_array_len(%s) / %u, %u)",
-			     name, name, es, es);
+			putf(s, &s->fmt, "%s%s=", sep, name);
+			put_array_print(s, name, e, es, 1,
+					s->plan ? convert_record_plan_seq_max(s->plan, s->n_seq)
+						: 0);
+			s->n_seq++;
 			s->off += 4;
 		} else {
 			if (fc->u.arr.length > MAX_FIXED / es)
@@ -249,23 +381,32 @@ static enum tk_status synth_leaf(struct synth *s, const struct model_fc *fc, con
 			     "\tfield:%sint%u_t %s[%u];\toffset:%u;\tsize:%u;\tsigned:%d;\n",
 			     e->kind != MODEL_FC_FLOAT && e->is_signed ? "" : "u", es * 8, name, n,
 			     s->off, size, e->kind != MODEL_FC_FLOAT && e->is_signed);
-			putf(s, &s->fmt, "%s%s=%%s", sep, name);
-			putf(s, &s->args, ", __print_array(REC->%s, %u, %u)", name, n, es);
+			putf(s, &s->fmt, "%s%s=", sep, name);
+			put_array_print(s, name, e, es, 0, n);
 			s->off += size;
 		}
 	} else {
 		int sgn = fc->kind != MODEL_FC_FLOAT && fc->is_signed;
-		int hex = fc->kind == MODEL_FC_FLOAT || fc->base == 16;
+		int hex = fc->kind != MODEL_FC_FLOAT && fc->base == 16;
 
 		es = scalar_bytes(fc);
 		s->off = align_to(s->off, es);
 		putf(s, s->text, "\tfield:%sint%u_t %s;\toffset:%u;\tsize:%u;\tsigned:%d;\n",
 		     sgn ? "" : "u", es * 8, name, s->off, es, sgn);
-		putf(s, &s->fmt, "%s%s=%s%%%s%s", sep, name, hex ? "0x" : "", es == 8 ? "ll" : "",
-		     hex   ? "x"
-		     : sgn ? "d"
-			   : "u");
-		putf(s, &s->args, ", REC->%s", name);
+		if (fc->kind == MODEL_FC_FLOAT) {
+			char x[160];
+
+			snprintf(x, sizeof(x), "REC->%s", name);
+			putf(s, &s->fmt, "%s%s=", sep, name);
+			put_float_pieces(s, x, es, NULL);
+		} else {
+			/* %hhd and %hd: libtraceevent reads fields unsigned, the cast signs them */
+			putf(s, &s->fmt, "%s%s=%s%%%s", sep, name, hex ? "0x" : "",
+			     hex   ? (es == 8 ? "llx" : "x")
+			     : sgn ? signed_conv(es)
+				   : (es == 8 ? "llu" : "u"));
+			putf(s, &s->args, ", REC->%s", name);
+		}
 		s->off += es;
 	}
 	if (s->off > MAX_FIXED)
@@ -295,11 +436,11 @@ static enum tk_status synth_walk(struct synth *s, const struct model_fc *fc, con
 }
 
 enum tk_status convert_record_format(const struct tk_event_class *ec, uint32_t id, const char *name,
-				     struct vec *text)
+				     const struct convert_record_plan *plan, struct vec *text)
 {
 	static const char *const commons[] = {"common_type", "common_flags", "common_preempt_count",
 					      "common_pid"};
-	struct synth s = {.ec = ec, .text = text, .off = 8};
+	struct synth s = {.ec = ec, .text = text, .plan = plan, .off = 8};
 	enum tk_status st = TK_OK;
 	size_t i;
 	int k;
@@ -347,6 +488,7 @@ struct compiler {
 	enum convert_record_mode mode;
 	struct vec nodes;
 	uint32_t next;			 /* next own field of the format */
+	uint32_t n_seq;			 /* sequences of numbers so far */
 	const struct model_fc *pid_leaf; /* SYNTH: the context field common_pid copies */
 };
 
@@ -408,6 +550,8 @@ static enum tk_status leaf_node(struct compiler *c, const struct model_fc *fc,
 						   ? field_es(f)
 						   : 1);
 			n->elem_float = fc->u.arr.elem->kind == MODEL_FC_FLOAT;
+			if (fc->kind == MODEL_FC_SEQUENCE)
+				n->seq = c->n_seq++;
 			if (scalar_bytes(fc->u.arr.elem) != n->es)
 				return mismatch(c, name, "another element size");
 		}
@@ -610,6 +754,12 @@ enum tk_status convert_record_plan(struct convert_record_plan **out,
 	if (st >= 0 && mode == CONVERT_RECORD_SYNTH && fev->n_common + c.next != fev->n_fields)
 		st = mismatch(&c, fev->fields[fev->n_common + c.next].name,
 			      "missing from the CTF trace");
+	if (st >= 0 && c.n_seq) {
+		p->seq_max = calloc(c.n_seq, sizeof(*p->seq_max));
+		p->n_seq = c.n_seq;
+		if (!p->seq_max)
+			st = TK_FAIL(TK_ERR_NOMEM, "Cannot match CTF event class to ftrace format");
+	}
 	if (st < 0) {
 		convert_record_plan_destroy(p);
 		return TK_FAIL(st, "Cannot convert event class to trace.dat: event=%s",
@@ -650,6 +800,11 @@ const struct ftrace_event *convert_record_plan_format(const struct convert_recor
 	return p->fev;
 }
 
+uint64_t convert_record_plan_seq_max(const struct convert_record_plan *p, uint32_t i)
+{
+	return i < p->n_seq ? p->seq_max[i] : 0;
+}
+
 void convert_record_plan_destroy(struct convert_record_plan *p)
 {
 	int k;
@@ -658,6 +813,7 @@ void convert_record_plan_destroy(struct convert_record_plan *p)
 		return;
 	for (k = 0; k < 3; k++)
 		free(p->nodes[k]);
+	free(p->seq_max);
 	free(p);
 }
 
@@ -766,6 +922,8 @@ static const struct model_value *run_array(struct run *r, const struct node *n,
 	uint8_t *q;
 
 	v++;
+	if (n->fc->kind == MODEL_FC_SEQUENCE && n->seq < r->p->n_seq && len > r->p->seq_max[n->seq])
+		r->p->seq_max[n->seq] = len; /* the print fmt shows this many (synth_leaf()) */
 	if (n->flex) {
 		q = flex_room(r, n, (size_t) len * n->es);
 		if (!q)

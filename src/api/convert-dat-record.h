@@ -17,10 +17,11 @@
  *     for it (every leaf of the contexts and payload a field, structures flattened), which
  *     the caller parses, then the plan maps the leaves to that format's fields in order.
  *
- *	convert_record_format(ec, id, "name", &text);    (SYNTH only)
+ *	convert_record_format(ec, id, "name", NULL, &text);    (SYNTH only)
  *	ftrace_event_parse(ctx, "sys", text, len, &fev);
  *	convert_record_plan(&plan, ec, fev, mode, bo);
  *	per event:  convert_record_build(plan, ev, &rec);  ...rec.data, rec.size...
+ *	convert_record_format(ec, id, "name", plan, &final);    (SYNTH: the text to write)
  *	convert_record_plan_destroy(plan);
  */
 #ifndef TK_API_CONVERT_DAT_RECORD_H
@@ -54,12 +55,15 @@ struct convert_record {
 /*
  * Append to @text (bytes, no NUL) the `format` text of a synthesized ftrace event for
  * @ec: "name: @name", "ID: @id", the four common fields, one field per leaf (see
- * doc/format-tracedat.md section 9), a print fmt showing them all. TK_ERR_UNSUPPORTED with a
+ * doc/format-tracedat.md section 9), a print fmt showing them all. The print fmt shows
+ * sequences of signed integers or floats element by element, as many as they had in the
+ * records @plan built (the plan made from this text without @plan, whose print fmt shows
+ * none of them): the fields are the same with or without @plan. TK_ERR_UNSUPPORTED with a
  * cause naming the event and the field for what no format can hold (arrays of strings or of
  * structures, records larger than 64 KiB); TK_ERR_NOMEM.
  */
 enum tk_status convert_record_format(const struct tk_event_class *ec, uint32_t id, const char *name,
-				     struct vec *text);
+				     const struct convert_record_plan *plan, struct vec *text);
 
 /*
  * Make the plan that writes events of @ec as records of format @fev (kept by the caller for
@@ -83,6 +87,9 @@ struct convert_record_plan *convert_record_plan_raw(const struct tk_event_class 
  */
 enum tk_status convert_record_build(const struct convert_record_plan *p, const struct tk_event *ev,
 				    struct convert_record *rec);
+
+/* The most elements the @i-th sequence of numbers had in the records built so far. */
+uint64_t convert_record_plan_seq_max(const struct convert_record_plan *p, uint32_t i);
 
 /* The format the plan writes (NULL for a raw plan). */
 const struct ftrace_event *convert_record_plan_format(const struct convert_record_plan *p);

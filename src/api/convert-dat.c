@@ -123,10 +123,13 @@ struct comm {
 	char *own; /* a copy, when the name came from an event */
 };
 
+/* A synthesized format; its text is made again when written, with the plan's sequence lengths. */
 struct synth_format {
 	char *system;
-	char *text;
-	size_t len;
+	char *name;
+	uint32_t id;
+	const struct tk_event_class *ec;
+	const struct convert_record_plan *plan; /* the class's, kept in c->classes */
 };
 
 struct dat_conv {
@@ -549,7 +552,7 @@ static enum tk_status synth_plan(struct dat_conv *c, const struct tk_event_class
 			       "Cannot convert to trace.dat: reason=more than 65535 event classes");
 	split_name(ec->name, sys, sizeof(sys), name, sizeof(name));
 	comm_members(ec, cl);
-	st = convert_record_format(ec, id, name, &text);
+	st = convert_record_format(ec, id, name, NULL, &text);
 	if (st >= 0)
 		st = ftrace_event_parse(&c->ctx, sys, text.data, text.len, &fev);
 	if (st >= 0 && (fev->flags & FTRACE_EVENT_FAILED))
@@ -560,11 +563,13 @@ static enum tk_status synth_plan(struct dat_conv *c, const struct tk_event_class
 		st = TK_FAIL(TK_ERR_NOMEM, "Cannot convert to trace.dat");
 	if (st >= 0) {
 		sf->system = strdup(sys);
-		sf->text = text.data;
-		sf->len = text.len;
-		text.data = NULL;
-		if (!sf->system) {
-			free(sf->text);
+		sf->name = strdup(name);
+		sf->id = id;
+		sf->ec = ec;
+		sf->plan = cl->plan;
+		if (!sf->system || !sf->name) {
+			free(sf->system);
+			free(sf->name);
 			c->formats.len--;
 			st = TK_FAIL(TK_ERR_NOMEM, "Cannot convert to trace.dat");
 		}
@@ -832,8 +837,12 @@ static enum tk_status put_synth_metadata(struct dat_conv *c)
 						      sizeof(synth_header_event) - 1);
 	for (i = 0; st >= 0 && i < c->formats.len; i++) {
 		const struct synth_format *sf = &VEC_AT(&c->formats, struct synth_format, i);
+		struct vec ftext = VEC_INIT;
 
-		st = tracedat_writer_add_event_format(w, sf->system, sf->text, sf->len);
+		st = convert_record_format(sf->ec, sf->id, sf->name, sf->plan, &ftext);
+		if (st >= 0)
+			st = tracedat_writer_add_event_format(w, sf->system, ftext.data, ftext.len);
+		vec_fini(&ftext);
 	}
 	snprintf(text, sizeof(text), "[%s]", synth_clock(c));
 	if (st >= 0)
@@ -1063,7 +1072,7 @@ enum tk_status convert_ctf_to_dat(struct tk_trace *t, const char *output,
 		convert_record_plan_destroy(c.classes[i].plan);
 	for (i = 0; i < c.formats.len; i++) {
 		free(VEC_AT(&c.formats, struct synth_format, i).system);
-		free(VEC_AT(&c.formats, struct synth_format, i).text);
+		free(VEC_AT(&c.formats, struct synth_format, i).name);
 	}
 	vec_fini(&c.formats);
 	for (i = 0; i < c.comms.len; i++)

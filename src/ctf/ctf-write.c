@@ -1211,6 +1211,20 @@ enum tk_status tk_ctf_writer_add_discarded_packets(struct tk_ctf_writer *w,
 			       "Cannot record discarded packets: stream=%s, count=%" PRIu64
 			       ", begin=%" PRIu64 ", end=%" PRIu64,
 			       s->name, count, begin, end);
+	/*
+	 * Overwrite (flight recorder) mode: the packet after the lost ones also reports the
+	 * events discarded since the previous packet, a range from that packet's end to its own
+	 * end, recorded just before. Readers report the lost packets from the previous packet's
+	 * end to this packet's beginning: so it begins where they end, and still ends where the
+	 * discarded events do.
+	 */
+	if (clocked && s->has_end && !s->pos && s->has_ts && begin >= s->clock &&
+	    end <= s->end_at) {
+		s->seq += count;
+		s->gap = 1;
+		s->clock = end;
+		return TK_OK;
+	}
 	st = end_packets_at(w, s, clocked ? begin : s->clock, "discarded packets");
 	if (st < 0)
 		return st;

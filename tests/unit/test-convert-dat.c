@@ -414,10 +414,23 @@ static const char synth_lines[] =
 	"\tfield:__data_loc int8_t[] seq;\toffset:56;\tsize:4;\tsigned:1;\n"
 	"\tfield:uint8_t _9lives;\toffset:60;\tsize:1;\tsigned:0;\n"
 	"\n"
-	"print fmt: \"vtid=%d procname=%s s_a=%u s_b=0x%llx f=0x%llx t=%s tag=%u v_x=%u "
-	"v_y=%s _seq_length=%u seq=%s _9lives=%u\", REC->vtid, __get_str(procname), REC->s_a, "
-	"REC->s_b, REC->f, REC->t, REC->tag, REC->v_x, __get_str(v_y), REC->_seq_length, "
-	"__print_array(__get_dynamic_array(seq), __get_dynamic_array_len(seq) / 1, 1), "
+	"print fmt: \"vtid=%d procname=%s s_a=%u s_b=0x%llx f=%s%s%.*llx%s%.*u t=%s tag=%u "
+	"v_x=%u v_y=%s _seq_length=%u seq=";
+
+/* The double's sign, the first of its pieces (the rest: tests/interop/convert-dat-values.sh). */
+static const char synth_args[] = "\", REC->vtid, __get_str(procname), REC->s_a, REC->s_b, "
+				 "(REC->f >> 63) ? \"-\" : \"\", ";
+
+/*
+ * The signed sequence, once the plan built a record where it had 2 elements: each element
+ * guarded by the length, the one byte read as the high byte of the 8 ending with it.
+ */
+static const char synth_seq_fmt[] = "seq=%.*hhd%s%.*hhd _9lives=%u\", ";
+static const char synth_seq_args[] =
+	"(__get_dynamic_array_len(seq) > 0) ? 1 : 0, (__get_dynamic_array_len(seq) > 0) ? "
+	"((__get_dynamic_array(seq))[4294967289] >> 56) : 0, (__get_dynamic_array_len(seq) > 1) "
+	"? \" \" : \"\", (__get_dynamic_array_len(seq) > 1) ? 1 : 0, "
+	"(__get_dynamic_array_len(seq) > 1) ? ((__get_dynamic_array(seq))[4294967290] >> 56) : 0, "
 	"REC->_9lives\n";
 
 /*
@@ -469,14 +482,15 @@ static void test_synth_format_and_record(void **state)
 		"_seq_length", seq_len, "seq",
 		fc_array(MODEL_FC_SEQUENCE, fc_int(8, 1, 10), 0, seq_len, 0), "9lives",
 		fc_int(5, 0, 10));
-	assert_int_equal(convert_record_format(&ec, 3, "ev_1", &text), TK_OK);
+	assert_int_equal(convert_record_format(&ec, 3, "ev_1", NULL, &text), TK_OK);
 	t = calloc(1, text.len + 1);
 	assert_non_null(t);
 	memcpy(t, text.data, text.len);
 	assert_non_null(strstr(t, "name: ev_1\nID: 3\nformat:\n"
 				  "\tfield:unsigned short common_type;\toffset:0;\tsize:2;"));
 	assert_non_null(strstr(t, "\tfield:int common_pid;\toffset:4;\tsize:4;\tsigned:1;\n\n"));
-	if (!strstr(t, synth_lines)) {
+	/* no record built yet: the sequence shows no element */
+	if (!strstr(t, synth_lines) || !strstr(t, "seq= _9lives=%u\"") || !strstr(t, synth_args)) {
 		print_error("format made:\n%s\n", t);
 		fail();
 	}
@@ -491,6 +505,17 @@ static void test_synth_format_and_record(void **state)
 	assert_int_equal(convert_record_build(p, &ev, &rec), TK_OK);
 	assert_int_equal(rec.size, sizeof(synth_le));
 	assert_memory_equal(rec.data, synth_le, sizeof(synth_le));
+	/* the same fields, the print fmt showing the two elements the sequence had */
+	text.len = 0;
+	assert_int_equal(convert_record_format(&ec, 3, "ev_1", p, &text), TK_OK);
+	free(t);
+	t = calloc(1, text.len + 1);
+	assert_non_null(t);
+	memcpy(t, text.data, text.len);
+	if (!strstr(t, synth_lines) || !strstr(t, synth_seq_fmt) || !strstr(t, synth_seq_args)) {
+		print_error("format made:\n%s\n", t);
+		fail();
+	}
 	/* the other option selected: v_x holds it, v_y is empty */
 	pay[5] = vn(0);
 	pay[6] = vu(0x1234);
@@ -518,7 +543,7 @@ static void test_synth_refused(void **state)
 	struct vec text = VEC_INIT;
 
 	(void) state;
-	assert_int_equal(convert_record_format(&ec, 1, "e", &text), TK_ERR_UNSUPPORTED);
+	assert_int_equal(convert_record_format(&ec, 1, "e", NULL, &text), TK_ERR_UNSUPPORTED);
 	assert_true(cause_says("event=e, field=names"));
 	tk_error_clear();
 	vec_fini(&text);
