@@ -37,7 +37,7 @@
 #include "../common/error.h"
 #include "../ftrace/ftrace.h"
 #include "../model/model.h"
-#include "../ctf/ctf-write-priv.h"
+#include "../ctf/ctf.h"
 #include "../tracedat/source.h"
 #include "convert-ftrace-env.h"
 #include "convert-priv.h"
@@ -352,7 +352,7 @@ static int append_planned(struct dat_ctf *c, const struct ec_map *m, const struc
 	if (ev->raw_size < m->min_size)
 		return 0;
 	if (m->copy_only) { /* the usual case: one copy of adjacent integers and arrays */
-		p = ctf_write_event_reserve(c->w, s, m->id, ts, m->fixed, st);
+		p = ctf_writer_event_reserve(c->w, s, m->id, ts, m->fixed, st);
 		if (!p)
 			return 1;
 		for (k = 0; k < m->n_steps; k++) {
@@ -389,7 +389,7 @@ static int append_planned(struct dat_ctf *c, const struct ec_map *m, const struc
 			}
 		}
 	}
-	p = ctf_write_event_reserve(c->w, s, m->id, ts, body, st);
+	p = ctf_writer_event_reserve(c->w, s, m->id, ts, body, st);
 	if (!p)
 		return 1;
 	for (k = 0; k < m->n_steps; k++) {

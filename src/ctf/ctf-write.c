@@ -38,6 +38,7 @@
 #include "../common/error.h"
 #include "../common/outfile.h"
 #include "ctf-write-priv.h"
+#include "ctf.h"
 
 /* ---- the trace directory ------------------------------------------------------------------ */
 
@@ -1309,4 +1310,10 @@ void tk_ctf_writer_destroy(struct tk_ctf_writer *w)
 	arena_fini(&w->arena);
 	free(w->dir);
 	free(w);
+}
+
+uint8_t *ctf_writer_event_reserve(struct tk_ctf_writer *w, struct tk_ctf_writer_stream *s,
+				  uint64_t ec_id, uint64_t ts, size_t body, enum tk_status *st)
+{
+	return ctf_write_event_reserve(w, s, ec_id, ts, body, st);
 }

@@ -260,4 +260,17 @@ enum tk_status ctf_source_open_mem(struct tk_source **out, const uint8_t *metada
 enum tk_status ctf_metadata_decode(const uint8_t *data, size_t size, const char *path, char **out,
 				   size_t *len);
 
+/*
+ * The CTF writer's raw-event capability, for converters whose input records already have the
+ * layout tk_ctf_writer_append() would write (trace.dat to CTF): room for one event of class
+ * @ec_id at time @ts whose event context and payload, @body bytes (every field byte-aligned,
+ * integers in the writer's byte order), the caller copies in itself. Returns where they go,
+ * right after the event header, or NULL with *@st set and nothing written; the pointer is
+ * valid until the next call on @s.
+ */
+struct tk_ctf_writer;
+struct tk_ctf_writer_stream;
+uint8_t *ctf_writer_event_reserve(struct tk_ctf_writer *w, struct tk_ctf_writer_stream *s,
+				  uint64_t ec_id, uint64_t ts, size_t body, enum tk_status *st);
+
 #endif /* TK_CTF_CTF_H */

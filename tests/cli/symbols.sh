@@ -8,6 +8,8 @@
 #    other; api, the entry points that span formats and sinks, such as tk_convert(), sits
 #    above output so it can use the printer without going through its public entry points,
 #    which would start a new error chain);
+#  - no folder includes another folder's private header (*-priv.h, *-int.h): what a folder
+#    offers the others is in its own interface header (ctf.h, ftrace.h, ...);
 #  - the CLI includes only the public header.
 # Usage: symbols.sh LIBTRACEKIT.so SOURCE-ROOT
 set -u
@@ -57,6 +59,10 @@ for dir in "$src"/src/*/; do
 done
 if ls "$src"/.layout-fail.$$ >/dev/null 2>&1; then
 	rm -f "$src"/.layout-fail.$$
+	fail=1
+fi
+if grep -n '#include "\.\./[a-z]*/[^"]*-\(priv\|int\)\.h"' "$src"/src/*/*.c "$src"/src/*/*.h; then
+	echo "FAIL: a folder includes another folder's private header (above)"
 	fail=1
 fi
 if grep -n '#include "' "$src"/tools/tracekit/*.c | grep -v '"cli.h"'; then
