@@ -47,12 +47,16 @@ struct tk_field_class;
  * @TK_SCOPE_EVENT_COMMON_CONTEXT: The context every event of the stream has (CTF).
  * @TK_SCOPE_EVENT_CONTEXT:        The context of this event class (CTF).
  * @TK_SCOPE_PAYLOAD:              The event's own fields.
+ * @TK_SCOPE_COMMON_FIELDS:        The fields every event of the format has outside its own
+ *                                 (trace.dat: common_type, common_flags,
+ *                                 common_preempt_count, common_pid).
  */
 enum tk_scope {
 	TK_SCOPE_PACKET_CONTEXT = 0,
 	TK_SCOPE_EVENT_COMMON_CONTEXT = 1,
 	TK_SCOPE_EVENT_CONTEXT = 2,
 	TK_SCOPE_PAYLOAD = 3,
+	TK_SCOPE_COMMON_FIELDS = 4,
 };
 
 /**

@@ -22,11 +22,12 @@ static_assert((int) TK_SCOPE_PACKET_CONTEXT == (int) MODEL_SCOPE_PACKET_CONTEXT 
 		      (int) TK_SCOPE_EVENT_COMMON_CONTEXT ==
 			      (int) MODEL_SCOPE_EVENT_COMMON_CONTEXT &&
 		      (int) TK_SCOPE_EVENT_CONTEXT == (int) MODEL_SCOPE_EVENT_CONTEXT &&
-		      (int) TK_SCOPE_PAYLOAD == (int) MODEL_SCOPE_PAYLOAD,
+		      (int) TK_SCOPE_PAYLOAD == (int) MODEL_SCOPE_PAYLOAD &&
+		      (int) TK_SCOPE_COMMON_FIELDS == (int) MODEL_SCOPE_COMMON,
 	      "public scopes are the model's");
 
 static const char *const scope_names[] = {"packet-context", "event-common-context", "event-context",
-					  "payload"};
+					  "payload", "common-fields"};
 
 static const char *const kind_names[] = {"integer",   "enumeration", "float",	 "string",
 					 "structure", "array",	     "sequence", "variant"};
@@ -76,6 +77,8 @@ const struct tk_field_class *tk_event_class_get_field_class(const struct tk_even
 		return pub_of(ec->context);
 	case TK_SCOPE_PAYLOAD:
 		return pub_of(ec->payload);
+	case TK_SCOPE_COMMON_FIELDS:
+		return pub_of(ec->common);
 	}
 	return NULL;
 }
@@ -250,7 +253,7 @@ enum tk_status tk_event_get_scope(const struct tk_event *ev, enum tk_scope scope
 
 	error_reset();
 	TK_ASSERT_PRE(ev && out);
-	TK_ASSERT_PRE((unsigned int) scope <= TK_SCOPE_PAYLOAD);
+	TK_ASSERT_PRE((unsigned int) scope <= TK_SCOPE_COMMON_FIELDS);
 	fc = fc_of(tk_event_class_get_field_class(ev->ec, scope));
 	st = model_event_values(ev);
 	if (st < 0)

@@ -193,6 +193,12 @@ struct tk_event_class {
 	const char *emf_uri; /* NULL if none */
 	struct model_fc *context;
 	struct model_fc *payload;
+	/*
+	 * Fields every event of the format has outside its payload, which the format's own tool
+	 * shows apart (ftrace: common_type, common_flags, common_preempt_count, common_pid); a
+	 * structure, or NULL. Its values are scope MODEL_SCOPE_COMMON.
+	 */
+	struct model_fc *common;
 	struct model_stream_class *sc;
 	size_t index;  /* dense, across the whole trace */
 	uint32_t rank; /* order of (id, name, log level, EMF URI) across the trace */
@@ -221,11 +227,15 @@ struct model_source_ops {
 	/*
 	 * The task of an event when the format keeps it outside the event's fields (trace.dat:
 	 * common_pid and the file's saved command lines), or NULL when the fields tell (CTF
-	 * context fields). Sets *pid and *comm (borrowed from the source, never NULL); needs
-	 * only ev->ec and ev->raw, not decoded values.
+	 * context fields). Sets *pid and *comm (borrowed from the source, never NULL:
+	 * MODEL_TASK_UNKNOWN when the source has no name for the task); needs only ev->ec and
+	 * ev->raw, not decoded values.
 	 */
 	void (*task)(const struct tk_event *ev, int64_t *pid, const char **comm);
 };
+
+/* The comm of a task the source has no name for, as trace-cmd prints it. */
+#define MODEL_TASK_UNKNOWN "<...>"
 
 struct tk_source {
 	size_t index; /* in its trace */
@@ -269,8 +279,9 @@ struct tk_event {
 	uint64_t cycles;
 	int64_t ns;
 	uint8_t has_ts;
-	/* packet context, stream event context, event context, payload; NULL when absent */
-	const struct model_value *scope[4];
+	/* packet context, stream event context, event context, payload, common fields (enum
+	 * model_scope); NULL when absent */
+	const struct model_value *scope[5];
 	/*
 	 * Set when the values were not decoded yet (readers skip fixed-size events unless
 	 * asked): call model_event_values() before reading scope[].
@@ -288,7 +299,26 @@ enum model_scope {
 	MODEL_SCOPE_EVENT_COMMON_CONTEXT,
 	MODEL_SCOPE_EVENT_CONTEXT,
 	MODEL_SCOPE_PAYLOAD,
+	MODEL_SCOPE_COMMON, /* tk_event_class.common: ftrace's common fields */
 };
+
+/* The field class of scope @s of the events of @ec (a structure), or NULL. */
+static inline const struct model_fc *model_scope_fc(const struct tk_event_class *ec, int s)
+{
+	switch (s) {
+	case MODEL_SCOPE_PACKET_CONTEXT:
+		return ec->sc->packet_context;
+	case MODEL_SCOPE_EVENT_COMMON_CONTEXT:
+		return ec->sc->event_context;
+	case MODEL_SCOPE_EVENT_CONTEXT:
+		return ec->context;
+	case MODEL_SCOPE_PAYLOAD:
+		return ec->payload;
+	case MODEL_SCOPE_COMMON:
+		return ec->common;
+	}
+	return NULL;
+}
 
 struct tk_notice {
 	enum tk_notice_kind kind;

@@ -24,8 +24,6 @@
 #include <string.h>
 
 #include "../common/error.h"
-#include "../ftrace/ftrace.h"
-#include "../tracedat/source.h"
 #include "json.h"
 #include "pretty.h"
 #include "sink.h"
@@ -60,11 +58,10 @@ struct pair {
 
 struct chrome_class {
 	const struct tk_event_class *ec;
-	uint8_t kind; /* enum class_kind */
-	uint8_t has_raw_pid;
-	struct plan_raw_int raw_pid; /* trace.dat: common_pid */
-	struct ref tid, pid;	     /* CTF: contexts */
-	struct ref cpu;		     /* CTF: packet context cpu_id */
+	uint8_t kind;	       /* enum class_kind */
+	struct ref common_pid; /* trace.dat: the task, from the common fields */
+	struct ref tid, pid;   /* CTF: contexts */
+	struct ref cpu;	       /* CTF: packet context cpu_id */
 	struct ref next_comm, next_pid, rename_comm, rename_pid;
 	struct pair pairs[MAX_PAIRS];
 	uint32_t n_pairs;
@@ -144,9 +141,7 @@ static int64_t fc_values(const struct model_fc *fc)
  */
 static struct ref find(const struct tk_event_class *ec, int scope, const char *name, int string)
 {
-	const struct model_fc *scopes[4] = {ec->sc->packet_context, ec->sc->event_context,
-					    ec->context, ec->payload};
-	const struct model_fc *fc = scopes[scope];
+	const struct model_fc *fc = model_scope_fc(ec, scope);
 	struct ref r = {scope, -1, 0};
 	int64_t at = 0, n;
 	uint32_t i;
@@ -221,21 +216,11 @@ static void class_build(struct chrome_class *cc, const struct tk_event_class *ec
 	static const char *const next[] = {"next_pid", "next_tid", NULL};
 	static const char *const child[] = {"child_pid", "child_tid", NULL};
 	static const char *const parent[] = {"parent_pid", "parent_tid", NULL};
-	const struct ftrace_ctx *ctx = tracedat_source_ftrace(ec->sc->source);
-	const struct ftrace_event *fev = ctx ? ec->fmt : NULL;
-	const struct ftrace_field *f = fev ? ftrace_field_find(fev, "common_pid") : NULL;
 	int s;
 
 	memset(cc, 0, sizeof(*cc));
 	cc->ec = ec;
-	if (f && !(f->flags & (FTRACE_FIELD_ARRAY | FTRACE_FIELD_DYNAMIC)) &&
-	    (f->size == 1 || f->size == 2 || f->size == 4 || f->size == 8)) {
-		cc->has_raw_pid = 1;
-		cc->raw_pid.offset = f->offset;
-		cc->raw_pid.size = f->size;
-		cc->raw_pid.is_signed = !!(f->flags & FTRACE_FIELD_SIGNED);
-		cc->raw_pid.order = (uint8_t) ctx->bo;
-	}
+	cc->common_pid = find(ec, MODEL_SCOPE_COMMON, "common_pid", 0);
 	cc->tid.idx = cc->pid.idx = -1;
 	for (s = MODEL_SCOPE_EVENT_COMMON_CONTEXT; s <= MODEL_SCOPE_EVENT_CONTEXT; s++) {
 		if (cc->tid.idx < 0)
@@ -289,6 +274,19 @@ static const struct chrome_class *class_for(struct chrome_state *cs,
 
 /* ---- values of an event ----------------------------------------------------------------- */
 
+/* The name the source saved for @ev's task (the reader's task hook), or NULL. */
+static const char *saved_comm(const struct tk_event *ev)
+{
+	const struct model_source_ops *ops = ev->stream->source->ops;
+	const char *comm = NULL;
+	int64_t pid;
+
+	if (!ops->task)
+		return NULL;
+	ops->task(ev, &pid, &comm);
+	return comm && strcmp(comm, MODEL_TASK_UNKNOWN) ? comm : NULL;
+}
+
 static const struct model_value *value(const struct tk_event *ev, struct ref r)
 {
 	if (r.idx < 0 || !ev->scope[r.scope])
@@ -304,18 +302,6 @@ static int int_value(const struct tk_event *ev, struct ref r, int64_t *out)
 		return 0;
 	*out = r.is_signed ? v->v.i : (int64_t) v->v.u;
 	return 1;
-}
-
-static int64_t raw_value(const struct tk_event *ev, const struct plan_raw_int *r)
-{
-	const uint8_t *p;
-	uint64_t u;
-
-	if (!ev->raw || r->offset > ev->raw_size || r->size > ev->raw_size - r->offset)
-		return 0;
-	p = ev->raw + r->offset;
-	u = tk_load_int(p, r->size, r->is_signed, (enum tk_byte_order) r->order);
-	return (int64_t) u;
 }
 
 /* ---- output ----------------------------------------------------------------------------- */
@@ -653,8 +639,10 @@ static enum tk_status print(struct tk_printer *p, const struct tk_event *ev)
 		switch_slice(p, cc, ev, cpu);
 		goto out;
 	}
-	if (cc->has_raw_pid) {
-		tid = pid = raw_value(ev, &cc->raw_pid);
+	if (cc->common_pid.idx >= 0) {
+		if (!int_value(ev, cc->common_pid, &tid))
+			tid = 0;
+		pid = tid;
 		on_cpu = tid <= 0 || tid >= CPU_PID;
 	} else if (int_value(ev, cc->tid, &tid)) {
 		if (!int_value(ev, cc->pid, &pid))
@@ -668,9 +656,8 @@ static enum tk_status print(struct tk_printer *p, const struct tk_event *ev)
 		struct task *t = task_at(cs, tid);
 
 		if (t && !t->named && !t->looked) {
-			/* first seen: the name the file saved, if any */
-			const struct ftrace_ctx *ctx = tracedat_source_ftrace(ev->stream->source);
-			const char *comm = ctx ? ftrace_comm_find(ctx, (int32_t) tid) : NULL;
+			/* first seen: the name the source saved (trace.dat command lines), if any */
+			const char *comm = saved_comm(ev);
 
 			t->looked = 1;
 			t->pid = pid;

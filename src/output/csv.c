@@ -38,6 +38,12 @@
 
 static const char *const fixed[FIXED_COLUMNS] = {"ts", "cpu", "event", "lost"};
 
+/* The scopes with columns, in column order: common fields, the two contexts, the payload. */
+static const int scopes[] = {MODEL_SCOPE_COMMON, MODEL_SCOPE_EVENT_COMMON_CONTEXT,
+			     MODEL_SCOPE_EVENT_CONTEXT, MODEL_SCOPE_PAYLOAD};
+
+#define N_SCOPES (MODEL_SCOPE_COMMON + 1)
+
 /* Where a class finds the value of a column: scope and top-level member, or none. */
 struct cell_ref {
 	int8_t scope; /* enum model_scope, -1 when the class has no such field */
@@ -51,23 +57,9 @@ struct csv_state {
 	struct cell_ref **refs; /* by event class index: n_columns each, built on first use */
 	size_t n_refs;
 	/* per event: where each top-level member's values start, by scope */
-	const struct model_value **starts[MODEL_SCOPE_PAYLOAD + 1];
-	size_t n_starts[MODEL_SCOPE_PAYLOAD + 1];
+	const struct model_value **starts[N_SCOPES];
+	size_t n_starts[N_SCOPES];
 };
-
-/* The scope @s of the classes of @ec (a struct, or NULL). */
-static const struct model_fc *scope_fc(const struct tk_event_class *ec, int s)
-{
-	switch (s) {
-	case MODEL_SCOPE_EVENT_COMMON_CONTEXT:
-		return ec->sc->event_context;
-	case MODEL_SCOPE_EVENT_CONTEXT:
-		return ec->context;
-	case MODEL_SCOPE_PAYLOAD:
-		return ec->payload;
-	}
-	return NULL;
-}
 
 static int is_struct(const struct model_fc *fc)
 {
@@ -87,11 +79,11 @@ static int find_column(const struct csv_state *cs, const char *name)
 static enum tk_status add_columns(struct csv_state *cs, struct vec *cols,
 				  const struct tk_event_class *ec)
 {
-	int s;
+	size_t k;
 	uint32_t i;
 
-	for (s = MODEL_SCOPE_EVENT_COMMON_CONTEXT; s <= MODEL_SCOPE_PAYLOAD; s++) {
-		const struct model_fc *fc = scope_fc(ec, s);
+	for (k = 0; k < TK_ARRAY_SIZE(scopes); k++) {
+		const struct model_fc *fc = model_scope_fc(ec, scopes[k]);
 
 		for (i = 0; is_struct(fc) && i < fc->u.st.count; i++) {
 			const char *name = fc->u.st.members[i].name, **slot;
@@ -282,8 +274,7 @@ static enum tk_status begin_tsv(struct tk_printer *p, const struct tk_trace *t)
 static const struct cell_ref *refs_of(struct csv_state *cs, const struct tk_event_class *ec)
 {
 	struct cell_ref *r;
-	size_t k;
-	int s;
+	size_t k, j;
 	uint32_t i;
 
 	if (ec->index >= cs->n_refs) {
@@ -303,8 +294,9 @@ static const struct cell_ref *refs_of(struct csv_state *cs, const struct tk_even
 		return NULL;
 	for (k = 0; k < cs->n_columns; k++)
 		r[k].scope = -1;
-	for (s = MODEL_SCOPE_PAYLOAD; s >= MODEL_SCOPE_EVENT_COMMON_CONTEXT; s--) {
-		const struct model_fc *fc = scope_fc(ec, s);
+	for (j = TK_ARRAY_SIZE(scopes); j-- > 0;) {
+		int s = scopes[j];
+		const struct model_fc *fc = model_scope_fc(ec, s);
 
 		/* the last scope first, so that the first one met wins a name */
 		for (i = fc && is_struct(fc) ? fc->u.st.count : 0; i-- > 0;) {
@@ -321,13 +313,13 @@ static const struct cell_ref *refs_of(struct csv_state *cs, const struct tk_even
 }
 
 /* Where each top-level member of scope @s of @ev starts in its values. */
-static int index_scope(struct csv_state *cs, const struct tk_event *ev, int s)
+static int index_scope(struct csv_state *cs, const struct tk_event *ev, size_t s)
 {
-	const struct model_fc *fc = scope_fc(ev->ec, s);
-	const struct model_value *v = ev->scope[s];
+	const struct model_fc *fc = model_scope_fc(ev->ec, (int) s);
+	const struct model_value *v;
 	uint32_t i;
 
-	if (!is_struct(fc) || !v)
+	if (s >= TK_ARRAY_SIZE(ev->scope) || !is_struct(fc) || !(v = ev->scope[s]))
 		return 0;
 	if (fc->u.st.count > cs->n_starts[s]) {
 		const struct model_value **n = realloc(cs->starts[s], fc->u.st.count * sizeof(*n));
@@ -351,7 +343,6 @@ static enum tk_status print(struct tk_printer *p, const struct tk_event *ev)
 	const struct cell_ref *refs;
 	enum tk_status st;
 	size_t k;
-	int s;
 
 	st = model_event_values(ev);
 	if (st < 0)
@@ -359,8 +350,8 @@ static enum tk_status print(struct tk_printer *p, const struct tk_event *ev)
 	refs = refs_of(cs, ev->ec);
 	if (!refs)
 		return TK_FAIL(TK_ERR_NOMEM, "Cannot write CSV row");
-	for (s = MODEL_SCOPE_EVENT_COMMON_CONTEXT; s <= MODEL_SCOPE_PAYLOAD; s++)
-		if (index_scope(cs, ev, s) < 0)
+	for (k = 0; k < TK_ARRAY_SIZE(scopes); k++)
+		if (index_scope(cs, ev, (size_t) scopes[k]) < 0)
 			return TK_FAIL(TK_ERR_NOMEM, "Cannot write CSV row");
 	if (ev->has_ts)
 		put_i64(w, ev->ns);
@@ -378,7 +369,7 @@ static enum tk_status print(struct tk_printer *p, const struct tk_event *ev)
 	for (k = 0; k < cs->n_columns; k++) {
 		writer_putc(w, cs->sep);
 		if (refs[k].scope >= 0) {
-			const struct model_fc *fc = scope_fc(ev->ec, refs[k].scope);
+			const struct model_fc *fc = model_scope_fc(ev->ec, refs[k].scope);
 
 			put_value(w, cs->sep, fc->u.st.members[refs[k].member].fc,
 				  cs->starts[refs[k].scope][refs[k].member]);
@@ -424,7 +415,7 @@ static void destroy(struct tk_printer *p)
 	for (i = 0; i < cs->n_refs; i++)
 		free(cs->refs[i]);
 	free(cs->refs);
-	for (i = 0; i <= MODEL_SCOPE_PAYLOAD; i++)
+	for (i = 0; i < N_SCOPES; i++)
 		free(cs->starts[i]);
 	free(cs->columns);
 	free(cs);

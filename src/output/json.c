@@ -20,8 +20,6 @@
 #include <string.h>
 
 #include "../common/error.h"
-#include "../ftrace/ftrace.h"
-#include "../tracedat/source.h"
 #include "json.h"
 #include "pretty.h"
 #include "sink.h"
@@ -323,43 +321,14 @@ size_t json_fmt_us(char *dst, int64_t ns)
 
 /* ---- plans ------------------------------------------------------------------------------ */
 
-/* JSON keys of the four scopes, in the order of enum model_scope. */
-static const char *const scope_keys[4] = {
-	"packet_context",
-	"common_context",
-	"event_context",
-	"fields",
+/* JSON keys of the scopes, by enum model_scope. */
+static const char *const scope_keys[] = {
+	[MODEL_SCOPE_PACKET_CONTEXT] = "packet_context",
+	[MODEL_SCOPE_EVENT_COMMON_CONTEXT] = "common_context",
+	[MODEL_SCOPE_EVENT_CONTEXT] = "event_context",
+	[MODEL_SCOPE_PAYLOAD] = "fields",
+	[MODEL_SCOPE_COMMON] = "common_fields",
 };
-
-/*
- * The common fields of a trace.dat event (common_type, common_flags, common_preempt_count,
- * common_pid), which the model leaves out of its scopes: read from the raw record. Returns
- * how many of the first @max are plain integers of 1, 2, 4 or 8 bytes, put in @raw.
- */
-static size_t common_fields(const struct tk_event_class *ec, struct plan_raw_int *raw, size_t max)
-{
-	const struct ftrace_ctx *ctx = tracedat_source_ftrace(ec->sc->source);
-	const struct ftrace_event *fev = ctx ? ec->fmt : NULL;
-	size_t n = 0;
-	uint32_t i;
-
-	for (i = 0; fev && i < fev->n_common && n < max; i++) {
-		const struct ftrace_field *f = &fev->fields[i];
-
-		if ((f->flags & (FTRACE_FIELD_ARRAY | FTRACE_FIELD_DYNAMIC)) ||
-		    (f->size != 1 && f->size != 2 && f->size != 4 && f->size != 8))
-			continue;
-		raw[n].name = f->name;
-		raw[n].offset = f->offset;
-		raw[n].size = f->size;
-		raw[n].is_signed = !!(f->flags & FTRACE_FIELD_SIGNED);
-		raw[n].order = (uint8_t) ctx->bo;
-		n++;
-	}
-	return n;
-}
-
-#define MAX_COMMON 16
 
 /*
  * JSON lines: ,"name":"EVENT" (the caller wrote the keys before it), the fields, "}\n".
@@ -368,7 +337,6 @@ static size_t common_fields(const struct tk_event_class *ec, struct plan_raw_int
 enum tk_status json_plan_build(struct tk_printer *p, const struct tk_event_class *ec,
 			       struct plan **out)
 {
-	struct plan_raw_int raw[MAX_COMMON];
 	struct plan_json_spec spec;
 	int chrome = p->style == TK_PRINT_STYLE_CHROME;
 	const char *name = ec->name;
@@ -396,9 +364,6 @@ enum tk_status json_plan_build(struct tk_printer *p, const struct tk_event_class
 	memset(&spec, 0, sizeof(spec));
 	spec.head = head;
 	spec.head_len = (size_t) (q - head);
-	spec.raw = raw;
-	spec.n_raw = common_fields(ec, raw, MAX_COMMON);
-	spec.raw_key = "common_fields";
 	spec.scope_keys = scope_keys;
 	spec.lead = !chrome;
 	spec.tail = chrome ? "}}" : "}\n";

@@ -44,13 +44,11 @@ enum plan_code {
 	P_JARRAY, /* count from the value; empty: "[]" and go to op a */
 	P_JELEM,  /* "," before an element but the first */
 	P_JLOOP,  /* next element, or "]" */
-	P_RAWINT, /* integer of mask bytes at offset a of the raw record, names: signed */
 };
 
 struct plan_op {
 	uint8_t code;
 	uint8_t names;
-	uint8_t order; /* P_RAWINT: enum tk_byte_order */
 	uint32_t len;
 	uint32_t a;
 	uint64_t mask;
@@ -538,18 +536,19 @@ enum tk_status plan_build(struct tk_printer *p, const struct tk_event_class *ec,
 }
 
 /*
- * The JSON form of an event, after what the caller writes itself: @spec->head, then the
- * integers of the raw record as an object under @spec->raw_key, then each scope the event
- * class shows as an object under its key (the payload always, "{}" when there is none),
- * then @spec->tail. Keys are separated by commas; with @spec->lead, the first key has one
- * too (it follows keys the caller wrote). Hidden fields are left out as babeltrace2 leaves
- * them out, so both styles show the same fields.
+ * The JSON form of an event, after what the caller writes itself: @spec->head, then each
+ * scope the event class shows as an object under its key -- the common fields first (when
+ * the class has them), then the packet context, the contexts and the payload (always,
+ * "{}" when there is none) -- then @spec->tail. Keys are separated by commas; with
+ * @spec->lead, the first key has one too (it follows keys the caller wrote). Hidden fields
+ * are left out as babeltrace2 leaves them out, so both styles show the same fields.
  */
 enum tk_status plan_build_json(const struct tk_event_class *ec, const struct plan_json_spec *spec,
 			       struct plan **out)
 {
-	const struct model_fc *scopes[4] = {ec->sc->packet_context, ec->sc->event_context,
-					    ec->context, ec->payload};
+	static const int order[] = {MODEL_SCOPE_COMMON, MODEL_SCOPE_PACKET_CONTEXT,
+				    MODEL_SCOPE_EVENT_COMMON_CONTEXT, MODEL_SCOPE_EVENT_CONTEXT,
+				    MODEL_SCOPE_PAYLOAD};
 	int sep = spec->lead;
 	struct builder b;
 	struct plan_op *o;
@@ -559,41 +558,17 @@ enum tk_status plan_build_json(const struct tk_event_class *ec, const struct pla
 	memset(&b, 0, sizeof(b));
 	b.json = 1;
 	st = lit(&b, spec->head, spec->head_len);
-	if (st >= 0 && spec->n_raw) {
-		st = sep ? LIT(&b, ",") : TK_OK;
-		if (st >= 0)
-			st = json_key(&b, spec->raw_key, strlen(spec->raw_key));
-		if (st >= 0)
-			st = LIT(&b, "{");
-		for (i = 0; st >= 0 && i < spec->n_raw; i++) {
-			const struct plan_raw_int *r = &spec->raw[i];
-
-			st = i ? LIT(&b, ",") : TK_OK;
-			if (st >= 0)
-				st = json_key(&b, r->name, strlen(r->name));
-			if (st >= 0 && !(o = op(&b, P_RAWINT)))
-				st = TK_FAIL(TK_ERR_NOMEM, "Cannot build print plan");
-			if (st >= 0) {
-				o->a = r->offset;
-				o->mask = r->size;
-				o->names = r->is_signed;
-				o->order = r->order;
-			}
-		}
-		if (st >= 0)
-			st = LIT(&b, "}");
-		sep = 1;
-	}
-	for (i = 0; st >= 0 && i < 4; i++) {
-		const struct model_fc *fc = scopes[i];
+	for (i = 0; st >= 0 && i < TK_ARRAY_SIZE(order); i++) {
+		int s = order[i];
+		const struct model_fc *fc = model_scope_fc(ec, s);
 		int shown = fc && fc->in_ir;
 
-		if (!shown && i != MODEL_SCOPE_PAYLOAD)
+		if (!shown && s != MODEL_SCOPE_PAYLOAD)
 			continue;
 		st = sep ? LIT(&b, ",") : TK_OK;
 		sep = 1;
 		if (st >= 0)
-			st = json_key(&b, spec->scope_keys[i], strlen(spec->scope_keys[i]));
+			st = json_key(&b, spec->scope_keys[s], strlen(spec->scope_keys[s]));
 		if (st >= 0 && !shown) {
 			st = LIT(&b, "{}");
 			continue;
@@ -601,7 +576,7 @@ enum tk_status plan_build_json(const struct tk_event_class *ec, const struct pla
 		if (st >= 0 && !(o = op(&b, P_SCOPE)))
 			st = TK_FAIL(TK_ERR_NOMEM, "Cannot build print plan");
 		if (st >= 0) {
-			o->a = (uint32_t) i;
+			o->a = (uint32_t) s;
 			st = compile(&b, fc, 1);
 		}
 	}
@@ -656,7 +631,7 @@ void plan_run(struct tk_printer *p, const struct plan *pl, const struct tk_event
 		[P_ARRAY] = &&L_P_ARRAY,     [P_ELEM] = &&L_P_ELEM,   [P_LOOP] = &&L_P_LOOP,
 		[P_VARIANT] = &&L_P_VARIANT, [P_VEND] = &&L_P_VEND,   [P_JENUM] = &&L_P_JENUM,
 		[P_JFLOAT] = &&L_P_JFLOAT,   [P_JSTR] = &&L_P_JSTR,   [P_JARRAY] = &&L_P_JARRAY,
-		[P_JELEM] = &&L_P_JELEM,     [P_JLOOP] = &&L_P_JLOOP, [P_RAWINT] = &&L_P_RAWINT,
+		[P_JELEM] = &&L_P_JELEM,     [P_JLOOP] = &&L_P_JLOOP,
 	};
 	struct writer *w = &p->out;
 	const struct plan_op *ops = pl->ops, *o = ops;
@@ -879,17 +854,6 @@ L_P_JLOOP : {
 	*q++ = ']';
 	NEXT();
 }
-L_P_RAWINT : {
-	uint64_t u = 0;
-
-	/* a record too short for the field shows 0, as its payload fields do */
-	if (ev->raw && o->a <= ev->raw_size && o->mask <= ev->raw_size - o->a) {
-		u = tk_load_int(ev->raw + o->a, o->mask, o->names, (enum tk_byte_order) o->order);
-	}
-	q += o->names ? fmt_i64(q, (int64_t) u) : fmt_u64(q, u);
-	NEXT();
-}
-
 #undef SYNC
 #undef LOAD
 #undef ROOM

@@ -96,23 +96,11 @@ const struct tk_event_class *plan_event_class(const struct plan *pl);
 enum tk_status pretty_plan_for(struct tk_printer *p, const struct tk_event_class *ec,
 			       const struct plan **out);
 
-/* An integer read from an event's raw record (trace.dat common fields). */
-struct plan_raw_int {
-	const char *name;
-	uint32_t offset;
-	uint32_t size; /* 1, 2, 4 or 8 bytes */
-	uint8_t is_signed;
-	uint8_t order; /* enum tk_byte_order */
-};
-
 /* What a JSON plan holds besides the fields (see plan_build_json()). */
 struct plan_json_spec {
 	const char *head; /* literal text first */
 	size_t head_len;
-	const struct plan_raw_int *raw; /* raw integers, as an object under raw_key */
-	size_t n_raw;
-	const char *raw_key;
-	const char *const *scope_keys; /* keys of the four scopes (enum model_scope) */
+	const char *const *scope_keys; /* keys of the scopes, by enum model_scope */
 	int lead;		       /* a comma before the first key too */
 	const char *tail;	       /* literal text last */
 	size_t tail_len;

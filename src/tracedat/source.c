@@ -368,12 +368,12 @@ static struct model_fc *field_fc(struct arena *a, const struct ftrace_field *f,
 	return fc;
 }
 
-/* The event's own fields (not the common ones), as a structure. */
-static struct model_fc *payload_fc(struct arena *a, const struct ftrace_event *ev,
-				   enum tk_byte_order bo)
+/* Fields @first to @first + @n - 1 of @ev as a structure: its own fields, or the common ones. */
+static struct model_fc *fields_fc(struct arena *a, const struct ftrace_event *ev, uint32_t first,
+				  uint32_t n, enum tk_byte_order bo)
 {
 	struct model_fc *fc = arena_alloc(a, sizeof(*fc));
-	uint32_t i, n = ev->n_fields - ev->n_common;
+	uint32_t i;
 
 	if (!fc)
 		return NULL;
@@ -385,7 +385,7 @@ static struct model_fc *payload_fc(struct arena *a, const struct ftrace_event *e
 	if (!fc->u.st.members)
 		return NULL;
 	for (i = 0; i < n; i++) {
-		const struct ftrace_field *f = &ev->fields[ev->n_common + i];
+		const struct ftrace_field *f = &ev->fields[first + i];
 		struct model_member *m = &fc->u.st.members[i];
 
 		m->name = f->name;
@@ -467,6 +467,7 @@ static enum tk_status build_model(struct tk_source *src, struct td_source *ts, c
 			return TK_FAIL(TK_ERR_NOMEM, "Cannot open trace.dat: path=%s", path);
 		for (i = 0; i < sc->n_ecs; i++) {
 			struct tk_event_class *ec = arena_alloc(a, sizeof(*ec));
+			const struct ftrace_event *fev;
 
 			if (!ec)
 				return TK_FAIL(TK_ERR_NOMEM, "Cannot open trace.dat: path=%s",
@@ -477,8 +478,13 @@ static enum tk_status build_model(struct tk_source *src, struct td_source *ts, c
 				ec->system = ts->ctx.events[i]->system;
 				ec->id = ts->ctx.events[i]->id;
 				ec->fmt = ts->ctx.events[i];
-				ec->payload = payload_fc(a, ts->ctx.events[i], ts->ctx.bo);
-				if (!ec->payload)
+				fev = ts->ctx.events[i];
+				ec->payload = fields_fc(a, fev, fev->n_common,
+							fev->n_fields - fev->n_common, ts->ctx.bo);
+				ec->common = fev->n_common ? fields_fc(a, fev, 0, fev->n_common,
+								       ts->ctx.bo)
+							   : NULL;
+				if (!ec->payload || (fev->n_common && !ec->common))
 					return TK_FAIL(TK_ERR_NOMEM,
 						       "Cannot open trace.dat: path=%s", path);
 			} else {
@@ -690,7 +696,7 @@ static void td_task(const struct tk_event *ev, int64_t *pid, const char **comm)
 		return;
 	}
 	name = v >= INT32_MIN && v <= INT32_MAX ? ftrace_comm_find(&ts->ctx, (int32_t) v) : NULL;
-	*comm = name ? name : "<...>";
+	*comm = name ? name : MODEL_TASK_UNKNOWN;
 }
 
 int tracedat_source_time_in_ns(const struct tk_source *src)
@@ -813,7 +819,7 @@ static enum tk_status td_cursor_values(struct model_cursor *mc)
 	const struct ftrace_event *fev = c->ev.ec->fmt;
 	const struct ftrace_ctx *ctx = &c->ts->ctx;
 	const uint8_t *rec = c->ev.raw;
-	size_t size = c->ev.raw_size, nv = 1;
+	size_t size = c->ev.raw_size, nv = 1, payload = 1;
 	uint32_t i;
 
 	c->ev.pending = NULL;
@@ -823,14 +829,19 @@ static enum tk_status td_cursor_values(struct model_cursor *mc)
 	/* the scopes point into c->vals, which may move while it grows: set them last */
 	c->ev.scope[MODEL_SCOPE_PACKET_CONTEXT] = NULL;
 	c->ev.scope[MODEL_SCOPE_PAYLOAD] = NULL;
+	c->ev.scope[MODEL_SCOPE_COMMON] = NULL;
 	if (!fev) {
 		c->ev.scope[MODEL_SCOPE_PACKET_CONTEXT] = c->vals;
 		return TK_OK;
 	}
-	for (i = fev->n_common; i < fev->n_fields; i++) {
+	/* the common fields, then the event's own: values 1.. and payload.. */
+	for (i = 0; i < fev->n_fields; i++) {
 		const struct ftrace_field *f = &fev->fields[i];
 		uint32_t off = f->offset, len = f->size, k, esize;
 		int fits = off <= size && len <= size - off;
+
+		if (i == fev->n_common)
+			payload = nv;
 
 		if (f->flags & FTRACE_FIELD_DYNAMIC) {
 			if (!fits || ftrace_field_dynamic(ctx, f, rec, size, &off, &len) < 0)
@@ -873,8 +884,12 @@ static enum tk_status td_cursor_values(struct model_cursor *mc)
 			c->vals[nv++].v.u = ftrace_field_u64(ctx, &e, rec);
 		}
 	}
+	if (i == fev->n_common)
+		payload = nv; /* no field of its own */
 	c->ev.scope[MODEL_SCOPE_PACKET_CONTEXT] = c->vals;
-	c->ev.scope[MODEL_SCOPE_PAYLOAD] = c->vals + 1;
+	c->ev.scope[MODEL_SCOPE_PAYLOAD] = c->vals + payload;
+	if (fev->n_common)
+		c->ev.scope[MODEL_SCOPE_COMMON] = c->vals + 1;
 	return TK_OK;
 }
 
