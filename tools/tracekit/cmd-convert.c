@@ -133,7 +133,7 @@ int cmd_convert(int argc, char **argv)
 		{"help", no_argument, NULL, 'h'},
 		{NULL, 0, NULL, 0},
 	};
-	static const char shortopts[] = "o:t:e:qh";
+	static const char shortopts[] = "o:t:e:F:qh";
 	static const char *const formats[] = {"auto", "dat", "ctf", "json", "chrome"};
 	struct tk_convert_opts o = TK_CONVERT_OPTS_INIT;
 	static struct cli_filter sel;
@@ -164,6 +164,7 @@ int cmd_convert(int argc, char **argv)
 					optarg);
 			break;
 		case 'e':
+		case 'F':
 		case CLI_OPT_BEGIN:
 		case CLI_OPT_END:
 		case CLI_OPT_TIMERANGE:

@@ -180,7 +180,7 @@ int cmd_print(int argc, char **argv)
 		CLI_FILTER_OPTIONS,
 		{NULL, 0, NULL, 0},
 	};
-	static const char shortopts[] = "n:f:Rthe:";
+	static const char shortopts[] = "n:f:Rthe:F:";
 	static struct cli_filter sel;
 	struct tk_filter_opts fopts;
 	struct tk_filter *filter = NULL;
@@ -231,6 +231,7 @@ int cmd_print(int argc, char **argv)
 			popts.flags |= TK_PRINT_NSEC;
 			break;
 		case 'e':
+		case 'F':
 		case CLI_OPT_BEGIN:
 		case CLI_OPT_END:
 		case CLI_OPT_TIMERANGE:
