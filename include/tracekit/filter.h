@@ -112,7 +112,8 @@ TK_EXPORT enum tk_status tk_time_parse(struct tk_time *out, const char *text, un
  *            without case (EVENT alone matches a system or an event name; a CTF event
  *            "provider:event" is provider/event); EXPRESSION compares fields with numbers
  *            (decimal, 0x hex, 0 octal) or quoted strings: == != < <= > >= & (bitwise
- *            test) on numbers, == != =~ !~ (regular expression) on strings, joined by !,
+ *            test) on numbers (trace.dat: unsigned 64-bit after sign extension, as
+ *            trace-cmd; CTF signed fields: signed), == != =~ !~ (regular expression) on strings, joined by !,
  *            parentheses, && and || (one level: "a || b && c" is "(a || b) && c", as
  *            trace-cmd reads it). An event kept must match one of them; events of classes
  *            none lists are dropped. A field an event lacks makes its comparison false;

@@ -10,8 +10,9 @@
  *   without case; EVENT alone matches a system name or an event name. No expression keeps
  *   every event listed.
  * - A comparison is FIELD OP VALUE: numbers (decimal, 0x hex, leading-0 octal) with == != <
- *   <= > >= and & (true when the bitwise and is not 0), compared as unsigned 64-bit values
- *   after signed fields are sign-extended; quoted strings ('..' or "..", adjacent "..""..."
+ *   <= > >= and & (true when the bitwise and is not 0); trace.dat fields compare as
+ *   unsigned 64-bit values after signed fields are sign-extended (so -2 > 20, as in
+ *   trace-cmd), CTF signed fields as signed ones (no oracle there; -2 < 20); quoted strings ('..' or "..", adjacent "..""..."
  *   joined, backslashes kept) with == != (exact) and =~ !~ (regular expression, basic,
  *   without case, anywhere in the text). A string compared with an integer field compares
  *   its value written "0x%llx".
@@ -1012,8 +1013,26 @@ static int cmp_str(const struct node *n, const char *s, size_t len)
 	}
 }
 
-static int cmp_num(const struct node *n, uint64_t v)
+static int cmp_signed(const struct node *n, int64_t v)
 {
+	int64_t w = (int64_t) n->num;
+
+	switch (n->cmp) {
+	case CMP_LT:
+		return v < w;
+	case CMP_LE:
+		return v <= w;
+	case CMP_GT:
+		return v > w;
+	default:
+		return v >= w;
+	}
+}
+
+static int cmp_num(const struct node *n, uint64_t v, int is_signed)
+{
+	if (is_signed && n->cmp >= CMP_LT && n->cmp <= CMP_GE)
+		return cmp_signed(n, (int64_t) v);
 	switch (n->cmp) {
 	case CMP_EQ:
 		return v == n->num;
@@ -1081,7 +1100,7 @@ static int eval(const struct model_pred *p, const struct place *row, const struc
 	}
 	if (pl->fc_kind == MODEL_FC_FLOAT)
 		return cmp_real(n, v.d);
-	return cmp_num(n, v.u);
+	return cmp_num(n, v.u, pl->is_signed);
 }
 
 enum tk_status model_pred_match(const struct model_pred *p, const struct tk_event *ev, int *match)
