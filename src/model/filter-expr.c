@@ -46,6 +46,9 @@
 #include "filter-expr.h"
 
 #define MAX_NODES 1024
+
+/* A predicate in a cause: its first 100 bytes, so that the reason after it is never cut. */
+#define SHORT(t)  (strlen(t) > 100 ? 100 : (int) strlen(t)), (t), (strlen(t) > 100 ? "..." : "")
 #define MAX_DEPTH 64
 
 enum cmp {
@@ -528,10 +531,11 @@ static enum tk_status parse_events(struct model_pred *p, size_t n)
 			name = trim(item);
 		}
 		if (!name || !*name) {
-			st = TK_FAIL(TK_ERR_INVAL,
-				     "Cannot parse predicate: predicate=%s, reason=an empty event "
-				     "name (EVENTS are SYSTEM/EVENT or EVENT, comma-separated)",
-				     p->text);
+			st = TK_FAIL(
+				TK_ERR_INVAL,
+				"Cannot parse predicate: predicate=%.*s%s, reason=an empty event "
+				"name (EVENTS are SYSTEM/EVENT or EVENT, comma-separated)",
+				SHORT(p->text));
 			break;
 		}
 		e->name = strdup(name);
@@ -544,10 +548,11 @@ static enum tk_status parse_events(struct model_pred *p, size_t n)
 		e->has_name_re = compile_name(&e->name_re, e->name) == 0;
 		e->has_sys_re = sys && compile_name(&e->sys_re, e->sys) == 0;
 		if (!e->has_name_re || (sys && !e->has_sys_re))
-			st = TK_FAIL(TK_ERR_INVAL,
-				     "Cannot parse predicate: predicate=%s, event=%s, reason=not a "
-				     "regular expression",
-				     p->text, sys && !e->has_sys_re ? e->sys : e->name);
+			st = TK_FAIL(
+				TK_ERR_INVAL,
+				"Cannot parse predicate: predicate=%.*s%s, event=%s, reason=not a "
+				"regular expression",
+				SHORT(p->text), sys && !e->has_sys_re ? e->sys : e->name);
 	}
 	free(part);
 	return st;
@@ -584,8 +589,8 @@ enum tk_status model_pred_parse(struct model_pred **out, const char *text)
 			ps.tok == T_RP ? "unbalanced ')'" : "expected && or || between tests");
 	if (ps.why) {
 		st = TK_FAIL(ps.why == oom ? TK_ERR_NOMEM : TK_ERR_INVAL,
-			     "Cannot parse predicate: predicate=%s, offset=%zu, reason=%s", text,
-			     ps.off + ps.why_at, ps.why);
+			     "Cannot parse predicate: predicate=%.*s%s, offset=%zu, reason=%s",
+			     SHORT(text), ps.off + ps.why_at, ps.why);
 		model_pred_destroy(p);
 		return st;
 	}
@@ -623,6 +628,76 @@ void model_pred_destroy(struct model_pred *p)
 	free(p->pl);
 	free(p->text);
 	free(p);
+}
+
+static void put(char *buf, size_t size, size_t *len, const char *s, size_t n)
+{
+	size_t room = *len < size ? size - *len - 1 : 0;
+
+	if (n > room)
+		n = room;
+	memcpy(buf + *len, s, n);
+	*len += n;
+	buf[*len] = '\0';
+}
+
+static void format_node(const struct model_pred *p, uint32_t id, char *buf, size_t size,
+			size_t *len)
+{
+	static const char *const ops[] = {"==", "!=", "<", "<=", ">", ">=", "&", "=~", "!~"};
+	const struct node *n = &p->nodes[id];
+	char num[32];
+
+	switch (n->kind) {
+	case NODE_AND:
+	case NODE_OR:
+		put(buf, size, len, "(", 1);
+		format_node(p, n->a, buf, size, len);
+		put(buf, size, len, n->kind == NODE_AND ? " && " : " || ", 4);
+		format_node(p, n->b, buf, size, len);
+		put(buf, size, len, ")", 1);
+		return;
+	case NODE_NOT:
+		put(buf, size, len, "!(", 2);
+		format_node(p, n->a, buf, size, len);
+		put(buf, size, len, ")", 1);
+		return;
+	}
+	put(buf, size, len, p->fields[n->field], strlen(p->fields[n->field]));
+	put(buf, size, len, " ", 1);
+	put(buf, size, len, ops[n->cmp], strlen(ops[n->cmp]));
+	put(buf, size, len, " ", 1);
+	if (n->is_str) {
+		put(buf, size, len, "\"", 1);
+		put(buf, size, len, n->str, n->len);
+		put(buf, size, len, "\"", 1);
+	} else {
+		snprintf(num, sizeof(num), "%s%llu", n->neg ? "-" : "",
+			 (unsigned long long) (n->neg ? (uint64_t) 0 - n->num : n->num));
+		put(buf, size, len, num, strlen(num));
+	}
+}
+
+void model_pred_format(const struct model_pred *p, char *buf, size_t size)
+{
+	size_t len = 0, i;
+
+	if (!size)
+		return;
+	buf[0] = '\0';
+	for (i = 0; i < p->n_events; i++) {
+		if (i)
+			put(buf, size, &len, ",", 1);
+		if (p->events[i].sys) {
+			put(buf, size, &len, p->events[i].sys, strlen(p->events[i].sys));
+			put(buf, size, &len, "/", 1);
+		}
+		put(buf, size, &len, p->events[i].name, strlen(p->events[i].name));
+	}
+	if (p->has_expr) {
+		put(buf, size, &len, ": ", 2);
+		format_node(p, p->root, buf, size, &len);
+	}
 }
 
 /* ---- binding ----------------------------------------------------------------------------- */
@@ -836,10 +911,10 @@ static enum tk_status list_classes(struct model_pred *p, struct tk_trace *t)
 				 e->sys ? ":" : "", e->name);
 			model_filter_suggest(t, spec, hint, sizeof(hint));
 			return TK_FAIL(TK_ERR_NOTFOUND,
-				       "Cannot use predicate: predicate=%s, event=%s%s%s, "
+				       "Cannot use predicate: predicate=%.*s%s, event=%s%s%s, "
 				       "reason=no event matches it%s",
-				       p->text, e->sys ? e->sys : "", e->sys ? "/" : "", e->name,
-				       hint);
+				       SHORT(p->text), e->sys ? e->sys : "", e->sys ? "/" : "",
+				       e->name, hint);
 		}
 	}
 	return TK_OK;
@@ -868,10 +943,11 @@ static enum tk_status check_kinds(const struct model_pred *p, const struct tk_ev
 		else if (n->is_str && pl->fc_kind == MODEL_FC_FLOAT)
 			why = "it holds a real number: compare it with a number";
 		if (why)
-			return TK_FAIL(TK_ERR_INVAL,
-				       "Cannot use predicate: predicate=%s, field=%s, event=%s, "
-				       "reason=%s",
-				       p->text, p->fields[n->field], ec->name ? ec->name : "", why);
+			return TK_FAIL(
+				TK_ERR_INVAL,
+				"Cannot use predicate: predicate=%.*s%s, field=%s, event=%s, "
+				"reason=%s",
+				SHORT(p->text), p->fields[n->field], ec->name ? ec->name : "", why);
 	}
 	return TK_OK;
 }
@@ -890,7 +966,8 @@ enum tk_status model_pred_bind(struct model_pred *p, struct tk_trace *t)
 	found = calloc(nf + 1, 1);
 	if (!p->listed || !p->decode || !p->pl || !found) {
 		free(found);
-		return TK_FAIL(TK_ERR_NOMEM, "Cannot use predicate: predicate=%s", p->text);
+		return TK_FAIL(TK_ERR_NOMEM, "Cannot use predicate: predicate=%.*s%s",
+			       SHORT(p->text));
 	}
 	st = list_classes(p, t);
 	for (i = 0; st >= 0 && i < t->n_ecs; i++) {
@@ -913,9 +990,9 @@ enum tk_status model_pred_bind(struct model_pred *p, struct tk_trace *t)
 			suggest_field(p, t, p->fields[k], hint, sizeof(hint));
 			st = TK_FAIL(
 				TK_ERR_NOTFOUND,
-				"Cannot use predicate: predicate=%s, field=%s, reason=no event "
+				"Cannot use predicate: predicate=%.*s%s, field=%s, reason=no event "
 				"it selects has this field%s",
-				p->text, p->fields[k], hint);
+				SHORT(p->text), p->fields[k], hint);
 		}
 	free(found);
 	return st;

@@ -47,6 +47,14 @@ enum tk_status model_pred_match(const struct model_pred *p, const struct tk_even
 void model_pred_destroy(struct model_pred *p);
 
 /*
+ * @p as parsed, into @buf (@size bytes, NUL-terminated, cut when too small): the event part
+ * joined by ',', then ": " and the expression with every && and || group and every ! operand
+ * in parentheses and numbers in decimal: "sched/sched_switch: ((a == 1 || b == 2) && c == 3)".
+ * For tests and messages.
+ */
+void model_pred_format(const struct model_pred *p, char *buf, size_t size);
+
+/*
  * Shared with filter.c. The system and name of @ec as selections see them (ftrace's, or a CTF
  * "provider:event" split); "; did you mean X, Y?" into @buf, the class names of @t nearest
  * to @spec ("system:name" when @spec has a colon), or "" when none is near; the edit
