@@ -42,6 +42,9 @@ static void help(void)
 	       "      --pid=LIST          keep events of these tasks (e.g. 12,345)\n"
 	       "      --comm=NAME         keep events of tasks of this name (glob; repeatable)\n"
 	       "      --cpu=LIST          keep events of these CPUs (e.g. 0,2-3)\n"
+	       "  -F, --filter=FILTER     keep events whose fields pass FILTER, in trace-cmd\n"
+	       "                          report -F syntax ('sched_wakeup: pid > 100');\n"
+	       "                          repeatable\n"
 	       "                          (as for 'tracekit print'; see tracekit-print(1))\n"
 	       "      --file-version=6|7  trace.dat output version (default: the input's;\n"
 	       "                          7 from CTF not converted from trace.dat)\n"
@@ -58,6 +61,7 @@ static void help(void)
 	       "  tracekit convert trace.dat -o trace-v6.dat --file-version 6\n"
 	       "  tracekit convert trace.dat -o sched.dat -e sched --begin 1234.5 --end 1236\n"
 	       "  tracekit convert lttng-trace -o copy -e 'sched_*'\n"
+	       "  tracekit convert trace.dat -o wakeups.dat -F 'sched_wakeup: pid > 100'\n"
 	       "  tracekit convert lttng-trace/ -o lttng.dat\n");
 }
 
