@@ -106,8 +106,20 @@ TK_EXPORT enum tk_status tk_time_parse(struct tk_time *out, const char *text, un
  *            packet context's cpu_id. On trace.dat files, as `trace-cmd report --cpu`, it
  *            also leaves out the events of instance buffers.
  * @n_cpus:   Number of @cpus.
- *
- * Field predicates (trace-cmd's -F) are not here yet; they will join these options.
+ * @predicates:   Field predicates in `trace-cmd report -F` syntax (@n_predicates; none: no
+ *            predicate), "EVENTS[:EXPRESSION]": EVENTS is a comma-separated list of
+ *            SYSTEM/EVENT or EVENT, each a POSIX basic regular expression matched whole and
+ *            without case (EVENT alone matches a system or an event name; a CTF event
+ *            "provider:event" is provider/event); EXPRESSION compares fields with numbers
+ *            (decimal, 0x hex, 0 octal) or quoted strings: == != < <= > >= & (bitwise
+ *            test) on numbers (trace.dat: unsigned 64-bit after sign extension, as
+ *            trace-cmd; CTF signed fields: signed), == != =~ !~ (regular expression) on strings, joined by !,
+ *            parentheses, && and || (one level: "a || b && c" is "(a || b) && c", as
+ *            trace-cmd reads it). An event kept must match one of them; events of classes
+ *            none lists are dropped. A field an event lacks makes its comparison false;
+ *            COMM and CPU, when not field names, are the task's name and the CPU; a
+ *            field no listed class has is an error. Read only when @size covers them.
+ * @n_predicates: Number of @predicates.
  */
 struct tk_filter_opts {
 	size_t size;
@@ -122,6 +134,8 @@ struct tk_filter_opts {
 	size_t n_comms;
 	const unsigned int *cpus;
 	size_t n_cpus;
+	const char *const *predicates;
+	size_t n_predicates;
 };
 
 #define TK_FILTER_OPTS_INIT                                                                        \
@@ -138,9 +152,11 @@ struct tk_filter_opts {
  * Each part is checked against @trace: an event spec that names no event class fails with
  * TK_ERR_NOTFOUND and a cause suggesting the nearest names ("did you mean sched_switch?");
  * so does a pid, comm or CPU selection when no event class of @trace has the field it
- * needs, and a time window on a trace with a stream without a clock. A time of day is placed
- * on the day of the first event (read with an iterator of its own); a window whose end
- * comes before its begin fails with TK_ERR_INVAL.
+ * needs, and a time window on a trace with a stream without a clock. A predicate that does
+ * not parse fails with TK_ERR_INVAL and a cause giving the offset; one whose events name no
+ * class, or with a field no class it lists has, fails with TK_ERR_NOTFOUND and the nearest
+ * names. A time of day is placed on the day of the first event (read with an iterator of its
+ * own); a window whose end comes before its begin fails with TK_ERR_INVAL.
  *
  * Return: TK_OK, or a negative status with its causes in the error chain.
  * Ownership: @opts is borrowed for the call. @trace is borrowed for the life of the filter.
@@ -156,7 +172,8 @@ TK_EXPORT enum tk_status tk_filter_create(struct tk_filter **out, struct tk_trac
  * @keep: Set to 1 when @ev passes, 0 when it does not.
  *
  * Event classes are decided once, when the filter is made; an event of a class that has
- * a pid, comm or CPU field asked for has its values decoded.
+ * a pid, comm or CPU field asked for, or a field a predicate reads from its scopes (CTF),
+ * has its values decoded.
  * Return: TK_OK, or a negative status when the values of @ev could not be decoded.
  * Ownership: @ev is borrowed for the call.
  */

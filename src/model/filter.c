@@ -11,11 +11,13 @@
  * only events whose class keeps a wanted field in its scopes get their values decoded.
  *
  * Times are read as babeltrace2's trimmer reads --begin and --end, plus units: see
- * tk_time_parse().
+ * tk_time_parse(). Field predicates (-F) live in filter-expr.c; here they only drop the
+ * classes none lists and run last, an event passing when one of them matches.
  */
 #include <ctype.h>
 #include <fnmatch.h>
 #include <inttypes.h>
+#include <stddef.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -23,6 +25,7 @@
 
 #include "../common/error.h"
 #include "../common/spec.h"
+#include "filter-expr.h"
 #include "filter.h"
 
 #define NS_PER_S INT64_C(1000000000)
@@ -63,6 +66,8 @@ struct tk_filter {
 	int want_cpu;
 	model_filter_pred pred;
 	void *pred_payload;
+	struct model_pred **preds; /* field predicates: an event passes when one matches */
+	size_t n_preds;
 };
 
 /* ---- times ----------------------------------------------------------------------------- */
@@ -221,7 +226,7 @@ bad:
 /* ---- event specs ----------------------------------------------------------------------- */
 
 /* System and name of @ec as specs see them: ftrace's, or "provider:event" split. */
-static void class_names(const struct tk_event_class *ec, char *sys, size_t size, const char **name)
+void model_class_names(const struct tk_event_class *ec, char *sys, size_t size, const char **name)
 {
 	const char *n = ec->name ? ec->name : "", *colon;
 
@@ -236,7 +241,7 @@ static void class_names(const struct tk_event_class *ec, char *sys, size_t size,
 	}
 }
 
-static size_t edit_distance(const char *a, const char *b)
+size_t model_edit_distance(const char *a, const char *b)
 {
 	size_t la = strlen(a), lb = strlen(b), i, j, row[65], prev, tmp;
 
@@ -266,7 +271,7 @@ static size_t edit_distance(const char *a, const char *b)
  * "; did you mean X, Y?" into @buf: the names of @t nearest to @spec (system names too for
  * a word, "system:name" for a spec with a colon), when one is near enough to be a typo.
  */
-static void suggest(const struct tk_trace *t, const char *spec, char *buf, size_t size)
+void model_filter_suggest(const struct tk_trace *t, const char *spec, char *buf, size_t size)
 {
 	size_t best = SIZE_MAX, i, len = 0, limit = strlen(spec) / 3 + 2;
 	int pass, colon = strchr(spec, ':') != NULL;
@@ -278,14 +283,14 @@ static void suggest(const struct tk_trace *t, const char *spec, char *buf, size_
 			const char *name, *cand[2];
 			size_t k, d;
 
-			class_names(t->ecs[i], sys, sizeof(sys), &name);
+			model_class_names(t->ecs[i], sys, sizeof(sys), &name);
 			snprintf(full, sizeof(full), "%s:%s", sys, name);
 			cand[0] = colon ? full : name;
 			cand[1] = colon ? NULL : sys;
 			for (k = 0; k < 2; k++) {
 				if (!cand[k] || !cand[k][0])
 					continue;
-				d = edit_distance(spec, cand[k]);
+				d = model_edit_distance(spec, cand[k]);
 				if (pass == 0) {
 					if (d < best)
 						best = d;
@@ -320,7 +325,7 @@ static enum tk_status select_classes(struct tk_filter *f, const struct tk_filter
 				char sys[128];
 				const char *name;
 
-				class_names(t->ecs[i], sys, sizeof(sys), &name);
+				model_class_names(t->ecs[i], sys, sizeof(sys), &name);
 				if (pass == 0) {
 					by_system |= spec_names_system(spec, sys);
 				} else if (spec_match(spec, by_system, sys, name)) {
@@ -331,7 +336,7 @@ static enum tk_status select_classes(struct tk_filter *f, const struct tk_filter
 		if (!any) {
 			char hint[512];
 
-			suggest(t, spec, hint, sizeof(hint));
+			model_filter_suggest(t, spec, hint, sizeof(hint));
 			return TK_FAIL(
 				TK_ERR_NOTFOUND,
 				"Cannot select events: event=%s, reason=no event matches it%s",
@@ -451,6 +456,39 @@ static enum tk_status plan_classes(struct tk_filter *f)
 	return TK_OK;
 }
 
+/* ---- field predicates ------------------------------------------------------------------ */
+
+/*
+ * Parse and bind each predicate; the classes none of them lists are dropped, as trace-cmd
+ * report -F drops the events no filter names.
+ */
+static enum tk_status make_predicates(struct tk_filter *f, const char *const *texts, size_t n)
+{
+	struct tk_trace *t = f->trace;
+	size_t i, k;
+	enum tk_status st;
+
+	f->preds = calloc(n, sizeof(*f->preds));
+	if (!f->preds)
+		return TK_FAIL(TK_ERR_NOMEM, "Cannot make filter");
+	for (k = 0; k < n; k++) {
+		st = model_pred_parse(&f->preds[k], texts[k]);
+		if (st < 0)
+			return st;
+		f->n_preds++;
+		st = model_pred_bind(f->preds[k], t);
+		if (st < 0)
+			return st;
+	}
+	for (i = 0; i < t->n_ecs; i++) {
+		for (k = 0; k < n && !model_pred_lists(f->preds[k], t->ecs[i]); k++)
+			;
+		if (k == n)
+			f->plans[t->ecs[i]->index].drop = 1;
+	}
+	return TK_OK;
+}
+
 /* ---- the filter ------------------------------------------------------------------------ */
 
 /* The time of the first event of @t, for times of day; 0 when it has none. */
@@ -565,7 +603,7 @@ enum tk_status tk_filter_create(struct tk_filter **out, struct tk_trace *trace,
 	enum tk_status st;
 
 	error_reset();
-	TK_ASSERT_PRE(out && trace && o->size >= sizeof(struct tk_filter_opts));
+	TK_ASSERT_PRE(out && trace && o->size >= offsetof(struct tk_filter_opts, predicates));
 	f = calloc(1, sizeof(*f));
 	if (!f)
 		return TK_FAIL(TK_ERR_NOMEM, "Cannot make filter");
@@ -577,6 +615,8 @@ enum tk_status tk_filter_create(struct tk_filter **out, struct tk_trace *trace,
 		st = select_classes(f, o);
 	if (st >= 0)
 		st = plan_classes(f);
+	if (st >= 0 && o->size >= sizeof(struct tk_filter_opts) && o->n_predicates)
+		st = make_predicates(f, o->predicates, o->n_predicates);
 	if (st >= 0)
 		st = place_times(f, o);
 	if (st < 0) {
@@ -584,7 +624,7 @@ enum tk_status tk_filter_create(struct tk_filter **out, struct tk_trace *trace,
 		return st;
 	}
 	f->all = !o->n_events && !f->n_pids && !f->n_comms && !f->want_cpu && !f->has_begin &&
-		 !f->has_end;
+		 !f->has_end && !f->n_preds;
 	*out = f;
 	return TK_OK;
 }
@@ -595,6 +635,9 @@ void tk_filter_destroy(struct tk_filter *f)
 
 	if (!f)
 		return;
+	for (i = 0; i < f->n_preds; i++)
+		model_pred_destroy(f->preds[i]);
+	free(f->preds);
 	for (i = 0; i < f->n_comms; i++)
 		free(f->comms[i]);
 	free(f->comms);
@@ -696,6 +739,19 @@ enum tk_status tk_filter_match(struct tk_filter *f, const struct tk_event *ev, i
 		for (i = 0; i < f->n_comms && fnmatch(f->comms[i], comm, 0); i++)
 			;
 		if (i == f->n_comms)
+			return TK_OK;
+	}
+	if (f->n_preds) {
+		int match = 0;
+
+		for (i = 0; i < f->n_preds && !match; i++) {
+			if (!model_pred_lists(f->preds[i], ev->ec))
+				continue;
+			st = model_pred_match(f->preds[i], ev, &match);
+			if (st < 0)
+				return st;
+		}
+		if (!match)
 			return TK_OK;
 	}
 	if (f->pred) {

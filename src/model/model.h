@@ -218,6 +218,19 @@ struct tk_stream {
 
 struct model_cursor;
 
+/* A field of a raw record (model_source_ops.raw_field). */
+struct model_raw_field {
+	const char *name;
+	uint8_t kind; /* MODEL_FC_INT or MODEL_FC_STRING; MODEL_FC_ARRAY: neither (no value) */
+};
+
+/* Its value in one record: an integer (sign-extended when signed) or text. */
+struct model_raw_value {
+	uint64_t u;
+	const char *s; /* not NUL-terminated */
+	size_t n;
+};
+
 /* What a reader plugs in for each source. */
 struct model_source_ops {
 	/* Start reading one data stream from its beginning. */
@@ -232,6 +245,15 @@ struct model_source_ops {
 	 * ev->raw, not decoded values.
 	 */
 	void (*task)(const struct tk_event *ev, int64_t *pid, const char **comm);
+	/*
+	 * The fields of a raw record (trace.dat: the ftrace format's, common ones first, as
+	 * libtraceevent finds them), which field predicates read straight from ev->raw; NULL
+	 * when the format has no raw records (predicates then read the decoded scopes).
+	 * raw_field() describes field @i of @ec: 1, or 0 past the last field. raw_value() reads
+	 * it from ev->raw; a record too short for it reads as 0 or "".
+	 */
+	int (*raw_field)(const struct tk_event_class *ec, uint32_t i, struct model_raw_field *out);
+	void (*raw_value)(const struct tk_event *ev, uint32_t i, struct model_raw_value *out);
 };
 
 /* The comm of a task the source has no name for, as trace-cmd prints it. */

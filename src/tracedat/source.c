@@ -699,6 +699,58 @@ static void td_task(const struct tk_event *ev, int64_t *pid, const char **comm)
 	*comm = name ? name : MODEL_TASK_UNKNOWN;
 }
 
+/*
+ * Field @i of a record's format for field predicates: common fields first, then the event's
+ * own, the order in which libtraceevent looks a name up. Text fields as the decoder reads
+ * them (fixed, dynamic, to the end of the record); other arrays have no value.
+ */
+static int td_raw_field(const struct tk_event_class *ec, uint32_t i, struct model_raw_field *out)
+{
+	const struct ftrace_event *fev = ec->fmt;
+	const struct ftrace_field *f;
+
+	if (!fev || i >= fev->n_fields)
+		return 0;
+	f = &fev->fields[i];
+	out->name = f->name;
+	if (ftrace_field_text(f))
+		out->kind = MODEL_FC_STRING;
+	else if (f->flags & (FTRACE_FIELD_ARRAY | FTRACE_FIELD_DYNAMIC))
+		out->kind = MODEL_FC_ARRAY;
+	else
+		out->kind = MODEL_FC_INT;
+	return 1;
+}
+
+static void td_raw_value(const struct tk_event *ev, uint32_t i, struct model_raw_value *out)
+{
+	const struct td_source *ts = ev->stream->source->fmt;
+	const struct ftrace_event *fev = ev->ec->fmt;
+	const struct ftrace_field *f = &fev->fields[i];
+	size_t size = ev->raw ? ev->raw_size : 0;
+	uint32_t off = f->offset, len = f->size;
+	int fits = off <= size && len <= size - off;
+
+	out->u = 0;
+	out->s = "";
+	out->n = 0;
+	if (!ftrace_field_text(f)) {
+		if (fits && !(f->flags & (FTRACE_FIELD_ARRAY | FTRACE_FIELD_DYNAMIC)))
+			out->u = ftrace_field_u64(&ts->ctx, f, ev->raw);
+		return;
+	}
+	if (f->flags & FTRACE_FIELD_DYNAMIC) {
+		if (!fits || ftrace_field_dynamic(&ts->ctx, f, ev->raw, size, &off, &len) < 0)
+			return;
+	} else if (!fits) {
+		return;
+	} else if (ftrace_field_flexible(f)) {
+		len = (uint32_t) (size - off);
+	}
+	out->s = (const char *) ev->raw + off;
+	out->n = len ? strnlen(out->s, len) : 0;
+}
+
 int tracedat_source_time_in_ns(const struct tk_source *src)
 {
 	return src && src->ops == &td_source_ops ? ((const struct td_source *) src->fmt)->in_ns : 1;
@@ -945,4 +997,6 @@ static const struct model_source_ops td_source_ops = {
 	.cursor_open = td_cursor_open,
 	.destroy = td_source_destroy,
 	.task = td_task,
+	.raw_field = td_raw_field,
+	.raw_value = td_raw_value,
 };

@@ -55,7 +55,7 @@ enum {
 };
 
 #define CLI_FILTER_OPTIONS                                                                         \
-	{"event", required_argument, NULL, 'e'},                                                   \
+	{"event", required_argument, NULL, 'e'}, {"filter", required_argument, NULL, 'F'},         \
 		{"begin", required_argument, NULL, CLI_OPT_BEGIN},                                 \
 		{"end", required_argument, NULL, CLI_OPT_END},                                     \
 		{"timerange", required_argument, NULL, CLI_OPT_TIMERANGE},                         \
@@ -76,6 +76,8 @@ struct cli_filter {
 	unsigned int cpus[CLI_MAX_CPUS];
 	size_t n_cpus;
 	int has_cpus;
+	const char *predicates[CLI_MAX_ITEMS];
+	size_t n_predicates;
 };
 
 int cli_filter_option(struct cli_filter *sel, const char *cmd, int opt, const char *arg);

@@ -43,6 +43,9 @@ static void help(void)
 	       "      --pid=LIST          keep events of these tasks (e.g. 12,345)\n"
 	       "      --comm=NAME         keep events of tasks of this name (glob; repeatable)\n"
 	       "      --cpu=LIST          keep events of these CPUs (e.g. 0,2-3)\n"
+	       "  -F, --filter=FILTER     keep events whose fields pass FILTER, in trace-cmd\n"
+	       "                          report -F syntax ('sched_wakeup: pid > 100');\n"
+	       "                          repeatable\n"
 	       "                          (as for 'tracekit print'; see tracekit-print(1))\n"
 	       "      --file-version=6|7  trace.dat output version (default: the input's;\n"
 	       "                          7 from CTF not converted from trace.dat)\n"
@@ -59,6 +62,7 @@ static void help(void)
 	       "  tracekit convert trace.dat -o trace-v6.dat --file-version 6\n"
 	       "  tracekit convert trace.dat -o sched.dat -e sched --begin 1234.5 --end 1236\n"
 	       "  tracekit convert lttng-trace -o copy -e 'sched_*'\n"
+	       "  tracekit convert trace.dat -o wakeups.dat -F 'sched_wakeup: pid > 100'\n"
 	       "  tracekit convert lttng-trace/ -o lttng.dat\n");
 }
 
@@ -155,7 +159,7 @@ int cmd_convert(int argc, char **argv)
 		{"help", no_argument, NULL, 'h'},
 		{NULL, 0, NULL, 0},
 	};
-	static const char shortopts[] = "o:t:e:qh";
+	static const char shortopts[] = "o:t:e:F:qh";
 	static const char *const formats[] = {"auto", "dat", "ctf", "json", "chrome"};
 	struct tk_convert_opts o = TK_CONVERT_OPTS_INIT;
 	static struct cli_filter sel;
@@ -187,6 +191,7 @@ int cmd_convert(int argc, char **argv)
 					optarg);
 			break;
 		case 'e':
+		case 'F':
 		case CLI_OPT_BEGIN:
 		case CLI_OPT_END:
 		case CLI_OPT_TIMERANGE:

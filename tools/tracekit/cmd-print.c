@@ -56,6 +56,13 @@ static void help(void)
 	       "      --cpu=LIST         events of these CPUs only (e.g. 0,2-3): trace.dat\n"
 	       "                         CPU (instance buffers left out, as trace-cmd report\n"
 	       "                         does), CTF packet context cpu_id\n"
+	       "  -F, --filter=FILTER    events whose fields pass FILTER, as trace-cmd report\n"
+	       "                         -F takes it: EVENTS[:EXPRESSION], e.g.\n"
+	       "                         'sched/sched_switch: prev_pid == 0 || next_comm =~\n"
+	       "                         \"^bash\"'; EVENTS: regexes, comma-separated;\n"
+	       "                         == != < <= > >= & =~ !~ ! ( ) && ||, COMM, CPU;\n"
+	       "                         repeatable (an event passing one is printed; events\n"
+	       "                         no -F names are not)\n"
 	       "\n"
 	       "      --style=STYLE      babeltrace: every event in babeltrace2's style;\n"
 	       "                         trace-cmd: trace.dat events in trace-cmd's (CTF events\n"
@@ -68,7 +75,8 @@ static void help(void)
 	       "\n"
 	       "Exit status: 0 on success, 1 if a trace cannot be read (every event before the\n"
 	       "damage is printed first) or a selection matches nothing the trace has (an\n"
-	       "unknown event name, --pid on a trace without pids), 2 on a usage error.\n");
+	       "unknown event name, --pid on a trace without pids, a -F field no event has),\n"
+	       "2 on a usage error.\n");
 }
 
 struct item {
@@ -180,7 +188,7 @@ int cmd_print(int argc, char **argv)
 		CLI_FILTER_OPTIONS,
 		{NULL, 0, NULL, 0},
 	};
-	static const char shortopts[] = "n:f:Rthe:";
+	static const char shortopts[] = "n:f:Rthe:F:";
 	static struct cli_filter sel;
 	struct tk_filter_opts fopts;
 	struct tk_filter *filter = NULL;
@@ -231,6 +239,7 @@ int cmd_print(int argc, char **argv)
 			popts.flags |= TK_PRINT_NSEC;
 			break;
 		case 'e':
+		case 'F':
 		case CLI_OPT_BEGIN:
 		case CLI_OPT_END:
 		case CLI_OPT_TIMERANGE:

@@ -1,6 +1,6 @@
 // SPDX-License-Identifier: MIT
 /*
- * The selection options `tracekit print` and `tracekit convert` share (-e, --begin, --end,
+ * The selection options `tracekit print` and `tracekit convert` share (-e, -F, --begin, --end,
  * --timerange, --pid, --comm, --cpu), read into a struct tk_filter_opts for the library's
  * filter stage, so that both commands accept exactly the same words.
  */
@@ -87,6 +87,11 @@ int cli_filter_option(struct cli_filter *sel, const char *cmd, int opt, const ch
 			return cli_usage_error(cmd, "too many -e options");
 		sel->events[sel->n_events++] = arg;
 		return 0;
+	case 'F':
+		if (sel->n_predicates == CLI_MAX_ITEMS)
+			return cli_usage_error(cmd, "too many -F options");
+		sel->predicates[sel->n_predicates++] = arg;
+		return 0;
 	case CLI_OPT_BEGIN:
 		sel->begin = arg;
 		return 0;
@@ -160,6 +165,8 @@ int cli_filter_finish(struct cli_filter *sel, const char *cmd, unsigned int flag
 	o.n_comms = sel->n_comms;
 	o.cpus = sel->cpus;
 	o.n_cpus = sel->has_cpus ? sel->n_cpus : 0;
+	o.predicates = sel->predicates;
+	o.n_predicates = sel->n_predicates;
 	*out = o;
 	return 0;
 }
