@@ -20,10 +20,10 @@ _tracekit()
 		return
 	fi
 	case $prev in
-	--style) COMPREPLY=($(compgen -W "babeltrace trace-cmd json chrome" -- "$cur")); return ;;
+	--style) COMPREPLY=($(compgen -W "babeltrace trace-cmd json chrome csv tsv" -- "$cur")); return ;;
 	-t | --to)
 		if [ "$cmd" = convert ]; then
-			COMPREPLY=($(compgen -W "dat ctf json chrome" -- "$cur"))
+			COMPREPLY=($(compgen -W "dat ctf json chrome csv tsv babeltrace trace-cmd" -- "$cur"))
 			return
 		fi
 		;;

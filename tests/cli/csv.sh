@@ -1,8 +1,9 @@
 #!/bin/sh
 # SPDX-License-Identifier: MIT
 #
-# The CSV and TSV sinks (print --style csv|tsv, convert -o *.csv|*.tsv): on corpus trace.dat
-# files, every sched_switch row against trace-cmd report's -R and -t text (CPU, time, each
+# The text sinks as convert outputs (--to trace-cmd and --to babeltrace against the stored
+# reference text), and the CSV and TSV sinks (print --style csv|tsv, convert -o *.csv|*.tsv):
+# on corpus trace.dat files, every sched_switch row against trace-cmd report's -R and -t text (CPU, time, each
 # field); on the LTTng-UST sample, the columns against babeltrace2's text; the quoting of
 # CSV and the escapes of TSV on a string holding a comma, a quote, a tab and a line break.
 # Usage: csv.sh TRACEKIT CORPUS-DIR GEN-CTF
@@ -57,6 +58,24 @@ for r, l in zip(simple, lines):
         sys.exit(f"FAIL: {got} != babeltrace2's {want}")
 print(f"ok: {len(simple)} bench:simple rows match babeltrace2")
 PY
+fi
+
+# every text sink is an output of convert too: trace-cmd's text and babeltrace2's, whole
+for dat in "$corpus"/tracedat/lisa_sched_load_trace.dat; do
+	exp=$corpus/tracedat/expect-trace-cmd/lisa_sched_load_trace.report.txt
+	[ -f "$dat" ] && [ -f "$exp" ] || continue
+	"$tk" convert "$dat" --to trace-cmd -o "$tmp/report.txt" || fail=1
+	if ! cmp -s "$exp" "$tmp/report.txt"; then
+		echo "FAIL: convert --to trace-cmd differs from trace-cmd report's stored text"
+		fail=1
+	fi
+done
+if [ -d "$ust" ] && [ -f "$ust.expect-babeltrace2.txt" ]; then
+	"$tk" convert "$ust" --to babeltrace -o "$tmp/ust.txt" || fail=1
+	if ! cmp -s "$ust.expect-babeltrace2.txt" "$tmp/ust.txt"; then
+		echo "FAIL: convert --to babeltrace differs from babeltrace2's stored text"
+		fail=1
+	fi
 fi
 
 # quoting: gen-ctf writes the path /tmp/tk-"quoted" name; CSV readers must get it back whole,

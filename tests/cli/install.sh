@@ -72,6 +72,6 @@ check "convert" "$tk" con
 check "print" "$tk" help pr
 check "--clock-cycles --clock-date --clock-gmt --clock-seconds" "$tk" print --clock
 check "--file-version=" "$tk" convert --fi
-check "dat ctf json chrome" "$tk" convert x --to ""
+check "dat ctf json chrome csv tsv babeltrace trace-cmd" "$tk" convert x --to ""
 check "json" "$tk" print --style j
 exit $fail

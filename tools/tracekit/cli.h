@@ -84,6 +84,12 @@ int cli_filter_option(struct cli_filter *sel, const char *cmd, int opt, const ch
 int cli_filter_finish(struct cli_filter *sel, const char *cmd, unsigned int flags,
 		      struct tk_filter_opts *out);
 
+/*
+ * @first, then the names of the printer's styles but "auto" ("babeltrace, trace-cmd, json,
+ * chrome, csv, tsv"), from the library's registry of sinks, into @buf.
+ */
+void cli_style_names(char *buf, size_t size, const char *first);
+
 /* Print a usage error with the hint to run 'tracekit help CMD', on one line; returns 2. */
 int cli_usage_error(const char *cmd, const char *fmt, ...);
 

@@ -24,7 +24,8 @@ static void help(void)
 	       "  -o, --output=PATH       what to write\n"
 	       "  -t, --to=FORMAT         dat (trace.dat), ctf, json (JSON lines), chrome\n"
 	       "                          (Chrome trace-event JSON), csv or tsv (a row per\n"
-	       "                          event, a column per field); default from OUTPUT:\n"
+	       "                          event, a column per field), or the text of\n"
+	       "                          babeltrace or trace-cmd; default from OUTPUT:\n"
 	       "                          *.dat, *.jsonl or *.ndjson, *.json, *.csv, *.tsv;\n"
 	       "                          ctf for *.ctf,\n"
 	       "                          a directory or a name without extension;\n"
@@ -181,14 +182,15 @@ int cmd_convert(int argc, char **argv)
 			for (k = 1; k < sizeof(formats) / sizeof(formats[0]); k++)
 				if (!strcmp(optarg, formats[k]))
 					o.to = (unsigned int) k;
-			if (!o.to && (style = tk_print_style_find(optarg)) > TK_PRINT_STYLE_CHROME)
-				o.to = TK_CONVERT_STYLE(style); /* csv, tsv */
-			if (!o.to)
-				return cli_usage_error(
-					"convert",
-					"unknown format '%s' (dat, ctf, json, chrome, "
-					"csv or tsv)",
-					optarg);
+			if (!o.to && (style = tk_print_style_find(optarg)) > TK_PRINT_STYLE_AUTO)
+				o.to = TK_CONVERT_STYLE(style); /* text, csv, tsv */
+			if (!o.to) {
+				char names[256];
+
+				cli_style_names(names, sizeof(names), "dat, ctf");
+				return cli_usage_error("convert", "unknown format '%s' (%s)",
+						       optarg, names);
+			}
 			break;
 		case 'e':
 		case 'F':

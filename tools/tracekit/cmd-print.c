@@ -254,12 +254,13 @@ int cmd_print(int argc, char **argv)
 			break;
 		case 's':
 			style = tk_print_style_find(optarg);
-			if (style < 0 || !strcmp(optarg, "auto"))
-				return cli_usage_error(
-					"print",
-					"unknown style '%s' (babeltrace, trace-cmd, json, chrome, csv "
-					"or tsv)",
-					optarg);
+			if (style < 0 || !strcmp(optarg, "auto")) {
+				char names[256];
+
+				cli_style_names(names, sizeof(names), "");
+				return cli_usage_error("print", "unknown style '%s' (%s)", optarg,
+						       names);
+			}
 			popts.style = (unsigned int) style;
 			break;
 		case 'h':

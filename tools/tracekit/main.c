@@ -104,6 +104,18 @@ int cli_usage_error(const char *cmd, const char *fmt, ...)
 	return 2;
 }
 
+void cli_style_names(char *buf, size_t size, const char *first)
+{
+	const char *name;
+	size_t len = (size_t) snprintf(buf, size, "%s", first);
+	unsigned int i;
+
+	for (i = 0; (name = tk_print_style_name(i)) != NULL && len < size; i++)
+		if (strcmp(name, "auto"))
+			len += (size_t) snprintf(buf + len, size - len, "%s%s", len ? ", " : "",
+						 name);
+}
+
 int cli_bad_option(const char *cmd, const char *shortopts, char **argv)
 {
 	const char *arg = argv[optind - 1];
