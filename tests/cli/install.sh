@@ -71,7 +71,7 @@ export LD_LIBRARY_PATH="$root$prefix/lib:$root$prefix/lib/$(uname -m)-linux-gnu$
 check "convert" "$tk" con
 check "print" "$tk" help pr
 check "--clock-cycles --clock-date --clock-gmt --clock-seconds" "$tk" print --clock
-check "--file-version=" "$tk" convert --fi
+check "--file-version=" "$tk" convert --file-v
 check "dat ctf json chrome csv tsv babeltrace trace-cmd" "$tk" convert x --to ""
 check "json" "$tk" print --style j
 exit $fail
