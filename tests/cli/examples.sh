@@ -56,6 +56,11 @@ if [ ! -e "$libdir/libtracekit.so" ]; then
 	echo "FAIL: the shared library is not installed (libtracekit.so under $dest)"
 	exit 1
 fi
+# a library built with sanitizers needs their runtime in the program too
+case ${TK_SANITIZE:-none} in
+none | '') ;;
+*) flags="-fsanitize=$TK_SANITIZE $flags" ;;
+esac
 # shellcheck disable=SC2086
 if ! "$cc" -std=c11 -Wall -Wextra -Werror -o "$tmp/sched-pids" "$src/examples/sched-pids.c" \
 	$flags; then
