@@ -677,19 +677,9 @@ static void td_task(const struct tk_event *ev, int64_t *pid, const char **comm)
 	int64_t v = -1;
 
 	if (ev->raw && ts->pid_offset <= ev->raw_size &&
-	    ts->pid_size <= ev->raw_size - ts->pid_offset) {
-		switch (ts->pid_size) {
-		case 2:
-			v = (int16_t) tk_load_u16(p, ts->ctx.bo);
-			break;
-		case 4:
-			v = (int32_t) tk_load_u32(p, ts->ctx.bo);
-			break;
-		case 8:
-			v = (int64_t) tk_load_u64(p, ts->ctx.bo);
-			break;
-		}
-	}
+	    ts->pid_size <= ev->raw_size - ts->pid_offset && ts->pid_size >= 2 &&
+	    tk_int_size_ok(ts->pid_size))
+		v = (int64_t) tk_load_int(p, ts->pid_size, 1, ts->ctx.bo);
 	*pid = v;
 	if (v == 0) {
 		*comm = "<idle>";

@@ -18,7 +18,9 @@
 #      (exit 2).
 # Usage: filter.sh TRACEKIT CORPUS_DIR
 set -u
-tk=$(cd "$(dirname "$1")" && pwd)/$(basename "$1")
+# shellcheck source=../lib.sh
+. "$(dirname "$0")/../lib.sh"
+tk=$(abspath "$1")
 corpus=$2
 if [ ! -d "$corpus/ctf/expect-babeltrace2" ] || [ ! -d "$corpus/tracedat" ]; then
 	echo "skip: shared corpus not found at $corpus" >&2
@@ -40,23 +42,6 @@ fail() {
 }
 
 # same NAME WANT GOT: byte for byte, and not empty
-# tc_report OUT ARGS...: `trace-cmd report ARGS...` into OUT, once two runs in a row agree (at
-# most four runs). trace-cmd 3.1.6 now and then prints a run's times as raw counter values
-# ("[001]259445107191160:") while other tests load the machine (seen once in check.sh's
-# sanitizer pass); the reference is what it prints the same twice. Status 1 when it fails.
-tc_report() {
-	out=$1
-	shift
-	trace-cmd report "$@" >"$out" 2>/dev/null || return 1
-	for _ in 1 2 3; do
-		trace-cmd report "$@" >"$out.again" 2>/dev/null || return 1
-		cmp -s "$out" "$out.again" && break
-		mv "$out.again" "$out"
-	done
-	rm -f "$out.again"
-	return 0
-}
-
 same() {
 	checked=$((checked + 1))
 	if [ ! -s "$2" ]; then
