@@ -168,6 +168,10 @@ enum tk_status tk_time_parse(struct tk_time *out, const char *text, unsigned int
 		tm.tm_mday = (int) d;
 		tm.tm_isdst = -1;
 		t = flags & TK_FILTER_GMT ? timegm(&tm) : mktime(&tm);
+		/* nanoseconds from 1970 hold the years 1678 to 2261 */
+		if ((int64_t) t > INT64_MAX / NS_PER_S - 1 ||
+		    (int64_t) t < INT64_MIN / NS_PER_S + 1)
+			goto bad;
 		out->kind = TK_TIME_FROM_ORIGIN;
 		out->ns = (int64_t) t * NS_PER_S + tod;
 		return TK_OK;

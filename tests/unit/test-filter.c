@@ -105,6 +105,7 @@ static void test_bad_inputs_are_refused(void **state)
 {
 	static const char *const bad[] = {
 		"",
+		"0000-01-01 00:00", /* before 1678: no int64 nanoseconds from 1970 */
 		"abc",
 		"12x",
 		"12 ms",
