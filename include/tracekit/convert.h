@@ -98,6 +98,7 @@ typedef void (*tk_progress_cb)(uint64_t done, uint64_t total, void *payload);
  * @stop:         A flag the caller sets, from a signal handler for instance, to stop the
  *                conversion: tk_convert() then returns TK_ERR_CANCELED soon after and leaves
  *                nothing behind (no output, no temporary); NULL for none.
+ * @flags:        TK_CONVERT_* flags (below), 0 for none.
  */
 struct tk_convert_opts {
 	size_t size;
@@ -116,7 +117,15 @@ struct tk_convert_opts {
 	void *warning_payload;
 	const struct tk_filter_opts *filter;
 	const volatile sig_atomic_t *stop;
+	unsigned int flags;
 };
+
+/*
+ * TK_CONVERT_GENERIC: take the generic path (every event decoded and given to the output's
+ * writer) even where a shortcut applies (trace.dat pages copied untouched, trace.dat to CTF
+ * by per-class copy plans). The output says the same; for tests, and for comparing.
+ */
+#define TK_CONVERT_GENERIC 0x1u
 
 #define TK_CONVERT_OPTS_INIT                                                                       \
 	{                                                                                          \

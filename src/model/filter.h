@@ -1,7 +1,7 @@
 /* SPDX-License-Identifier: MIT */
 /*
  * The filter stage (include/tracekit/filter.h) as the library's own paths use it: the
- * conversions (src/api/convert*.c) and the trace.dat copy (src/tracedat/tracedat-copy.c),
+ * conversions (src/pipeline/convert.c and the sinks) and the trace.dat copy (src/tracedat/tracedat-copy.c),
  * which match records it makes into events itself.
  */
 #ifndef TK_MODEL_FILTER_H

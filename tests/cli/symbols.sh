@@ -40,7 +40,7 @@ allowed() {
 	ctf | ftrace | eventheader) echo "common model" ;;
 	tracedat) echo "common model ftrace" ;;
 	output) echo "common model ctf ftrace tracedat eventheader" ;;
-	api) echo "common model ctf ftrace tracedat eventheader output" ;;
+	pipeline) echo "common model ctf ftrace tracedat eventheader output" ;;
 	esac
 }
 for dir in "$src"/src/*/; do

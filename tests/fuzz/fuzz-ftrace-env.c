@@ -1,7 +1,7 @@
 // SPDX-License-Identifier: MIT
 /*
  * Fuzz harness for the reader of the ftrace metadata a CTF trace carries in its environment
- * (src/api/convert-ftrace-env.c, convert_env_read()), followed by what the conversion to
+ * (src/tracedat/tracedat-env.c, convert_env_read()), followed by what the conversion to
  * trace.dat does with what it read: the header_page and every format through the ftrace
  * parsers, the options and buffers walked.
  *
@@ -13,7 +13,7 @@
 #include <stdlib.h>
 #include <string.h>
 
-#include "api/convert-ftrace-env.h"
+#include "tracedat/tracedat-env.h"
 #include "common/error.h"
 #include "ftrace/ftrace.h"
 

@@ -3,7 +3,7 @@
 #
 # Recipe of the seeds in corpus/ftrace-env, in the input layout of fuzz-ftrace-env.c (entries
 # KEY=STRING or KEY#INTEGER separated by NUL bytes): the environment a CTF trace converted
-# from a trace.dat file carries (keys of src/api/convert-ftrace-env.c), written here by hand
+# from a trace.dat file carries (keys of src/tracedat/tracedat-env.c), written here by hand
 # with two formats, texts in parts, text and hex options and two buffers, then one seed per
 # kind of damage the reader must refuse. crash-* seeds are fuzzer findings.
 # Run from this directory:  python3 make-env-seeds.py

@@ -1,6 +1,6 @@
 // SPDX-License-Identifier: MIT
 /*
- * Rebuilding ftrace records from decoded values (src/api/convert-dat-record.c), the heart of
+ * Rebuilding ftrace records from decoded values (src/tracedat/tracedat-sink-record.c), the heart of
  * converting CTF traces to trace.dat. Field classes and values are made by hand as a CTF
  * reader would give them; the expected records are written out byte by byte here, from the
  * format's offsets and the __data_loc/__rel_loc rules (reference/tracedat.md section 6), in
@@ -16,7 +16,7 @@
 
 #include <cmocka.h>
 
-#include "api/convert-dat-record.h"
+#include "tracedat/tracedat-sink-record.h"
 #include "ftrace/ftrace.h"
 #include "model/model.h"
 
@@ -203,7 +203,7 @@ struct env_class {
 	struct model_fc *vals_len;
 };
 
-/* The CTF event class convert-ctf.c writes for the format above. */
+/* The CTF event class src/pipeline/dat-to-ctf.c writes for the format above. */
 static void env_class_make(struct env_class *k)
 {
 	memset(k, 0, sizeof(*k));

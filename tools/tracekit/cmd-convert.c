@@ -53,6 +53,9 @@ static void help(void)
 	       "      --compression=none|zstd|zlib\n"
 	       "                          trace.dat output compression (default: the input's;\n"
 	       "                          zstd from CTF not converted from trace.dat)\n"
+	       "      --generic           decode every event and write it through the output's\n"
+	       "                          writer, even where a shortcut applies (trace.dat pages\n"
+	       "                          copied, trace.dat to CTF by copy plans)\n"
 	       "  -q, --quiet             no progress line\n"
 	       "  -h, --help              this help\n"
 	       "\n"
@@ -148,7 +151,7 @@ static void progress_summary(const struct progress *p)
 
 int cmd_convert(int argc, char **argv)
 {
-	enum { OPT_FILE_VERSION = 256, OPT_COMPRESSION, OPT_GMT };
+	enum { OPT_FILE_VERSION = 256, OPT_COMPRESSION, OPT_GMT, OPT_GENERIC };
 	static const struct option options[] = {
 		{"output", required_argument, NULL, 'o'},
 		{"to", required_argument, NULL, 't'},
@@ -156,6 +159,7 @@ int cmd_convert(int argc, char **argv)
 		{"clock-gmt", no_argument, NULL, OPT_GMT},
 		{"file-version", required_argument, NULL, OPT_FILE_VERSION},
 		{"compression", required_argument, NULL, OPT_COMPRESSION},
+		{"generic", no_argument, NULL, OPT_GENERIC},
 		{"quiet", no_argument, NULL, 'q'},
 		{"help", no_argument, NULL, 'h'},
 		{NULL, 0, NULL, 0},
@@ -213,6 +217,9 @@ int cmd_convert(int argc, char **argv)
 		case OPT_COMPRESSION:
 			if (cli_parse_compression("convert", optarg, &o.compression))
 				return 2;
+			break;
+		case OPT_GENERIC:
+			o.flags |= TK_CONVERT_GENERIC;
 			break;
 		case 'q':
 			quiet = 1;

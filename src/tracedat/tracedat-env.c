@@ -55,9 +55,9 @@
 #include "../common/error.h"
 #include "../common/vec.h"
 #include "../ftrace/ftrace.h"
-#include "../tracedat/source.h"
-#include "../tracedat/tracedat-write.h"
-#include "convert-ftrace-env.h"
+#include "source.h"
+#include "tracedat-write.h"
+#include "tracedat-env.h"
 
 #define KEY_MAX 96
 

@@ -5,7 +5,7 @@
  *
  * Two cases:
  *   - A CTF trace tracekit converted from a trace.dat file carries that file's ftrace
- *     metadata in its environment (convert-ftrace-env.c). The file is made again: the same
+ *     metadata in its environment (tracedat-env.c). The file is made again: the same
  *     header_page, formats, printk formats, command lines, kallsyms, options, buffers and
  *     CPUs; each record rebuilt from the event's values at the format's field offsets; the
  *     original version and compression unless told otherwise. tracekit print --style json
@@ -13,7 +13,7 @@
  *     doc/format-tracedat.md section 9 (bytes a CTF field does not keep: after a string's
  *     NUL, common fields beyond the four, bprint arguments of old formats).
  *   - Any other CTF trace: one ftrace format per event class, synthesized from its
- *     contexts and payload (convert-dat-record.c says how each field type maps), system
+ *     contexts and payload (tracedat-sink-record.c says how each field type maps), system
  *     "ctf" or the provider of a "provider:event" name, ids from 1; common_pid from a
  *     context field named tid, vtid, pid or vpid; a 64-bit little-endian layout in 4 KiB
  *     pages, or the smallest power of two that holds the largest record (kernels since 6.8
@@ -44,11 +44,11 @@
 
 #include "../common/error.h"
 #include "../ftrace/page-write.h"
-#include "../tracedat/source.h"
-#include "../tracedat/tracedat-write.h"
-#include "convert-dat-record.h"
-#include "convert-ftrace-env.h"
-#include "convert-priv.h"
+#include "../model/sink.h"
+#include "source.h"
+#include "tracedat-env.h"
+#include "tracedat-sink-record.h"
+#include "tracedat-write.h"
 
 #define SYNTH_PAGE_SIZE 4096
 #define SYNTH_PAGE_MAX	(1u << 26) /* the largest sub-buffer trace.dat readers take */
@@ -134,7 +134,7 @@ struct synth_format {
 
 struct dat_conv {
 	struct tk_trace *t;
-	struct convert_filter *f;
+	struct sink_ctx *f;
 	const char *output;
 	struct convert_env env;
 	struct ftrace_ctx ctx; /* the output's formats and page layout */
@@ -947,36 +947,10 @@ static enum tk_status put_data(struct dat_conv *c)
 	return st;
 }
 
-static enum tk_status convert_events(struct dat_conv *c)
-{
-	struct tk_iter *it = NULL;
-	const struct tk_event *ev;
-	enum tk_status st;
-	int keep;
-
-	st = tk_iter_create(&it, c->t);
-	while (st >= 0 && (st = tk_iter_next(it, &ev)) == TK_OK) {
-		keep = convert_keep(c->f, ev);
-		if (keep < 0) {
-			st = (enum tk_status) keep;
-			break;
-		}
-		if (!keep)
-			continue;
-		st = put_event(c, ev);
-		if (st < 0)
-			break;
-		st = convert_progress(c->f);
-	}
-	if (st == TK_END)
-		st = TK_OK;
-	tk_iter_destroy(it);
-	return st;
-}
-
 /*
  * Synthesized case, after a pass that met records larger than a page: the smallest power of
- * two that holds the largest, said in a warning, and the events written again into it.
+ * two that holds the largest, said in a warning, and an output opened again for the events
+ * to be written into it (the pipeline gives them again: TK_AGAIN from dat_close()).
  */
 static enum tk_status convert_again(struct dat_conv *c)
 {
@@ -990,11 +964,11 @@ static enum tk_status convert_again(struct dat_conv *c)
 			       "Cannot convert event to trace.dat: size=%" PRIu64
 			       ", reason=larger than the largest page (%" PRIu32 " bytes)",
 			       c->measure, p);
-	convert_warn(c->f,
-		     "Writing trace.dat in larger pages: page-size=%" PRIu32
-		     ", largest-record=%" PRIu64 ", reason=records larger than a %" PRIu32
-		     "-byte page",
-		     p, c->measure, old);
+	sink_warn(c->f,
+		  "Writing trace.dat in larger pages: page-size=%" PRIu32
+		  ", largest-record=%" PRIu64 ", reason=records larger than a %" PRIu32
+		  "-byte page",
+		  p, c->measure, old);
 	tracedat_writer_destroy(c->w);
 	c->w = NULL;
 	buffers_free(c);
@@ -1003,7 +977,6 @@ static enum tk_status convert_again(struct dat_conv *c)
 	memset(c->streams, 0, (c->t->n_streams + 1) * sizeof(*c->streams));
 	c->cpus = 0;
 	c->measure = 0;
-	c->f->events = 0;
 	/* the formats (in c->ctx) and plans are kept: they do not depend on the page */
 	c->page_size = p;
 	c->header_page_len =
@@ -1017,16 +990,37 @@ static enum tk_status convert_again(struct dat_conv *c)
 	c->buffers[0].name = "";
 	c->n_buffers = 1;
 	c->rec_fits = ftrace_page_max_record(&c->ctx.layout, c->page_size);
-	st = open_output(c);
-	if (st >= 0)
-		st = convert_events(c);
-	return st;
+	return open_output(c);
 }
 
-enum tk_status convert_ctf_to_dat(struct tk_trace *t, const char *output,
-				  struct convert_filter *filter)
+static void dat_free(struct dat_conv *c)
 {
-	struct dat_conv c = {.t = t, .f = filter, .output = output};
+	size_t i;
+
+	tracedat_writer_destroy(c->w);
+	buffers_free(c);
+	for (i = 0; c->classes && i < c->t->n_ecs; i++)
+		convert_record_plan_destroy(c->classes[i].plan);
+	for (i = 0; i < c->formats.len; i++) {
+		free(VEC_AT(&c->formats, struct synth_format, i).system);
+		free(VEC_AT(&c->formats, struct synth_format, i).name);
+	}
+	vec_fini(&c->formats);
+	for (i = 0; i < c->comms.len; i++)
+		free(VEC_AT(&c->comms, struct comm, i).own);
+	vec_fini(&c->comms);
+	free(c->classes);
+	free(c->streams);
+	free(c->rec.data);
+	ftrace_ctx_fini(&c->ctx);
+	convert_env_fini(&c->env);
+	free(c);
+}
+
+static enum tk_status dat_open(void **state, struct tk_trace *t, const char *output,
+			       struct sink_ctx *cx)
+{
+	struct dat_conv *c;
 	enum tk_status st = TK_OK;
 	size_t i;
 
@@ -1037,53 +1031,73 @@ enum tk_status convert_ctf_to_dat(struct tk_trace *t, const char *output,
 				"Cannot convert to trace.dat: sources=%zu, reason=a trace.dat "
 				"input can only be written alone",
 				t->n_sources);
+	c = calloc(1, sizeof(*c));
+	if (!c)
+		return TK_FAIL(TK_ERR_NOMEM, "Cannot convert to trace.dat");
+	c->t = t;
+	c->f = cx;
+	c->output = output;
 	/* several traces: formats of their own, whatever their environments say */
 	if (t->n_sources == 1)
-		st = convert_env_read(&c.env, t->sources[0]->env, t->sources[0]->n_env);
+		st = convert_env_read(&c->env, t->sources[0]->env, t->sources[0]->n_env);
 	if (st >= 0)
-		st = c.env.present ? setup_env(&c) : setup_synth(&c);
-	c.streams = calloc(t->n_streams + 1, sizeof(*c.streams));
-	c.classes = calloc(t->n_ecs + 1, sizeof(*c.classes));
+		st = c->env.present ? setup_env(c) : setup_synth(c);
+	c->streams = calloc(t->n_streams + 1, sizeof(*c->streams));
+	c->classes = calloc(t->n_ecs + 1, sizeof(*c->classes));
 	/* a record and its 8-byte header in an empty page, as the kernel allows */
-	c.rec_fits = ftrace_page_max_record(&c.ctx.layout, c.page_size);
+	c->rec_fits = ftrace_page_max_record(&c->ctx.layout, c->page_size);
 	/* synthesized case: any record, pages grow to fit (convert_again()) */
-	c.rec.max =
-		c.env.present ? c.rec_fits : ftrace_page_max_record(&c.ctx.layout, SYNTH_PAGE_MAX);
-	if (st >= 0 && (!c.streams || !c.classes))
+	c->rec.max = c->env.present ? c->rec_fits
+				    : ftrace_page_max_record(&c->ctx.layout, SYNTH_PAGE_MAX);
+	if (st >= 0 && (!c->streams || !c->classes))
 		st = TK_FAIL(TK_ERR_NOMEM, "Cannot convert to trace.dat");
-	time_origin(&c);
+	time_origin(c);
 	if (st >= 0)
-		st = open_output(&c);
+		st = open_output(c);
+	if (st < 0) {
+		dat_free(c);
+		return TK_FAIL(st, "Cannot write trace.dat: path=%s", output);
+	}
+	*state = c;
+	return TK_OK;
+}
+
+static enum tk_status dat_event(void *state, const struct tk_event *ev)
+{
+	return put_event(state, ev);
+}
+
+static enum tk_status dat_close(void *state, enum tk_status st)
+{
+	struct dat_conv *c = state;
+	const char *output = c->output;
+
+	if (st >= 0 && c->measure) {
+		st = convert_again(c);
+		if (st >= 0)
+			return TK_AGAIN;
+	}
 	if (st >= 0)
-		st = convert_events(&c);
-	if (st >= 0 && c.measure)
-		st = convert_again(&c);
+		st = c->env.present ? put_env_metadata(c) : put_synth_metadata(c);
 	if (st >= 0)
-		st = c.env.present ? put_env_metadata(&c) : put_synth_metadata(&c);
-	if (st >= 0)
-		st = put_data(&c);
+		st = put_data(c);
 	if (st >= 0) {
-		st = tracedat_writer_close(c.w);
-		c.w = NULL;
+		st = tracedat_writer_close(c->w);
+		c->w = NULL;
 	}
-	tracedat_writer_destroy(c.w);
-	buffers_free(&c);
-	for (i = 0; c.classes && i < t->n_ecs; i++)
-		convert_record_plan_destroy(c.classes[i].plan);
-	for (i = 0; i < c.formats.len; i++) {
-		free(VEC_AT(&c.formats, struct synth_format, i).system);
-		free(VEC_AT(&c.formats, struct synth_format, i).name);
-	}
-	vec_fini(&c.formats);
-	for (i = 0; i < c.comms.len; i++)
-		free(VEC_AT(&c.comms, struct comm, i).own);
-	vec_fini(&c.comms);
-	free(c.classes);
-	free(c.streams);
-	free(c.rec.data);
-	ftrace_ctx_fini(&c.ctx);
-	convert_env_fini(&c.env);
+	dat_free(c);
 	if (st < 0)
 		return TK_FAIL(st, "Cannot write trace.dat: path=%s", output);
 	return TK_OK;
 }
+
+/*
+ * The trace.dat writer as a sink: the file a CTF trace converted from trace.dat came from,
+ * else formats made from the event classes (the file comment says how).
+ */
+const struct sink_class tracedat_sink = {
+	.name = "trace.dat",
+	.open = dat_open,
+	.event = dat_event,
+	.close = dat_close,
+};

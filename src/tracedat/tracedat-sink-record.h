@@ -1,14 +1,14 @@
 /* SPDX-License-Identifier: MIT */
 /*
  * Rebuilding ftrace records from the decoded values of events of another format (CTF), for
- * `tracekit convert` to trace.dat (convert-dat.c). A plan, made once per event class, says
+ * `tracekit convert` to trace.dat (tracedat-sink.c). A plan, made once per event class, says
  * where each value of the event's scopes (stream event context, event context, payload)
  * goes in the record laid out by an ftrace `format`; running it on one event writes the
  * record: integers at their field offsets in the file's byte order, strings and arrays in
  * fixed fields or in the record's dynamic area with their __data_loc/__rel_loc word.
  *
  * Two ways to get the format:
- *   - CONVERT_RECORD_ENV: the event class came from a trace.dat file (convert-ctf.c) and the
+ *   - CONVERT_RECORD_ENV: the event class came from a trace.dat file (src/pipeline/dat-to-ctf.c) and the
  *     format is the original one, carried in the CTF environment: the context's common_*
  *     fields go to the common fields of the same name, the payload's fields one by one to
  *     the format's own fields (sequence length fields, which the format keeps in the
@@ -24,8 +24,8 @@
  *	convert_record_format(ec, id, "name", plan, &final);    (SYNTH: the text to write)
  *	convert_record_plan_destroy(plan);
  */
-#ifndef TK_API_CONVERT_DAT_RECORD_H
-#define TK_API_CONVERT_DAT_RECORD_H
+#ifndef TK_TRACEDAT_SINK_RECORD_H
+#define TK_TRACEDAT_SINK_RECORD_H
 
 #include <stddef.h>
 #include <stdint.h>
@@ -77,7 +77,7 @@ enum tk_status convert_record_plan(struct convert_record_plan **out,
 
 /*
  * A plan that copies an event's only payload field, a sequence of bytes, as the whole record
- * (what convert-ctf.c writes for records of no known format). NULL when @ec is not like that.
+ * (what src/pipeline/dat-to-ctf.c writes for records of no known format). NULL when @ec is not like that.
  */
 struct convert_record_plan *convert_record_plan_raw(const struct tk_event_class *ec);
 
@@ -96,4 +96,4 @@ const struct ftrace_event *convert_record_plan_format(const struct convert_recor
 
 void convert_record_plan_destroy(struct convert_record_plan *p);
 
-#endif /* TK_API_CONVERT_DAT_RECORD_H */
+#endif /* TK_TRACEDAT_SINK_RECORD_H */

@@ -24,7 +24,7 @@
  *   - losses before an event as discarded events of its stream (an unknown number as 1);
  *   - environment: hostname, sysname and kernel release from the UNAME option, domain
  *     "kernel", tracer_name "tracekit", and the ftrace metadata that turns the trace back
- *     into the same trace.dat file (convert-ftrace-env.c).
+ *     into the same trace.dat file (src/tracedat/tracedat-env.c).
  * A record whose time is before its CPU's previous one (clock trouble the kernel allows) is
  * written at that previous time, since a CTF stream cannot go back.
  */
@@ -39,8 +39,8 @@
 #include "../model/model.h"
 #include "../ctf/ctf.h"
 #include "../tracedat/source.h"
-#include "convert-ftrace-env.h"
-#include "convert-priv.h"
+#include "../tracedat/tracedat-env.h"
+#include "pipeline.h"
 
 #define MAX_FIELDS 512
 
@@ -564,7 +564,7 @@ static enum tk_status append(struct dat_ctf *c, const struct tk_event *ev, int64
  * Losses before an event that is not selected go with the next selected event.
  */
 static enum tk_status convert_stream(struct dat_ctf *c, struct tk_stream *stream,
-				     struct convert_filter *filter)
+				     struct sink_ctx *filter)
 {
 	struct model_cursor *cur = NULL;
 	struct model_item item;
@@ -590,7 +590,7 @@ static enum tk_status convert_stream(struct dat_ctf *c, struct tk_stream *stream
 		ev = item.event;
 		if (ev->missed)
 			missed = model_missed_add(missed, ev->missed);
-		keep = convert_keep(filter, ev);
+		keep = sink_keep(filter, ev);
 		if (keep < 0) {
 			st = (enum tk_status) keep;
 			break;
@@ -601,7 +601,7 @@ static enum tk_status convert_stream(struct dat_ctf *c, struct tk_stream *stream
 		if (st < 0)
 			break;
 		missed = 0;
-		st = convert_progress(filter);
+		st = sink_progress(filter);
 		if (st < 0)
 			break;
 	}
@@ -671,8 +671,7 @@ static void find_common(struct dat_ctf *c)
 	}
 }
 
-enum tk_status convert_dat_to_ctf(struct tk_trace *t, const char *output,
-				  struct convert_filter *filter)
+enum tk_status convert_dat_to_ctf(struct tk_trace *t, const char *output, struct sink_ctx *filter)
 {
 	struct dat_ctf c = {0};
 	enum tk_status st, st2;

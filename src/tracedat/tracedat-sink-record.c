@@ -1,6 +1,6 @@
 // SPDX-License-Identifier: MIT
 /*
- * ftrace records rebuilt from decoded event values (convert-dat-record.h), for converting
+ * ftrace records rebuilt from decoded event values (tracedat-sink-record.h), for converting
  * CTF traces to trace.dat.
  *
  * A plan is a list of nodes per scope in pre-order of the scope's field class tree, where
@@ -40,7 +40,7 @@
 #include <string.h>
 
 #include "../common/error.h"
-#include "convert-dat-record.h"
+#include "tracedat-sink-record.h"
 
 #define MAX_DEPTH 32
 #define MAX_FIXED 0xffff /* __data_loc offsets are 16 bits */
@@ -513,7 +513,7 @@ static enum tk_status mismatch(const struct compiler *c, const char *field, cons
 		       c->fev->name, field, reason);
 }
 
-/* The field element size the CTF conversion used (convert-ctf.c), or 1 for bytes. */
+/* The field element size the CTF conversion used (src/pipeline/dat-to-ctf.c), or 1 for bytes. */
 static uint32_t field_es(const struct ftrace_field *f)
 {
 	uint32_t es = f->elemsize;

@@ -1,19 +1,19 @@
 /* SPDX-License-Identifier: MIT */
 /*
  * The ftrace metadata a CTF trace converted from a trace.dat file keeps in its environment,
- * so that it can be turned back into the same trace.dat file (convert-ftrace-env.c has the
+ * so that it can be turned back into the same trace.dat file (tracedat-env.c has the
  * keys; doc/format-tracedat.md section 9 explains them to users).
  *
- *	trace.dat -> CTF (convert-ctf.c), once the events are written:
+ *	trace.dat -> CTF (src/pipeline/dat-to-ctf.c), once the events are written:
  *		st = convert_env_write(w, trace, sc_of_buffer, n_buffers, classes, n_classes);
- *	CTF -> trace.dat (convert-dat.c):
+ *	CTF -> trace.dat (tracedat-sink.c):
  *		struct convert_env e;
  *		st = convert_env_read(&e, src->env, src->n_env);
  *		if (st >= 0 && e.present) ... e.header_page, e.formats, e.options ...
  *		convert_env_fini(&e);
  */
-#ifndef TK_API_CONVERT_FTRACE_ENV_H
-#define TK_API_CONVERT_FTRACE_ENV_H
+#ifndef TK_TRACEDAT_ENV_H
+#define TK_TRACEDAT_ENV_H
 
 #include <stddef.h>
 #include <stdint.h>
@@ -27,7 +27,7 @@
 /* Version of the layout below, the value of the `tracekit_ftrace` key. */
 #define CONVERT_ENV_VERSION 1
 
-/* Texts longer than this are kept in several entries (see convert-ftrace-env.c). */
+/* Texts longer than this are kept in several entries (see tracedat-env.c). */
 #define CONVERT_ENV_PART_MAX 16384
 
 struct convert_env_text {
@@ -100,4 +100,4 @@ enum tk_status convert_env_read(struct convert_env *out, const struct model_env 
 
 void convert_env_fini(struct convert_env *e);
 
-#endif /* TK_API_CONVERT_FTRACE_ENV_H */
+#endif /* TK_TRACEDAT_ENV_H */

@@ -44,7 +44,7 @@
 #include "../common/arena.h"
 #include "../common/error.h"
 #include "../model/model.h"
-#include "convert-priv.h"
+#include "../model/sink.h"
 
 /* Structures nest this deep at most in a converted scope (the writer's own limit). */
 #define CC_MAX_DEPTH 32
@@ -89,7 +89,7 @@ struct cc {
 	size_t n_lens;
 	uint8_t *key; /* packet-context values of the current event, serialized */
 	size_t key_len, key_cap;
-	struct convert_filter *filter;
+	struct sink_ctx *filter;
 	enum tk_status err;  /* a failure met in the notice callback */
 	int merged;	     /* one trace for every source, times in nanoseconds */
 	const char *own_ref; /* the length member declared just before (own_length()) */
@@ -972,62 +972,90 @@ static enum tk_status close_outs(struct cc *c, enum tk_status st)
 	return st;
 }
 
-enum tk_status convert_ctf_to_ctf(struct tk_trace *t, const char *const *inputs, size_t n_inputs,
-				  const char *output, struct convert_filter *filter)
+static void cc_free(struct cc *c)
 {
-	struct cc c;
-	struct tk_iter *it = NULL;
-	const struct tk_event *ev;
-	enum tk_status st;
-	int keep;
 	size_t i;
 
-	memset(&c, 0, sizeof(c));
+	for (i = 0; i < c->n_streams; i++)
+		free(c->streams[i].pctx_key);
+	free(c->streams);
+	free(c->outs);
+	free(c->ec_ids);
+	free(c->vals);
+	free(c->key);
+	arena_fini(&c->arena);
+	free(c);
+}
+
+static enum tk_status cc_open(void **state, struct tk_trace *t, const char *output,
+			      struct sink_ctx *cx)
+{
+	struct cc *c = calloc(1, sizeof(*c));
+	enum tk_status st;
+	size_t i;
+
+	if (!c)
+		return TK_FAIL(TK_ERR_NOMEM, "Cannot convert to CTF");
+	arena_init(&c->arena);
 	for (i = 0; i < t->n_sources; i++)
 		if (!is_ctf(t->sources[i]))
-			c.merged = 1;
-	arena_init(&c.arena);
-	c.filter = filter;
-	c.ec_ids = calloc(t->n_ecs + 1, sizeof(*c.ec_ids));
-	if (!c.ec_ids)
+			c->merged = 1;
+	c->filter = cx;
+	c->ec_ids = calloc(t->n_ecs + 1, sizeof(*c->ec_ids));
+	if (!c->ec_ids) {
+		cc_free(c);
 		return TK_FAIL(TK_ERR_NOMEM, "Cannot convert to CTF");
-	st = open_outs(&c, t, inputs, n_inputs, output);
-	if (st >= 0)
-		st = tk_iter_create(&it, t);
-	if (st >= 0)
-		tk_iter_set_notice_cb(it, on_notice, &c);
-	while (st >= 0 && (st = tk_iter_next(it, &ev)) == TK_OK) {
-		if (c.err < 0) {
-			st = c.err;
-			break;
-		}
-		keep = convert_keep(filter, ev);
-		if (keep < 0) {
-			st = (enum tk_status) keep;
-			break;
-		}
-		if (!keep)
-			continue;
-		st = append(&c, ev);
-		if (st < 0) {
-			st = TK_FAIL(st, "Cannot convert event: stream=%s, name=%s",
-				     ev->stream->path ? ev->stream->path : "",
-				     ev->ec->name ? ev->ec->name : "");
-			break;
-		}
-		st = convert_progress(filter);
 	}
-	if (st == TK_END)
-		st = c.err < 0 ? c.err : TK_OK;
-	tk_iter_destroy(it);
-	st = close_outs(&c, st);
-	for (i = 0; i < c.n_streams; i++)
-		free(c.streams[i].pctx_key);
-	free(c.streams);
-	free(c.outs);
-	free(c.ec_ids);
-	free(c.vals);
-	free(c.key);
-	arena_fini(&c.arena);
+	st = open_outs(c, t, cx->inputs, cx->n_inputs, output);
+	if (st < 0) {
+		(void) close_outs(c, st);
+		cc_free(c);
+		return st;
+	}
+	*state = c;
+	return TK_OK;
+}
+
+static enum tk_status cc_event(void *state, const struct tk_event *ev)
+{
+	struct cc *c = state;
+	enum tk_status st;
+
+	if (c->err < 0)
+		return c->err;
+	st = append(c, ev);
+	if (st < 0)
+		return TK_FAIL(st, "Cannot convert event: stream=%s, name=%s",
+			       ev->stream->path ? ev->stream->path : "",
+			       ev->ec->name ? ev->ec->name : "");
+	return TK_OK;
+}
+
+static void cc_notice(void *state, const struct tk_notice *n)
+{
+	on_notice(n, state);
+}
+
+static enum tk_status cc_close(void *state, enum tk_status st)
+{
+	struct cc *c = state;
+
+	if (st >= 0 && c->err < 0)
+		st = c->err;
+	st = close_outs(c, st);
+	cc_free(c);
 	return st;
 }
+
+/*
+ * The CTF writer as a sink: each source into a CTF trace of its own, or every source into one
+ * merged trace when they are not all CTF (the file comment says how).
+ */
+const struct sink_class ctf_sink = {
+	.name = "ctf",
+	.dir = 1,
+	.open = cc_open,
+	.event = cc_event,
+	.notice = cc_notice,
+	.close = cc_close,
+};
