@@ -20,7 +20,10 @@
  *     they change;
  *   - each kept event with its clock value (so times print the same), its stream and event
  *     class contexts and payload, value for value, in the reader's flat order;
- *   - discarded events and packets reported by the reader, over the same time ranges.
+ *   - discarded events and packets reported by the reader, over the same time ranges;
+ *   - the fields a format keeps apart (ftrace's common fields, tk_event_class.common), which
+ *     CTF has no scope for, as the stream class's event context when every event class of
+ *     the stream has the same ones, else before each event class's own context.
  * A field a reader would hide (an integer mapped to a clock outside the packet context and
  * event header) has no writer equivalent: such a trace is refused with TK_ERR_UNSUPPORTED.
  *
@@ -94,7 +97,21 @@ struct cc {
 	int merged;	     /* one trace for every source, times in nanoseconds */
 	const char *own_ref; /* the length member declared just before (own_length()) */
 	uint64_t *ec_ids;    /* merged: event class IDs by the trace's event class index */
+	uint8_t *ec_common;  /* where an event class's common fields go (enum cc_common) */
 	uint64_t next_sc;    /* merged: the next stream class ID */
+};
+
+/*
+ * Where the fields a format keeps apart (tk_event_class.common: ftrace's common_type, flags,
+ * preempt count and pid) go in CTF, which has no such scope: the stream class's event
+ * context when every event class of the stream has the same ones and the stream has no
+ * event context of its own (as a trace.dat file converted to CTF has them), else each event
+ * class's context, before its own context fields.
+ */
+enum cc_common {
+	CC_COMMON_NONE,
+	CC_COMMON_STREAM,
+	CC_COMMON_EVENT,
 };
 
 /* ---- declarations ------------------------------------------------------------------------- */
@@ -603,6 +620,7 @@ static enum tk_status append(struct cc *c, const struct tk_event *ev)
 	size_t f0, f1, f2;
 	int h0, h1, h2;
 	enum tk_status st;
+	uint8_t common;
 
 	st = model_event_values(ev);
 	if (st < 0)
@@ -611,10 +629,24 @@ static enum tk_status append(struct cc *c, const struct tk_event *ev)
 	    (st = update_pctx(c, s, ev)) < 0)
 		return st;
 	c->n = 0;
-	st = conv_scope(c, ev->stream->sc->event_context,
-			ev->scope[MODEL_SCOPE_EVENT_COMMON_CONTEXT], &f0, &h0);
-	if (st >= 0)
+	common = c->ec_common[ev->ec->index];
+	if (common == CC_COMMON_STREAM)
+		st = conv_scope(c, ev->ec->common, ev->scope[MODEL_SCOPE_COMMON], &f0, &h0);
+	else
+		st = conv_scope(c, ev->stream->sc->event_context,
+				ev->scope[MODEL_SCOPE_EVENT_COMMON_CONTEXT], &f0, &h0);
+	if (st >= 0 && common == CC_COMMON_EVENT) {
+		size_t fx;
+		int hx;
+
+		st = conv_scope(c, ev->ec->common, ev->scope[MODEL_SCOPE_COMMON], &f1, &h1);
+		if (st >= 0)
+			st = conv_scope(c, ev->ec->context, ev->scope[MODEL_SCOPE_EVENT_CONTEXT],
+					&fx, &hx);
+		h1 |= hx;
+	} else if (st >= 0) {
 		st = conv_scope(c, ev->ec->context, ev->scope[MODEL_SCOPE_EVENT_CONTEXT], &f1, &h1);
+	}
 	if (st >= 0)
 		st = conv_scope(c, ev->ec->payload, ev->scope[MODEL_SCOPE_PAYLOAD], &f2, &h2);
 	if (st < 0)
@@ -709,6 +741,80 @@ static int is_ctf(const struct tk_source *src)
 	return src->format && !strncmp(src->format, "CTF", 3);
 }
 
+/* Whether two field classes are the same scalar, or structures of the same scalars. */
+static int same_layout(const struct model_fc *a, const struct model_fc *b)
+{
+	uint32_t i;
+
+	if (a->kind != b->kind || a->size != b->size || a->is_signed != b->is_signed ||
+	    a->base != b->base || a->byte_order != b->byte_order || a->align != b->align)
+		return 0;
+	switch (a->kind) {
+	case MODEL_FC_INT:
+	case MODEL_FC_FLOAT:
+	case MODEL_FC_STRING:
+		return 1;
+	case MODEL_FC_STRUCT:
+		if (a->u.st.count != b->u.st.count)
+			return 0;
+		for (i = 0; i < a->u.st.count; i++)
+			if (strcmp(a->u.st.members[i].orig_name, b->u.st.members[i].orig_name) ||
+			    !same_layout(a->u.st.members[i].fc, b->u.st.members[i].fc))
+				return 0;
+		return 1;
+	default:
+		return 0;
+	}
+}
+
+/* The common fields every event class of @sc has alike, or NULL (enum cc_common). */
+static const struct model_fc *shared_common(const struct model_stream_class *sc)
+{
+	const struct model_fc *first = NULL;
+	size_t j;
+
+	if (sc->event_context || !sc->n_ecs)
+		return NULL;
+	for (j = 0; j < sc->n_ecs; j++) {
+		const struct model_fc *fc = sc->ecs[j]->common;
+
+		if (!fc || (first && !same_layout(first, fc)))
+			return NULL;
+		if (!first)
+			first = fc;
+	}
+	return first;
+}
+
+/* An event class's context in CTF: its common fields (CC_COMMON_EVENT), then its own. */
+static enum tk_status decl_context(struct cc *c, const struct tk_event_class *ec,
+				   const struct tk_ctf_field_decl **out)
+{
+	const struct model_fc *a = ec->common, *b = ec->context;
+	struct model_fc *both;
+
+	if (c->ec_common[ec->index] != CC_COMMON_EVENT || !b)
+		return decl_scope(c, c->ec_common[ec->index] == CC_COMMON_EVENT ? a : b, out);
+	if (a->kind != MODEL_FC_STRUCT || b->kind != MODEL_FC_STRUCT)
+		return TK_FAIL(TK_ERR_UNSUPPORTED, "Cannot convert scope: name=%s",
+			       ec->name ? ec->name : "");
+	both = arena_alloc(&c->arena, sizeof(*both));
+	if (!both)
+		return TK_FAIL(TK_ERR_NOMEM, "Cannot declare scope");
+	*both = *a;
+	both->u.st.count = a->u.st.count + b->u.st.count;
+	both->u.st.members =
+		arena_alloc(&c->arena, (both->u.st.count + 1) * sizeof(*both->u.st.members));
+	if (!both->u.st.members)
+		return TK_FAIL(TK_ERR_NOMEM, "Cannot declare scope");
+	memcpy(both->u.st.members, a->u.st.members, a->u.st.count * sizeof(*a->u.st.members));
+	memcpy(both->u.st.members + a->u.st.count, b->u.st.members,
+	       b->u.st.count * sizeof(*b->u.st.members));
+	if (b->align > both->align)
+		both->align = b->align;
+	return decl_scope(c, both, out);
+}
+
 /* The file name of stream @i of @src: its own, unless another stream of the source has it. */
 static const char *stream_name(const struct tk_source *src, size_t i)
 {
@@ -738,6 +844,7 @@ static enum tk_status describe_classes(struct cc *c, struct cc_out *o)
 	for (i = 0; i < src->n_scs && st >= 0; i++) {
 		const struct model_stream_class *sc = src->scs[i];
 		struct tk_ctf_stream_class_desc d = TK_CTF_STREAM_CLASS_DESC_INIT;
+		const struct model_fc *common;
 		uint64_t id;
 
 		for (j = 0; sc->clock && j < src->n_clocks; j++)
@@ -747,9 +854,14 @@ static enum tk_status describe_classes(struct cc *c, struct cc_out *o)
 		d.id = c->merged ? c->next_sc++ : sc->id;
 		o->sc_ids[i] = d.id;
 		d.has_cpu_id = 0;
+		common = shared_common(sc);
+		for (j = 0; j < sc->n_ecs; j++)
+			c->ec_common[sc->ecs[j]->index] = common	       ? CC_COMMON_STREAM
+							  : sc->ecs[j]->common ? CC_COMMON_EVENT
+									       : CC_COMMON_NONE;
 		st = decl_packet_context(c, sc->packet_context, &d.packet_context);
 		if (st >= 0)
-			st = decl_scope(c, sc->event_context, &d.event_context);
+			st = decl_scope(c, common ? common : sc->event_context, &d.event_context);
 		if (st >= 0)
 			st = tk_ctf_writer_add_stream_class_desc(o->w, &d, &id);
 		for (j = 0; j < sc->n_ecs && st >= 0; j++) {
@@ -767,7 +879,7 @@ static enum tk_status describe_classes(struct cc *c, struct cc_out *o)
 				c->ec_ids[ec->index] = e.id;
 			e.loglevel = ec->has_loglevel ? ec->loglevel : -1;
 			e.emf_uri = ec->emf_uri;
-			st = decl_scope(c, ec->context, &e.context);
+			st = decl_context(c, ec, &e.context);
 			if (st >= 0)
 				st = decl_scope(c, ec->payload, &e.payload);
 			if (st >= 0)
@@ -981,6 +1093,7 @@ static void cc_free(struct cc *c)
 	free(c->streams);
 	free(c->outs);
 	free(c->ec_ids);
+	free(c->ec_common);
 	free(c->vals);
 	free(c->key);
 	arena_fini(&c->arena);
@@ -1002,7 +1115,8 @@ static enum tk_status cc_open(void **state, struct tk_trace *t, const char *outp
 			c->merged = 1;
 	c->filter = cx;
 	c->ec_ids = calloc(t->n_ecs + 1, sizeof(*c->ec_ids));
-	if (!c->ec_ids) {
+	c->ec_common = calloc(t->n_ecs + 1, sizeof(*c->ec_common));
+	if (!c->ec_ids || !c->ec_common) {
 		cc_free(c);
 		return TK_FAIL(TK_ERR_NOMEM, "Cannot convert to CTF");
 	}

@@ -7,7 +7,9 @@
 # one JSON lines file. babeltrace2 must read the CTF trace with exit status 0, and the events
 # it prints -- their times in nanoseconds and their names -- must be those of the inputs as
 # trace-cmd report -t (trace.dat) and babeltrace2 --clock-seconds (CTF) print them, merged.
-# The JSON file holds one line per event, with the same count.
+# The trace.dat events keep their ftrace common fields: common_pid, as babeltrace2 prints it
+# in the merged trace, is the pid trace-cmd report shows for the same event. The JSON file
+# holds one line per event, with the same count.
 # Usage: convert-merge.sh TRACEKIT GEN-DAT CORPUS-DIR
 set -u
 tk=$1
@@ -28,6 +30,9 @@ fail=0
 for f in a b; do
 	trace-cmd report -t "$tmp/$f.dat" >"$tmp/$f.txt" 2>/dev/null || { echo "FAIL: trace-cmd report $f.dat"; exit 1; }
 	sed -n 's/^.*\] *\([0-9]*\)\.\([0-9]\{9\}\): \([^:]*\):.*$/\1\2 \3/p' "$tmp/$f.txt"
+	# (time, name, pid): the task column is COMM-PID
+	sed -n 's/^.*-\([0-9]*\) *\[[0-9]*\] *\([0-9]*\)\.\([0-9]\{9\}\): \([^:]*\):.*$/\2\3 \4 \1/p' \
+		"$tmp/$f.txt" >>"$tmp/want.pid"
 done >"$tmp/want"
 babeltrace2 --clock-seconds "$ctf" 2>/dev/null |
 	sed -n 's/^\[\([0-9]*\)\.\([0-9]\{9\}\)\] ([^)]*) \([^:]*\):.*$/\1\2 \3/p' >>"$tmp/want"
@@ -58,6 +63,16 @@ sed -n 's/^\[\([0-9]*\)\.\([0-9]\{9\}\)\] ([^)]*) \([^:]*\):.*$/\1\2 \3/p' "$tmp
 if ! cmp -s "$tmp/want.sorted" "$tmp/got.sorted"; then
 	echo "FAIL: babeltrace2's events of the merged trace differ from the inputs' ($n events):"
 	diff "$tmp/want.sorted" "$tmp/got.sorted" | head -n 6
+	fail=1
+fi
+# common_pid of every trace.dat event, as trace-cmd shows its task
+sed -n 's/^\[\([0-9]*\)\.\([0-9]\{9\}\)\] ([^)]*) \([^:]*\):.*common_pid = \([0-9]*\).*$/\1\2 \3 \4/p' \
+	"$tmp/merged.txt" | sort >"$tmp/got.pid"
+sort "$tmp/want.pid" >"$tmp/want.pid.sorted"
+npid=$(wc -l <"$tmp/want.pid.sorted")
+if [ "$npid" -lt 4000 ] || ! cmp -s "$tmp/want.pid.sorted" "$tmp/got.pid"; then
+	echo "FAIL: common_pid in the merged trace differs from trace-cmd's pids ($npid events):"
+	diff "$tmp/want.pid.sorted" "$tmp/got.pid" | head -n 6
 	fail=1
 fi
 # in time order, as babeltrace2 merged them
