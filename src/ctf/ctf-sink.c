@@ -20,7 +20,9 @@
  *     they change;
  *   - each kept event with its clock value (so times print the same), its stream and event
  *     class contexts and payload, value for value, in the reader's flat order;
- *   - discarded events and packets reported by the reader, over the same time ranges;
+ *   - discarded events and packets reported by the reader, over the same time ranges, and
+ *     events lost just before an event (trace.dat pages: tk_event.missed, an unknown number
+ *     as 1) as discarded events of its stream, as trace.dat to CTF writes them;
  *   - the fields a format keeps apart (ftrace's common fields, tk_event_class.common), which
  *     CTF has no scope for, as the stream class's event context when every event class of
  *     the stream has the same ones, else before each event class's own context.
@@ -76,7 +78,8 @@ struct cc_stream {
 	uint64_t last;	   /* clock value of the last event written, or of the last loss */
 	uint8_t *pctx_key; /* the packet-context values last set, serialized */
 	size_t pctx_key_len;
-	int has_pctx; /* its class has packet-context fields readers show */
+	int has_pctx;	/* its class has packet-context fields readers show */
+	int64_t missed; /* events lost before dropped events (tk_event.missed), not written yet */
 };
 
 struct cc {
@@ -620,6 +623,7 @@ static enum tk_status append(struct cc *c, const struct tk_event *ev)
 	size_t f0, f1, f2;
 	int h0, h1, h2;
 	enum tk_status st;
+	int64_t missed;
 	uint8_t common;
 
 	st = model_event_values(ev);
@@ -651,6 +655,15 @@ static enum tk_status append(struct cc *c, const struct tk_event *ev)
 		st = conv_scope(c, ev->ec->payload, ev->scope[MODEL_SCOPE_PAYLOAD], &f2, &h2);
 	if (st < 0)
 		return st;
+	missed = model_missed_add(s->missed, ev->missed);
+	if (missed) {
+		/* events lost just before (trace.dat pages): an unknown number counts 1 */
+		s->missed = 0;
+		st = tk_ctf_writer_add_discarded(s->out->w, s->ws,
+						 missed > 0 ? (uint64_t) missed : 1);
+		if (st < 0)
+			return st;
+	}
 	if (ev->has_ts)
 		s->last = event_time(c, ev);
 	return tk_ctf_writer_append_scopes(s->out->w, s->ws,
@@ -1145,6 +1158,15 @@ static enum tk_status cc_event(void *state, const struct tk_event *ev)
 	return TK_OK;
 }
 
+static void cc_skip(void *state, const struct tk_event *ev)
+{
+	struct cc *c = state;
+
+	if (ev->missed && ev->stream->index < c->n_streams)
+		c->streams[ev->stream->index].missed =
+			model_missed_add(c->streams[ev->stream->index].missed, ev->missed);
+}
+
 static void cc_notice(void *state, const struct tk_notice *n)
 {
 	on_notice(n, state);
@@ -1170,6 +1192,7 @@ const struct sink_class ctf_sink = {
 	.dir = 1,
 	.open = cc_open,
 	.event = cc_event,
+	.skip = cc_skip,
 	.notice = cc_notice,
 	.close = cc_close,
 };
