@@ -159,6 +159,15 @@ struct model_env {
 	int64_t integer;
 };
 
+/*
+ * Where environment entries go, one at a time (a CTF writer's environment, an array):
+ * put() stores text @str, or integer @integer when @str is NULL; a negative status stops.
+ */
+struct model_env_out {
+	enum tk_status (*put)(void *payload, const char *key, const char *str, int64_t integer);
+	void *payload;
+};
+
 struct model_stream_class {
 	uint64_t id;
 	struct tk_source *source;

@@ -99,7 +99,8 @@ struct dat_ctf {
 	const struct ftrace_field *common[4];
 	struct tk_ctf_field_decl common_decl[4];
 	size_t n_common;
-	uint8_t *scratch; /* array and sequence elements in host order */
+	struct model_env_out env; /* into the writer's environment */
+	uint8_t *scratch;	  /* array and sequence elements in host order */
 	size_t scratch_cap;
 };
 
@@ -609,10 +610,16 @@ static enum tk_status convert_stream(struct dat_ctf *c, struct tk_stream *stream
 	return st;
 }
 
+static enum tk_status put_env(void *payload, const char *key, const char *str, int64_t integer)
+{
+	return str ? tk_ctf_writer_set_env_string(payload, key, str)
+		   : tk_ctf_writer_set_env_int(payload, key, integer);
+}
+
 /* The clock, its offset, and the environment, from the file's options. */
 static enum tk_status describe(struct dat_ctf *c, const struct tracedat_info *in)
 {
-	char name[64], host[256] = "", sys[64] = "", rel[128] = "";
+	char name[64];
 	const char *clock = in->n_buffers && in->buffers[0].clock ? in->buffers[0].clock : "local";
 	int64_t off =
 		(in->has_date ? in->date_offset_ns : 0) + (in->has_offset ? in->offset_ns : 0);
@@ -634,18 +641,8 @@ static enum tk_status describe(struct dat_ctf *c, const struct tracedat_info *in
 	c->offset_ns = off;
 	st = tk_ctf_writer_add_clock(c->w, name, 1000000000, sec, (uint64_t) sub,
 				     "trace-cmd trace clock", in->has_date, &c->clock);
-	if (in->uname)
-		sscanf(in->uname, "%63s %255s %127s", sys, host, rel);
 	if (st >= 0)
-		st = tk_ctf_writer_set_env_string(c->w, "domain", "kernel");
-	if (st >= 0)
-		st = tk_ctf_writer_set_env_string(c->w, "tracer_name", "tracekit");
-	if (st >= 0 && host[0])
-		st = tk_ctf_writer_set_env_string(c->w, "hostname", host);
-	if (st >= 0 && sys[0])
-		st = tk_ctf_writer_set_env_string(c->w, "sysname", sys);
-	if (st >= 0 && rel[0])
-		st = tk_ctf_writer_set_env_string(c->w, "kernel_release", rel);
+		st = convert_env_host(&c->env, in);
 	return st;
 }
 
@@ -700,12 +697,15 @@ enum tk_status convert_dat_to_ctf(struct tk_trace *t, const char *output, struct
 		c.sc[i] = UINT64_MAX;
 	find_common(&c);
 	st = tk_ctf_writer_create(&c.w, output, NULL);
+	c.env.put = put_env;
+	c.env.payload = c.w;
 	if (st >= 0)
 		st = describe(&c, tracedat_source_info(c.src));
 	for (i = 0; st >= 0 && i < t->n_streams; i++)
 		st = convert_stream(&c, t->streams[i], filter);
 	if (st >= 0)
-		st = convert_env_write(c.w, t, c.sc, c.n_sc, (const void *const *) c.ecs, c.n_ecs);
+		st = convert_env_write(&c.env, c.src, c.sc, c.n_sc, (const void *const *) c.ecs,
+				       c.n_ecs);
 	if (st >= 0) {
 		st = tk_ctf_writer_close(c.w);
 	} else if (c.w) {

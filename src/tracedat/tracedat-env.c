@@ -64,7 +64,7 @@
 /* ---- writing ------------------------------------------------------------------------------ */
 
 /* @len bytes of text at @data (up to a NUL) as KEY, KEY_2, ... of at most PART_MAX bytes. */
-static enum tk_status put_text(struct tk_ctf_writer *w, const char *key, const void *data,
+static enum tk_status put_text(const struct model_env_out *w, const char *key, const void *data,
 			       size_t len)
 {
 	const char *p = data, *nul = len ? memchr(p, 0, len) : NULL;
@@ -91,7 +91,7 @@ static enum tk_status put_text(struct tk_ctf_writer *w, const char *key, const v
 			snprintf(name, sizeof(name), "%s", key);
 		else
 			snprintf(name, sizeof(name), "%s_%zu", key, k);
-		st = tk_ctf_writer_set_env_string(w, name, part);
+		st = w->put(w->payload, name, part, 0);
 		p += n;
 		len -= n;
 		k++;
@@ -146,29 +146,38 @@ static const struct tracedat_blob *find_format(const struct tracedat_info *in, c
 	return NULL;
 }
 
-static enum tk_status put_formats(struct tk_ctf_writer *w, const struct tk_trace *t,
+static enum tk_status put_format(const struct model_env_out *w, const struct tracedat_info *in,
+				 const struct ftrace_event *fev)
+{
+	const struct tracedat_blob *b = find_format(in, fev->system, fev->id);
+	char key[KEY_MAX];
+	enum tk_status st;
+
+	if (!b)
+		return TK_OK; /* a format text without "ID:" cannot have been read either */
+	snprintf(key, sizeof(key), "ftrace_event_%" PRIu32 "_system", fev->id);
+	st = w->put(w->payload, key, fev->system, 0);
+	snprintf(key, sizeof(key), "ftrace_event_%" PRIu32 "_format", fev->id);
+	if (st >= 0)
+		st = put_text(w, key, b->data, b->len);
+	return st;
+}
+
+/* The formats of @src's event classes, those @classes marks (by trace index) or all. */
+static enum tk_status put_formats(const struct model_env_out *w, const struct tk_source *src,
 				  const struct tracedat_info *in, const void *const *classes,
 				  size_t n_classes)
 {
-	char key[KEY_MAX];
 	enum tk_status st = TK_OK;
-	size_t i;
+	size_t i, j;
 
-	for (i = 0; st >= 0 && i < n_classes && i < t->n_ecs; i++) {
-		const struct ftrace_event *fev = t->ecs[i]->fmt;
-		const struct tracedat_blob *b;
+	for (i = 0; st >= 0 && i < src->n_scs; i++)
+		for (j = 0; st >= 0 && j < src->scs[i]->n_ecs; j++) {
+			const struct tk_event_class *ec = src->scs[i]->ecs[j];
 
-		if (!classes[i] || !fev)
-			continue;
-		b = find_format(in, fev->system, fev->id);
-		if (!b)
-			continue; /* a format text without "ID:" cannot have been read either */
-		snprintf(key, sizeof(key), "ftrace_event_%" PRIu32 "_system", fev->id);
-		st = tk_ctf_writer_set_env_string(w, key, fev->system);
-		snprintf(key, sizeof(key), "ftrace_event_%" PRIu32 "_format", fev->id);
-		if (st >= 0)
-			st = put_text(w, key, b->data, b->len);
-	}
+			if (ec->fmt && (!classes || (ec->index < n_classes && classes[ec->index])))
+				st = put_format(w, in, ec->fmt);
+		}
 	return st;
 }
 
@@ -178,8 +187,8 @@ static int option_is_text(const uint8_t *p, uint32_t size)
 	return size && !p[size - 1] && !memchr(p, 0, size - 1);
 }
 
-static enum tk_status put_option(struct tk_ctf_writer *w, size_t n, uint16_t id, const uint8_t *p,
-				 uint32_t size)
+static enum tk_status put_option(const struct model_env_out *w, size_t n, uint16_t id,
+				 const uint8_t *p, uint32_t size)
 {
 	static const char hex[] = TK_HEX_LOWER;
 	char key[KEY_MAX], *v;
@@ -201,13 +210,13 @@ static enum tk_status put_option(struct tk_ctf_writer *w, size_t n, uint16_t id,
 		v[at] = '\0';
 	}
 	snprintf(key, sizeof(key), "ftrace_option_%zu", n);
-	st = tk_ctf_writer_set_env_string(w, key, v);
+	st = w->put(w->payload, key, v, 0);
 	free(v);
 	return st;
 }
 
 /* Every option to write back; see the file comment for what changes. */
-static enum tk_status put_options(struct tk_ctf_writer *w, const struct tracedat_info *in)
+static enum tk_status put_options(const struct model_env_out *w, const struct tracedat_info *in)
 {
 	enum tk_status st = TK_OK;
 	size_t i, n = 0;
@@ -229,7 +238,7 @@ static enum tk_status put_options(struct tk_ctf_writer *w, const struct tracedat
 	return st;
 }
 
-static enum tk_status put_buffers(struct tk_ctf_writer *w, const struct tracedat_info *in,
+static enum tk_status put_buffers(const struct model_env_out *w, const struct tracedat_info *in,
 				  const uint64_t *sc_of_buffer, size_t n_buffers)
 {
 	char key[KEY_MAX];
@@ -238,14 +247,14 @@ static enum tk_status put_buffers(struct tk_ctf_writer *w, const struct tracedat
 
 	for (b = 0; st >= 0 && b < in->n_buffers; b++) {
 		snprintf(key, sizeof(key), "ftrace_buffer_%zu_name", b);
-		st = tk_ctf_writer_set_env_string(w, key, in->buffers[b].name);
+		st = w->put(w->payload, key, in->buffers[b].name, 0);
 		if (st >= 0 && in->buffers[b].clock) {
 			snprintf(key, sizeof(key), "ftrace_buffer_%zu_clock", b);
-			st = tk_ctf_writer_set_env_string(w, key, in->buffers[b].clock);
+			st = w->put(w->payload, key, in->buffers[b].clock, 0);
 		}
 		if (st >= 0 && b < n_buffers && sc_of_buffer[b] != UINT64_MAX) {
 			snprintf(key, sizeof(key), "ftrace_buffer_%zu_stream_class", b);
-			st = tk_ctf_writer_set_env_int(w, key, (int64_t) sc_of_buffer[b]);
+			st = w->put(w->payload, key, NULL, (int64_t) sc_of_buffer[b]);
 		}
 	}
 	return st;
@@ -266,38 +275,57 @@ static const char *clock_text(const struct tracedat_info *in, size_t *len)
 	return in->trace_clock;
 }
 
-enum tk_status convert_env_write(struct tk_ctf_writer *w, const struct tk_trace *t,
+enum tk_status convert_env_host(const struct model_env_out *w, const struct tracedat_info *in)
+{
+	char host[256] = "", sys[64] = "", rel[128] = "";
+	enum tk_status st;
+
+	if (in->uname)
+		sscanf(in->uname, "%63s %255s %127s", sys, host, rel);
+	st = w->put(w->payload, "domain", "kernel", 0);
+	if (st >= 0)
+		st = w->put(w->payload, "tracer_name", "tracekit", 0);
+	if (st >= 0 && host[0])
+		st = w->put(w->payload, "hostname", host, 0);
+	if (st >= 0 && sys[0])
+		st = w->put(w->payload, "sysname", sys, 0);
+	if (st >= 0 && rel[0])
+		st = w->put(w->payload, "kernel_release", rel, 0);
+	return st;
+}
+
+enum tk_status convert_env_write(const struct model_env_out *w, const struct tk_source *src,
 				 const uint64_t *sc_of_buffer, size_t n_buffers,
 				 const void *const *classes, size_t n_classes)
 {
-	const struct tracedat_info *in;
+	const struct tracedat_info *in = tracedat_source_info(src);
 	const char *clock;
 	uint32_t cpus;
 	size_t i, j, clock_len;
 	enum tk_status st;
 
-	if (t->n_sources != 1 || !(in = tracedat_source_info(t->sources[0])))
+	if (!in)
 		return TK_OK;
 	cpus = in->cpus;
 	for (i = 0; i < in->n_buffers; i++)
 		for (j = 0; j < in->buffers[i].n_cpus; j++)
 			if (in->buffers[i].cpus[j].cpu >= cpus)
 				cpus = in->buffers[i].cpus[j].cpu + 1;
-	st = tk_ctf_writer_set_env_int(w, "tracekit_ftrace", CONVERT_ENV_VERSION);
+	st = w->put(w->payload, "tracekit_ftrace", NULL, CONVERT_ENV_VERSION);
 	if (st >= 0)
-		st = tk_ctf_writer_set_env_int(w, "ftrace_file_version", in->version);
+		st = w->put(w->payload, "ftrace_file_version", NULL, in->version);
 	if (st >= 0)
-		st = tk_ctf_writer_set_env_string(w, "ftrace_compression",
-						  in->compression ? in->compression : "none");
+		st = w->put(w->payload, "ftrace_compression",
+			    in->compression ? in->compression : "none", 0);
 	if (st >= 0)
-		st = tk_ctf_writer_set_env_string(w, "ftrace_byte_order",
-						  in->bo == TK_BYTE_ORDER_BE ? "be" : "le");
+		st = w->put(w->payload, "ftrace_byte_order",
+			    in->bo == TK_BYTE_ORDER_BE ? "be" : "le", 0);
 	if (st >= 0)
-		st = tk_ctf_writer_set_env_int(w, "ftrace_long_size", in->header_long_size);
+		st = w->put(w->payload, "ftrace_long_size", NULL, in->header_long_size);
 	if (st >= 0)
-		st = tk_ctf_writer_set_env_int(w, "ftrace_page_size", in->page_size);
+		st = w->put(w->payload, "ftrace_page_size", NULL, in->page_size);
 	if (st >= 0)
-		st = tk_ctf_writer_set_env_int(w, "ftrace_cpus", cpus);
+		st = w->put(w->payload, "ftrace_cpus", NULL, cpus);
 	if (st >= 0)
 		st = put_text(w, "ftrace_header_page", in->header_page.data, in->header_page.len);
 	if (st >= 0)
@@ -307,7 +335,7 @@ enum tk_status convert_env_write(struct tk_ctf_writer *w, const struct tk_trace 
 	if (st >= 0 && clock)
 		st = put_text(w, "ftrace_trace_clock", clock, clock_len);
 	if (st >= 0)
-		st = put_formats(w, t, in, classes, n_classes);
+		st = put_formats(w, src, in, classes, n_classes);
 	if (st >= 0)
 		st = put_text(w, "ftrace_printk", in->printk.data, in->printk.len);
 	if (st >= 0)

@@ -5,7 +5,7 @@
  * keys; doc/format-tracedat.md section 9 explains them to users).
  *
  *	trace.dat -> CTF (src/pipeline/dat-to-ctf.c), once the events are written:
- *		st = convert_env_write(w, trace, sc_of_buffer, n_buffers, classes, n_classes);
+ *		st = convert_env_write(&out, src, sc_of_buffer, n_buffers, classes, n_classes);
  *	CTF -> trace.dat (tracedat-sink.c):
  *		struct convert_env e;
  *		st = convert_env_read(&e, src->env, src->n_env);
@@ -23,6 +23,7 @@
 #include "../common/arena.h"
 #include "../common/bytes.h"
 #include "../model/model.h"
+#include "tracedat.h"
 
 /* Version of the layout below, the value of the `tracekit_ftrace` key. */
 #define CONVERT_ENV_VERSION 1
@@ -77,14 +78,21 @@ struct convert_env {
 };
 
 /*
- * Keep in the environment of the CTF trace being written by @w what turns it back into the
- * trace.dat file of @t (one trace.dat source): the file's header values, metadata texts,
- * options and buffers, and the `format` text of each event class @classes marks as written
- * (@classes[i] non-NULL for t->ecs[i], @n_classes entries). @sc_of_buffer[b] is the CTF
- * stream class of buffer b (UINT64_MAX when none was made), @n_buffers entries. Call it
- * before tk_ctf_writer_close(). TK_ERR_NOMEM, or a writer error.
+ * The host and kernel of @in, as LTTng names them in a kernel trace's environment: domain
+ * "kernel", tracer_name "tracekit", and hostname, sysname and kernel_release from the UNAME
+ * option. A status of @w's.
  */
-enum tk_status convert_env_write(struct tk_ctf_writer *w, const struct tk_trace *t,
+enum tk_status convert_env_host(const struct model_env_out *w, const struct tracedat_info *in);
+
+/*
+ * Put in @w (the environment of the CTF trace being written) what turns it back into the
+ * trace.dat file of @src, a trace.dat source (nothing for another): the file's header values,
+ * metadata texts, options and buffers, and the `format` text of each of the source's event
+ * classes @classes marks as written (@classes[ec->index] non-NULL, @n_classes entries; NULL:
+ * every class). @sc_of_buffer[b] is the CTF stream class of buffer b (UINT64_MAX when none
+ * was made), @n_buffers entries. TK_ERR_NOMEM, or a status of @w's.
+ */
+enum tk_status convert_env_write(const struct model_env_out *w, const struct tk_source *src,
 				 const uint64_t *sc_of_buffer, size_t n_buffers,
 				 const void *const *classes, size_t n_classes);
 
