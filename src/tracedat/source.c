@@ -10,6 +10,8 @@
  * - times are trace-cmd's: raw ring-buffer time, scaled by TSC2NSEC when present, plus the
  *   DATE and OFFSET options; per-CPU data may go back in time, which trace-cmd accepts;
  * - the first record of a page that follows lost events carries their count.
+ *
+ * What trace-cmd report prints of the records is in tracedat-text.c (the model's text hooks).
  */
 #include <errno.h>
 #include <fcntl.h>
@@ -21,20 +23,8 @@
 #include "../common/error.h"
 #include "../ftrace/page.h"
 #include "../ftrace/printfmt.h"
+#include "source-priv.h"
 #include "source.h"
-
-struct td_source {
-	struct tracedat *td;
-	struct ftrace_ctx ctx;
-	uint32_t type_offset; /* common_type, which gives a record's event */
-	uint32_t type_size;
-	uint32_t pid_offset; /* common_pid, the task of a record */
-	uint32_t pid_size;
-	uint8_t in_ns;
-	uint8_t has_tsc2nsec;
-	uint32_t tsc_mult, tsc_shift;
-	int64_t ts_offset;
-};
 
 struct td_stream {
 	size_t buffer;
@@ -616,20 +606,6 @@ const struct tracedat_info *tracedat_source_info(const struct tk_source *src)
 						 : NULL;
 }
 
-enum tk_status tracedat_source_latency(const struct tk_source *src, struct tracedat_blob *out)
-{
-	const struct td_source *ts;
-
-	out->data = NULL;
-	out->len = 0;
-	if (!src || src->ops != &td_source_ops)
-		return TK_OK;
-	ts = src->fmt;
-	if (!ts->td->info.n_buffers || !ts->td->info.buffers[0].latency)
-		return TK_OK;
-	return tracedat_latency_text(ts->td, 0, out);
-}
-
 /* A record's event id (its common_type field), or UINT64_MAX when the record is too short. */
 static uint64_t record_type(const struct td_source *ts, const uint8_t *rec, size_t size)
 {
@@ -673,7 +649,6 @@ static void td_task(const struct tk_event *ev, int64_t *pid, const char **comm)
 {
 	const struct td_source *ts = ev->stream->source->fmt;
 	const uint8_t *p = ev->raw + ts->pid_offset;
-	const char *name;
 	int64_t v = -1;
 
 	if (ev->raw && ts->pid_offset <= ev->raw_size &&
@@ -681,12 +656,7 @@ static void td_task(const struct tk_event *ev, int64_t *pid, const char **comm)
 	    tk_int_size_ok(ts->pid_size))
 		v = (int64_t) tk_load_int(p, ts->pid_size, 1, ts->ctx.bo);
 	*pid = v;
-	if (v == 0) {
-		*comm = "<idle>";
-		return;
-	}
-	name = v >= INT32_MIN && v <= INT32_MAX ? ftrace_comm_find(&ts->ctx, (int32_t) v) : NULL;
-	*comm = name ? name : MODEL_TASK_UNKNOWN;
+	*comm = tracedat_task_comm(ts, v);
 }
 
 /*
@@ -739,11 +709,6 @@ static void td_raw_value(const struct tk_event *ev, uint32_t i, struct model_raw
 	}
 	out->s = (const char *) ev->raw + off;
 	out->n = len ? strnlen(out->s, len) : 0;
-}
-
-int tracedat_source_time_in_ns(const struct tk_source *src)
-{
-	return src && src->ops == &td_source_ops ? ((const struct td_source *) src->fmt)->in_ns : 1;
 }
 
 /* ---- reading ------------------------------------------------------------------------------ */
@@ -989,4 +954,5 @@ static const struct model_source_ops td_source_ops = {
 	.task = td_task,
 	.raw_field = td_raw_field,
 	.raw_value = td_raw_value,
+	.text = &tracedat_text_ops,
 };
