@@ -248,7 +248,8 @@ enum model_text_flag {
  *
  * The per-event calls read only ev->ec, ev->stream, ev->raw, ev->raw_size, ev->cpu and
  * ev->ns, never decoded values, so a sink may keep a copy of an event (its record copied)
- * and print it later. Printing a source is not thread-safe: event() may teach it task names.
+ * and print it later. Printing a source is not thread-safe: event() may teach it task names
+ * and task() keeps its last answer.
  */
 struct model_text_ops {
 	/* The text before the events (trace-cmd: "cpus=N\n", then a latency file's text). */
@@ -263,14 +264,14 @@ struct model_text_ops {
 	/* 1 when event times are nanoseconds, 0 when they count a raw clock's ticks. */
 	int (*time_in_ns)(const struct tk_source *src);
 	/*
-	 * The task an event's line shows: pid() its id, comm() the name of task @pid (borrowed
-	 * from the source, never NULL: MODEL_TASK_UNKNOWN when the source has none).
-	 * comm_epoch() changes whenever comm() may answer differently (event() learnt a name),
-	 * so that a sink can keep its last answers.
+	 * The task @ev's line shows: sets *@pid and returns its name, borrowed from the source
+	 * and never changed while it lives (MODEL_TASK_UNKNOWN when the source has none). Names
+	 * event() learns change the answer for later events: a sink asks for every event, and
+	 * may keep what it made of the last (pid, name pointer) pair. (It may differ from
+	 * model_source_ops.task, which gives the task to filters: trace-cmd shows a record too
+	 * short for its pid as pid 0.)
 	 */
-	int64_t (*pid)(const struct tk_event *ev);
-	const char *(*comm)(const struct tk_source *src, int64_t pid);
-	uint64_t (*comm_epoch)(const struct tk_source *src);
+	const char *(*task)(const struct tk_event *ev, int64_t *pid);
 	/*
 	 * Whether the text of @ec's events, with @flags (enum model_text_flag), depends on the
 	 * event after them (trace-cmd: a function-graph entry followed by its exit prints as one

@@ -35,13 +35,9 @@ struct tc_cache {
 	 */
 	char **prefix;
 	size_t n_prefix;
-	/* the last comm found (consecutive events often share a task) */
-	int64_t last_pid;
-	const char *last_comm;
-	uint64_t last_epoch; /* names are learnt while printing: then look again */
-	/* "%16s-%-5d" of the last pid, rendered (head_len 0: not rendered) */
+	/* "%16s-%-5d" of the last task (pid and name), rendered (head_len 0: not rendered) */
 	int64_t head_pid;
-	uint64_t head_epoch;
+	const char *head_comm;
 	uint32_t head_len;
 	char head[64];
 };
@@ -106,12 +102,12 @@ static void cache_free(struct tc_cache *c)
 	free(c->prefix);
 }
 
-static struct tc_cache *tc_source(struct tk_printer *p, const struct tk_source *src)
+/* The cache of @src, made on its first event (tc_source()); NULL when out of memory. */
+static TK_NOINLINE struct tc_cache *tc_source_make(struct tk_printer *p,
+						   const struct tk_source *src)
 {
 	struct tc_cache *c;
 
-	if (src->index < p->n_tc && p->tc[src->index].src == src)
-		return &p->tc[src->index];
 	if (src->index >= p->n_tc) {
 		size_t n = src->index + 1;
 		struct tc_cache *t = realloc(p->tc, n * sizeof(*t));
@@ -133,20 +129,16 @@ static struct tc_cache *tc_source(struct tk_printer *p, const struct tk_source *
 	return c;
 }
 
-/* The name of task @pid, after names learnt up to @epoch. */
-static const char *comm_of(struct tc_cache *c, int64_t pid, uint64_t epoch)
+static inline struct tc_cache *tc_source(struct tk_printer *p, const struct tk_source *src)
 {
-	if (!c->last_comm || pid != c->last_pid || epoch != c->last_epoch) {
-		c->last_pid = pid;
-		c->last_comm = c->text->comm(c->src, pid);
-		c->last_epoch = epoch;
-	}
-	return c->last_comm;
+	if (TK_LIKELY(src->index < p->n_tc && p->tc[src->index].src == src))
+		return &p->tc[src->index];
+	return tc_source_make(p, src);
 }
 
-/* What the line of an event of @ec needs of its class, made on its first event. */
-static const struct tc_name *name_of(struct tk_printer *p, const struct tc_cache *c,
-				     const struct tk_event_class *ec)
+/* What the lines of @ec's events need of their class, made on the first (name_of()). */
+static TK_NOINLINE const struct tc_name *name_make(struct tk_printer *p, const struct tc_cache *c,
+						   const struct tk_event_class *ec)
 {
 	struct tc_name *t;
 	size_t len;
@@ -177,6 +169,27 @@ static const struct tc_name *name_of(struct tk_printer *p, const struct tc_cache
 		t->wants_next = c->text->wants_next && c->text->wants_next(ec, text_flags(p));
 	}
 	return t;
+}
+
+static inline const struct tc_name *name_of(struct tk_printer *p, const struct tc_cache *c,
+					    const struct tk_event_class *ec)
+{
+	if (TK_LIKELY(ec->index < p->n_tc_names && p->tc_names[ec->index].text))
+		return &p->tc_names[ec->index];
+	return name_make(p, c, ec);
+}
+
+/*
+ * The source's and the class's parts of @ev's line; *@nm is NULL when the line is the one of
+ * an unknown event (no class, no name, no text of the source's tool, or out of memory).
+ */
+static inline struct tc_cache *line_parts(struct tk_printer *p, const struct tk_event *ev,
+					  const struct tc_name **nm)
+{
+	struct tc_cache *c = tc_source(p, ev->stream->source);
+
+	*nm = c && c->text && ev->ec && ev->ec->name ? name_of(p, c, ev->ec) : NULL;
+	return c;
 }
 
 /* @s right-aligned in @width columns (never cut), like "%*s". */
@@ -261,7 +274,7 @@ static void put_time(struct writer *w, uint64_t t, unsigned int prec, uint64_t d
  * of 16. Returns 0 for what it does not cover (long names, -t, raw clocks, large CPUs).
  */
 static int fast_line(struct tc_cache *c, const struct tc_name *nm, const struct tk_event *ev,
-		     int64_t pid, uint64_t epoch, unsigned int flags, struct writer *w)
+		     int64_t pid, const char *comm, unsigned int flags, struct writer *w)
 {
 	uint64_t us, sec;
 	uint32_t frac, cpu = (uint32_t) ev->cpu, i;
@@ -270,8 +283,7 @@ static int fast_line(struct tc_cache *c, const struct tc_name *nm, const struct 
 
 	if (!c->in_ns || (flags & TK_PRINT_NSEC) || cpu >= 1000 || nm->len > 96 || ev->ns < 0)
 		return 0;
-	if (!c->head_len || pid != c->head_pid || epoch != c->head_epoch) {
-		const char *comm = comm_of(c, pid, epoch);
+	if (!c->head_len || pid != c->head_pid || comm != c->head_comm) {
 		size_t len = strlen(comm), k;
 
 		if (len > 32)
@@ -285,7 +297,7 @@ static int fast_line(struct tc_cache *c, const struct tc_name *nm, const struct 
 		k += n < 5 ? 5 : n;
 		c->head_len = (uint32_t) k;
 		c->head_pid = pid;
-		c->head_epoch = epoch;
+		c->head_comm = comm;
 	}
 	q = writer_reserve(w, 256);
 	memcpy(q, c->head, 64);
@@ -317,17 +329,17 @@ static int fast_line(struct tc_cache *c, const struct tc_name *nm, const struct 
 	return 1;
 }
 
-/* One line of @ev; with @next (the event after it), true when @ev's line used it up. */
-static bool print_event(struct tk_printer *p, const struct tk_event *ev,
-			const struct tk_event *next)
+/*
+ * One line of @ev, with its parts @c and @nm (line_parts()); with @next (the event after it),
+ * true when @ev's line used it up.
+ */
+static bool print_line(struct tk_printer *p, struct tc_cache *c, const struct tc_name *nm,
+		       const struct tk_event *ev, const struct tk_event *next)
 {
 	static const char unknown[] = "[UNKNOWN EVENT]";
-	struct tc_cache *c = tc_source(p, ev->stream->source);
-	const struct tc_name *nm;
 	struct writer *w = &p->out;
 	size_t len, start;
 	const char *comm;
-	uint64_t epoch;
 	int64_t pid;
 	bool used;
 	char *q;
@@ -355,7 +367,7 @@ static bool print_event(struct tk_printer *p, const struct tk_event *ev,
 		}
 		writer_commit_to(w, q);
 	}
-	if (!c || !c->text || !ev->ec || !ev->ec->name || !(nm = name_of(p, c, ev->ec))) {
+	if (!nm) {
 		/* every part libtraceevent prints for a record of an unknown event */
 		writer_write(w, unknown, sizeof(unknown) - 1);
 		writer_write(w, unknown, sizeof(unknown) - 1);
@@ -364,11 +376,9 @@ static bool print_event(struct tk_printer *p, const struct tk_event *ev,
 		writer_putc(w, '\n');
 		return false;
 	}
-	pid = c->text->pid(ev);
-	epoch = c->text->comm_epoch(c->src);
-	if (fast_line(c, nm, ev, pid, epoch, p->flags, w))
+	comm = c->text->task(ev, &pid);
+	if (fast_line(c, nm, ev, pid, comm, p->flags, w))
 		goto info;
-	comm = comm_of(c, pid, epoch);
 	put_right(w, comm, 16);
 	q = writer_reserve(w, 64);
 	*q++ = '-';
@@ -401,6 +411,16 @@ info:
 	return used;
 }
 
+/* One line of @ev; with @next (the event after it), true when @ev's line used it up. */
+static bool print_event(struct tk_printer *p, const struct tk_event *ev,
+			const struct tk_event *next)
+{
+	const struct tc_name *nm;
+	struct tc_cache *c = line_parts(p, ev, &nm);
+
+	return print_line(p, c, nm, ev, next);
+}
+
 /*
  * trace-cmd's funcgraph_entry handler peeks at the next record of its buffer (the input
  * handle it reads), over all the buffer's CPUs, and takes it as the call's exit only when it
@@ -420,12 +440,9 @@ static bool same_buffer(const struct tk_event *a, const struct tk_event *b)
 /* Whether the line of @ev waits for the event after it (a class's answer is kept). */
 static bool wants_next(struct tk_printer *p, const struct tk_event *ev)
 {
-	const struct tc_cache *c;
 	const struct tc_name *nm;
 
-	if (!ev->ec || !ev->ec->name || !(c = tc_source(p, ev->stream->source)) || !c->text)
-		return false;
-	nm = name_of(p, c, ev->ec);
+	(void) line_parts(p, ev, &nm);
 	return nm && nm->wants_next;
 }
 
@@ -525,8 +542,11 @@ static void destroy(struct tk_printer *p)
  */
 static void print_raw(struct tk_printer *p, const struct tk_event *ev)
 {
-	if (!p->held.len && !wants_next(p, ev)) {
-		(void) print_event(p, ev, NULL);
+	const struct tc_name *nm;
+	struct tc_cache *c = line_parts(p, ev, &nm);
+
+	if (!p->held.len && !(nm && nm->wants_next)) {
+		(void) print_line(p, c, nm, ev, NULL);
 		return;
 	}
 	if (!queue_push(p, ev)) {

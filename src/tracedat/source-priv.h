@@ -25,6 +25,10 @@ struct td_source {
 	uint8_t has_tsc2nsec;
 	uint32_t tsc_mult, tsc_shift;
 	int64_t ts_offset;
+	/* the last task a line asked for (tracedat-text.c): consecutive records often share it */
+	int64_t line_pid;
+	const char *line_comm; /* NULL: none yet */
+	size_t line_n_comms;   /* names are learnt while printing: then look again */
 };
 
 /*

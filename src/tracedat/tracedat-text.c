@@ -82,19 +82,6 @@ static int text_time_in_ns(const struct tk_source *src)
 	return ((const struct td_source *) src->fmt)->in_ns;
 }
 
-/*
- * common_pid of the record, as trace-cmd report reads it for the line (signed, cut to an
- * int); 0 when the record is too short for it.
- */
-static int64_t text_pid(const struct tk_event *ev)
-{
-	const struct td_source *ts = ev->stream->source->fmt;
-
-	if (ts->pid_offset > ev->raw_size || ts->pid_size > ev->raw_size - ts->pid_offset)
-		return 0;
-	return (int32_t) tk_load_int(ev->raw + ts->pid_offset, ts->pid_size, 1, ts->ctx.bo);
-}
-
 const char *tracedat_task_comm(const struct td_source *ts, int64_t pid)
 {
 	const char *name;
@@ -106,15 +93,25 @@ const char *tracedat_task_comm(const struct td_source *ts, int64_t pid)
 	return name ? name : MODEL_TASK_UNKNOWN;
 }
 
-static const char *text_comm(const struct tk_source *src, int64_t pid)
+/*
+ * The task of a line: common_pid of the record, as trace-cmd report reads it (signed, cut
+ * to an int; 0 when the record is too short for it), and its name, looked up again only
+ * when the pid or the table of names changed.
+ */
+static const char *text_task(const struct tk_event *ev, int64_t *pid)
 {
-	return tracedat_task_comm(src->fmt, pid);
-}
+	struct td_source *ts = ev->stream->source->fmt;
+	int64_t v = 0;
 
-/* The table of names only grows (ftrace_comm_register()): its size tells a change. */
-static uint64_t text_comm_epoch(const struct tk_source *src)
-{
-	return ((const struct td_source *) src->fmt)->ctx.n_comms;
+	if (ts->pid_offset <= ev->raw_size && ts->pid_size <= ev->raw_size - ts->pid_offset)
+		v = (int32_t) tk_load_int(ev->raw + ts->pid_offset, ts->pid_size, 1, ts->ctx.bo);
+	*pid = v;
+	if (!ts->line_comm || v != ts->line_pid || ts->ctx.n_comms != ts->line_n_comms) {
+		ts->line_pid = v;
+		ts->line_comm = tracedat_task_comm(ts, v);
+		ts->line_n_comms = ts->ctx.n_comms;
+	}
+	return ts->line_comm;
 }
 
 static bool text_wants_next(const struct tk_event_class *ec, unsigned int flags)
@@ -159,9 +156,7 @@ const struct model_text_ops tracedat_text_ops = {
 	.formats = text_formats,
 	.stream_name = text_stream_name,
 	.time_in_ns = text_time_in_ns,
-	.pid = text_pid,
-	.comm = text_comm,
-	.comm_epoch = text_comm_epoch,
+	.task = text_task,
 	.wants_next = text_wants_next,
 	.event = text_event,
 };
