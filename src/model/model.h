@@ -14,6 +14,7 @@
 #ifndef TK_MODEL_MODEL_H
 #define TK_MODEL_MODEL_H
 
+#include <stdbool.h>
 #include <stddef.h>
 #include <stdint.h>
 
@@ -240,6 +241,64 @@ struct model_raw_value {
 	size_t n;
 };
 
+struct writer;
+
+/* Flags of model_text_ops.wants_next() and .event(). */
+enum model_text_flag {
+	/* the event's fields as the tool lists them, not its formatted text (trace-cmd -R) */
+	MODEL_TEXT_RAW = 1u << 0,
+};
+
+/*
+ * The text a source's own tool prints (trace.dat: trace-cmd report; a perf.data reader would
+ * give perf script's), for the sink printing in that tool's style (src/output/tracecmd.c),
+ * which lays out each line around it (task, CPU, time, event name) and keeps no format
+ * knowledge of its own. A reader with a native tool fills model_source_ops.text with these.
+ *
+ * The per-event calls read only ev->ec, ev->stream, ev->raw, ev->raw_size, ev->cpu and
+ * ev->ns, never decoded values, so a sink may keep a copy of an event (its record copied)
+ * and print it later. Printing a source is not thread-safe: event() may teach it task names
+ * and task() keeps its last answer.
+ */
+struct model_text_ops {
+	/* The text before the events (trace-cmd: "cpus=N\n", then a latency file's text). */
+	enum tk_status (*prologue)(const struct tk_source *src, struct writer *w);
+	/* The source's event formats as the tool lists them (trace-cmd report --events). */
+	void (*formats)(const struct tk_source *src, struct writer *w);
+	/*
+	 * The name the tool shows before the lines of @sc's events when the source has several
+	 * stream classes (trace-cmd: an instance buffer's name), or NULL (the main one).
+	 */
+	const char *(*stream_name)(const struct model_stream_class *sc);
+	/* 1 when event times are nanoseconds, 0 when they count a raw clock's ticks. */
+	int (*time_in_ns)(const struct tk_source *src);
+	/*
+	 * The task @ev's line shows: sets *@pid and returns its name, borrowed from the source
+	 * and never changed while it lives (MODEL_TASK_UNKNOWN when the source has none). Names
+	 * event() learns change the answer for later events: a sink asks for every event, and
+	 * may keep what it made of the last (pid, name pointer) pair. (It may differ from
+	 * model_source_ops.task, which gives the task to filters: trace-cmd shows a record too
+	 * short for its pid as pid 0.)
+	 */
+	const char *(*task)(const struct tk_event *ev, int64_t *pid);
+	/*
+	 * Whether the text of @ec's events, with @flags (enum model_text_flag), depends on the
+	 * event after them (trace-cmd: a function-graph entry followed by its exit prints as one
+	 * leaf line). Asked once per class.
+	 */
+	bool (*wants_next)(const struct tk_event_class *ec, unsigned int flags);
+	/*
+	 * Write the text the tool prints after the name of @ev's event (trace-cmd: the output of
+	 * its print fmt; with MODEL_TEXT_RAW its fields) and learn the task names the tool learns
+	 * from it. No newline is added; the text may end with one, as the tool's does. @next:
+	 * when wants_next(), the event the tool reads after @ev (trace-cmd: the next record of
+	 * @ev's buffer, if on @ev's CPU), or NULL. Returns true when @ev's text used @next up:
+	 * the sink must not print @next.
+	 */
+	bool (*event)(const struct tk_event *ev, const struct tk_event *next, unsigned int flags,
+		      struct writer *w);
+};
+
 /* What a reader plugs in for each source. */
 struct model_source_ops {
 	/* Start reading one data stream from its beginning. */
@@ -263,6 +322,8 @@ struct model_source_ops {
 	 */
 	int (*raw_field)(const struct tk_event_class *ec, uint32_t i, struct model_raw_field *out);
 	void (*raw_value)(const struct tk_event *ev, uint32_t i, struct model_raw_value *out);
+	/* The text the source's own tool prints for it, or NULL when it has none. */
+	const struct model_text_ops *text;
 };
 
 /* The comm of a task the source has no name for, as trace-cmd prints it. */

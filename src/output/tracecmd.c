@@ -7,73 +7,81 @@
  *
  * with the time in microseconds (rounded), nanoseconds (-t) or raw clock units, the event name
  * padded to 20 columns, and the event's text from its print fmt (or its fields with -R),
- * preceded by "CPU:N [K EVENTS DROPPED]" when the ring buffer lost events. The event text
- * itself comes from the ftrace module (printfmt.h); this file lays out the line around it.
+ * preceded by "CPU:N [K EVENTS DROPPED]" when the ring buffer lost events. Everything that
+ * comes from the format -- the event's text, the task, the prologue, the buffer names -- is
+ * the reader's, through the text hooks of its source (struct model_text_ops, model.h: the
+ * trace.dat reader's are in src/tracedat/tracedat-text.c); this file lays out the line around
+ * it and includes no format folder.
  */
 #include <stdlib.h>
 #include <string.h>
 
 #include "../common/error.h"
-
-#include "../ftrace/printfmt.h"
-#include "../tracedat/source.h"
+#include "../common/writer.h"
+#include "../model/model.h"
 #include "pretty.h"
 #include "sink.h"
 
 /* What a line needs from its source, looked up once per source. */
 struct tc_cache {
 	const struct tk_source *src;
-	struct ftrace_ctx *ctx;
-	uint32_t pid_offset; /* common_pid */
-	uint32_t pid_size;
+	const struct model_text_ops *text; /* the source's tool text, or NULL: no such lines */
 	uint8_t in_ns;
 	/*
-	 * Files with instance buffers: each line starts with its buffer's name, right-aligned
-	 * to the longest one, and ": " (two spaces for the top buffer), as trace-cmd prints
-	 * several inputs. prefix[b] is that text for buffer b.
+	 * Sources with several stream classes (trace.dat instance buffers): each line starts
+	 * with its stream class's name, right-aligned to the longest one, and ": " (two spaces
+	 * for the main one), as trace-cmd prints several inputs. prefix[i] is that text for
+	 * stream class i.
 	 */
 	char **prefix;
 	size_t n_prefix;
-	/* the last comm found (consecutive events often share a task) */
-	int32_t last_pid;
-	const char *last_comm;
-	size_t last_n_comms; /* the table grows while printing: then look again */
-	/* "%16s-%-5d" of the last pid, rendered (head_len 0: not rendered) */
-	int32_t head_pid;
-	size_t head_n_comms;
+	/* "%16s-%-5d" of the last task (pid and name), rendered (head_len 0: not rendered) */
+	int64_t head_pid;
+	const char *head_comm;
 	uint32_t head_len;
 	char head[64];
 };
 
-/* " name: " padded to 20 columns of name, per event class (its dense index). */
+/*
+ * Per event class (its dense index): " name: " padded to 20 columns of name (NULL until
+ * made), and whether its text waits for the next event (model_text_ops.wants_next()).
+ */
 struct tc_name {
 	char *text;
 	uint32_t len;
+	bool wants_next;
 };
 
-/* The basename of an instance name, as trace-cmd shows input names. */
-static const char *base_name(const char *name)
+/* The flags of the text hooks (enum model_text_flag) for the printer's flags. */
+static unsigned int text_flags(const struct tk_printer *p)
 {
-	const char *slash = strrchr(name, '/');
-
-	return slash ? slash + 1 : name;
+	return p->flags & TK_PRINT_RAW ? MODEL_TEXT_RAW : 0;
 }
 
-static void make_prefixes(struct tc_cache *c, const struct tracedat_info *in)
+/* The name of the source's stream class @i as its tool shows it ("" for the main one). */
+static const char *sc_name(const struct tc_cache *c, size_t i)
 {
+	const char *name = c->text->stream_name ? c->text->stream_name(c->src->scs[i]) : NULL;
+
+	return name ? name : "";
+}
+
+static void make_prefixes(struct tc_cache *c)
+{
+	const struct tk_source *src = c->src;
 	size_t b, width = 0;
 
-	if (!in || in->n_buffers < 2)
+	if (src->n_scs < 2)
 		return;
-	for (b = 1; b < in->n_buffers; b++)
-		if (strlen(base_name(in->buffers[b].name)) > width)
-			width = strlen(base_name(in->buffers[b].name));
-	c->prefix = calloc(in->n_buffers, sizeof(*c->prefix));
+	for (b = 0; b < src->n_scs; b++)
+		if (strlen(sc_name(c, b)) > width)
+			width = strlen(sc_name(c, b));
+	c->prefix = calloc(src->n_scs, sizeof(*c->prefix));
 	if (!c->prefix)
 		return; /* out of memory: lines without the buffer names */
-	c->n_prefix = in->n_buffers;
-	for (b = 0; b < in->n_buffers; b++) {
-		const char *name = b ? base_name(in->buffers[b].name) : "";
+	c->n_prefix = src->n_scs;
+	for (b = 0; b < src->n_scs; b++) {
+		const char *name = sc_name(c, b);
 		size_t n = strlen(name);
 
 		c->prefix[b] = malloc(width + 3);
@@ -94,13 +102,12 @@ static void cache_free(struct tc_cache *c)
 	free(c->prefix);
 }
 
-static struct tc_cache *tc_source(struct tk_printer *p, const struct tk_source *src)
+/* The cache of @src, made on its first event (tc_source()); NULL when out of memory. */
+static TK_NOINLINE struct tc_cache *tc_source_make(struct tk_printer *p,
+						   const struct tk_source *src)
 {
 	struct tc_cache *c;
-	size_t i;
 
-	if (src->index < p->n_tc && p->tc[src->index].src == src)
-		return &p->tc[src->index];
 	if (src->index >= p->n_tc) {
 		size_t n = src->index + 1;
 		struct tc_cache *t = realloc(p->tc, n * sizeof(*t));
@@ -114,39 +121,24 @@ static struct tc_cache *tc_source(struct tk_printer *p, const struct tk_source *
 	c = &p->tc[src->index];
 	memset(c, 0, sizeof(*c));
 	c->src = src;
-	c->ctx = tracedat_source_ftrace(src);
-	c->in_ns = (uint8_t) tracedat_source_time_in_ns(src);
-	c->last_pid = -1;
-	make_prefixes(c, tracedat_source_info(src));
-	c->pid_offset = 4;
-	c->pid_size = 4;
-	/* libtraceevent takes the place of common_pid from the first event that has it */
-	for (i = 0; c->ctx && i < c->ctx->n_events; i++) {
-		const struct ftrace_field *f = ftrace_field_find(c->ctx->events[i], "common_pid");
-
-		if (f) {
-			c->pid_offset = f->offset;
-			c->pid_size = f->size;
-			break;
-		}
-	}
+	c->text = src->ops->text;
+	if (!c->text)
+		return c;
+	c->in_ns = c->text->time_in_ns ? (uint8_t) !!c->text->time_in_ns(src) : 1;
+	make_prefixes(c);
 	return c;
 }
 
-static const char *comm_of(struct tc_cache *c, int32_t pid)
+static inline struct tc_cache *tc_source(struct tk_printer *p, const struct tk_source *src)
 {
-	if (pid == 0)
-		return "<idle>";
-	if (pid != c->last_pid || c->ctx->n_comms != c->last_n_comms) {
-		c->last_pid = pid;
-		c->last_comm = ftrace_comm_find(c->ctx, pid);
-		c->last_n_comms = c->ctx->n_comms;
-	}
-	return c->last_comm ? c->last_comm : "<...>";
+	if (TK_LIKELY(src->index < p->n_tc && p->tc[src->index].src == src))
+		return &p->tc[src->index];
+	return tc_source_make(p, src);
 }
 
-static const struct tc_name *name_of(struct tk_printer *p, const struct tk_event_class *ec,
-				     const char *name)
+/* What the lines of @ec's events need of their class, made on the first (name_of()). */
+static TK_NOINLINE const struct tc_name *name_make(struct tk_printer *p, const struct tc_cache *c,
+						   const struct tk_event_class *ec)
 {
 	struct tc_name *t;
 	size_t len;
@@ -163,6 +155,8 @@ static const struct tc_name *name_of(struct tk_printer *p, const struct tk_event
 	}
 	t = &p->tc_names[ec->index];
 	if (!t->text) {
+		const char *name = ec->name;
+
 		len = strlen(name);
 		t->len = (uint32_t) (len + 3 + (len < 20 ? 20 - len : 0));
 		t->text = malloc(t->len + 16); /* copied 16 bytes at a time */
@@ -172,18 +166,30 @@ static const struct tc_name *name_of(struct tk_printer *p, const struct tk_event
 		memcpy(t->text + 1, name, len);
 		memcpy(t->text + 1 + len, ": ", 2);
 		memset(t->text + 3 + len, ' ', t->len - 3 - len);
+		t->wants_next = c->text->wants_next && c->text->wants_next(ec, text_flags(p));
 	}
 	return t;
 }
 
-static int32_t record_pid(const struct tc_cache *c, const uint8_t *rec, size_t size)
+static inline const struct tc_name *name_of(struct tk_printer *p, const struct tc_cache *c,
+					    const struct tk_event_class *ec)
 {
-	const uint8_t *q;
+	if (TK_LIKELY(ec->index < p->n_tc_names && p->tc_names[ec->index].text))
+		return &p->tc_names[ec->index];
+	return name_make(p, c, ec);
+}
 
-	if (c->pid_offset > size || c->pid_size > size - c->pid_offset)
-		return 0;
-	q = rec + c->pid_offset;
-	return (int32_t) tk_load_int(q, c->pid_size, 1, c->ctx->bo);
+/*
+ * The source's and the class's parts of @ev's line; *@nm is NULL when the line is the one of
+ * an unknown event (no class, no name, no text of the source's tool, or out of memory).
+ */
+static inline struct tc_cache *line_parts(struct tk_printer *p, const struct tk_event *ev,
+					  const struct tc_name **nm)
+{
+	struct tc_cache *c = tc_source(p, ev->stream->source);
+
+	*nm = c && c->text && ev->ec && ev->ec->name ? name_of(p, c, ev->ec) : NULL;
+	return c;
 }
 
 /* @s right-aligned in @width columns (never cut), like "%*s". */
@@ -268,7 +274,7 @@ static void put_time(struct writer *w, uint64_t t, unsigned int prec, uint64_t d
  * of 16. Returns 0 for what it does not cover (long names, -t, raw clocks, large CPUs).
  */
 static int fast_line(struct tc_cache *c, const struct tc_name *nm, const struct tk_event *ev,
-		     int32_t pid, unsigned int flags, struct writer *w)
+		     int64_t pid, const char *comm, unsigned int flags, struct writer *w)
 {
 	uint64_t us, sec;
 	uint32_t frac, cpu = (uint32_t) ev->cpu, i;
@@ -277,8 +283,7 @@ static int fast_line(struct tc_cache *c, const struct tc_name *nm, const struct 
 
 	if (!c->in_ns || (flags & TK_PRINT_NSEC) || cpu >= 1000 || nm->len > 96 || ev->ns < 0)
 		return 0;
-	if (!c->head_len || pid != c->head_pid || c->ctx->n_comms != c->head_n_comms) {
-		const char *comm = comm_of(c, pid);
+	if (!c->head_len || pid != c->head_pid || comm != c->head_comm) {
 		size_t len = strlen(comm), k;
 
 		if (len > 32)
@@ -292,7 +297,7 @@ static int fast_line(struct tc_cache *c, const struct tc_name *nm, const struct 
 		k += n < 5 ? 5 : n;
 		c->head_len = (uint32_t) k;
 		c->head_pid = pid;
-		c->head_n_comms = c->ctx->n_comms;
+		c->head_comm = comm;
 	}
 	q = writer_reserve(w, 256);
 	memcpy(q, c->head, 64);
@@ -324,19 +329,19 @@ static int fast_line(struct tc_cache *c, const struct tc_name *nm, const struct 
 	return 1;
 }
 
-/* One line of @ev; with @next (the event after it), true when @ev's line used it up. */
-static bool print_event(struct tk_printer *p, const struct tk_event *ev,
-			const struct tk_event *next)
+/*
+ * One line of @ev, with its parts @c and @nm (line_parts()); with @next (the event after it),
+ * true when @ev's line used it up.
+ */
+static bool print_line(struct tk_printer *p, struct tc_cache *c, const struct tc_name *nm,
+		       const struct tk_event *ev, const struct tk_event *next)
 {
 	static const char unknown[] = "[UNKNOWN EVENT]";
-	struct tc_cache *c = tc_source(p, ev->stream->source);
-	const struct tc_name *nm;
-	const struct ftrace_event *fev = ev->ec ? ev->ec->fmt : NULL;
 	struct writer *w = &p->out;
 	size_t len, start;
 	const char *comm;
-	bool used = false;
-	int32_t pid;
+	int64_t pid;
+	bool used;
 	char *q;
 
 	/* room for a usual line, so that the trailing newline check below sees the whole line */
@@ -362,7 +367,7 @@ static bool print_event(struct tk_printer *p, const struct tk_event *ev,
 		}
 		writer_commit_to(w, q);
 	}
-	if (!c || !c->ctx || !fev || !(nm = name_of(p, ev->ec, fev->name))) {
+	if (!nm) {
 		/* every part libtraceevent prints for a record of an unknown event */
 		writer_write(w, unknown, sizeof(unknown) - 1);
 		writer_write(w, unknown, sizeof(unknown) - 1);
@@ -371,10 +376,9 @@ static bool print_event(struct tk_printer *p, const struct tk_event *ev,
 		writer_putc(w, '\n');
 		return false;
 	}
-	pid = record_pid(c, ev->raw, ev->raw_size);
-	if (fast_line(c, nm, ev, pid, p->flags, w))
+	comm = c->text->task(ev, &pid);
+	if (fast_line(c, nm, ev, pid, comm, p->flags, w))
 		goto info;
-	comm = comm_of(c, pid);
 	put_right(w, comm, 16);
 	q = writer_reserve(w, 64);
 	*q++ = '-';
@@ -399,31 +403,22 @@ static bool print_event(struct tk_printer *p, const struct tk_event *ev,
 	writer_putc(w, ':');
 	writer_write(w, nm->text, nm->len); /* " name: " and spaces up to 20 columns of name */
 info:
-	if (p->flags & TK_PRINT_RAW) {
-		ftrace_print_raw(c->ctx, fev, ev->raw, ev->raw_size, w);
-	} else {
-		struct ftrace_comm_ref refs[2];
-		unsigned int i, n;
-
-		if (next)
-			used = ftrace_print_info_next(c->ctx, fev, ev->raw, ev->raw_size,
-						      (int) ev->cpu, (uint64_t) ev->ns, next->raw,
-						      next->raw_size, w);
-		else
-			ftrace_print_info_ts(c->ctx, fev, ev->raw, ev->raw_size, (int) ev->cpu,
-					     (uint64_t) ev->ns, w);
-		/* the task names trace-cmd's sched plugin learns while printing */
-		n = ftrace_print_comms(c->ctx, fev, ev->raw, ev->raw_size, refs);
-		for (i = 0; i < n; i++)
-			if (ftrace_comm_register(c->ctx, refs[i].pid, refs[i].comm,
-						 strnlen(refs[i].comm, refs[i].len)) < 0)
-				error_reset(); /* out of memory: the name stays unknown */
-	}
+	used = c->text->event(ev, next, text_flags(p), w);
 	/* trace-cmd drops one newline the event text ends with */
 	if (w->len > start && w->buf[w->len - 1] == '\n')
 		w->len--;
 	writer_putc(w, '\n');
 	return used;
+}
+
+/* One line of @ev; with @next (the event after it), true when @ev's line used it up. */
+static bool print_event(struct tk_printer *p, const struct tk_event *ev,
+			const struct tk_event *next)
+{
+	const struct tc_name *nm;
+	struct tc_cache *c = line_parts(p, ev, &nm);
+
+	return print_line(p, c, nm, ev, next);
 }
 
 /*
@@ -442,11 +437,13 @@ static bool same_buffer(const struct tk_event *a, const struct tk_event *b)
 	return a->stream->source == b->stream->source && a->stream->sc == b->stream->sc;
 }
 
-static bool wants_next(const struct tk_printer *p, const struct tk_event *ev)
+/* Whether the line of @ev waits for the event after it (a class's answer is kept). */
+static bool wants_next(struct tk_printer *p, const struct tk_event *ev)
 {
-	const struct ftrace_event *fev = ev->ec ? ev->ec->fmt : NULL;
+	const struct tc_name *nm;
 
-	return fev && !(p->flags & TK_PRINT_RAW) && ftrace_print_wants_next(fev);
+	(void) line_parts(p, ev, &nm);
+	return nm && nm->wants_next;
 }
 
 #define HELD(p, i) VEC_AT(&(p)->held, struct tc_held, i)
@@ -545,8 +542,11 @@ static void destroy(struct tk_printer *p)
  */
 static void print_raw(struct tk_printer *p, const struct tk_event *ev)
 {
-	if (!p->held.len && !wants_next(p, ev)) {
-		(void) print_event(p, ev, NULL);
+	const struct tc_name *nm;
+	struct tc_cache *c = line_parts(p, ev, &nm);
+
+	if (!p->held.len && !(nm && nm->wants_next)) {
+		(void) print_line(p, c, nm, ev, NULL);
 		return;
 	}
 	if (!queue_push(p, ev)) {
@@ -561,10 +561,13 @@ static void print_raw(struct tk_printer *p, const struct tk_event *ev)
 	queue_drain(p, false);
 }
 
-/* Events with raw records (trace.dat) as trace-cmd prints them, the others as babeltrace2. */
+/*
+ * Events of sources with their tool's text (trace.dat) in trace-cmd's layout, the others as
+ * babeltrace2 prints them.
+ */
 static enum tk_status print(struct tk_printer *p, const struct tk_event *ev)
 {
-	if (!ev->raw)
+	if (!ev->stream->source->ops->text)
 		return pretty_print_event(p, ev);
 	print_raw(p, ev);
 	if (TK_UNLIKELY(p->out.err))
@@ -572,62 +575,35 @@ static enum tk_status print(struct tk_printer *p, const struct tk_event *ev)
 	return TK_OK;
 }
 
-/* What trace-cmd report prints before the events: "cpus=N" and a latency file's text. */
+/* What the sources' tools print before the events (trace-cmd: "cpus=N" and latency text). */
 static enum tk_status prologue(struct tk_printer *p, const struct tk_trace *t)
 {
-	struct tracedat_blob text;
 	enum tk_status st;
 	size_t i;
-	char *q;
 
 	for (i = 0; i < t->n_sources; i++) {
-		const struct tracedat_info *in = tracedat_source_info(t->sources[i]);
+		const struct model_text_ops *text = t->sources[i]->ops->text;
 
-		if (!in)
+		if (!text || !text->prologue)
 			continue;
-		q = writer_reserve(&p->out, 32);
-		memcpy(q, "cpus=", 5);
-		q += 5;
-		q += fmt_u64(q, in->cpus);
-		*q++ = '\n';
-		writer_commit_to(&p->out, q);
-		/*
-		 * A latency-format file holds the tracer's own text, printed as it is. (trace-cmd
-		 * 3.1.6 loses its first 8 bytes in version 6 files with a TRACECLOCK option,
-		 * reading them as the length of a clock text; we do not copy that.)
-		 */
-		st = tracedat_source_latency(t->sources[i], &text);
+		st = text->prologue(t->sources[i], &p->out);
 		if (st < 0)
-			return TK_FAIL(st, "Cannot read latency text: path=%s",
-				       tk_source_get_path(t->sources[i]));
-		if (text.len) {
-			writer_write(&p->out, text.data, text.len);
-			writer_putc(&p->out, '\n');
-		}
+			return st;
 	}
 	return TK_OK;
 }
 
 enum tk_status tk_printer_print_formats(struct tk_printer *p, const struct tk_trace *t)
 {
-	size_t i, j, k;
+	size_t i;
 
 	error_reset();
 	TK_ASSERT_PRE(p && t);
 	for (i = 0; i < t->n_sources; i++) {
-		const struct tracedat_info *in = tracedat_source_info(t->sources[i]);
+		const struct model_text_ops *text = t->sources[i]->ops->text;
 
-		for (j = 0; in && j < in->n_systems; j++) {
-			const struct tracedat_system *sys = &in->systems[j];
-
-			writer_puts(&p->out, "\nsystem: ");
-			writer_puts(&p->out, sys->name);
-			writer_putc(&p->out, '\n');
-			for (k = 0; k < sys->n_formats; k++) {
-				writer_write(&p->out, sys->formats[k].data, sys->formats[k].len);
-				writer_putc(&p->out, '\n');
-			}
-		}
+		if (text && text->formats)
+			text->formats(t->sources[i], &p->out);
 	}
 	return writer_flush(&p->out);
 }

@@ -10,6 +10,8 @@
  * - times are trace-cmd's: raw ring-buffer time, scaled by TSC2NSEC when present, plus the
  *   DATE and OFFSET options; per-CPU data may go back in time, which trace-cmd accepts;
  * - the first record of a page that follows lost events carries their count.
+ *
+ * What trace-cmd report prints of the records is in tracedat-text.c (the model's text hooks).
  */
 #include <errno.h>
 #include <fcntl.h>
@@ -19,22 +21,11 @@
 #include <unistd.h>
 
 #include "../common/error.h"
+#include "../ftrace/ftrace-model.h"
 #include "../ftrace/page.h"
 #include "../ftrace/printfmt.h"
+#include "source-priv.h"
 #include "source.h"
-
-struct td_source {
-	struct tracedat *td;
-	struct ftrace_ctx ctx;
-	uint32_t type_offset; /* common_type, which gives a record's event */
-	uint32_t type_size;
-	uint32_t pid_offset; /* common_pid, the task of a record */
-	uint32_t pid_size;
-	uint8_t in_ns;
-	uint8_t has_tsc2nsec;
-	uint32_t tsc_mult, tsc_shift;
-	int64_t ts_offset;
-};
 
 struct td_stream {
 	size_t buffer;
@@ -52,8 +43,7 @@ struct td_cursor {
 	uint64_t page_no;
 	int64_t missed; /* to report with the next record */
 	struct tk_event ev;
-	struct model_value *vals; /* values of the current event, decoded on request */
-	size_t cap;
+	struct vec vals; /* struct model_value of the current event, decoded on request */
 };
 
 static const struct model_source_ops td_source_ops;
@@ -302,101 +292,7 @@ static enum tk_status describe(struct tk_source *src, const struct tracedat_info
 	return bad ? TK_FAIL(TK_ERR_NOMEM, "Cannot describe trace.dat") : TK_OK;
 }
 
-/* ---- field classes: what the babeltrace style and converters see of an event ------------- */
-
-static struct model_fc *int_fc(struct arena *a, uint32_t bytes, int is_signed, int hex,
-			       enum tk_byte_order bo)
-{
-	struct model_fc *fc = arena_alloc(a, sizeof(*fc));
-
-	if (!fc)
-		return NULL;
-	fc->kind = MODEL_FC_INT;
-	fc->byte_order = (uint8_t) bo;
-	fc->is_signed = (uint8_t) is_signed;
-	fc->base = hex ? 16 : 10;
-	fc->in_ir = 1;
-	fc->size = bytes * 8;
-	fc->align = 8;
-	fc->store = -1;
-	return fc;
-}
-
-/*
- * One format field: integers (pointers in hex), char arrays and __data_loc strings as text,
- * other arrays as arrays (fixed) or sequences (dynamic) of integers.
- */
-static struct model_fc *field_fc(struct arena *a, const struct ftrace_field *f,
-				 enum tk_byte_order bo)
-{
-	int is_signed = !!(f->flags & FTRACE_FIELD_SIGNED);
-	struct model_fc *fc, *elem;
-	uint32_t esize = f->elemsize;
-
-	if (ftrace_field_text(f)) {
-		fc = arena_alloc(a, sizeof(*fc));
-		if (!fc)
-			return NULL;
-		fc->kind = (f->flags & FTRACE_FIELD_DYNAMIC) || ftrace_field_flexible(f)
-				   ? MODEL_FC_STRING
-				   : MODEL_FC_ARRAY;
-		fc->is_text = fc->kind == MODEL_FC_ARRAY;
-		fc->encoding = MODEL_ENCODING_UTF8;
-		fc->in_ir = 1;
-		fc->align = 8;
-		fc->store = -1;
-		fc->u.arr.length = f->arraylen;
-		fc->u.arr.elem = fc->is_text ? int_fc(a, 1, is_signed, 0, bo) : NULL;
-		return fc->is_text && !fc->u.arr.elem ? NULL : fc;
-	}
-	if (!(f->flags & (FTRACE_FIELD_ARRAY | FTRACE_FIELD_DYNAMIC)))
-		return int_fc(a, f->size <= 8 ? f->size : 8, is_signed,
-			      !!(f->flags & FTRACE_FIELD_POINTER), bo);
-	if (esize != 1 && esize != 2 && esize != 4 && esize != 8)
-		esize = 1;
-	elem = int_fc(a, esize, is_signed, !!(f->flags & FTRACE_FIELD_POINTER), bo);
-	fc = arena_alloc(a, sizeof(*fc));
-	if (!elem || !fc)
-		return NULL;
-	fc->kind = (f->flags & FTRACE_FIELD_DYNAMIC) || ftrace_field_flexible(f) ? MODEL_FC_SEQUENCE
-										 : MODEL_FC_ARRAY;
-	fc->in_ir = 1;
-	fc->align = 8;
-	fc->store = -1;
-	fc->u.arr.elem = elem;
-	fc->u.arr.length = f->arraylen;
-	return fc;
-}
-
-/* Fields @first to @first + @n - 1 of @ev as a structure: its own fields, or the common ones. */
-static struct model_fc *fields_fc(struct arena *a, const struct ftrace_event *ev, uint32_t first,
-				  uint32_t n, enum tk_byte_order bo)
-{
-	struct model_fc *fc = arena_alloc(a, sizeof(*fc));
-	uint32_t i;
-
-	if (!fc)
-		return NULL;
-	fc->kind = MODEL_FC_STRUCT;
-	fc->in_ir = 1;
-	fc->align = 8;
-	fc->store = -1;
-	fc->u.st.members = arena_alloc(a, (n + 1) * sizeof(*fc->u.st.members));
-	if (!fc->u.st.members)
-		return NULL;
-	for (i = 0; i < n; i++) {
-		const struct ftrace_field *f = &ev->fields[first + i];
-		struct model_member *m = &fc->u.st.members[i];
-
-		m->name = f->name;
-		m->orig_name = f->name;
-		m->fc = field_fc(a, f, bo);
-		if (!m->fc)
-			return NULL;
-	}
-	fc->u.st.count = n;
-	return fc;
-}
+/* ---- the model: buffers, CPUs, and one event class per format (ftrace-model.c) ----------- */
 
 /* The packet context of every stream: the CPU, as LTTng kernel traces have it. */
 static struct model_fc *cpu_context_fc(struct arena *a)
@@ -404,7 +300,7 @@ static struct model_fc *cpu_context_fc(struct arena *a)
 	struct model_fc *fc = arena_alloc(a, sizeof(*fc));
 	struct model_member *m = arena_alloc(a, sizeof(*m));
 
-	if (!fc || !m || !(m->fc = int_fc(a, 4, 0, 0, TK_BYTE_ORDER_HOST)))
+	if (!fc || !m || !(m->fc = ftrace_model_int_fc(a, 4, 0, 0, TK_BYTE_ORDER_HOST)))
 		return NULL;
 	m->name = "cpu_id";
 	m->orig_name = "cpu_id";
@@ -467,26 +363,15 @@ static enum tk_status build_model(struct tk_source *src, struct td_source *ts, c
 			return TK_FAIL(TK_ERR_NOMEM, "Cannot open trace.dat: path=%s", path);
 		for (i = 0; i < sc->n_ecs; i++) {
 			struct tk_event_class *ec = arena_alloc(a, sizeof(*ec));
-			const struct ftrace_event *fev;
 
 			if (!ec)
 				return TK_FAIL(TK_ERR_NOMEM, "Cannot open trace.dat: path=%s",
 					       path);
 			ec->sc = sc;
 			if (i < ts->ctx.n_events) {
-				ec->name = ts->ctx.events[i]->name;
-				ec->system = ts->ctx.events[i]->system;
-				ec->id = ts->ctx.events[i]->id;
-				ec->fmt = ts->ctx.events[i];
-				fev = ts->ctx.events[i];
-				ec->payload = fields_fc(a, fev, fev->n_common,
-							fev->n_fields - fev->n_common, ts->ctx.bo);
-				ec->common = fev->n_common ? fields_fc(a, fev, 0, fev->n_common,
-								       ts->ctx.bo)
-							   : NULL;
-				if (!ec->payload || (fev->n_common && !ec->common))
-					return TK_FAIL(TK_ERR_NOMEM,
-						       "Cannot open trace.dat: path=%s", path);
+				st = ftrace_model_event_class(a, &ts->ctx, ts->ctx.events[i], ec);
+				if (st < 0)
+					return TK_FAIL(st, "Cannot open trace.dat: path=%s", path);
 			} else {
 				ec->id = UINT64_MAX; /* name and fmt NULL: "[UNKNOWN EVENT]" */
 			}
@@ -616,20 +501,6 @@ const struct tracedat_info *tracedat_source_info(const struct tk_source *src)
 						 : NULL;
 }
 
-enum tk_status tracedat_source_latency(const struct tk_source *src, struct tracedat_blob *out)
-{
-	const struct td_source *ts;
-
-	out->data = NULL;
-	out->len = 0;
-	if (!src || src->ops != &td_source_ops)
-		return TK_OK;
-	ts = src->fmt;
-	if (!ts->td->info.n_buffers || !ts->td->info.buffers[0].latency)
-		return TK_OK;
-	return tracedat_latency_text(ts->td, 0, out);
-}
-
 /* A record's event id (its common_type field), or UINT64_MAX when the record is too short. */
 static uint64_t record_type(const struct td_source *ts, const uint8_t *rec, size_t size)
 {
@@ -673,7 +544,6 @@ static void td_task(const struct tk_event *ev, int64_t *pid, const char **comm)
 {
 	const struct td_source *ts = ev->stream->source->fmt;
 	const uint8_t *p = ev->raw + ts->pid_offset;
-	const char *name;
 	int64_t v = -1;
 
 	if (ev->raw && ts->pid_offset <= ev->raw_size &&
@@ -681,69 +551,20 @@ static void td_task(const struct tk_event *ev, int64_t *pid, const char **comm)
 	    tk_int_size_ok(ts->pid_size))
 		v = (int64_t) tk_load_int(p, ts->pid_size, 1, ts->ctx.bo);
 	*pid = v;
-	if (v == 0) {
-		*comm = "<idle>";
-		return;
-	}
-	name = v >= INT32_MIN && v <= INT32_MAX ? ftrace_comm_find(&ts->ctx, (int32_t) v) : NULL;
-	*comm = name ? name : MODEL_TASK_UNKNOWN;
+	*comm = tracedat_task_comm(ts, v);
 }
 
-/*
- * Field @i of a record's format for field predicates: common fields first, then the event's
- * own, the order in which libtraceevent looks a name up. Text fields as the decoder reads
- * them (fixed, dynamic, to the end of the record); other arrays have no value.
- */
+/* Field predicates read the ftrace fields of the record (ftrace-model.c). */
 static int td_raw_field(const struct tk_event_class *ec, uint32_t i, struct model_raw_field *out)
 {
-	const struct ftrace_event *fev = ec->fmt;
-	const struct ftrace_field *f;
-
-	if (!fev || i >= fev->n_fields)
-		return 0;
-	f = &fev->fields[i];
-	out->name = f->name;
-	if (ftrace_field_text(f))
-		out->kind = MODEL_FC_STRING;
-	else if (f->flags & (FTRACE_FIELD_ARRAY | FTRACE_FIELD_DYNAMIC))
-		out->kind = MODEL_FC_ARRAY;
-	else
-		out->kind = MODEL_FC_INT;
-	return 1;
+	return ftrace_model_raw_field(ec->fmt, i, out);
 }
 
 static void td_raw_value(const struct tk_event *ev, uint32_t i, struct model_raw_value *out)
 {
 	const struct td_source *ts = ev->stream->source->fmt;
-	const struct ftrace_event *fev = ev->ec->fmt;
-	const struct ftrace_field *f = &fev->fields[i];
-	size_t size = ev->raw ? ev->raw_size : 0;
-	uint32_t off = f->offset, len = f->size;
-	int fits = off <= size && len <= size - off;
 
-	out->u = 0;
-	out->s = "";
-	out->n = 0;
-	if (!ftrace_field_text(f)) {
-		if (fits && !(f->flags & (FTRACE_FIELD_ARRAY | FTRACE_FIELD_DYNAMIC)))
-			out->u = ftrace_field_u64(&ts->ctx, f, ev->raw);
-		return;
-	}
-	if (f->flags & FTRACE_FIELD_DYNAMIC) {
-		if (!fits || ftrace_field_dynamic(&ts->ctx, f, ev->raw, size, &off, &len) < 0)
-			return;
-	} else if (!fits) {
-		return;
-	} else if (ftrace_field_flexible(f)) {
-		len = (uint32_t) (size - off);
-	}
-	out->s = (const char *) ev->raw + off;
-	out->n = len ? strnlen(out->s, len) : 0;
-}
-
-int tracedat_source_time_in_ns(const struct tk_source *src)
-{
-	return src && src->ops == &td_source_ops ? ((const struct td_source *) src->fmt)->in_ns : 1;
+	ftrace_model_raw_value(&ts->ctx, ev->ec->fmt, i, ev->raw, ev->raw ? ev->raw_size : 0, out);
 }
 
 /* ---- reading ------------------------------------------------------------------------------ */
@@ -836,102 +657,41 @@ static enum tk_status td_cursor_next(struct model_cursor *mc, struct model_item 
 	return TK_OK;
 }
 
-/* Room for @n more values. */
-static int vals_room(struct td_cursor *c, size_t used, size_t n)
-{
-	struct model_value *v;
-	size_t cap = c->cap ? c->cap : 64;
-
-	if (n <= c->cap - used)
-		return 0;
-	while (cap - used < n)
-		cap *= 2;
-	v = realloc(c->vals, cap * sizeof(*v));
-	if (!v)
-		return -1;
-	c->vals = v;
-	c->cap = cap;
-	return 0;
-}
-
-/* The fields of the current record as values, in the order of the model (see field_fc()). */
+/*
+ * The values of the current record: the packet context (its CPU), then the ftrace fields,
+ * common ones and the event's own (ftrace-model.c).
+ */
 static enum tk_status td_cursor_values(struct model_cursor *mc)
 {
 	struct td_cursor *c = (struct td_cursor *) mc;
 	const struct ftrace_event *fev = c->ev.ec->fmt;
-	const struct ftrace_ctx *ctx = &c->ts->ctx;
-	const uint8_t *rec = c->ev.raw;
-	size_t size = c->ev.raw_size, nv = 1, payload = 1;
-	uint32_t i;
+	struct model_value *vals;
+	size_t payload;
+	enum tk_status st;
 
 	c->ev.pending = NULL;
-	if (vals_room(c, 0, 1))
-		return TK_FAIL(TK_ERR_NOMEM, "Cannot decode event");
-	c->vals[0].v.u = (uint64_t) (uint32_t) c->ev.cpu;
+	c->vals.len = 0;
 	/* the scopes point into c->vals, which may move while it grows: set them last */
 	c->ev.scope[MODEL_SCOPE_PACKET_CONTEXT] = NULL;
 	c->ev.scope[MODEL_SCOPE_PAYLOAD] = NULL;
 	c->ev.scope[MODEL_SCOPE_COMMON] = NULL;
-	if (!fev) {
-		c->ev.scope[MODEL_SCOPE_PACKET_CONTEXT] = c->vals;
+	if (vec_reserve(&c->vals, sizeof(*vals), 1))
+		return TK_FAIL(TK_ERR_NOMEM, "Cannot decode event");
+	VEC_AT(&c->vals, struct model_value, 0).v.u = (uint64_t) (uint32_t) c->ev.cpu;
+	c->vals.len = 1;
+	if (fev) {
+		st = ftrace_model_values(&c->ts->ctx, fev, c->ev.raw, c->ev.raw_size, &c->vals,
+					 &payload);
+		if (st < 0)
+			return st;
+	}
+	vals = c->vals.data;
+	c->ev.scope[MODEL_SCOPE_PACKET_CONTEXT] = vals;
+	if (!fev)
 		return TK_OK;
-	}
-	/* the common fields, then the event's own: values 1.. and payload.. */
-	for (i = 0; i < fev->n_fields; i++) {
-		const struct ftrace_field *f = &fev->fields[i];
-		uint32_t off = f->offset, len = f->size, k, esize;
-		int fits = off <= size && len <= size - off;
-
-		if (i == fev->n_common)
-			payload = nv;
-
-		if (f->flags & FTRACE_FIELD_DYNAMIC) {
-			if (!fits || ftrace_field_dynamic(ctx, f, rec, size, &off, &len) < 0)
-				off = len = 0;
-		} else if (!fits) {
-			off = len = 0;
-		} else if (ftrace_field_flexible(f)) {
-			len = (uint32_t) (size - off); /* to the end of the record */
-		}
-		if (ftrace_field_text(f)) {
-			if (vals_room(c, nv, 1))
-				return TK_FAIL(TK_ERR_NOMEM, "Cannot decode event");
-			c->vals[nv].v.s = (const char *) rec + off;
-			c->vals[nv].n = len ? strnlen((const char *) rec + off, len) : 0;
-			nv++;
-			continue;
-		}
-		if (!(f->flags & (FTRACE_FIELD_ARRAY | FTRACE_FIELD_DYNAMIC))) {
-			if (vals_room(c, nv, 1))
-				return TK_FAIL(TK_ERR_NOMEM, "Cannot decode event");
-			c->vals[nv++].v.u = fits ? ftrace_field_u64(ctx, f, rec) : 0;
-			continue;
-		}
-		esize = f->elemsize;
-		if (esize != 1 && esize != 2 && esize != 4 && esize != 8)
-			esize = 1;
-		k = (f->flags & FTRACE_FIELD_DYNAMIC) || ftrace_field_flexible(f)
-			    ? len / esize
-			    : (fits ? f->arraylen : 0);
-		if (k > len / esize)
-			k = len / esize;
-		if (vals_room(c, nv, (size_t) k + 1))
-			return TK_FAIL(TK_ERR_NOMEM, "Cannot decode event");
-		c->vals[nv++].n = k;
-		for (uint32_t j = 0; j < k; j++) {
-			struct ftrace_field e = *f;
-
-			e.offset = off + j * esize;
-			e.size = esize;
-			c->vals[nv++].v.u = ftrace_field_u64(ctx, &e, rec);
-		}
-	}
-	if (i == fev->n_common)
-		payload = nv; /* no field of its own */
-	c->ev.scope[MODEL_SCOPE_PACKET_CONTEXT] = c->vals;
-	c->ev.scope[MODEL_SCOPE_PAYLOAD] = c->vals + payload;
+	c->ev.scope[MODEL_SCOPE_PAYLOAD] = vals + payload;
 	if (fev->n_common)
-		c->ev.scope[MODEL_SCOPE_COMMON] = c->vals + 1;
+		c->ev.scope[MODEL_SCOPE_COMMON] = vals + 1;
 	return TK_OK;
 }
 
@@ -940,7 +700,7 @@ static void td_cursor_destroy(struct model_cursor *mc)
 	struct td_cursor *c = (struct td_cursor *) mc;
 
 	tracedat_pages_close(c->pages);
-	free(c->vals);
+	vec_fini(&c->vals);
 	free(c);
 }
 
@@ -989,4 +749,5 @@ static const struct model_source_ops td_source_ops = {
 	.task = td_task,
 	.raw_field = td_raw_field,
 	.raw_value = td_raw_value,
+	.text = &tracedat_text_ops,
 };

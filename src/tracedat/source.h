@@ -34,23 +34,11 @@ enum tk_status tracedat_source_open_mem(struct tk_source **out, const uint8_t *d
 					const char *name);
 
 /*
- * The parts a trace-cmd-style printer needs; NULL when @src is not a trace.dat source. The
- * ftrace context is not const: printing in trace-cmd's way teaches it task names.
+ * The parts the converters (the trace.dat sink, src/pipeline) and the copy read besides the model; NULL when @src
+ * is not a trace.dat source.
  */
 struct ftrace_ctx *tracedat_source_ftrace(const struct tk_source *src);
 const struct tracedat_info *tracedat_source_info(const struct tk_source *src);
-
-/*
- * The text of a latency-format file (its top buffer holds `trace` output, not pages), or
- * 0 with @out empty when the file is not one. A negative status when it cannot be read.
- */
-enum tk_status tracedat_source_latency(const struct tk_source *src, struct tracedat_blob *out);
-
-/*
- * Whether times are nanoseconds (trace-cmd prints them as seconds with 6 or 9 decimals) or
- * counts of a raw clock (printed as a plain number), as trace-cmd decides from the clock.
- */
-int tracedat_source_time_in_ns(const struct tk_source *src);
 
 /* The container behind a trace.dat source (NULL for another source). */
 struct tracedat *tracedat_source_container(const struct tk_source *src);

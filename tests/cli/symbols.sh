@@ -4,10 +4,12 @@
 # Design rules the compiler cannot check (STYLE.md 2.1, 2.2):
 #  - libtracekit exports only names starting with tk_ (hidden visibility by default);
 #  - source folders include only their own folder or folders to their left:
-#    common <- model <- ctf <- output <- api <- tools (format folders never include each
-#    other; api, the entry points that span formats and sinks, such as tk_convert(), sits
-#    above output so it can use the printer without going through its public entry points,
-#    which would start a new error chain);
+#    common <- model <- ctf | ftrace <- tracedat <- output <- pipeline <- tools (format folders
+#    never include each other, except tracedat -> ftrace; output includes no format folder:
+#    what a format's own tool prints comes from its reader through the model's text hooks;
+#    pipeline, the entry points that span formats and sinks, such as tk_convert(), sits above
+#    output so it can use the printer without going through its public entry points, which
+#    would start a new error chain);
 #  - no folder includes another folder's private header (*-priv.h, *-int.h): what a folder
 #    offers the others is in its own interface header (ctf.h, ftrace.h, ...);
 #  - the CLI includes only the public header.
@@ -39,7 +41,7 @@ allowed() {
 	model) echo "common" ;;
 	ctf | ftrace | eventheader) echo "common model" ;;
 	tracedat) echo "common model ftrace" ;;
-	output) echo "common model ctf ftrace tracedat eventheader" ;;
+	output) echo "common model" ;;
 	pipeline) echo "common model ctf ftrace tracedat eventheader output" ;;
 	esac
 }

@@ -1,0 +1,255 @@
+// SPDX-License-Identifier: MIT
+/*
+ * ftrace event formats and records in the trace model (ftrace-model.h): what the babeltrace
+ * style, the JSON, Chrome and CSV sinks, the converters and field predicates see of an ftrace
+ * event, whichever container brought it (trace.dat today; perf.data tracepoint samples hold
+ * the same records). Containers keep what is theirs -- buffers, CPUs, clocks, pages -- and
+ * call these per format and per record.
+ */
+#include <string.h>
+
+#include "../common/error.h"
+#include "ftrace-model.h"
+
+/* ---- field classes ------------------------------------------------------------------------ */
+
+struct model_fc *ftrace_model_int_fc(struct arena *a, uint32_t bytes, int is_signed, int hex,
+				     enum tk_byte_order bo)
+{
+	struct model_fc *fc = arena_alloc(a, sizeof(*fc));
+
+	if (!fc)
+		return NULL;
+	fc->kind = MODEL_FC_INT;
+	fc->byte_order = (uint8_t) bo;
+	fc->is_signed = (uint8_t) is_signed;
+	fc->base = hex ? 16 : 10;
+	fc->in_ir = 1;
+	fc->size = bytes * 8;
+	fc->align = 8;
+	fc->store = -1;
+	return fc;
+}
+
+/* The element size of an array field as decoded: its own when 1, 2, 4 or 8 bytes, else 1. */
+static uint32_t elem_size(const struct ftrace_field *f)
+{
+	uint32_t esize = f->elemsize;
+
+	return esize == 1 || esize == 2 || esize == 4 || esize == 8 ? esize : 1;
+}
+
+/*
+ * One format field: integers (pointers in hex), char arrays and __data_loc strings as text,
+ * other arrays as arrays (fixed) or sequences (dynamic) of integers.
+ */
+static struct model_fc *field_fc(struct arena *a, const struct ftrace_field *f,
+				 enum tk_byte_order bo)
+{
+	int is_signed = !!(f->flags & FTRACE_FIELD_SIGNED);
+	struct model_fc *fc, *elem;
+
+	if (ftrace_field_text(f)) {
+		fc = arena_alloc(a, sizeof(*fc));
+		if (!fc)
+			return NULL;
+		fc->kind = (f->flags & FTRACE_FIELD_DYNAMIC) || ftrace_field_flexible(f)
+				   ? MODEL_FC_STRING
+				   : MODEL_FC_ARRAY;
+		fc->is_text = fc->kind == MODEL_FC_ARRAY;
+		fc->encoding = MODEL_ENCODING_UTF8;
+		fc->in_ir = 1;
+		fc->align = 8;
+		fc->store = -1;
+		fc->u.arr.length = f->arraylen;
+		fc->u.arr.elem = fc->is_text ? ftrace_model_int_fc(a, 1, is_signed, 0, bo) : NULL;
+		return fc->is_text && !fc->u.arr.elem ? NULL : fc;
+	}
+	if (!(f->flags & (FTRACE_FIELD_ARRAY | FTRACE_FIELD_DYNAMIC)))
+		return ftrace_model_int_fc(a, f->size <= 8 ? f->size : 8, is_signed,
+					   !!(f->flags & FTRACE_FIELD_POINTER), bo);
+	elem = ftrace_model_int_fc(a, elem_size(f), is_signed, !!(f->flags & FTRACE_FIELD_POINTER),
+				   bo);
+	fc = arena_alloc(a, sizeof(*fc));
+	if (!elem || !fc)
+		return NULL;
+	fc->kind = (f->flags & FTRACE_FIELD_DYNAMIC) || ftrace_field_flexible(f) ? MODEL_FC_SEQUENCE
+										 : MODEL_FC_ARRAY;
+	fc->in_ir = 1;
+	fc->align = 8;
+	fc->store = -1;
+	fc->u.arr.elem = elem;
+	fc->u.arr.length = f->arraylen;
+	return fc;
+}
+
+/* Fields @first to @first + @n - 1 of @ev as a structure: its own fields, or the common ones. */
+static struct model_fc *fields_fc(struct arena *a, const struct ftrace_event *ev, uint32_t first,
+				  uint32_t n, enum tk_byte_order bo)
+{
+	struct model_fc *fc = arena_alloc(a, sizeof(*fc));
+	uint32_t i;
+
+	if (!fc)
+		return NULL;
+	fc->kind = MODEL_FC_STRUCT;
+	fc->in_ir = 1;
+	fc->align = 8;
+	fc->store = -1;
+	fc->u.st.members = arena_alloc(a, (n + 1) * sizeof(*fc->u.st.members));
+	if (!fc->u.st.members)
+		return NULL;
+	for (i = 0; i < n; i++) {
+		const struct ftrace_field *f = &ev->fields[first + i];
+		struct model_member *m = &fc->u.st.members[i];
+
+		m->name = f->name;
+		m->orig_name = f->name;
+		m->fc = field_fc(a, f, bo);
+		if (!m->fc)
+			return NULL;
+	}
+	fc->u.st.count = n;
+	return fc;
+}
+
+enum tk_status ftrace_model_event_class(struct arena *a, const struct ftrace_ctx *ctx,
+					struct ftrace_event *fev, struct tk_event_class *ec)
+{
+	ec->name = fev->name;
+	ec->system = fev->system;
+	ec->id = fev->id;
+	ec->fmt = fev;
+	ec->payload = fields_fc(a, fev, fev->n_common, fev->n_fields - fev->n_common, ctx->bo);
+	ec->common = fev->n_common ? fields_fc(a, fev, 0, fev->n_common, ctx->bo) : NULL;
+	if (!ec->payload || (fev->n_common && !ec->common))
+		return TK_FAIL(TK_ERR_NOMEM, "Cannot make event class: system=%s, name=%s",
+			       fev->system, fev->name);
+	return TK_OK;
+}
+
+/* ---- values ------------------------------------------------------------------------------- */
+
+/* Room for @n more values after the first @used; the usual case inline: it runs per field. */
+static inline int room(struct vec *vals, size_t used, size_t n)
+{
+	if (TK_LIKELY(n <= vals->cap - used))
+		return 0;
+	vals->len = used;
+	return vec_reserve(vals, sizeof(struct model_value), n);
+}
+
+enum tk_status ftrace_model_values(const struct ftrace_ctx *ctx, const struct ftrace_event *fev,
+				   const uint8_t *rec, size_t size, struct vec *vals,
+				   size_t *payload)
+{
+	size_t start = vals->len, nv = start;
+	struct model_value *v;
+	uint32_t i;
+
+	*payload = start;
+	for (i = 0; i < fev->n_fields; i++) {
+		const struct ftrace_field *f = &fev->fields[i];
+		uint32_t off = f->offset, len = f->size, k, esize;
+		int fits = off <= size && len <= size - off;
+
+		if (i == fev->n_common)
+			*payload = nv;
+		if (f->flags & FTRACE_FIELD_DYNAMIC) {
+			if (!fits || ftrace_field_dynamic(ctx, f, rec, size, &off, &len) < 0)
+				off = len = 0;
+		} else if (!fits) {
+			off = len = 0;
+		} else if (ftrace_field_flexible(f)) {
+			len = (uint32_t) (size - off); /* to the end of the record */
+		}
+		if (ftrace_field_text(f)) {
+			if (room(vals, nv, 1))
+				goto nomem;
+			v = (struct model_value *) vals->data + nv++;
+			v->v.s = (const char *) rec + off;
+			v->n = len ? strnlen((const char *) rec + off, len) : 0;
+			continue;
+		}
+		if (!(f->flags & (FTRACE_FIELD_ARRAY | FTRACE_FIELD_DYNAMIC))) {
+			if (room(vals, nv, 1))
+				goto nomem;
+			v = (struct model_value *) vals->data + nv++;
+			v->v.u = fits ? ftrace_field_u64(ctx, f, rec) : 0;
+			continue;
+		}
+		esize = elem_size(f);
+		k = (f->flags & FTRACE_FIELD_DYNAMIC) || ftrace_field_flexible(f)
+			    ? len / esize
+			    : (fits ? f->arraylen : 0);
+		if (k > len / esize)
+			k = len / esize;
+		if (room(vals, nv, (size_t) k + 1))
+			goto nomem;
+		v = (struct model_value *) vals->data + nv;
+		v[0].n = k;
+		for (uint32_t j = 0; j < k; j++) {
+			struct ftrace_field e = *f;
+
+			e.offset = off + j * esize;
+			e.size = esize;
+			v[1 + j].v.u = ftrace_field_u64(ctx, &e, rec);
+		}
+		nv += (size_t) k + 1;
+	}
+	if (i == fev->n_common)
+		*payload = nv; /* no field of its own */
+	vals->len = nv;
+	return TK_OK;
+nomem:
+	vals->len = start;
+	return TK_FAIL(TK_ERR_NOMEM, "Cannot decode event: system=%s, name=%s", fev->system,
+		       fev->name);
+}
+
+/* ---- fields of raw records ---------------------------------------------------------------- */
+
+int ftrace_model_raw_field(const struct ftrace_event *fev, uint32_t i, struct model_raw_field *out)
+{
+	const struct ftrace_field *f;
+
+	if (!fev || i >= fev->n_fields)
+		return 0;
+	f = &fev->fields[i];
+	out->name = f->name;
+	if (ftrace_field_text(f))
+		out->kind = MODEL_FC_STRING;
+	else if (f->flags & (FTRACE_FIELD_ARRAY | FTRACE_FIELD_DYNAMIC))
+		out->kind = MODEL_FC_ARRAY;
+	else
+		out->kind = MODEL_FC_INT;
+	return 1;
+}
+
+void ftrace_model_raw_value(const struct ftrace_ctx *ctx, const struct ftrace_event *fev,
+			    uint32_t i, const uint8_t *rec, size_t size,
+			    struct model_raw_value *out)
+{
+	const struct ftrace_field *f = &fev->fields[i];
+	uint32_t off = f->offset, len = f->size;
+	int fits = off <= size && len <= size - off;
+
+	out->u = 0;
+	out->s = "";
+	out->n = 0;
+	if (!ftrace_field_text(f)) {
+		if (fits && !(f->flags & (FTRACE_FIELD_ARRAY | FTRACE_FIELD_DYNAMIC)))
+			out->u = ftrace_field_u64(ctx, f, rec);
+		return;
+	}
+	if (f->flags & FTRACE_FIELD_DYNAMIC) {
+		if (!fits || ftrace_field_dynamic(ctx, f, rec, size, &off, &len) < 0)
+			return;
+	} else if (!fits) {
+		return;
+	} else if (ftrace_field_flexible(f)) {
+		len = (uint32_t) (size - off);
+	}
+	out->s = (const char *) rec + off;
+	out->n = len ? strnlen(out->s, len) : 0;
+}
