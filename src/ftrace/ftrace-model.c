@@ -40,16 +40,52 @@ static uint32_t elem_size(const struct ftrace_field *f)
 }
 
 /*
- * One format field: integers (pointers in hex), char arrays and __data_loc strings as text,
- * other arrays as arrays (fixed) or sequences (dynamic) of integers.
+ * How a field is shown, the same for the model and for the trace.dat-to-CTF shortcut
+ * (src/pipeline/dat-to-ctf.c), so that both paths give the same CTF trace.
  */
-static struct model_fc *field_fc(struct arena *a, const struct ftrace_field *f,
-				 enum tk_byte_order bo)
+enum shape {
+	SHAPE_INT,   /* an integer of 1, 2, 4 or 8 bytes (pointers in hex) */
+	SHAPE_ZERO,  /* "u32 buf; size:0" of old bprint formats: no bytes, an 8-bit 0 */
+	SHAPE_TEXT,  /* char arrays, __data_loc strings, print's flexible text */
+	SHAPE_ARRAY, /* a fixed array of integers; u8 and s8 arrays: bytes, in hex */
+	SHAPE_SEQ,   /* dynamic and flexible arrays; kernel_stack's frames, to the end */
+	SHAPE_BYTES, /* a scalar of another size: its bytes, in hex */
+};
+
+static enum shape shape_of(const struct ftrace_event *ev, const struct ftrace_field *f)
+{
+	if (ftrace_field_text(f) && !ftrace_field_bytes(f))
+		return SHAPE_TEXT;
+	if (f->flags & (FTRACE_FIELD_ARRAY | FTRACE_FIELD_DYNAMIC))
+		return (f->flags & FTRACE_FIELD_DYNAMIC) || ftrace_field_flexible(f) ||
+				       ftrace_field_to_end(ev, f)
+			       ? SHAPE_SEQ
+			       : SHAPE_ARRAY;
+	if (f->size == 1 || f->size == 2 || f->size == 4 || f->size == 8)
+		return SHAPE_INT;
+	return f->size ? SHAPE_BYTES : SHAPE_ZERO;
+}
+
+/*
+ * One format field, as shape_of() says: integers (pointers in hex), text, arrays (fixed) or
+ * sequences (dynamic, flexible) of integers, bytes in hex (u8 arrays, odd-sized scalars, and
+ * kernel_stack's frames).
+ */
+static struct model_fc *field_fc(struct arena *a, const struct ftrace_event *ev,
+				 const struct ftrace_field *f, enum tk_byte_order bo)
 {
 	int is_signed = !!(f->flags & FTRACE_FIELD_SIGNED);
+	int hex = !!(f->flags & FTRACE_FIELD_POINTER);
+	enum shape sh = shape_of(ev, f);
 	struct model_fc *fc, *elem;
+	uint32_t esize;
 
-	if (ftrace_field_text(f)) {
+	switch (sh) {
+	case SHAPE_INT:
+		return ftrace_model_int_fc(a, f->size, is_signed, hex, bo);
+	case SHAPE_ZERO:
+		return ftrace_model_int_fc(a, 1, is_signed, hex, bo);
+	case SHAPE_TEXT:
 		fc = arena_alloc(a, sizeof(*fc));
 		if (!fc)
 			return NULL;
@@ -64,22 +100,22 @@ static struct model_fc *field_fc(struct arena *a, const struct ftrace_field *f,
 		fc->u.arr.length = f->arraylen;
 		fc->u.arr.elem = fc->is_text ? ftrace_model_int_fc(a, 1, is_signed, 0, bo) : NULL;
 		return fc->is_text && !fc->u.arr.elem ? NULL : fc;
+	default:
+		break;
 	}
-	if (!(f->flags & (FTRACE_FIELD_ARRAY | FTRACE_FIELD_DYNAMIC)))
-		return ftrace_model_int_fc(a, f->size <= 8 ? f->size : 8, is_signed,
-					   !!(f->flags & FTRACE_FIELD_POINTER), bo);
-	elem = ftrace_model_int_fc(a, elem_size(f), is_signed, !!(f->flags & FTRACE_FIELD_POINTER),
-				   bo);
+	esize = sh == SHAPE_BYTES ? 1 : elem_size(f);
+	if (ftrace_field_bytes(f) || sh == SHAPE_BYTES || ftrace_field_to_end(ev, f))
+		hex = 1; /* the hex bytes trace-cmd -R shows; frames */
+	elem = ftrace_model_int_fc(a, esize, esize > 1 && is_signed, hex, bo);
 	fc = arena_alloc(a, sizeof(*fc));
 	if (!elem || !fc)
 		return NULL;
-	fc->kind = (f->flags & FTRACE_FIELD_DYNAMIC) || ftrace_field_flexible(f) ? MODEL_FC_SEQUENCE
-										 : MODEL_FC_ARRAY;
+	fc->kind = sh == SHAPE_SEQ ? MODEL_FC_SEQUENCE : MODEL_FC_ARRAY;
 	fc->in_ir = 1;
 	fc->align = 8;
 	fc->store = -1;
 	fc->u.arr.elem = elem;
-	fc->u.arr.length = f->arraylen;
+	fc->u.arr.length = sh == SHAPE_BYTES ? f->size : f->arraylen;
 	return fc;
 }
 
@@ -105,7 +141,7 @@ static struct model_fc *fields_fc(struct arena *a, const struct ftrace_event *ev
 
 		m->name = f->name;
 		m->orig_name = f->name;
-		m->fc = field_fc(a, f, bo);
+		m->fc = field_fc(a, ev, f, bo);
 		if (!m->fc)
 			return NULL;
 	}
@@ -155,15 +191,21 @@ enum tk_status ftrace_model_values(const struct ftrace_ctx *ctx, const struct ft
 
 		if (i == fev->n_common)
 			*payload = nv;
+		enum shape sh = shape_of(fev, f);
+
 		if (f->flags & FTRACE_FIELD_DYNAMIC) {
 			if (!fits || ftrace_field_dynamic(ctx, f, rec, size, &off, &len) < 0)
 				off = len = 0;
+		} else if (sh == SHAPE_SEQ || ftrace_field_flexible(f)) {
+			/* to the end of the record: print's text, kernel_stack's frames */
+			if (off > size)
+				off = len = 0;
+			else
+				len = (uint32_t) (size - off);
 		} else if (!fits) {
 			off = len = 0;
-		} else if (ftrace_field_flexible(f)) {
-			len = (uint32_t) (size - off); /* to the end of the record */
 		}
-		if (ftrace_field_text(f)) {
+		if (sh == SHAPE_TEXT) {
 			if (room(vals, nv, 1))
 				goto nomem;
 			v = (struct model_value *) vals->data + nv++;
@@ -171,17 +213,16 @@ enum tk_status ftrace_model_values(const struct ftrace_ctx *ctx, const struct ft
 			v->n = len ? strnlen((const char *) rec + off, len) : 0;
 			continue;
 		}
-		if (!(f->flags & (FTRACE_FIELD_ARRAY | FTRACE_FIELD_DYNAMIC))) {
+		if (sh == SHAPE_INT || sh == SHAPE_ZERO) {
 			if (room(vals, nv, 1))
 				goto nomem;
 			v = (struct model_value *) vals->data + nv++;
-			v->v.u = fits ? ftrace_field_u64(ctx, f, rec) : 0;
+			v->v.u = fits && sh == SHAPE_INT ? ftrace_field_u64(ctx, f, rec) : 0;
 			continue;
 		}
-		esize = elem_size(f);
-		k = (f->flags & FTRACE_FIELD_DYNAMIC) || ftrace_field_flexible(f)
-			    ? len / esize
-			    : (fits ? f->arraylen : 0);
+		esize = sh == SHAPE_BYTES ? 1 : elem_size(f);
+		k = sh == SHAPE_SEQ ? len / esize
+				    : (fits ? (sh == SHAPE_BYTES ? f->size : f->arraylen) : 0);
 		if (k > len / esize)
 			k = len / esize;
 		if (room(vals, nv, (size_t) k + 1))
@@ -193,6 +234,8 @@ enum tk_status ftrace_model_values(const struct ftrace_ctx *ctx, const struct ft
 
 			e.offset = off + j * esize;
 			e.size = esize;
+			if (esize == 1) /* bytes, unsigned as their class says */
+				e.flags &= ~(uint32_t) FTRACE_FIELD_SIGNED;
 			v[1 + j].v.u = ftrace_field_u64(ctx, &e, rec);
 		}
 		nv += (size_t) k + 1;
