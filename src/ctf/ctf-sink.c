@@ -35,7 +35,8 @@
  * is), a stream class per input stream class (IDs renumbered in input order), a stream per
  * input stream, the field classes and values as above, and the losses over the same times.
  * The environment holds the number of inputs and their paths, since no one input's speaks
- * for the others.
+ * for the others; a lone input's reader says what it holds instead (export_env: for
+ * trace.dat, the host and the ftrace metadata, as the trace.dat-to-CTF shortcut writes them).
  */
 #include <inttypes.h>
 #include <limits.h>
@@ -1021,6 +1022,8 @@ static enum tk_status open_merged(struct cc *c, struct tk_trace *t, const char *
 			d.is_absolute &= t->sources[i]->clocks[j]->absolute;
 	if (st >= 0)
 		st = tk_ctf_writer_add_clock_desc(*w, &d, clock);
+	if (t->n_sources == 1 && t->sources[0]->ops->export_env)
+		return st; /* the source's environment instead (export_env()) */
 	if (st >= 0)
 		st = tk_ctf_writer_set_env_int(*w, "tracekit_inputs", (int64_t) t->n_sources);
 	for (i = 0; i < t->n_sources && st >= 0; i++) {
@@ -1030,6 +1033,13 @@ static enum tk_status open_merged(struct cc *c, struct tk_trace *t, const char *
 	}
 	(void) c;
 	return st;
+}
+
+/* An environment entry into the writer (struct model_env_out). */
+static enum tk_status put_env(void *payload, const char *key, const char *str, int64_t integer)
+{
+	return str ? tk_ctf_writer_set_env_string(payload, key, str)
+		   : tk_ctf_writer_set_env_int(payload, key, integer);
 }
 
 static enum tk_status open_outs(struct cc *c, struct tk_trace *t, const char *const *inputs,
@@ -1071,6 +1081,14 @@ static enum tk_status open_outs(struct cc *c, struct tk_trace *t, const char *co
 		}
 		if (st >= 0)
 			st = open_out(c, o, &clock);
+	}
+	if (st >= 0 && c->merged && t->n_sources == 1 && t->sources[0]->ops->export_env) {
+		const struct model_env_out env = {put_env, c->outs[0].w};
+
+		st = t->sources[0]->ops->export_env(t->sources[0], c->outs[0].sc_ids, &env);
+		if (st < 0)
+			st = TK_FAIL(st, "Cannot convert the environment: path=%s",
+				     t->sources[0]->path);
 	}
 	return st;
 }

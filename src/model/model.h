@@ -324,6 +324,15 @@ struct model_source_ops {
 	void (*raw_value)(const struct tk_event *ev, uint32_t i, struct model_raw_value *out);
 	/* The text the source's own tool prints for it, or NULL when it has none. */
 	const struct model_text_ops *text;
+	/*
+	 * What a trace written from this source in another format keeps in its environment,
+	 * so that readers name it as the source's own tools do and it can be turned back
+	 * (trace.dat: the host and kernel, and the ftrace metadata of src/tracedat/
+	 * tracedat-env.c), into @out; NULL when tk_source.env says it all. @sc_ids holds the
+	 * IDs the writer gave the source's stream classes, by their index.
+	 */
+	enum tk_status (*export_env)(const struct tk_source *src, const uint64_t *sc_ids,
+				     const struct model_env_out *out);
 };
 
 /* The comm of a task the source has no name for, as trace-cmd prints it. */

@@ -26,6 +26,7 @@
 #include "../ftrace/printfmt.h"
 #include "source-priv.h"
 #include "source.h"
+#include "tracedat-env.h"
 
 struct td_stream {
 	size_t buffer;
@@ -743,6 +744,17 @@ static enum tk_status td_cursor_open(struct tk_stream *stream, struct model_curs
 	return TK_OK;
 }
 
+/* The host and the ftrace metadata, as the trace.dat-to-CTF shortcut keeps them. */
+static enum tk_status td_export_env(const struct tk_source *src, const uint64_t *sc_ids,
+				    const struct model_env_out *out)
+{
+	const struct tracedat_info *in = tracedat_source_info(src);
+	enum tk_status st = convert_env_host(out, in);
+
+	/* stream class b is buffer b (build_model()) */
+	return st < 0 ? st : convert_env_write(out, src, sc_ids, src->n_scs, NULL, 0);
+}
+
 static const struct model_source_ops td_source_ops = {
 	.cursor_open = td_cursor_open,
 	.destroy = td_source_destroy,
@@ -750,4 +762,5 @@ static const struct model_source_ops td_source_ops = {
 	.raw_field = td_raw_field,
 	.raw_value = td_raw_value,
 	.text = &tracedat_text_ops,
+	.export_env = td_export_env,
 };

@@ -629,8 +629,10 @@ static int is_length_of_sequence(const struct model_fc *scope, const struct mode
 }
 
 /*
- * ENV: the stream event context's members named as common fields go there, other scopes'
- * leaves are skipped, the payload's members (but sequence lengths) go to the own fields.
+ * ENV: the context members named as common fields go there (the stream event context's, as
+ * the trace.dat-to-CTF shortcut writes them, or the event class's, as the generic CTF writer
+ * does when the classes of a stream differ), other context leaves are skipped, the payload's
+ * members (but sequence lengths) go to the own fields.
  */
 static enum tk_status compile_env(struct compiler *c, int k, const struct model_fc *scope)
 {
@@ -639,7 +641,7 @@ static enum tk_status compile_env(struct compiler *c, int k, const struct model_
 	struct node *root;
 	uint32_t i, j;
 
-	if (scope->kind != MODEL_FC_STRUCT || k == 1) {
+	if (scope->kind != MODEL_FC_STRUCT) {
 		root = new_node(c, N_SKIP, scope);
 		return root ? TK_OK : TK_FAIL(TK_ERR_NOMEM, "Cannot match CTF event class");
 	}
@@ -651,7 +653,7 @@ static enum tk_status compile_env(struct compiler *c, int k, const struct model_
 		const struct model_member *m = &scope->u.st.members[i];
 		const struct ftrace_field *f = NULL;
 
-		if (k == 0) {
+		if (k < 2) {
 			for (j = 0; j < c->fev->n_common && !f; j++)
 				if (!strcmp(c->fev->fields[j].name, m->name))
 					f = &c->fev->fields[j];

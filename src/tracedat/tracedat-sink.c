@@ -107,10 +107,11 @@ struct in_stream {
 /* What is known of one input event class. */
 struct in_class {
 	struct convert_record_plan *plan;
-	uint32_t id;	  /* the format the plan writes (env: the event's common_type) */
-	int type_member;  /* env: common_type in the stream event context, or -1 */
-	int has_type_val; /* env: the class had an event (id is that event's common_type) */
-	int raw;	  /* env: records of no known format, copied as their bytes */
+	uint32_t id;	   /* the format the plan writes (env: the event's common_type) */
+	int type_member;   /* env: common_type in the stream event context, or -1 */
+	int type_in_class; /* env: type_member is in the event class's context instead */
+	int has_type_val;  /* env: the class had an event (id is that event's common_type) */
+	int raw;	   /* env: records of no known format, copied as their bytes */
 	/* synthesized: the context members of the task's pid and name (scope 0 or 1, index) */
 	int pid_k, pid_m, comm_k, comm_m;
 };
@@ -606,20 +607,37 @@ static enum tk_status env_plan(struct dat_conv *c, const struct tk_event *ev, st
 {
 	const struct tk_event_class *ec = ev->ec;
 	const struct model_fc *ctx = ec->sc->event_context;
+	const struct model_value *vals = ev->scope[MODEL_SCOPE_EVENT_COMMON_CONTEXT];
 	const struct ftrace_event *fev;
 	uint64_t id = UINT64_MAX;
 	uint32_t i;
 
 	if (!cl->has_type_val) {
 		cl->type_member = -1;
+		cl->type_in_class = 0;
 		for (i = 0; ctx && ctx->kind == MODEL_FC_STRUCT && i < ctx->u.st.count; i++)
 			if (!strcmp(ctx->u.st.members[i].name, "common_type") &&
 			    is_int(ctx->u.st.members[i].fc))
 				cl->type_member = (int) i;
+		/* the generic CTF writer may keep common fields in the class's context */
+		ctx = ec->context;
+		for (i = 0; cl->type_member < 0 && ctx && ctx->kind == MODEL_FC_STRUCT &&
+			    i < ctx->u.st.count;
+		     i++)
+			if (!strcmp(ctx->u.st.members[i].name, "common_type") &&
+			    is_int(ctx->u.st.members[i].fc)) {
+				cl->type_member = (int) i;
+				cl->type_in_class = 1;
+			}
 	}
-	if (cl->type_member >= 0 && ev->scope[MODEL_SCOPE_EVENT_COMMON_CONTEXT])
-		id = member_value(ctx, ev->scope[MODEL_SCOPE_EVENT_COMMON_CONTEXT], cl->type_member)
-			     ->v.u;
+	if (cl->type_in_class) {
+		ctx = ec->context;
+		vals = ev->scope[MODEL_SCOPE_EVENT_CONTEXT];
+	} else {
+		ctx = ec->sc->event_context;
+	}
+	if (cl->type_member >= 0 && vals)
+		id = member_value(ctx, vals, cl->type_member)->v.u;
 	if (cl->has_type_val) {
 		if (!cl->plan || cl->raw || id == UINT64_MAX || id == cl->id)
 			return TK_OK;

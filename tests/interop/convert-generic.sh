@@ -6,20 +6,22 @@
 # `convert --generic` sends every decoded event through the CTF sink (src/ctf/ctf-sink.c).
 # For every trace.dat file of the corpus and gen-dat files (losses, instances, function
 # graph records, the records conversions lost: --extra-events; v6, v7 zstd, big-endian with
-# 32-bit longs), both conversions must succeed and babeltrace2 (the oracle) must print the
-# two CTF traces alike: the same lines, warnings and exit status.
+# 32-bit longs), both conversions must succeed, babeltrace2 (the oracle) must print the two
+# CTF traces alike (the same lines, trace names included, warnings and exit status), and each
+# must go back to a trace.dat file that trace-cmd report prints alike: the generic path keeps
+# the ftrace metadata in the environment too.
 #
-# Known difference, left out of the comparison and not hidden: the generic path does not yet
-# write the ftrace metadata and host names into the CTF environment (the shortcut does:
-# hostname, sysname, kernel_release, domain, the ftrace_* keys), so babeltrace2's trace-name
-# column ("vm" in "[time] (+delta) vm sched_switch: ...") is removed from the shortcut's
-# lines before comparing. The output bytes of the two paths are not the same yet either.
+# Not the same yet, and not compared: the bytes of the two CTF traces (the generic path
+# declares every event class of the file, not only those met, with its own IDs, a
+# nanosecond clock named "tracekit", and the common fields beside each class's context when
+# the file has records of no known format).
 # Usage: convert-generic.sh TRACEKIT GEN-DAT CORPUS-DIR
 set -u
 tk=$1
 gen_dat=$2
 corpus=$3
 command -v babeltrace2 >/dev/null || { echo "SKIP: no babeltrace2"; exit 77; }
+command -v trace-cmd >/dev/null || { echo "SKIP: no trace-cmd"; exit 77; }
 [ -d "$corpus/tracedat" ] || { echo "SKIP: no corpus"; exit 77; }
 tmp=$(mktemp -d)
 trap 'rm -rf "$tmp"' EXIT
@@ -48,27 +50,35 @@ for f in "$corpus"/tracedat/*.dat "$tmp"/gen-*.dat; do
 	rs=$?
 	babeltrace2 "$tmp/generic" >"$tmp/generic.txt" 2>"$tmp/generic.err"
 	rg=$?
-	# the trace name, from the shortcut's hostname entry (see above)
-	host=$(sed -n 's/^	hostname = "\(.*\)";$/\1/p' "$tmp/short/metadata")
-	if [ -n "$host" ]; then
-		sed "s/^\(\[[^]]*\] ([^)]*)\) $host /\1 /" "$tmp/short.txt" >"$tmp/short.cmp"
-	else
-		cp "$tmp/short.txt" "$tmp/short.cmp"
-	fi
 	lines=$(wc -l <"$tmp/generic.txt")
 	if [ $rs -ne 0 ] || [ $rg -ne 0 ] || [ "$lines" -eq 0 ]; then
 		echo "FAIL: $b: babeltrace2 exits $rs (shortcut) and $rg (generic), $lines lines"
 		fail=1
-	elif ! cmp -s "$tmp/short.cmp" "$tmp/generic.txt"; then
+	elif ! cmp -s "$tmp/short.txt" "$tmp/generic.txt"; then
 		echo "FAIL: $b: babeltrace2 prints the two CTF traces differently:"
-		diff "$tmp/short.cmp" "$tmp/generic.txt" | head -n 6
+		diff "$tmp/short.txt" "$tmp/generic.txt" | head -n 6
 		fail=1
 	elif [ "$(grep -c WARNING "$tmp/short.err")" -ne "$(grep -c WARNING "$tmp/generic.err")" ]; then
 		echo "FAIL: $b: babeltrace2 warns differently:"
 		diff "$tmp/short.err" "$tmp/generic.err" | head -n 6
 		fail=1
 	fi
+	# and back to trace.dat
+	rm -f "$tmp/short.dat" "$tmp/generic.dat"
+	if ! "$tk" convert -q "$tmp/short" -o "$tmp/short.dat" 2>"$tmp/err" ||
+		! "$tk" convert -q "$tmp/generic" -o "$tmp/generic.dat" 2>>"$tmp/err"; then
+		echo "FAIL: $b: back to trace.dat: $(cat "$tmp/err")"
+		fail=1
+		continue
+	fi
+	trace-cmd report "$tmp/short.dat" >"$tmp/short.rep" 2>&1
+	trace-cmd report "$tmp/generic.dat" >"$tmp/generic.rep" 2>&1
+	if ! cmp -s "$tmp/short.rep" "$tmp/generic.rep" || [ ! -s "$tmp/generic.rep" ]; then
+		echo "FAIL: $b: trace-cmd report prints the two trace.dat files made back differently:"
+		diff "$tmp/short.rep" "$tmp/generic.rep" | head -n 6
+		fail=1
+	fi
 	n=$((n + 1))
 done
-[ $fail -eq 0 ] && echo "ok: $n trace.dat files print alike through the shortcut and the generic path"
+[ $fail -eq 0 ] && echo "ok: $n trace.dat files print alike through the shortcut and the generic path, and back"
 exit $fail
