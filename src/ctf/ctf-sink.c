@@ -642,7 +642,7 @@ static enum tk_status append(struct cc *c, const struct tk_event *ev)
 				ev->scope[MODEL_SCOPE_EVENT_COMMON_CONTEXT], &f0, &h0);
 	if (st >= 0 && common == CC_COMMON_EVENT) {
 		size_t fx;
-		int hx;
+		int hx = 0;
 
 		st = conv_scope(c, ev->ec->common, ev->scope[MODEL_SCOPE_COMMON], &f1, &h1);
 		if (st >= 0)
