@@ -34,7 +34,8 @@ extern "C" {
  *                     directory a CTF trace directory; any other extension fails with
  *                     TK_ERR_INVAL.
  * @TK_CONVERT_DAT:    A trace-cmd trace.dat file: from one trace.dat input, that file
- *                     re-encoded; from CTF, the trace.dat file a CTF trace was converted
+ *                     re-encoded (pages copied, or with TK_CONVERT_GENERIC every record
+ *                     rebuilt from its values); from CTF, the trace.dat file a CTF trace was converted
  *                     from (its ftrace metadata travels in the CTF environment), else
  *                     ftrace formats made from the CTF event classes.
  * @TK_CONVERT_CTF:    A CTF 1.8 trace directory (from a trace.dat input), or from CTF

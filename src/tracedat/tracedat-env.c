@@ -163,21 +163,44 @@ static enum tk_status put_format(const struct model_env_out *w, const struct tra
 	return st;
 }
 
-/* The formats of @src's event classes, those @classes marks (by trace index) or all. */
+/* Formats by ID (the kernel's IDs are unique across systems). */
+static int cmp_id(const void *a, const void *b)
+{
+	uint32_t x = (*(const struct ftrace_event *const *) a)->id;
+	uint32_t y = (*(const struct ftrace_event *const *) b)->id;
+
+	return (x > y) - (x < y);
+}
+
+/*
+ * The formats of @src's event classes, those @classes marks (by trace index) or all, each
+ * once: every buffer of a file has a class of each format, and they share it.
+ */
 static enum tk_status put_formats(const struct model_env_out *w, const struct tk_source *src,
 				  const struct tracedat_info *in, const void *const *classes,
 				  size_t n_classes)
 {
+	const struct ftrace_event **fevs;
 	enum tk_status st = TK_OK;
-	size_t i, j;
+	size_t i, j, n = 0, cap = 0;
 
-	for (i = 0; st >= 0 && i < src->n_scs; i++)
-		for (j = 0; st >= 0 && j < src->scs[i]->n_ecs; j++) {
+	for (i = 0; i < src->n_scs; i++)
+		cap += src->scs[i]->n_ecs;
+	fevs = malloc((cap + 1) * sizeof(*fevs));
+	if (!fevs)
+		return TK_FAIL(TK_ERR_NOMEM, "Cannot keep ftrace metadata");
+	for (i = 0; i < src->n_scs; i++)
+		for (j = 0; j < src->scs[i]->n_ecs; j++) {
 			const struct tk_event_class *ec = src->scs[i]->ecs[j];
 
 			if (ec->fmt && (!classes || (ec->index < n_classes && classes[ec->index])))
-				st = put_format(w, in, ec->fmt);
+				fevs[n++] = ec->fmt;
 		}
+	qsort(fevs, n, sizeof(*fevs), cmp_id);
+	for (i = 0; st >= 0 && i < n; i++)
+		if (!i || fevs[i]->id != fevs[i - 1]->id)
+			st = put_format(w, in, fevs[i]);
+	free(fevs);
 	return st;
 }
 

@@ -80,15 +80,18 @@ struct convert_record_plan {
 	uint32_t type_off;  /* common_type, written with the format's id */
 	uint32_t type_size; /* 0 when the format has none */
 	uint32_t pid_off, pid_size;
-	struct node *nodes[3]; /* stream event context, event context, payload */
-	size_t n_nodes[3];
+	struct node *nodes[4]; /* stream event context, event context, payload, common */
+	size_t n_nodes[4];
 	uint64_t *seq_max; /* the most elements each sequence had, in leaf order */
 	uint32_t n_seq;
 };
 
 static const struct model_fc *scope_fc(const struct tk_event_class *ec, int k)
 {
-	return k == 0 ? ec->sc->event_context : k == 1 ? ec->context : ec->payload;
+	return k == 0	? ec->sc->event_context
+	       : k == 1 ? ec->context
+	       : k == 2 ? ec->payload
+			: ec->common; /* a trace.dat source's own common fields */
 }
 
 static int is_scalar(const struct model_fc *fc)
@@ -653,7 +656,7 @@ static enum tk_status compile_env(struct compiler *c, int k, const struct model_
 		const struct model_member *m = &scope->u.st.members[i];
 		const struct ftrace_field *f = NULL;
 
-		if (k < 2) {
+		if (k != 2) {
 			for (j = 0; j < c->fev->n_common && !f; j++)
 				if (!strcmp(c->fev->fields[j].name, m->name))
 					f = &c->fev->fields[j];
@@ -737,7 +740,7 @@ enum tk_status convert_record_plan(struct convert_record_plan **out,
 		p->pid_size = f->size;
 		c.pid_leaf = find_pid(ec);
 	}
-	for (k = 0; k < 3 && st >= 0; k++) {
+	for (k = 0; k < (mode == CONVERT_RECORD_ENV ? 4 : 3) && st >= 0; k++) {
 		const struct model_fc *scope = scope_fc(ec, k);
 
 		if (!scope) {
@@ -813,7 +816,7 @@ void convert_record_plan_destroy(struct convert_record_plan *p)
 
 	if (!p)
 		return;
-	for (k = 0; k < 3; k++)
+	for (k = 0; k < 4; k++)
 		free(p->nodes[k]);
 	free(p->seq_max);
 	free(p);
@@ -1063,8 +1066,8 @@ enum tk_status convert_record_build(const struct convert_record_plan *p, const s
 		return st;
 	memset(rec->data, 0, p->fixed);
 	r.dyn = p->fixed;
-	for (k = 0; k < 3; k++) {
-		v = ev->scope[k + 1];
+	for (k = 0; k < 4; k++) {
+		v = ev->scope[k + 1]; /* k 3: MODEL_SCOPE_COMMON */
 		if (p->n_nodes[k] && v)
 			run_node(&r, p->nodes[k], v);
 	}

@@ -11,7 +11,10 @@
  *     original version and compression unless told otherwise. tracekit print --style json
  *     of the result equals that of the original file, with the few exceptions of
  *     doc/format-tracedat.md section 9 (bytes a CTF field does not keep: after a string's
- *     NUL, common fields beyond the four, bprint arguments of old formats).
+ *     NUL, common fields beyond the four, bprint arguments of old formats). A lone
+ *     trace.dat input goes the same way (the generic path, when the page copy is not
+ *     taken): its reader gives the environment it would keep in CTF (export_env), and
+ *     each record is rebuilt from its decoded values, common fields included.
  *   - Any other CTF trace: one ftrace format per event class, synthesized from its
  *     contexts and payload (tracedat-sink-record.c says how each field type maps), system
  *     "ctf" or the provider of a "provider:event" name, ids from 1; common_pid from a
@@ -101,17 +104,18 @@ struct in_stream {
 	int has_disc, has_seq;
 	uint64_t disc, seq;
 	int64_t last_pid;     /* synthesized case: the pid whose name was noted last, or -1 */
+	int64_t missed;	      /* events lost before dropped events (tk_event.missed) */
 	const char *env_comm; /* its source's procname environment entry, or NULL */
 };
 
 /* What is known of one input event class. */
 struct in_class {
 	struct convert_record_plan *plan;
-	uint32_t id;	   /* the format the plan writes (env: the event's common_type) */
-	int type_member;   /* env: common_type in the stream event context, or -1 */
-	int type_in_class; /* env: type_member is in the event class's context instead */
-	int has_type_val;  /* env: the class had an event (id is that event's common_type) */
-	int raw;	   /* env: records of no known format, copied as their bytes */
+	uint32_t id;	 /* the format the plan writes (env: the event's common_type) */
+	int type_member; /* env: common_type in the stream event context, or -1 */
+	int type_in_class; /* env: type_member is in the event class's context (1) or common scope (2) */
+	int has_type_val; /* env: the class had an event (id is that event's common_type) */
+	int raw;	  /* env: records of no known format, copied as their bytes */
 	/* synthesized: the context members of the task's pid and name (scope 0 or 1, index) */
 	int pid_k, pid_m, comm_k, comm_m;
 };
@@ -154,6 +158,8 @@ struct dat_conv {
 	uint32_t rec_fits; /* the largest record a page holds */
 	uint64_t measure;  /* synthesized case: 0, or the largest record met (nothing written) */
 	int64_t origin;	   /* ns of raw time 0 */
+	struct arena own_env_arena; /* a trace.dat source's environment (own_env) */
+	struct vec own_env;	    /* struct model_env: what its reader keeps (export_env) */
 	int absolute;
 	uint32_t cpus; /* highest CPU + 1 */
 };
@@ -619,6 +625,16 @@ static enum tk_status env_plan(struct dat_conv *c, const struct tk_event *ev, st
 			if (!strcmp(ctx->u.st.members[i].name, "common_type") &&
 			    is_int(ctx->u.st.members[i].fc))
 				cl->type_member = (int) i;
+		/* a trace.dat source keeps them as the common scope */
+		ctx = ec->common;
+		for (i = 0; cl->type_member < 0 && ctx && ctx->kind == MODEL_FC_STRUCT &&
+			    i < ctx->u.st.count;
+		     i++)
+			if (!strcmp(ctx->u.st.members[i].name, "common_type") &&
+			    is_int(ctx->u.st.members[i].fc)) {
+				cl->type_member = (int) i;
+				cl->type_in_class = 2;
+			}
 		/* the generic CTF writer may keep common fields in the class's context */
 		ctx = ec->context;
 		for (i = 0; cl->type_member < 0 && ctx && ctx->kind == MODEL_FC_STRUCT &&
@@ -630,7 +646,10 @@ static enum tk_status env_plan(struct dat_conv *c, const struct tk_event *ev, st
 				cl->type_in_class = 1;
 			}
 	}
-	if (cl->type_in_class) {
+	if (cl->type_in_class == 2) {
+		ctx = ec->common;
+		vals = ev->scope[MODEL_SCOPE_COMMON];
+	} else if (cl->type_in_class) {
 		ctx = ec->context;
 		vals = ev->scope[MODEL_SCOPE_EVENT_CONTEXT];
 	} else {
@@ -688,6 +707,9 @@ static enum tk_status put_event(struct dat_conv *c, const struct tk_event *ev)
 	if (st < 0)
 		return st;
 	packet_facts(ev, is, &cpu, &missed);
+	/* events lost just before (a trace.dat source's pages) */
+	missed = model_missed_add(missed, model_missed_add(is->missed, ev->missed));
+	is->missed = 0;
 	if (!c->env.present && cl->pid_k >= 0 && (cl->comm_k >= 0 || is->env_comm)) {
 		st = note_comm(c, ev, is, cl);
 		if (st < 0)
@@ -1032,7 +1054,52 @@ static void dat_free(struct dat_conv *c)
 	free(c->rec.data);
 	ftrace_ctx_fini(&c->ctx);
 	convert_env_fini(&c->env);
+	vec_fini(&c->own_env);
+	arena_fini(&c->own_env_arena);
 	free(c);
+}
+
+static enum tk_status own_env_put(void *payload, const char *key, const char *str, int64_t integer)
+{
+	struct dat_conv *c = payload;
+	struct model_env *e;
+
+	if (vec_reserve(&c->own_env, sizeof(*e), 1))
+		return TK_FAIL(TK_ERR_NOMEM, "Cannot keep ftrace metadata");
+	e = (struct model_env *) c->own_env.data + c->own_env.len;
+	e->key = arena_strndup(&c->own_env_arena, key, strlen(key));
+	e->str = str ? arena_strndup(&c->own_env_arena, str, strlen(str)) : NULL;
+	e->integer = integer;
+	if (!e->key || (str && !e->str))
+		return TK_FAIL(TK_ERR_NOMEM, "Cannot keep ftrace metadata");
+	c->own_env.len++;
+	return TK_OK;
+}
+
+/*
+ * The environment of a lone trace.dat source, as its reader would keep it in a CTF trace
+ * (export_env: stream class b is buffer b), so that the env case makes the file again from
+ * the decoded events; its time origin is the file's DATE and OFFSET, which the options
+ * written back add again.
+ */
+static enum tk_status own_env(struct dat_conv *c, const struct tk_source *src)
+{
+	const struct tracedat_info *in = tracedat_source_info(src);
+	const struct model_env_out out = {own_env_put, c};
+	uint64_t *ids = calloc(src->n_scs + 1, sizeof(*ids));
+	enum tk_status st;
+	size_t i;
+
+	if (!ids)
+		return TK_FAIL(TK_ERR_NOMEM, "Cannot convert to trace.dat");
+	for (i = 0; i < src->n_scs; i++)
+		ids[i] = src->scs[i]->id;
+	st = src->ops->export_env(src, ids, &out);
+	free(ids);
+	if (st >= 0)
+		st = convert_env_read(&c->env, c->own_env.data, c->own_env.len);
+	c->origin = (in->has_date ? in->date_offset_ns : 0) + (in->has_offset ? in->offset_ns : 0);
+	return st;
 }
 
 static enum tk_status dat_open(void **state, struct tk_trace *t, const char *output,
@@ -1042,7 +1109,7 @@ static enum tk_status dat_open(void **state, struct tk_trace *t, const char *out
 	enum tk_status st = TK_OK;
 	size_t i;
 
-	for (i = 0; i < t->n_sources; i++)
+	for (i = 0; t->n_sources > 1 && i < t->n_sources; i++)
 		if (tracedat_source_info(t->sources[i]))
 			return TK_FAIL(
 				TK_ERR_UNSUPPORTED,
@@ -1055,8 +1122,11 @@ static enum tk_status dat_open(void **state, struct tk_trace *t, const char *out
 	c->t = t;
 	c->f = cx;
 	c->output = output;
+	arena_init(&c->own_env_arena);
 	/* several traces: formats of their own, whatever their environments say */
-	if (t->n_sources == 1)
+	if (t->n_sources == 1 && tracedat_source_info(t->sources[0]))
+		st = own_env(c, t->sources[0]);
+	else if (t->n_sources == 1)
 		st = convert_env_read(&c->env, t->sources[0]->env, t->sources[0]->n_env);
 	if (st >= 0)
 		st = c->env.present ? setup_env(c) : setup_synth(c);
@@ -1069,7 +1139,8 @@ static enum tk_status dat_open(void **state, struct tk_trace *t, const char *out
 				    : ftrace_page_max_record(&c->ctx.layout, SYNTH_PAGE_MAX);
 	if (st >= 0 && (!c->streams || !c->classes))
 		st = TK_FAIL(TK_ERR_NOMEM, "Cannot convert to trace.dat");
-	time_origin(c);
+	if (!c->own_env.len)
+		time_origin(c);
 	if (st >= 0)
 		st = open_output(c);
 	if (st < 0) {
@@ -1083,6 +1154,15 @@ static enum tk_status dat_open(void **state, struct tk_trace *t, const char *out
 static enum tk_status dat_event(void *state, const struct tk_event *ev)
 {
 	return put_event(state, ev);
+}
+
+static void dat_skip(void *state, const struct tk_event *ev)
+{
+	struct dat_conv *c = state;
+	struct in_stream *is = &c->streams[ev->stream->index];
+
+	if (ev->missed)
+		is->missed = model_missed_add(is->missed, ev->missed);
 }
 
 static enum tk_status dat_close(void *state, enum tk_status st)
@@ -1117,5 +1197,6 @@ const struct sink_class tracedat_sink = {
 	.name = "trace.dat",
 	.open = dat_open,
 	.event = dat_event,
+	.skip = dat_skip,
 	.close = dat_close,
 };
