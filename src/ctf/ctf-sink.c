@@ -51,6 +51,7 @@
 #include "../common/error.h"
 #include "../model/model.h"
 #include "../model/sink.h"
+#include "ctf.h"
 
 /* Structures nest this deep at most in a converted scope (the writer's own limit). */
 #define CC_MAX_DEPTH 32
@@ -1035,13 +1036,6 @@ static enum tk_status open_merged(struct cc *c, struct tk_trace *t, const char *
 	return st;
 }
 
-/* An environment entry into the writer (struct model_env_out). */
-static enum tk_status put_env(void *payload, const char *key, const char *str, int64_t integer)
-{
-	return str ? tk_ctf_writer_set_env_string(payload, key, str)
-		   : tk_ctf_writer_set_env_int(payload, key, integer);
-}
-
 static enum tk_status open_outs(struct cc *c, struct tk_trace *t, const char *const *inputs,
 				size_t n_inputs, const char *output)
 {
@@ -1083,7 +1077,7 @@ static enum tk_status open_outs(struct cc *c, struct tk_trace *t, const char *co
 			st = open_out(c, o, &clock);
 	}
 	if (st >= 0 && c->merged && t->n_sources == 1 && t->sources[0]->ops->export_env) {
-		const struct model_env_out env = {put_env, c->outs[0].w};
+		const struct model_env_out env = {ctf_writer_put_env, c->outs[0].w};
 
 		st = t->sources[0]->ops->export_env(t->sources[0], c->outs[0].sc_ids, &env);
 		if (st < 0)

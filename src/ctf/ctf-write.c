@@ -223,6 +223,12 @@ enum tk_status tk_ctf_writer_set_env_int(struct tk_ctf_writer *w, const char *ke
 	return set_env(w, key, NULL, value);
 }
 
+enum tk_status ctf_writer_put_env(void *writer, const char *key, const char *str, int64_t integer)
+{
+	return str ? tk_ctf_writer_set_env_string(writer, key, str)
+		   : tk_ctf_writer_set_env_int(writer, key, integer);
+}
+
 static int clock_named(const struct tk_ctf_writer *w, const char *id)
 {
 	size_t i;

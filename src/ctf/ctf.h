@@ -270,6 +270,13 @@ enum tk_status ctf_metadata_decode(const uint8_t *data, size_t size, const char 
  */
 struct tk_ctf_writer;
 struct tk_ctf_writer_stream;
+
+/*
+ * An environment entry into the CTF writer @writer, as struct model_env_out puts it: text
+ * @str, or integer @integer when @str is NULL.
+ */
+enum tk_status ctf_writer_put_env(void *writer, const char *key, const char *str, int64_t integer);
+
 uint8_t *ctf_writer_event_reserve(struct tk_ctf_writer *w, struct tk_ctf_writer_stream *s,
 				  uint64_t ec_id, uint64_t ts, size_t body, enum tk_status *st);
 

@@ -186,25 +186,15 @@ enum tk_status ftrace_model_values(const struct ftrace_ctx *ctx, const struct ft
 	*payload = start;
 	for (i = 0; i < fev->n_fields; i++) {
 		const struct ftrace_field *f = &fev->fields[i];
-		uint32_t off = f->offset, len = f->size, k, esize;
-		int fits = off <= size && len <= size - off;
+		int fits = f->offset <= size && f->size <= size - f->offset;
+		uint32_t off, len, k, esize;
 
 		if (i == fev->n_common)
 			*payload = nv;
 		enum shape sh = shape_of(fev, f);
 
-		if (f->flags & FTRACE_FIELD_DYNAMIC) {
-			if (!fits || ftrace_field_dynamic(ctx, f, rec, size, &off, &len) < 0)
-				off = len = 0;
-		} else if (sh == SHAPE_SEQ || ftrace_field_flexible(f)) {
-			/* to the end of the record: print's text, kernel_stack's frames */
-			if (off > size)
-				off = len = 0;
-			else
-				len = (uint32_t) (size - off);
-		} else if (!fits) {
-			off = len = 0;
-		}
+		ftrace_field_span(ctx, f, sh == SHAPE_SEQ || ftrace_field_flexible(f), rec, size,
+				  &off, &len);
 		if (sh == SHAPE_TEXT) {
 			if (room(vals, nv, 1))
 				goto nomem;

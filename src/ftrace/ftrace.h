@@ -343,4 +343,31 @@ uint64_t ftrace_field_u64(const struct ftrace_ctx *ctx, const struct ftrace_fiel
 int ftrace_field_dynamic(const struct ftrace_ctx *ctx, const struct ftrace_field *f,
 			 const uint8_t *rec, size_t size, uint32_t *offset, uint32_t *len);
 
+/*
+ * Where the bytes of @f are in a record of @size bytes, as every reader of values takes
+ * them: a dynamic field where its location word says, a field running to the end of the
+ * record (@to_end: print's flexible text, kernel_stack's frames) from its offset on, any
+ * other at its offset for its size; *@off and *@len 0 when the record does not hold it.
+ */
+static inline void ftrace_field_span(const struct ftrace_ctx *ctx, const struct ftrace_field *f,
+				     int to_end, const uint8_t *rec, size_t size, uint32_t *off,
+				     uint32_t *len)
+{
+	int fits = f->offset <= size && f->size <= size - f->offset;
+
+	*off = f->offset;
+	*len = f->size;
+	if (f->flags & FTRACE_FIELD_DYNAMIC) {
+		if (!fits || ftrace_field_dynamic(ctx, f, rec, size, off, len) < 0)
+			*off = *len = 0;
+	} else if (to_end) {
+		if (*off > size)
+			*off = *len = 0;
+		else
+			*len = (uint32_t) (size - *off);
+	} else if (!fits) {
+		*off = *len = 0;
+	}
+}
+
 #endif /* TK_FTRACE_FTRACE_H */

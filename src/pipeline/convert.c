@@ -262,18 +262,24 @@ static const struct output_row {
 	{TK_CONVERT_CTF, &ctf_sink, {{lone_tracedat, convert_dat_to_ctf}}},
 };
 
+/* An open sink, as the iterator's notice callback gets it. */
+struct open_sink {
+	const struct sink_class *cls;
+	void *state;
+};
+
 static void on_notice(const struct tk_notice *n, void *payload)
 {
-	const struct sink_class **run = payload;
+	const struct open_sink *os = payload;
 
-	run[0]->notice((void *) run[1], n);
+	os->cls->notice(os->state, n);
 }
 
 /* The one loop: every event of @t in time order, through the filter stage, into @sink. */
 static enum tk_status run_sink(struct tk_trace *t, const char *output,
 			       const struct sink_class *sink, struct sink_ctx *cx)
 {
-	const void *run[2] = {sink, NULL};
+	struct open_sink run = {sink, NULL};
 	struct tk_iter *it = NULL;
 	const struct tk_event *ev;
 	void *state = NULL;
@@ -286,11 +292,11 @@ static enum tk_status run_sink(struct tk_trace *t, const char *output,
 			(void) sink->close(state, st);
 		return st;
 	}
-	run[1] = state;
+	run.state = state;
 	do {
 		st = tk_iter_create(&it, t);
 		if (st >= 0 && sink->notice)
-			tk_iter_set_notice_cb(it, on_notice, run);
+			tk_iter_set_notice_cb(it, on_notice, &run);
 		while (st >= 0 && (st = tk_iter_next(it, &ev)) == TK_OK) {
 			keep = sink_keep(cx, ev);
 			if (keep < 0) {

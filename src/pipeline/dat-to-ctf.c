@@ -199,22 +199,12 @@ static enum tk_status value_of(struct dat_ctf *c, const struct ftrace_field *f,
 			       const struct tk_ctf_field_decl *d, const uint8_t *rec, size_t size,
 			       struct tk_ctf_value *v, size_t *used)
 {
-	uint32_t off = f->offset, len = f->size, es, i;
-	int fits = off <= size && len <= size - off;
+	uint32_t off, len, es, i;
 
 	memset(v, 0, sizeof(*v));
-	if (f->flags & FTRACE_FIELD_DYNAMIC) {
-		if (!fits || ftrace_field_dynamic(c->ctx, f, rec, size, &off, &len) < 0)
-			off = len = 0;
-	} else if (ftrace_field_flexible(f) || d->kind == TK_CTF_FIELD_KIND_SEQUENCE) {
-		/* to the end of the record: print's text, kernel_stack's frames */
-		if (off > size)
-			off = len = 0;
-		else
-			len = (uint32_t) (size - off);
-	} else if (!fits) {
-		off = len = 0;
-	}
+	ftrace_field_span(c->ctx, f,
+			  ftrace_field_flexible(f) || d->kind == TK_CTF_FIELD_KIND_SEQUENCE, rec,
+			  size, &off, &len);
 	if (d->kind == TK_CTF_FIELD_KIND_INT) {
 		v->v.u = len ? ftrace_field_u64(c->ctx, f, rec) : 0;
 		if (d->is_signed && d->bits < 64 && (v->v.u >> (d->bits - 1)) & 1)
@@ -610,12 +600,6 @@ static enum tk_status convert_stream(struct dat_ctf *c, struct tk_stream *stream
 	return st;
 }
 
-static enum tk_status put_env(void *payload, const char *key, const char *str, int64_t integer)
-{
-	return str ? tk_ctf_writer_set_env_string(payload, key, str)
-		   : tk_ctf_writer_set_env_int(payload, key, integer);
-}
-
 /* The clock, its offset, and the environment, from the file's options. */
 static enum tk_status describe(struct dat_ctf *c, const struct tracedat_info *in)
 {
@@ -697,7 +681,7 @@ enum tk_status convert_dat_to_ctf(struct tk_trace *t, const char *output, struct
 		c.sc[i] = UINT64_MAX;
 	find_common(&c);
 	st = tk_ctf_writer_create(&c.w, output, NULL);
-	c.env.put = put_env;
+	c.env.put = ctf_writer_put_env;
 	c.env.payload = c.w;
 	if (st >= 0)
 		st = describe(&c, tracedat_source_info(c.src));

@@ -111,9 +111,9 @@ struct in_stream {
 /* What is known of one input event class. */
 struct in_class {
 	struct convert_record_plan *plan;
-	uint32_t id;	 /* the format the plan writes (env: the event's common_type) */
-	int type_member; /* env: common_type in the stream event context, or -1 */
-	int type_in_class; /* env: type_member is in the event class's context (1) or common scope (2) */
+	uint32_t id;	  /* the format the plan writes (env: the event's common_type) */
+	int type_member;  /* env: common_type in the stream event context, or -1 */
+	int type_scope;	  /* env: the scope (enum model_scope) type_member is in */
 	int has_type_val; /* env: the class had an event (id is that event's common_type) */
 	int raw;	  /* env: records of no known format, copied as their bytes */
 	/* synthesized: the context members of the task's pid and name (scope 0 or 1, index) */
@@ -609,54 +609,38 @@ static const struct ftrace_event *env_format_named(const struct dat_conv *c,
 }
 
 /* Env case: the plan of @ev's class for the format of its common_type. */
+/* The index of the integer member @name of structure @fc, or -1. */
+static int int_member(const struct model_fc *fc, const char *name)
+{
+	uint32_t i;
+
+	for (i = 0; fc && fc->kind == MODEL_FC_STRUCT && i < fc->u.st.count; i++)
+		if (!strcmp(fc->u.st.members[i].name, name) && is_int(fc->u.st.members[i].fc))
+			return (int) i;
+	return -1;
+}
+
 static enum tk_status env_plan(struct dat_conv *c, const struct tk_event *ev, struct in_class *cl)
 {
 	const struct tk_event_class *ec = ev->ec;
-	const struct model_fc *ctx = ec->sc->event_context;
-	const struct model_value *vals = ev->scope[MODEL_SCOPE_EVENT_COMMON_CONTEXT];
+	/* where common_type is: as the shortcut writes it, a trace.dat source's own common
+	 * scope, or the class's context (the generic CTF writer may keep common fields there) */
+	static const int scopes[] = {MODEL_SCOPE_EVENT_COMMON_CONTEXT, MODEL_SCOPE_COMMON,
+				     MODEL_SCOPE_EVENT_CONTEXT};
 	const struct ftrace_event *fev;
 	uint64_t id = UINT64_MAX;
-	uint32_t i;
+	size_t i;
 
-	if (!cl->has_type_val) {
-		cl->type_member = -1;
-		cl->type_in_class = 0;
-		for (i = 0; ctx && ctx->kind == MODEL_FC_STRUCT && i < ctx->u.st.count; i++)
-			if (!strcmp(ctx->u.st.members[i].name, "common_type") &&
-			    is_int(ctx->u.st.members[i].fc))
-				cl->type_member = (int) i;
-		/* a trace.dat source keeps them as the common scope */
-		ctx = ec->common;
-		for (i = 0; cl->type_member < 0 && ctx && ctx->kind == MODEL_FC_STRUCT &&
-			    i < ctx->u.st.count;
-		     i++)
-			if (!strcmp(ctx->u.st.members[i].name, "common_type") &&
-			    is_int(ctx->u.st.members[i].fc)) {
-				cl->type_member = (int) i;
-				cl->type_in_class = 2;
-			}
-		/* the generic CTF writer may keep common fields in the class's context */
-		ctx = ec->context;
-		for (i = 0; cl->type_member < 0 && ctx && ctx->kind == MODEL_FC_STRUCT &&
-			    i < ctx->u.st.count;
-		     i++)
-			if (!strcmp(ctx->u.st.members[i].name, "common_type") &&
-			    is_int(ctx->u.st.members[i].fc)) {
-				cl->type_member = (int) i;
-				cl->type_in_class = 1;
-			}
+	for (i = 0; !cl->has_type_val && i < TK_ARRAY_SIZE(scopes); i++) {
+		cl->type_scope = scopes[i];
+		cl->type_member = int_member(model_scope_fc(ec, scopes[i]), "common_type");
+		if (cl->type_member >= 0)
+			break;
 	}
-	if (cl->type_in_class == 2) {
-		ctx = ec->common;
-		vals = ev->scope[MODEL_SCOPE_COMMON];
-	} else if (cl->type_in_class) {
-		ctx = ec->context;
-		vals = ev->scope[MODEL_SCOPE_EVENT_CONTEXT];
-	} else {
-		ctx = ec->sc->event_context;
-	}
-	if (cl->type_member >= 0 && vals)
-		id = member_value(ctx, vals, cl->type_member)->v.u;
+	if (cl->type_member >= 0 && ev->scope[cl->type_scope])
+		id = member_value(model_scope_fc(ec, cl->type_scope), ev->scope[cl->type_scope],
+				  cl->type_member)
+			     ->v.u;
 	if (cl->has_type_val) {
 		if (!cl->plan || cl->raw || id == UINT64_MAX || id == cl->id)
 			return TK_OK;
