@@ -29,14 +29,20 @@
  * A field a reader would hide (an integer mapped to a clock outside the packet context and
  * event header) has no writer equivalent: such a trace is refused with TK_ERR_UNSUPPORTED.
  *
- * Inputs of several formats (trace.dat files with CTF traces, or several trace.dat files) are
- * merged into one CTF trace instead, the generic path from the model: one clock counting
- * nanoseconds from the origin the model gives every event (absolute when every input's clock
- * is), a stream class per input stream class (IDs renumbered in input order), a stream per
- * input stream, the field classes and values as above, and the losses over the same times.
+ * Inputs of several formats (trace.dat files with CTF traces, or several trace.dat files,
+ * or one trace.dat file) are merged into one CTF trace instead, the generic path from the
+ * model: one clock counting nanoseconds (a lone source's own clock, its name and offset,
+ * when its clocks agree; else "tracekit", from the origin the model gives every event,
+ * absolute when every input's clock is); only the stream classes, event classes and streams
+ * the kept events use, declared when first met and numbered in that order (the streams come
+ * one after the other: sink_class.by_stream), so that the output is in proportion to what
+ * is selected; the field classes and values as above; the losses over the same times. A
+ * packet context readers see as the CPU alone (trace.dat's) is the writer's own cpu_id.
  * The environment holds the number of inputs and their paths, since no one input's speaks
- * for the others; a lone input's reader says what it holds instead (export_env: for
- * trace.dat, the host and the ftrace metadata, as the trace.dat-to-CTF shortcut writes them).
+ * for the others; a lone input's reader says what it holds instead (export_env, once the
+ * events are written: for trace.dat, the host and the ftrace metadata of the formats
+ * written). The trace.dat-to-CTF shortcut (src/pipeline/dat-to-ctf.c) is this sink with
+ * copy plans for the events they fit (ctf-sink.h), and gives the same bytes.
  */
 #include <inttypes.h>
 #include <limits.h>
@@ -51,6 +57,7 @@
 #include "../common/error.h"
 #include "../model/model.h"
 #include "../model/sink.h"
+#include "ctf-sink.h"
 #include "ctf.h"
 
 /* Structures nest this deep at most in a converted scope (the writer's own limit). */
@@ -70,7 +77,10 @@ struct cc_out {
 	const struct tk_source *src;
 	struct tk_ctf_writer *w;
 	uint64_t *clock_ids; /* by the source's clock index */
-	uint64_t *sc_ids;    /* by the source's stream class index */
+	/* by the source's stream class index: */
+	uint64_t *sc_ids; /* UINT64_MAX until declared (merged: when first needed) */
+	const struct tk_ctf_field_decl **sc_ctx; /* the event context declared */
+	uint8_t *sc_cpu;			 /* the writer's cpu_id is the packet context */
 };
 
 /* A stream of the input, as written. */
@@ -80,8 +90,10 @@ struct cc_stream {
 	uint64_t last;	   /* clock value of the last event written, or of the last loss */
 	uint8_t *pctx_key; /* the packet-context values last set, serialized */
 	size_t pctx_key_len;
-	int has_pctx;	/* its class has packet-context fields readers show */
-	int64_t missed; /* events lost before dropped events (tk_event.missed), not written yet */
+	int has_pctx;	  /* its class has packet-context fields readers show */
+	int64_t missed;	  /* events lost before dropped events (tk_event.missed), not written yet */
+	uint64_t last_ev; /* clock value of the last event written */
+	size_t sci;	  /* the index of its stream class in its source */
 };
 
 struct cc {
@@ -101,9 +113,13 @@ struct cc {
 	enum tk_status err;  /* a failure met in the notice callback */
 	int merged;	     /* one trace for every source, times in nanoseconds */
 	const char *own_ref; /* the length member declared just before (own_length()) */
-	uint64_t *ec_ids;    /* merged: event class IDs by the trace's event class index */
-	uint8_t *ec_common;  /* where an event class's common fields go (enum cc_common) */
-	uint64_t next_sc;    /* merged: the next stream class ID */
+	/* by the trace's event class index: */
+	uint64_t *ec_ids;			 /* CTF IDs; merged: UINT64_MAX until first met */
+	uint8_t *ec_common;			 /* where its common fields go (enum cc_common) */
+	const struct tk_ctf_field_decl **ec_ctx; /* the context and payload declared */
+	const struct tk_ctf_field_decl **ec_pay;
+	int64_t time_base; /* merged: the ns of clock value 0 */
+	struct tk_trace *t;
 };
 
 /*
@@ -611,28 +627,106 @@ static enum tk_status update_pctx(struct cc *c, struct cc_stream *s, const struc
 
 /* ---- events and losses -------------------------------------------------------------------- */
 
-/* The clock value written for @ev: its own, or nanoseconds from the origin when merged. */
-static uint64_t event_time(const struct cc *c, const struct tk_event *ev)
+static enum tk_status declare_sc(struct cc *c, struct cc_out *o, size_t i, int cpu_known);
+static enum tk_status declare_ec(struct cc *c, struct cc_out *o, const struct tk_event_class *ec);
+static size_t sc_index(const struct tk_source *src, const struct model_stream_class *sc);
+
+/*
+ * The clock value written for @ev: its own, or when merged nanoseconds from the clock's
+ * origin. A stream cannot go back: a time before the stream's last is written as that
+ * (trace.dat records may go back a little, a clock trouble the kernel allows).
+ */
+static uint64_t event_time(const struct cc *c, struct cc_stream *s, const struct tk_event *ev)
 {
-	if (!c->merged)
-		return ev->cycles;
-	return ev->ns > 0 ? (uint64_t) ev->ns : 0;
+	uint64_t t = ev->cycles;
+
+	if (c->merged)
+		t = ev->ns > c->time_base ? (uint64_t) (ev->ns - c->time_base) : 0;
+	if (!ev->has_ts)
+		return t;
+	if (t < s->last_ev)
+		t = s->last_ev;
+	s->last_ev = t;
+	return t;
 }
 
-static enum tk_status append(struct cc *c, const struct tk_event *ev)
+/*
+ * Merged: the output stream of input stream @is, made when first needed (with its stream
+ * class): its CPU is @ev's when the writer's cpu_id holds the packet context, else the
+ * input stream's ID.
+ */
+static enum tk_status open_stream(struct cc *c, struct cc_stream *s, const struct tk_stream *is,
+				  const struct tk_event *ev)
 {
+	struct tk_ctf_stream_desc d = TK_CTF_STREAM_DESC_INIT;
+	struct cc_out *o = s->out;
+	size_t i = s->sci;
+	enum tk_status st;
+
+	if (o->sc_ids[i] == UINT64_MAX && (st = declare_sc(c, o, i, ev && ev->cpu >= 0)) < 0)
+		return st;
+	d.cpu_id = ev && ev->cpu >= 0 ? (uint32_t) ev->cpu : (uint32_t) is->id;
+	s->has_pctx = !o->sc_cpu[i] && pctx_shown(is->sc->packet_context);
+	st = tk_ctf_writer_add_stream_desc(o->w, o->sc_ids[i], &d, &s->ws);
+	if (st < 0)
+		return TK_FAIL(st, "Cannot convert stream: path=%s, id=%" PRIu64,
+			       is->path ? is->path : "", is->id);
+	return TK_OK;
+}
+
+enum tk_status ctf_sink_place(void *state, const struct tk_event *ev, struct ctf_sink_at *at)
+{
+	struct cc *c = state;
 	struct cc_stream *s = &c->streams[ev->stream->index];
+	size_t k = ev->ec->index;
+	enum tk_status st;
+	int64_t missed;
+
+	if (c->err < 0)
+		return c->err;
+	if (!s->ws && (st = open_stream(c, s, ev->stream, ev)) < 0)
+		return st;
+	if (c->ec_ids[k] == UINT64_MAX && (st = declare_ec(c, s->out, ev->ec)) < 0)
+		return st;
+	if (s->has_pctx) {
+		st = model_event_values(ev);
+		if (st >= 0 && ev->scope[MODEL_SCOPE_PACKET_CONTEXT])
+			st = update_pctx(c, s, ev);
+		if (st < 0)
+			return st;
+	}
+	missed = model_missed_add(s->missed, ev->missed);
+	if (missed) {
+		/* events lost just before (trace.dat pages): an unknown number counts 1 */
+		s->missed = 0;
+		st = tk_ctf_writer_add_discarded(s->out->w, s->ws,
+						 missed > 0 ? (uint64_t) missed : 1);
+		if (st < 0)
+			return st;
+	}
+	if (ev->has_ts)
+		s->last = event_time(c, s, ev);
+	at->w = s->out->w;
+	at->ws = s->ws;
+	at->ec_id = c->ec_ids[k];
+	at->ts = ev->has_ts ? s->last : event_time(c, s, ev);
+	at->stream_context = s->out->sc_ctx[s->sci];
+	at->common_in_stream = c->ec_common[k] == CC_COMMON_STREAM;
+	at->context = c->ec_ctx[k];
+	at->payload = c->ec_pay[k];
+	return TK_OK;
+}
+
+enum tk_status ctf_sink_write(void *state, const struct tk_event *ev, const struct ctf_sink_at *at)
+{
+	struct cc *c = state;
 	size_t f0, f1, f2;
 	int h0, h1, h2;
 	enum tk_status st;
-	int64_t missed;
 	uint8_t common;
 
 	st = model_event_values(ev);
 	if (st < 0)
-		return st;
-	if (s->has_pctx && ev->scope[MODEL_SCOPE_PACKET_CONTEXT] &&
-	    (st = update_pctx(c, s, ev)) < 0)
 		return st;
 	c->n = 0;
 	common = c->ec_common[ev->ec->index];
@@ -657,21 +751,9 @@ static enum tk_status append(struct cc *c, const struct tk_event *ev)
 		st = conv_scope(c, ev->ec->payload, ev->scope[MODEL_SCOPE_PAYLOAD], &f2, &h2);
 	if (st < 0)
 		return st;
-	missed = model_missed_add(s->missed, ev->missed);
-	if (missed) {
-		/* events lost just before (trace.dat pages): an unknown number counts 1 */
-		s->missed = 0;
-		st = tk_ctf_writer_add_discarded(s->out->w, s->ws,
-						 missed > 0 ? (uint64_t) missed : 1);
-		if (st < 0)
-			return st;
-	}
-	if (ev->has_ts)
-		s->last = event_time(c, ev);
-	return tk_ctf_writer_append_scopes(s->out->w, s->ws,
-					   c->merged ? c->ec_ids[ev->ec->index] : ev->ec->id,
-					   event_time(c, ev), h0 ? c->vals + f0 : NULL,
-					   h1 ? c->vals + f1 : NULL, h2 ? c->vals + f2 : NULL);
+	return tk_ctf_writer_append_scopes(at->w, at->ws, at->ec_id, at->ts,
+					   h0 ? c->vals + f0 : NULL, h1 ? c->vals + f1 : NULL,
+					   h2 ? c->vals + f2 : NULL);
 }
 
 /*
@@ -696,9 +778,13 @@ static void on_notice(const struct tk_notice *n, void *payload)
 	s = &c->streams[n->stream->index];
 	if (!s->out)
 		return; /* a stream of a source not converted here */
+	if (!s->ws && (st = open_stream(c, s, n->stream, NULL)) < 0) {
+		c->err = st;
+		return;
+	}
 	if (c->merged) {
-		b = n->begin_ns > 0 ? (uint64_t) n->begin_ns : 0;
-		e = n->end_ns > 0 ? (uint64_t) n->end_ns : 0;
+		b = n->begin_ns > c->time_base ? (uint64_t) (n->begin_ns - c->time_base) : 0;
+		e = n->end_ns > c->time_base ? (uint64_t) (n->end_ns - c->time_base) : 0;
 	}
 	if (b < s->last)
 		b = s->last;
@@ -850,62 +936,116 @@ static const char *stream_name(const struct tk_source *src, size_t i)
 	return b;
 }
 
+/* Whether readers see the packet context @pc as one field: the CPU, in cpu_id. */
+static int pctx_is_cpu(const struct model_fc *pc)
+{
+	const struct model_member *cpu = NULL;
+	uint32_t i;
+
+	for (i = 0; pc && pc->kind == MODEL_FC_STRUCT && i < pc->u.st.count; i++) {
+		if (!pc->u.st.members[i].fc->in_ir)
+			continue;
+		if (cpu)
+			return 0;
+		cpu = &pc->u.st.members[i];
+	}
+	return cpu && !strcmp(cpu->name, "cpu_id") && cpu->fc->kind == MODEL_FC_INT &&
+	       !cpu->fc->is_signed && cpu->fc->size <= 32;
+}
+
+/*
+ * Declare stream class @i of @o's source. Merged, it gets the next free ID, and when the
+ * reader knows each event's CPU (@cpu_known) and readers see no other packet-context field,
+ * the writer's own cpu_id holds it, set once per stream.
+ */
+static enum tk_status declare_sc(struct cc *c, struct cc_out *o, size_t i, int cpu_known)
+{
+	const struct tk_source *src = o->src;
+	const struct model_stream_class *sc = src->scs[i];
+	struct tk_ctf_stream_class_desc d = TK_CTF_STREAM_CLASS_DESC_INIT;
+	const struct model_fc *common = NULL;
+	enum tk_status st = TK_OK;
+	uint64_t id;
+	size_t j;
+
+	for (j = 0; sc->clock && j < src->n_clocks; j++)
+		if (src->clocks[j] == sc->clock)
+			d.clock_id = o->clock_ids[j];
+	d.has_id = !c->merged;
+	d.id = sc->id;
+	o->sc_cpu[i] = c->merged && cpu_known && pctx_is_cpu(sc->packet_context);
+	d.has_cpu_id = o->sc_cpu[i];
+	if (sc->n_ecs && c->ec_common[sc->ecs[0]->index] == CC_COMMON_STREAM)
+		common = sc->ecs[0]->common;
+	if (!o->sc_cpu[i])
+		st = decl_packet_context(c, sc->packet_context, &d.packet_context);
+	if (st >= 0)
+		st = decl_scope(c, common ? common : sc->event_context, &d.event_context);
+	if (st >= 0)
+		st = tk_ctf_writer_add_stream_class_desc(o->w, &d, &id);
+	if (st < 0)
+		return TK_FAIL(st, "Cannot convert stream class: id=%" PRIu64, sc->id);
+	o->sc_ids[i] = id;
+	o->sc_ctx[i] = d.event_context;
+	return TK_OK;
+}
+
+/* Declare event class @ec of @o's source (merged: with the next free ID of its stream class). */
+static enum tk_status declare_ec(struct cc *c, struct cc_out *o, const struct tk_event_class *ec)
+{
+	struct tk_ctf_event_class_desc e = TK_CTF_EVENT_CLASS_DESC_INIT;
+	uint64_t id;
+	enum tk_status st;
+
+	e.name = ec->name;
+	if (c->merged && !e.name)
+		e.name = "UNKNOWN_EVENT"; /* readers need one (trace.dat: no format) */
+	e.has_id = !c->merged;
+	e.id = ec->id;
+	e.loglevel = ec->has_loglevel ? ec->loglevel : -1;
+	e.emf_uri = ec->emf_uri;
+	st = decl_context(c, ec, &e.context);
+	if (st >= 0)
+		st = decl_scope(c, ec->payload, &e.payload);
+	if (st >= 0)
+		st = tk_ctf_writer_add_event_class_desc(o->w, o->sc_ids[sc_index(o->src, ec->sc)],
+							&e, &id);
+	if (st < 0)
+		return TK_FAIL(st, "Cannot convert event class: name=%s, id=%" PRIu64,
+			       ec->name ? ec->name : "", ec->id);
+	c->ec_ids[ec->index] = id;
+	c->ec_ctx[ec->index] = e.context;
+	c->ec_pay[ec->index] = e.payload;
+	return TK_OK;
+}
+
+/*
+ * The classes of @o's source: where each event class's common fields go; and unless merged,
+ * every stream class and event class with its own ID (merged, each is declared when first
+ * needed, so that the output holds only what the events use).
+ */
 static enum tk_status describe_classes(struct cc *c, struct cc_out *o)
 {
 	const struct tk_source *src = o->src;
 	enum tk_status st = TK_OK;
 	size_t i, j;
 
-	for (i = 0; i < src->n_scs && st >= 0; i++) {
+	for (i = 0; i < src->n_scs; i++) {
 		const struct model_stream_class *sc = src->scs[i];
-		struct tk_ctf_stream_class_desc d = TK_CTF_STREAM_CLASS_DESC_INIT;
-		const struct model_fc *common;
-		uint64_t id;
+		const struct model_fc *common = shared_common(sc);
 
-		for (j = 0; sc->clock && j < src->n_clocks; j++)
-			if (src->clocks[j] == sc->clock)
-				d.clock_id = o->clock_ids[j];
-		d.has_id = 1;
-		d.id = c->merged ? c->next_sc++ : sc->id;
-		o->sc_ids[i] = d.id;
-		d.has_cpu_id = 0;
-		common = shared_common(sc);
-		for (j = 0; j < sc->n_ecs; j++)
+		o->sc_ids[i] = UINT64_MAX;
+		for (j = 0; j < sc->n_ecs; j++) {
 			c->ec_common[sc->ecs[j]->index] = common	       ? CC_COMMON_STREAM
 							  : sc->ecs[j]->common ? CC_COMMON_EVENT
 									       : CC_COMMON_NONE;
-		st = decl_packet_context(c, sc->packet_context, &d.packet_context);
-		if (st >= 0)
-			st = decl_scope(c, common ? common : sc->event_context, &d.event_context);
-		if (st >= 0)
-			st = tk_ctf_writer_add_stream_class_desc(o->w, &d, &id);
-		for (j = 0; j < sc->n_ecs && st >= 0; j++) {
-			const struct tk_event_class *ec = sc->ecs[j];
-			struct tk_ctf_event_class_desc e = TK_CTF_EVENT_CLASS_DESC_INIT;
-
-			e.name = ec->name;
-			if (c->merged && !e.name)
-				e.name =
-					"UNKNOWN_EVENT"; /* readers need one (trace.dat: no format) */
-			e.has_id = 1;
-			/* merged: their rank in the class, as readers need IDs below 2^32 - 1 */
-			e.id = c->merged ? j : ec->id;
-			if (c->merged)
-				c->ec_ids[ec->index] = e.id;
-			e.loglevel = ec->has_loglevel ? ec->loglevel : -1;
-			e.emf_uri = ec->emf_uri;
-			st = decl_context(c, ec, &e.context);
-			if (st >= 0)
-				st = decl_scope(c, ec->payload, &e.payload);
-			if (st >= 0)
-				st = tk_ctf_writer_add_event_class_desc(o->w, o->sc_ids[i], &e,
-									&id);
-			if (st < 0)
-				st = TK_FAIL(st, "Cannot convert event class: name=%s, id=%" PRIu64,
-					     ec->name ? ec->name : "", ec->id);
+			c->ec_ids[sc->ecs[j]->index] = UINT64_MAX;
 		}
-		if (st < 0)
-			st = TK_FAIL(st, "Cannot convert stream class: id=%" PRIu64, sc->id);
+	}
+	for (i = 0; !c->merged && i < src->n_scs && st >= 0; i++) {
+		st = declare_sc(c, o, i, 0);
+		for (j = 0; j < src->scs[i]->n_ecs && st >= 0; j++)
+			st = declare_ec(c, o, src->scs[i]->ecs[j]);
 	}
 	return st;
 }
@@ -958,7 +1098,9 @@ static enum tk_status open_out(struct cc *c, struct cc_out *o, uint64_t *merged_
 
 	o->clock_ids = calloc(src->n_clocks + 1, sizeof(*o->clock_ids));
 	o->sc_ids = calloc(src->n_scs + 1, sizeof(*o->sc_ids));
-	if (!o->clock_ids || !o->sc_ids)
+	o->sc_ctx = calloc(src->n_scs + 1, sizeof(*o->sc_ctx));
+	o->sc_cpu = calloc(src->n_scs + 1, sizeof(*o->sc_cpu));
+	if (!o->clock_ids || !o->sc_ids || !o->sc_ctx || !o->sc_cpu)
 		return TK_FAIL(TK_ERR_NOMEM, "Cannot convert trace: path=%s", src->path);
 	for (i = 0; !c->merged && i < src->n_env && st >= 0; i++) {
 		const struct model_env *e = &src->env[i];
@@ -975,13 +1117,15 @@ static enum tk_status open_out(struct cc *c, struct cc_out *o, uint64_t *merged_
 		struct tk_ctf_stream_desc d = TK_CTF_STREAM_DESC_INIT;
 		struct cc_stream *s = &c->streams[is->index];
 
+		s->out = o;
+		s->sci = sc_index(src, is->sc);
+		if (c->merged)
+			continue; /* made when first needed (open_stream()) */
 		d.has_id = 1;
 		d.id = is->id;
-		d.name = c->merged ? NULL : stream_name(src, i);
-		s->out = o;
+		d.name = stream_name(src, i);
 		s->has_pctx = pctx_shown(is->sc->packet_context);
-		st = tk_ctf_writer_add_stream_desc(o->w, o->sc_ids[sc_index(src, is->sc)], &d,
-						   &s->ws);
+		st = tk_ctf_writer_add_stream_desc(o->w, o->sc_ids[s->sci], &d, &s->ws);
 	}
 	if (st < 0)
 		return TK_FAIL(st, "Cannot convert trace: path=%s", src->path);
@@ -1002,17 +1146,54 @@ static enum tk_status create_writer(struct tk_ctf_writer **w, const struct tk_so
 	return tk_ctf_writer_create(w, dir, &wo);
 }
 
+/* @in as a CTF identifier in @out (@n bytes): letters, digits past the first, else '_'. */
+static void clock_name(const char *in, char *out, size_t n)
+{
+	size_t i;
+
+	for (i = 0; in[i] && i < n - 1; i++)
+		out[i] = (in[i] >= 'a' && in[i] <= 'z') || (in[i] >= 'A' && in[i] <= 'Z') ||
+					 (in[i] >= '0' && in[i] <= '9' && i)
+				 ? in[i]
+				 : '_';
+	out[i] = '\0';
+	if (!i)
+		snprintf(out, n, "clock");
+}
+
+/* The clock of a lone source whose clocks all agree (name, origin, kind), or NULL. */
+static const struct tk_clock *lone_clock(const struct tk_trace *t)
+{
+	const struct tk_source *src = t->n_sources == 1 ? t->sources[0] : NULL;
+	const struct tk_clock *k = src && src->n_clocks ? src->clocks[0] : NULL;
+	size_t i;
+
+	for (i = 1; k && i < src->n_clocks; i++) {
+		const struct tk_clock *x = src->clocks[i];
+
+		if (strcmp(x->name ? x->name : "", k->name ? k->name : "") ||
+		    x->base_ns != k->base_ns || x->absolute != k->absolute ||
+		    x->has_uuid != k->has_uuid || (k->has_uuid && memcmp(x->uuid, k->uuid, 16)))
+			return NULL;
+	}
+	return k && !k->base_overflows && k->name ? k : NULL;
+}
+
 /*
- * The one writer of a merged trace in @output: its clock (absolute when every source's
- * clocks are) and the environment naming the inputs.
+ * The one writer of a merged trace in @output, and its clock counting ns: a lone source's
+ * own clock when its clocks agree (named and described as it is, from the same origin), else
+ * "tracekit", from the origin of the model's times (absolute when every source's clocks
+ * are). The environment names the inputs, unless a lone source's reader gives its own
+ * (export_env(), at the end).
  */
 static enum tk_status open_merged(struct cc *c, struct tk_trace *t, const char *output,
 				  struct tk_ctf_writer **w, uint64_t *clock)
 {
 	struct tk_ctf_clock_desc d = TK_CTF_CLOCK_DESC_INIT;
+	const struct tk_clock *k = lone_clock(t);
 	enum tk_status st;
+	char key[48], name[64];
 	size_t i, j;
-	char key[48];
 
 	st = create_writer(w, NULL, output);
 	d.name = "tracekit";
@@ -1021,6 +1202,21 @@ static enum tk_status open_merged(struct cc *c, struct tk_trace *t, const char *
 	for (i = 0; i < t->n_sources; i++)
 		for (j = 0; j < t->sources[i]->n_clocks; j++)
 			d.is_absolute &= t->sources[i]->clocks[j]->absolute;
+	if (k) {
+		clock_name(k->name, name, sizeof(name));
+		d.name = name;
+		d.description = k->description;
+		d.is_absolute = k->absolute;
+		d.has_uuid = k->has_uuid;
+		memcpy(d.uuid, k->uuid, 16);
+		d.offset_s = k->base_ns / 1000000000;
+		d.offset_cycles = (uint64_t) (k->base_ns % 1000000000);
+		if (k->base_ns < 0 && d.offset_cycles) {
+			d.offset_s--;
+			d.offset_cycles = (uint64_t) (k->base_ns % 1000000000 + 1000000000);
+		}
+		c->time_base = k->base_ns;
+	}
 	if (st >= 0)
 		st = tk_ctf_writer_add_clock_desc(*w, &d, clock);
 	if (t->n_sources == 1 && t->sources[0]->ops->export_env)
@@ -1032,7 +1228,6 @@ static enum tk_status open_merged(struct cc *c, struct tk_trace *t, const char *
 		st = tk_ctf_writer_set_env_string(*w, key,
 						  t->sources[i]->path ? t->sources[i]->path : "");
 	}
-	(void) c;
 	return st;
 }
 
@@ -1076,15 +1271,33 @@ static enum tk_status open_outs(struct cc *c, struct tk_trace *t, const char *co
 		if (st >= 0)
 			st = open_out(c, o, &clock);
 	}
-	if (st >= 0 && c->merged && t->n_sources == 1 && t->sources[0]->ops->export_env) {
-		const struct model_env_out env = {ctf_writer_put_env, c->outs[0].w};
-
-		st = t->sources[0]->ops->export_env(t->sources[0], c->outs[0].sc_ids, &env);
-		if (st < 0)
-			st = TK_FAIL(st, "Cannot convert the environment: path=%s",
-				     t->sources[0]->path);
-	}
 	return st;
+}
+
+/*
+ * Merged from a lone source whose reader keeps what it holds in the environment: that, for
+ * the classes the output has (trace.dat: the host, and the ftrace metadata of its formats).
+ */
+static enum tk_status export_env(struct cc *c, struct tk_trace *t)
+{
+	const struct tk_source *src = t->n_sources == 1 ? t->sources[0] : NULL;
+	const struct model_env_out env = {ctf_writer_put_env, c->n_outs ? c->outs[0].w : NULL};
+	uint8_t *used;
+	enum tk_status st;
+	size_t i;
+
+	if (!c->merged || !src || !src->ops->export_env || !c->n_outs)
+		return TK_OK;
+	used = calloc(t->n_ecs + 1, 1);
+	if (!used)
+		return TK_FAIL(TK_ERR_NOMEM, "Cannot convert the environment");
+	for (i = 0; i < t->n_ecs; i++)
+		used[i] = c->ec_ids[i] != UINT64_MAX;
+	st = src->ops->export_env(src, c->outs[0].sc_ids, used, t->n_ecs, &env);
+	free(used);
+	if (st < 0)
+		return TK_FAIL(st, "Cannot convert the environment: path=%s", src->path);
+	return TK_OK;
 }
 
 /* Finish every trace; after a failure (@st < 0), drop them without finishing. */
@@ -1105,6 +1318,8 @@ static enum tk_status close_outs(struct cc *c, enum tk_status st)
 		}
 		free(c->outs[i].clock_ids);
 		free(c->outs[i].sc_ids);
+		free(c->outs[i].sc_ctx);
+		free(c->outs[i].sc_cpu);
 	}
 	return st;
 }
@@ -1119,6 +1334,8 @@ static void cc_free(struct cc *c)
 	free(c->outs);
 	free(c->ec_ids);
 	free(c->ec_common);
+	free(c->ec_ctx);
+	free(c->ec_pay);
 	free(c->vals);
 	free(c->key);
 	arena_fini(&c->arena);
@@ -1139,9 +1356,12 @@ static enum tk_status cc_open(void **state, struct tk_trace *t, const char *outp
 		if (!is_ctf(t->sources[i]))
 			c->merged = 1;
 	c->filter = cx;
+	c->t = t;
 	c->ec_ids = calloc(t->n_ecs + 1, sizeof(*c->ec_ids));
 	c->ec_common = calloc(t->n_ecs + 1, sizeof(*c->ec_common));
-	if (!c->ec_ids || !c->ec_common) {
+	c->ec_ctx = calloc(t->n_ecs + 1, sizeof(*c->ec_ctx));
+	c->ec_pay = calloc(t->n_ecs + 1, sizeof(*c->ec_pay));
+	if (!c->ec_ids || !c->ec_common || !c->ec_ctx || !c->ec_pay) {
 		cc_free(c);
 		return TK_FAIL(TK_ERR_NOMEM, "Cannot convert to CTF");
 	}
@@ -1158,11 +1378,12 @@ static enum tk_status cc_open(void **state, struct tk_trace *t, const char *outp
 static enum tk_status cc_event(void *state, const struct tk_event *ev)
 {
 	struct cc *c = state;
+	struct ctf_sink_at at;
 	enum tk_status st;
 
-	if (c->err < 0)
-		return c->err;
-	st = append(c, ev);
+	st = ctf_sink_place(c, ev, &at);
+	if (st >= 0)
+		st = ctf_sink_write(c, ev, &at);
 	if (st < 0)
 		return TK_FAIL(st, "Cannot convert event: stream=%s, name=%s",
 			       ev->stream->path ? ev->stream->path : "",
@@ -1190,6 +1411,8 @@ static enum tk_status cc_close(void *state, enum tk_status st)
 
 	if (st >= 0 && c->err < 0)
 		st = c->err;
+	if (st >= 0)
+		st = export_env(c, c->t);
 	st = close_outs(c, st);
 	cc_free(c);
 	return st;
@@ -1202,6 +1425,7 @@ static enum tk_status cc_close(void *state, enum tk_status st)
 const struct sink_class ctf_sink = {
 	.name = "ctf",
 	.dir = 1,
+	.by_stream = 1,
 	.open = cc_open,
 	.event = cc_event,
 	.skip = cc_skip,

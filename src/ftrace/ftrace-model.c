@@ -164,6 +164,40 @@ enum tk_status ftrace_model_event_class(struct arena *a, const struct ftrace_ctx
 	return TK_OK;
 }
 
+/* The first format of @ctx with common fields: their layout, which every format shares. */
+static const struct ftrace_event *common_format(const struct ftrace_ctx *ctx)
+{
+	size_t i;
+
+	for (i = 0; i < ctx->n_events; i++)
+		if (ctx->events[i]->n_common)
+			return ctx->events[i];
+	return NULL;
+}
+
+enum tk_status ftrace_model_unknown_class(struct arena *a, const struct ftrace_ctx *ctx,
+					  struct tk_event_class *ec)
+{
+	const struct ftrace_event *ref = common_format(ctx);
+	struct model_fc *seq = arena_alloc(a, sizeof(*seq));
+
+	ec->name = NULL;
+	ec->id = UINT64_MAX;
+	ec->fmt = NULL;
+	ec->common = ref ? fields_fc(a, ref, 0, ref->n_common, ctx->bo) : NULL;
+	if (!seq || (ref && !ec->common))
+		return TK_FAIL(TK_ERR_NOMEM, "Cannot make the class of unknown events");
+	seq->kind = MODEL_FC_SEQUENCE;
+	seq->in_ir = 1;
+	seq->align = 8;
+	seq->store = -1;
+	seq->u.arr.elem = ftrace_model_int_fc(a, 1, 0, 1, ctx->bo);
+	ec->payload = seq->u.arr.elem ? model_struct_of_one(a, "data", seq) : NULL;
+	if (!ec->payload)
+		return TK_FAIL(TK_ERR_NOMEM, "Cannot make the class of unknown events");
+	return TK_OK;
+}
+
 /* ---- values ------------------------------------------------------------------------------- */
 
 /* Room for @n more values after the first @used; the usual case inline: it runs per field. */
@@ -175,16 +209,17 @@ static inline int room(struct vec *vals, size_t used, size_t n)
 	return vec_reserve(vals, sizeof(struct model_value), n);
 }
 
-enum tk_status ftrace_model_values(const struct ftrace_ctx *ctx, const struct ftrace_event *fev,
-				   const uint8_t *rec, size_t size, struct vec *vals,
-				   size_t *payload)
+/* The values of the first @n fields of @fev in @rec, from vals->len on (see ftrace_model_values()). */
+static enum tk_status fields_values(const struct ftrace_ctx *ctx, const struct ftrace_event *fev,
+				    uint32_t n, const uint8_t *rec, size_t size, struct vec *vals,
+				    size_t *payload)
 {
 	size_t start = vals->len, nv = start;
 	struct model_value *v;
 	uint32_t i;
 
 	*payload = start;
-	for (i = 0; i < fev->n_fields; i++) {
+	for (i = 0; i < n; i++) {
 		const struct ftrace_field *f = &fev->fields[i];
 		int fits = f->offset <= size && f->size <= size - f->offset;
 		uint32_t off, len, k, esize;
@@ -238,6 +273,37 @@ nomem:
 	vals->len = start;
 	return TK_FAIL(TK_ERR_NOMEM, "Cannot decode event: system=%s, name=%s", fev->system,
 		       fev->name);
+}
+
+enum tk_status ftrace_model_values(const struct ftrace_ctx *ctx, const struct ftrace_event *fev,
+				   const uint8_t *rec, size_t size, struct vec *vals,
+				   size_t *payload)
+{
+	return fields_values(ctx, fev, fev->n_fields, rec, size, vals, payload);
+}
+
+enum tk_status ftrace_model_unknown_values(const struct ftrace_ctx *ctx, const uint8_t *rec,
+					   size_t size, struct vec *vals, size_t *payload)
+{
+	const struct ftrace_event *ref = common_format(ctx);
+	struct model_value *v;
+	enum tk_status st;
+	size_t i;
+
+	if (ref) {
+		st = fields_values(ctx, ref, ref->n_common, rec, size, vals, payload);
+		if (st < 0)
+			return st;
+	}
+	*payload = vals->len;
+	if (room(vals, vals->len, size + 1))
+		return TK_FAIL(TK_ERR_NOMEM, "Cannot decode event: size=%zu", size);
+	v = (struct model_value *) vals->data + vals->len;
+	v[0].n = size;
+	for (i = 0; i < size; i++)
+		v[1 + i].v.u = rec[i];
+	vals->len += size + 1;
+	return TK_OK;
 }
 
 /* ---- fields of raw records ---------------------------------------------------------------- */

@@ -47,6 +47,17 @@ enum tk_status ftrace_model_event_class(struct arena *a, const struct ftrace_ctx
 					struct ftrace_event *fev, struct tk_event_class *ec);
 
 /*
+ * Make @ec the class of records of no known format in @ctx (name and fmt NULL, id
+ * UINT64_MAX): the common fields as the formats of @ctx have them (none when no format has
+ * any), and as the payload one member, "data", the record's bytes: a sequence of 8-bit
+ * integers in hex.
+ *
+ * Return: TK_OK, or TK_ERR_NOMEM with a cause.
+ */
+enum tk_status ftrace_model_unknown_class(struct arena *a, const struct ftrace_ctx *ctx,
+					  struct tk_event_class *ec);
+
+/*
  * Append the values of record @rec (@size bytes, padding included) of @fev to @vals (struct
  * model_value elements, from vals->len on; kept between records, so that it stops growing):
  * the common fields, then the event's own, in the layout of ftrace_model_event_class()'s
@@ -59,6 +70,16 @@ enum tk_status ftrace_model_event_class(struct arena *a, const struct ftrace_ctx
 enum tk_status ftrace_model_values(const struct ftrace_ctx *ctx, const struct ftrace_event *fev,
 				   const uint8_t *rec, size_t size, struct vec *vals,
 				   size_t *payload);
+
+/*
+ * The values of record @rec (@size bytes) of no known format, in the layout of
+ * ftrace_model_unknown_class(): its common fields (as ftrace_model_values() reads them),
+ * then its bytes. *@payload is the index of the first payload value.
+ *
+ * Return: TK_OK, or TK_ERR_NOMEM with a cause.
+ */
+enum tk_status ftrace_model_unknown_values(const struct ftrace_ctx *ctx, const uint8_t *rec,
+					   size_t size, struct vec *vals, size_t *payload);
 
 /*
  * The fields of @fev's records for field predicates (model_source_ops.raw_field and

@@ -45,6 +45,8 @@ struct tk_iter {
 	int64_t last_ts;
 	int pending; /* the top slot was returned and must advance first */
 	int started;
+	int by_stream;	  /* one stream after the other (model_iter_create_by_stream()) */
+	size_t next_slot; /* by_stream: the next stream to read */
 	enum tk_status error;
 	tk_notice_cb notice_cb;
 	void *notice_payload;
@@ -168,6 +170,15 @@ static enum tk_status check_clocks(struct tk_iter *it)
 	return TK_OK;
 }
 
+enum tk_status model_iter_create_by_stream(struct tk_iter **out, struct tk_trace *trace)
+{
+	enum tk_status st = tk_iter_create(out, trace);
+
+	if (st >= 0)
+		(*out)->by_stream = 1;
+	return st;
+}
+
 enum tk_status tk_iter_create(struct tk_iter **out, struct tk_trace *trace)
 {
 	struct tk_iter *it;
@@ -230,6 +241,33 @@ static enum tk_status stream_fail(const struct iter_slot *s, enum tk_status st)
 		       (unsigned long long) s->stream->id);
 }
 
+/* Put the first item of stream @i in the heap (none when it has none). */
+static enum tk_status iter_load(struct tk_iter *it, size_t i)
+{
+	struct iter_slot *s = &it->slots[i];
+	enum tk_status st = s->cursor->ops->next(s->cursor, &s->item);
+
+	if (st == TK_END)
+		return TK_OK;
+	if (st < 0)
+		return stream_fail(s, st);
+	slot_key(it, s);
+	it->heap[it->heap_len++] = (uint32_t) i;
+	heap_sift_up(it, it->heap_len - 1);
+	return TK_OK;
+}
+
+/* By stream: the first item of the next stream that has one, its time checked on its own. */
+static enum tk_status iter_load_next_stream(struct tk_iter *it)
+{
+	enum tk_status st = TK_OK;
+
+	it->last_ts = INT64_MIN;
+	while (st >= 0 && !it->heap_len && it->next_slot < it->n_slots)
+		st = iter_load(it, it->next_slot++);
+	return st;
+}
+
 static enum tk_status iter_start(struct tk_iter *it)
 {
 	size_t i;
@@ -238,17 +276,12 @@ static enum tk_status iter_start(struct tk_iter *it)
 	st = check_clocks(it);
 	if (st < 0)
 		return st;
+	if (it->by_stream)
+		return iter_load_next_stream(it);
 	for (i = 0; i < it->n_slots; i++) {
-		struct iter_slot *s = &it->slots[i];
-
-		st = s->cursor->ops->next(s->cursor, &s->item);
-		if (st == TK_END)
-			continue;
+		st = iter_load(it, i);
 		if (st < 0)
-			return stream_fail(s, st);
-		slot_key(it, s);
-		it->heap[it->heap_len++] = (uint32_t) i;
-		heap_sift_up(it, it->heap_len - 1);
+			return st;
 	}
 	return TK_OK;
 }
@@ -307,6 +340,11 @@ enum tk_status tk_iter_next(struct tk_iter *it, const struct tk_event **out)
 		if (it->pending) {
 			it->pending = 0;
 			st = iter_advance_top(it);
+			if (st < 0)
+				goto fail;
+		}
+		if (!it->heap_len && it->by_stream && it->next_slot < it->n_slots) {
+			st = iter_load_next_stream(it);
 			if (st < 0)
 				goto fail;
 		}

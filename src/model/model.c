@@ -328,3 +328,22 @@ void model_warn_causes(const struct model_warner *w, size_t depth)
 	}
 	error_truncate(depth);
 }
+
+struct model_fc *model_struct_of_one(struct arena *a, const char *name, struct model_fc *fc)
+{
+	struct model_fc *st = arena_alloc(a, sizeof(*st));
+	struct model_member *m = arena_alloc(a, sizeof(*m));
+
+	if (!st || !m || !fc)
+		return NULL;
+	m->name = name;
+	m->orig_name = name;
+	m->fc = fc;
+	st->kind = MODEL_FC_STRUCT;
+	st->in_ir = 1;
+	st->align = 8;
+	st->store = -1;
+	st->u.st.members = m;
+	st->u.st.count = 1;
+	return st;
+}

@@ -329,9 +329,12 @@ struct model_source_ops {
 	 * so that readers name it as the source's own tools do and it can be turned back
 	 * (trace.dat: the host and kernel, and the ftrace metadata of src/tracedat/
 	 * tracedat-env.c), into @out; NULL when tk_source.env says it all. @sc_ids holds the
-	 * IDs the writer gave the source's stream classes, by their index.
+	 * IDs the writer gave the source's stream classes, by their index (UINT64_MAX: not
+	 * written); @used, when not NULL, says which event classes the output has, by their
+	 * index in the trace (@n_used of them): only those are described.
 	 */
 	enum tk_status (*export_env)(const struct tk_source *src, const uint64_t *sc_ids,
+				     const uint8_t *used, size_t n_used,
 				     const struct model_env_out *out);
 };
 
@@ -502,6 +505,12 @@ void model_clock_finish(struct tk_clock *clock);
 /* Build the direct id table of @sc's event classes when their ids are small enough. */
 enum tk_status model_stream_class_index(struct model_stream_class *sc, struct arena *a);
 
+/*
+ * A structure of one member, @name of class @fc, in @a (shown by readers, byte-aligned);
+ * NULL when out of memory or when @fc is NULL.
+ */
+struct model_fc *model_struct_of_one(struct arena *a, const char *name, struct model_fc *fc);
+
 /* Event class of @sc with @id, or NULL: by binary search (see model_find_ec()). */
 struct tk_event_class *model_stream_class_find_ec(const struct model_stream_class *sc, uint64_t id);
 
@@ -518,6 +527,13 @@ static inline struct tk_event_class *model_find_ec(const struct model_stream_cla
  * compute the ranks used to break timestamp ties (babeltrace2's muxer order).
  */
 enum tk_status model_trace_finish(struct tk_trace *trace);
+
+/*
+ * An iterator (tk_iter_next(), notices included) that reads the streams of @trace one after
+ * the other, each in its own order, without the merge: for sinks whose output keeps the
+ * streams apart (sink_class.by_stream).
+ */
+enum tk_status model_iter_create_by_stream(struct tk_iter **out, struct tk_trace *trace);
 
 /* Where readers report the problems they read past (tk_trace_opts.warning, may be NULL). */
 struct model_warner {

@@ -43,6 +43,10 @@ struct sink_ctx {
  *          under a temporary name and renames when the sink closed well; 0 for a file,
  *          which the sink makes whole or not at all under @path (src/common/outfile.h).
  * @open:   start writing @path for the trace @t; *@state is the sink's.
+ * @by_stream: 1 when the output keeps the input's streams apart, so that the events of
+ *          one stream after those of another give the same output as the time order: the
+ *          loop then reads them so, without the merge's cost (@event, @skip and @notice
+ *          then come in each stream's own order).
  * @event:  one event the filter kept, in time order.
  * @skip:   one event the filter dropped (losses before it belong to the next one kept).
  * @notice: lost events or packets, in time order with the events; a sink that cannot take
@@ -56,6 +60,7 @@ struct sink_ctx {
 struct sink_class {
 	const char *name;
 	uint8_t dir;
+	uint8_t by_stream;
 	enum tk_status (*open)(void **state, struct tk_trace *t, const char *path,
 			       struct sink_ctx *cx);
 	enum tk_status (*event)(void *state, const struct tk_event *ev);

@@ -275,9 +275,8 @@ static void on_notice(const struct tk_notice *n, void *payload)
 	os->cls->notice(os->state, n);
 }
 
-/* The one loop: every event of @t in time order, through the filter stage, into @sink. */
-static enum tk_status run_sink(struct tk_trace *t, const char *output,
-			       const struct sink_class *sink, struct sink_ctx *cx)
+enum tk_status pipeline_run_sink(struct tk_trace *t, const char *output,
+				 const struct sink_class *sink, struct sink_ctx *cx)
 {
 	struct open_sink run = {sink, NULL};
 	struct tk_iter *it = NULL;
@@ -294,7 +293,7 @@ static enum tk_status run_sink(struct tk_trace *t, const char *output,
 	}
 	run.state = state;
 	do {
-		st = tk_iter_create(&it, t);
+		st = sink->by_stream ? model_iter_create_by_stream(&it, t) : tk_iter_create(&it, t);
 		if (st >= 0 && sink->notice)
 			tk_iter_set_notice_cb(it, on_notice, &run);
 		while (st >= 0 && (st = tk_iter_next(it, &ev)) == TK_OK) {
@@ -360,10 +359,10 @@ static enum tk_status write_output(struct tk_trace *t, const char *output, unsig
 			       "Cannot convert: to=%s, reason=not supported yet", format_name(to));
 	}
 	if (!sink->dir)
-		return sc ? sc->run(t, output, cx) : run_sink(t, output, sink, cx);
+		return sc ? sc->run(t, output, cx) : pipeline_run_sink(t, output, sink, cx);
 	st = outdir_open(&od, output); /* named when whole */
 	if (st >= 0)
-		st = sc ? sc->run(t, od.tmp, cx) : run_sink(t, od.tmp, sink, cx);
+		st = sc ? sc->run(t, od.tmp, cx) : pipeline_run_sink(t, od.tmp, sink, cx);
 	if (st >= 0)
 		st = outdir_commit(&od);
 	else

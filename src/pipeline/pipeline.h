@@ -9,8 +9,16 @@
 #include "../model/sink.h"
 
 /*
- * trace.dat to CTF by per-class copy plans (dat-to-ctf.c): one trace.dat source into the CTF
- * trace @output, a directory that exists and is empty.
+ * The one loop (convert.c): open @sink on @output, give it every event of @t the filter
+ * stage of @cx keeps (the losses before the others too) in time order, or stream after
+ * stream when the sink says so (sink_class.by_stream), and close it.
+ */
+enum tk_status pipeline_run_sink(struct tk_trace *t, const char *output,
+				 const struct sink_class *sink, struct sink_ctx *cx);
+
+/*
+ * trace.dat to CTF: the CTF sink with per-class copy plans (dat-to-ctf.c), for one
+ * trace.dat source, into the CTF trace @output, a directory that exists and is empty.
  */
 enum tk_status convert_dat_to_ctf(struct tk_trace *t, const char *output, struct sink_ctx *cx);
 

@@ -298,20 +298,8 @@ static enum tk_status describe(struct tk_source *src, const struct tracedat_info
 /* The packet context of every stream: the CPU, as LTTng kernel traces have it. */
 static struct model_fc *cpu_context_fc(struct arena *a)
 {
-	struct model_fc *fc = arena_alloc(a, sizeof(*fc));
-	struct model_member *m = arena_alloc(a, sizeof(*m));
-
-	if (!fc || !m || !(m->fc = ftrace_model_int_fc(a, 4, 0, 0, TK_BYTE_ORDER_HOST)))
-		return NULL;
-	m->name = "cpu_id";
-	m->orig_name = "cpu_id";
-	fc->kind = MODEL_FC_STRUCT;
-	fc->in_ir = 1;
-	fc->align = 8;
-	fc->store = -1;
-	fc->u.st.members = m;
-	fc->u.st.count = 1;
-	return fc;
+	return model_struct_of_one(a, "cpu_id",
+				   ftrace_model_int_fc(a, 4, 0, 0, TK_BYTE_ORDER_HOST));
 }
 
 static enum tk_status build_model(struct tk_source *src, struct td_source *ts, const char *path)
@@ -319,6 +307,7 @@ static enum tk_status build_model(struct tk_source *src, struct td_source *ts, c
 	const struct tracedat_info *in = &ts->td->info;
 	struct arena *a = &src->arena;
 	size_t b, i, n_streams = 0;
+	int64_t sub;
 	enum tk_status st;
 
 	src->format = "trace.dat";
@@ -345,8 +334,21 @@ static enum tk_status build_model(struct tk_source *src, struct td_source *ts, c
 
 		if (!sc || !clk)
 			return TK_FAIL(TK_ERR_NOMEM, "Cannot open trace.dat: path=%s", path);
+		/*
+		 * The trace clock, counting ns (or raw counts) from the file's DATE and OFFSET:
+		 * what events' times add to what their records hold. Absolute with a DATE.
+		 */
 		clk->name = buf->clock ? buf->clock : "local";
+		clk->description = "trace-cmd trace clock";
 		clk->freq = UINT64_C(1000000000);
+		clk->offset_s = ts->ts_offset / 1000000000;
+		sub = ts->ts_offset % 1000000000;
+		if (sub < 0) {
+			clk->offset_s--;
+			sub += 1000000000;
+		}
+		clk->offset_cycles = (uint64_t) sub;
+		clk->absolute = in->has_date;
 		model_clock_finish(clk);
 		src->clocks[src->n_clocks++] = clk;
 		sc->id = b;
@@ -374,7 +376,10 @@ static enum tk_status build_model(struct tk_source *src, struct td_source *ts, c
 				if (st < 0)
 					return TK_FAIL(st, "Cannot open trace.dat: path=%s", path);
 			} else {
-				ec->id = UINT64_MAX; /* name and fmt NULL: "[UNKNOWN EVENT]" */
+				/* name and fmt NULL: "[UNKNOWN EVENT]" */
+				st = ftrace_model_unknown_class(a, &ts->ctx, ec);
+				if (st < 0)
+					return TK_FAIL(st, "Cannot open trace.dat: path=%s", path);
 			}
 			sc->ecs[i] = ec;
 		}
@@ -680,18 +685,16 @@ static enum tk_status td_cursor_values(struct model_cursor *mc)
 		return TK_FAIL(TK_ERR_NOMEM, "Cannot decode event");
 	VEC_AT(&c->vals, struct model_value, 0).v.u = (uint64_t) (uint32_t) c->ev.cpu;
 	c->vals.len = 1;
-	if (fev) {
-		st = ftrace_model_values(&c->ts->ctx, fev, c->ev.raw, c->ev.raw_size, &c->vals,
-					 &payload);
-		if (st < 0)
-			return st;
-	}
+	st = fev ? ftrace_model_values(&c->ts->ctx, fev, c->ev.raw, c->ev.raw_size, &c->vals,
+				       &payload)
+		 : ftrace_model_unknown_values(&c->ts->ctx, c->ev.raw, c->ev.raw_size, &c->vals,
+					       &payload);
+	if (st < 0)
+		return st;
 	vals = c->vals.data;
 	c->ev.scope[MODEL_SCOPE_PACKET_CONTEXT] = vals;
-	if (!fev)
-		return TK_OK;
 	c->ev.scope[MODEL_SCOPE_PAYLOAD] = vals + payload;
-	if (fev->n_common)
+	if (c->ev.ec->common)
 		c->ev.scope[MODEL_SCOPE_COMMON] = vals + 1;
 	return TK_OK;
 }
@@ -746,13 +749,14 @@ static enum tk_status td_cursor_open(struct tk_stream *stream, struct model_curs
 
 /* The host and the ftrace metadata, as the trace.dat-to-CTF shortcut keeps them. */
 static enum tk_status td_export_env(const struct tk_source *src, const uint64_t *sc_ids,
+				    const uint8_t *used, size_t n_used,
 				    const struct model_env_out *out)
 {
 	const struct tracedat_info *in = tracedat_source_info(src);
 	enum tk_status st = convert_env_host(out, in);
 
 	/* stream class b is buffer b (build_model()) */
-	return st < 0 ? st : convert_env_write(out, src, sc_ids, src->n_scs, NULL, 0);
+	return st < 0 ? st : convert_env_write(out, src, sc_ids, src->n_scs, used, n_used);
 }
 
 static const struct model_source_ops td_source_ops = {

@@ -177,8 +177,8 @@ static int cmp_id(const void *a, const void *b)
  * once: every buffer of a file has a class of each format, and they share it.
  */
 static enum tk_status put_formats(const struct model_env_out *w, const struct tk_source *src,
-				  const struct tracedat_info *in, const void *const *classes,
-				  size_t n_classes)
+				  const struct tracedat_info *in, const uint8_t *used,
+				  size_t n_used)
 {
 	const struct ftrace_event **fevs;
 	enum tk_status st = TK_OK;
@@ -193,7 +193,7 @@ static enum tk_status put_formats(const struct model_env_out *w, const struct tk
 		for (j = 0; j < src->scs[i]->n_ecs; j++) {
 			const struct tk_event_class *ec = src->scs[i]->ecs[j];
 
-			if (ec->fmt && (!classes || (ec->index < n_classes && classes[ec->index])))
+			if (ec->fmt && (!used || (ec->index < n_used && used[ec->index])))
 				fevs[n++] = ec->fmt;
 		}
 	qsort(fevs, n, sizeof(*fevs), cmp_id);
@@ -319,7 +319,7 @@ enum tk_status convert_env_host(const struct model_env_out *w, const struct trac
 
 enum tk_status convert_env_write(const struct model_env_out *w, const struct tk_source *src,
 				 const uint64_t *sc_of_buffer, size_t n_buffers,
-				 const void *const *classes, size_t n_classes)
+				 const uint8_t *used, size_t n_used)
 {
 	const struct tracedat_info *in = tracedat_source_info(src);
 	const char *clock;
@@ -358,7 +358,7 @@ enum tk_status convert_env_write(const struct model_env_out *w, const struct tk_
 	if (st >= 0 && clock)
 		st = put_text(w, "ftrace_trace_clock", clock, clock_len);
 	if (st >= 0)
-		st = put_formats(w, src, in, classes, n_classes);
+		st = put_formats(w, src, in, used, n_used);
 	if (st >= 0)
 		st = put_text(w, "ftrace_printk", in->printk.data, in->printk.len);
 	if (st >= 0)

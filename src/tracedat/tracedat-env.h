@@ -4,8 +4,10 @@
  * so that it can be turned back into the same trace.dat file (tracedat-env.c has the
  * keys; doc/format-tracedat.md section 9 explains them to users).
  *
- *	trace.dat -> CTF (src/pipeline/dat-to-ctf.c), once the events are written:
- *		st = convert_env_write(&out, src, sc_of_buffer, n_buffers, classes, n_classes);
+ *	trace.dat -> CTF (the trace.dat reader's export_env, which the CTF sink calls once
+ *	the events are written):
+ *		st = convert_env_host(&out, in);
+ *		st = convert_env_write(&out, src, sc_of_buffer, n_buffers, used, n_used);
  *	CTF -> trace.dat (tracedat-sink.c):
  *		struct convert_env e;
  *		st = convert_env_read(&e, src->env, src->n_env);
@@ -88,13 +90,13 @@ enum tk_status convert_env_host(const struct model_env_out *w, const struct trac
  * Put in @w (the environment of the CTF trace being written) what turns it back into the
  * trace.dat file of @src, a trace.dat source (nothing for another): the file's header values,
  * metadata texts, options and buffers, and the `format` text of each of the source's event
- * classes @classes marks as written (@classes[ec->index] non-NULL, @n_classes entries; NULL:
- * every class). @sc_of_buffer[b] is the CTF stream class of buffer b (UINT64_MAX when none
+ * classes @used marks as written (@used[ec->index] non-zero, @n_used entries; NULL: every
+ * class). @sc_of_buffer[b] is the CTF stream class of buffer b (UINT64_MAX when none
  * was made), @n_buffers entries. TK_ERR_NOMEM, or a status of @w's.
  */
 enum tk_status convert_env_write(const struct model_env_out *w, const struct tk_source *src,
 				 const uint64_t *sc_of_buffer, size_t n_buffers,
-				 const void *const *classes, size_t n_classes);
+				 const uint8_t *used, size_t n_used);
 
 /*
  * Read the environment @env (@n entries, as a CTF source has them) into @out, which the

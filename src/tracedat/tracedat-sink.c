@@ -1078,7 +1078,7 @@ static enum tk_status own_env(struct dat_conv *c, const struct tk_source *src)
 		return TK_FAIL(TK_ERR_NOMEM, "Cannot convert to trace.dat");
 	for (i = 0; i < src->n_scs; i++)
 		ids[i] = src->scs[i]->id;
-	st = src->ops->export_env(src, ids, &out);
+	st = src->ops->export_env(src, ids, NULL, 0, &out);
 	free(ids);
 	if (st >= 0)
 		st = convert_env_read(&c->env, c->own_env.data, c->own_env.len);

@@ -645,6 +645,54 @@ static void test_env_every_byte(void **state)
 	free(t);
 }
 
+/*
+ * The iterator the CTF sink reads with (model_iter_create_by_stream()): the streams one
+ * after the other, each in its own order, where tk_iter merges them by time.
+ */
+static void test_iter_by_stream(void **state)
+{
+	static const uint64_t merged[] = {10, 20, 30, 40, 50};
+	static const uint64_t by_stream[] = {10, 30, 50, 20, 40};
+	struct tk_ctf_writer_opts o = TK_CTF_WRITER_OPTS_INIT;
+	struct tw *t = calloc(1, sizeof(*t));
+	const struct tk_event *ev;
+	const char *paths[1];
+	struct tk_trace *trace;
+	struct tk_iter *it;
+	uint64_t sc;
+	size_t i, k;
+
+	(void) state;
+	assert_non_null(t);
+	tw_create(t, "by-stream", &o);
+	sc = tw_sc(t, tw_clock(t, "c", 1000000000, 0, 0), NULL, 0);
+	tw_class(t, sc, "e", one_int, 1);
+	tw_stream(t, sc, 0);
+	tw_stream(t, sc, 1);
+	tw_append(t, 0, 0, 10);
+	tw_append(t, 1, 0, 20);
+	tw_append(t, 0, 0, 30);
+	tw_append(t, 1, 0, 40);
+	tw_append(t, 0, 0, 50);
+	tw_close_check(t);
+	paths[0] = t->dir;
+	OK(tk_trace_open(&trace, paths, 1, NULL));
+	for (k = 0; k < 2; k++) {
+		const uint64_t *want = k ? by_stream : merged;
+
+		OK(k ? model_iter_create_by_stream(&it, trace) : tk_iter_create(&it, trace));
+		for (i = 0; i < 5; i++) {
+			assert_int_equal(tk_iter_next(it, &ev), TK_OK);
+			assert_int_equal(ev->cycles, want[i]);
+		}
+		assert_int_equal(tk_iter_next(it, &ev), TK_END);
+		tk_iter_destroy(it);
+	}
+	tk_trace_close(trace);
+	tw_fini(t);
+	free(t);
+}
+
 static void test_field_names_are_escaped(void **state)
 {
 	static const struct tk_ctf_field_decl d[] = {
@@ -966,6 +1014,7 @@ int main(void)
 		cmocka_unit_test(test_discarded_ends_packet),
 		cmocka_unit_test(test_env_clocks_and_uuid),
 		cmocka_unit_test(test_env_every_byte),
+		cmocka_unit_test(test_iter_by_stream),
 		cmocka_unit_test(test_field_names_are_escaped),
 		cmocka_unit_test(test_short_and_empty_values),
 		cmocka_unit_test(test_misuse_is_refused),

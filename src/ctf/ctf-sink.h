@@ -1,0 +1,54 @@
+/* SPDX-License-Identifier: MIT */
+/*
+ * The CTF writer's sink (ctf_sink, src/model/sink.h) in two steps, for a shortcut that
+ * writes some events' bytes itself (the trace.dat copy plans of src/pipeline/dat-to-ctf.c)
+ * and leaves the rest to the sink:
+ *
+ *	st = ctf_sink.open(&state, t, dir, cx);
+ *	per event:
+ *		st = ctf_sink_place(state, ev, &at);	// classes, stream, losses, time
+ *		p = ctf_writer_event_reserve(at.w, at.ws, at.ec_id, at.ts, size, &st);
+ *		... the scopes as at.stream_context, at.context and at.payload declare them,
+ *		or: st = ctf_sink_write(state, ev, &at);
+ *	st = ctf_sink.close(state, st);
+ *
+ * What the sink declares for a class is its choice alone (ctf-sink.c): a shortcut reads the
+ * declarations it gets and writes nothing they do not say.
+ */
+#ifndef TK_CTF_CTF_SINK_H
+#define TK_CTF_CTF_SINK_H
+
+#include <stdint.h>
+
+#include <tracekit/tracekit.h>
+
+#include "../model/model.h"
+
+/*
+ * Where and how an event goes: the writer, its stream, the CTF event class ID, the clock
+ * value, and the declarations of the scopes it is written with (each a structure, or NULL
+ * when absent). @common_in_stream: the stream's event context is the class's common fields
+ * (tk_event_class.common), and the class's own context follows in @context.
+ */
+struct ctf_sink_at {
+	struct tk_ctf_writer *w;
+	struct tk_ctf_writer_stream *ws;
+	uint64_t ec_id;
+	uint64_t ts;
+	const struct tk_ctf_field_decl *stream_context;
+	const struct tk_ctf_field_decl *context;
+	const struct tk_ctf_field_decl *payload;
+	int common_in_stream;
+};
+
+/*
+ * Make ready to write @ev (one the filter kept): declare its stream class, event class and
+ * stream when first met, set its packet context, write the losses before it, and fill @at.
+ * Nothing of @ev is written yet: write it by @at, or with ctf_sink_write().
+ */
+enum tk_status ctf_sink_place(void *state, const struct tk_event *ev, struct ctf_sink_at *at);
+
+/* Write @ev at @at (from ctf_sink_place()) from its decoded values. */
+enum tk_status ctf_sink_write(void *state, const struct tk_event *ev, const struct ctf_sink_at *at);
+
+#endif /* TK_CTF_CTF_SINK_H */
