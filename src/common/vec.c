@@ -46,3 +46,20 @@ void vec_fini(struct vec *v)
 	v->len = 0;
 	v->cap = 0;
 }
+
+void *table_hold(void *table, size_t *n, size_t elem_size, size_t i)
+{
+	size_t want = i + 16;
+	char *t;
+
+	if (i < *n)
+		return table;
+	if (want < i || want > SIZE_MAX / elem_size)
+		return NULL;
+	t = realloc(table, want * elem_size);
+	if (!t)
+		return NULL;
+	memset(t + *n * elem_size, 0, (want - *n) * elem_size);
+	*n = want;
+	return t;
+}

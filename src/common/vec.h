@@ -28,6 +28,14 @@ void *vec_push(struct vec *v, size_t elem_size);
 
 void vec_fini(struct vec *v);
 
+/*
+ * A per-class cache: a zeroed table of *@n elements of @elem_size bytes, indexed by
+ * tk_event_class.index and grown as classes are met. Returns @table grown (new elements
+ * zeroed) so that it holds index @i, *@n updated; NULL when out of memory (@table and *@n
+ * unchanged). Callers check `i < n` inline first and call this only to grow.
+ */
+void *table_hold(void *table, size_t *n, size_t elem_size, size_t i);
+
 #define VEC_AT(v, type, i) (((type *) (v)->data)[i])
 
 /* qsort() for arrays that may be empty (and then NULL, which qsort() may not be given). */

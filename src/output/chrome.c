@@ -24,6 +24,7 @@
 #include <string.h>
 
 #include "../common/error.h"
+#include "../common/vec.h"
 #include "json.h"
 #include "pretty.h"
 #include "sink.h"
@@ -257,14 +258,12 @@ static const struct chrome_class *class_for(struct chrome_state *cs,
 	struct chrome_class *cc;
 
 	if (ec->index >= cs->n_classes) {
-		size_t n = ec->index + 16;
-		struct chrome_class *v = realloc(cs->classes, n * sizeof(*v));
+		struct chrome_class *v =
+			table_hold(cs->classes, &cs->n_classes, sizeof(*v), ec->index);
 
 		if (!v)
 			return NULL;
-		memset(v + cs->n_classes, 0, (n - cs->n_classes) * sizeof(*v));
 		cs->classes = v;
-		cs->n_classes = n;
 	}
 	cc = &cs->classes[ec->index];
 	if (cc->ec != ec)

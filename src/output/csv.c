@@ -278,14 +278,11 @@ static const struct cell_ref *refs_of(struct csv_state *cs, const struct tk_even
 	uint32_t i;
 
 	if (ec->index >= cs->n_refs) {
-		size_t n = ec->index + 16;
-		struct cell_ref **v = realloc(cs->refs, n * sizeof(*v));
+		struct cell_ref **v = table_hold(cs->refs, &cs->n_refs, sizeof(*v), ec->index);
 
 		if (!v)
 			return NULL;
-		memset(v + cs->n_refs, 0, (n - cs->n_refs) * sizeof(*v));
 		cs->refs = v;
-		cs->n_refs = n;
 	}
 	if (cs->refs[ec->index])
 		return cs->refs[ec->index];

@@ -21,6 +21,7 @@
 
 #include "../common/error.h"
 #include "../common/writer.h"
+#include "../common/vec.h"
 #include "../model/model.h"
 #include "json.h"
 #include "pretty.h"
@@ -651,14 +652,11 @@ enum tk_status pretty_plan_for(struct tk_printer *p, const struct tk_event_class
 	enum tk_status st;
 
 	if (ec->index >= p->n_plans) {
-		size_t n = ec->index + 16;
-		struct plan **pp = realloc(p->plans, n * sizeof(*pp));
+		struct plan **pp = table_hold(p->plans, &p->n_plans, sizeof(*pp), ec->index);
 
 		if (!pp)
 			return TK_FAIL(TK_ERR_NOMEM, "Cannot build print plan");
-		memset(pp + p->n_plans, 0, (n - p->n_plans) * sizeof(*pp));
 		p->plans = pp;
-		p->n_plans = n;
 	}
 	pl = p->plans[ec->index];
 	if (pl && plan_event_class(pl) == ec) {

@@ -18,6 +18,7 @@
 
 #include "../common/error.h"
 #include "../common/writer.h"
+#include "../common/vec.h"
 #include "../model/model.h"
 #include "pretty.h"
 #include "sink.h"
@@ -144,14 +145,11 @@ static TK_NOINLINE const struct tc_name *name_make(struct tk_printer *p, const s
 	size_t len;
 
 	if (ec->index >= p->n_tc_names) {
-		size_t n = ec->index + 64;
-		struct tc_name *v = realloc(p->tc_names, n * sizeof(*v));
+		struct tc_name *v = table_hold(p->tc_names, &p->n_tc_names, sizeof(*v), ec->index);
 
 		if (!v)
 			return NULL;
-		memset(v + p->n_tc_names, 0, (n - p->n_tc_names) * sizeof(*v));
 		p->tc_names = v;
-		p->n_tc_names = n;
 	}
 	t = &p->tc_names[ec->index];
 	if (!t->text) {

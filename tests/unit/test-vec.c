@@ -10,6 +10,7 @@
 #include <stddef.h>
 #include <setjmp.h>
 #include <stdint.h>
+#include <stdlib.h>
 #include <string.h>
 
 #include <cmocka.h>
@@ -128,6 +129,35 @@ static void test_reserve_overflow_fails_and_keeps_vec(void **state)
 	vec_fini(&v);
 }
 
+/* The per-class table: grown to hold an index, new slots zeroed, old ones kept. */
+static void test_table_hold_grows_zeroed(void **state)
+{
+	uint64_t *t = NULL, *u;
+	size_t n = 0, i;
+
+	(void) state;
+	t = table_hold(t, &n, sizeof(*t), 3);
+	assert_non_null(t);
+	assert_true(n > 3);
+	for (i = 0; i < n; i++)
+		assert_int_equal(t[i], 0);
+	t[3] = 33;
+	u = table_hold(t, &n, sizeof(*t), 2); /* held already: the same table */
+	assert_ptr_equal(u, t);
+	t = table_hold(t, &n, sizeof(*t), 1000);
+	assert_non_null(t);
+	assert_true(n > 1000);
+	assert_int_equal(t[3], 33);
+	for (i = 4; i < n; i++)
+		assert_int_equal(t[i], 0);
+	/* too large for memory: NULL, the table and its size unchanged */
+	i = n;
+	assert_null(table_hold(t, &n, sizeof(*t), SIZE_MAX / 4));
+	assert_int_equal(n, i);
+	assert_int_equal(t[3], 33);
+	free(t);
+}
+
 int main(void)
 {
 	const struct CMUnitTest tests[] = {
@@ -136,6 +166,7 @@ int main(void)
 		cmocka_unit_test(test_push_returns_zeroed_element_over_old_contents),
 		cmocka_unit_test(test_reserve_makes_room_without_moving),
 		cmocka_unit_test(test_reserve_overflow_fails_and_keeps_vec),
+		cmocka_unit_test(test_table_hold_grows_zeroed),
 	};
 
 	return cmocka_run_group_tests(tests, NULL, NULL);
