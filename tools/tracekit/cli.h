@@ -6,6 +6,9 @@
 #ifndef TRACEKIT_CLI_H
 #define TRACEKIT_CLI_H
 
+#include <stdint.h>
+#include <time.h>
+
 #include <tracekit/tracekit.h>
 
 int cmd_print(int argc, char **argv);
@@ -98,5 +101,26 @@ int cli_usage_error(const char *cmd, const char *fmt, ...);
  * one without its value; @shortopts as given to getopt_long(). Returns 2.
  */
 int cli_bad_option(const char *cmd, const char *shortopts, char **argv);
+
+/*
+ * The progress line (progress.c), for long work when stderr is a terminal:
+ *
+ *	cli_progress_start(&p, "converting", "converted");
+ *	cli_progress(done, total, &p);		// a tk_progress_cb; total 0: events, else bytes
+ *	cli_progress_end(&p, ok);		// the summary line, or a newline after a failure
+ */
+struct cli_progress {
+	const char *doing; /* "converting" */
+	const char *did;   /* "converted" */
+	struct timespec start;
+	struct timespec last;
+	int shown;
+	uint64_t done;
+	uint64_t total;
+};
+
+void cli_progress_start(struct cli_progress *p, const char *doing, const char *did);
+void cli_progress(uint64_t done, uint64_t total, void *payload);
+void cli_progress_end(struct cli_progress *p, int ok);
 
 #endif /* TRACEKIT_CLI_H */

@@ -5,12 +5,10 @@
  */
 #include <errno.h>
 #include <getopt.h>
-#include <inttypes.h>
 #include <signal.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
-#include <time.h>
 #include <unistd.h>
 
 #include "cli.h"
@@ -91,64 +89,6 @@ static void catch_stop_signals(void)
 	sigaction(SIGHUP, &sa, NULL);
 }
 
-struct progress {
-	struct timespec start;
-	struct timespec last;
-	int shown;
-	uint64_t done;
-	uint64_t total;
-};
-
-static double seconds_since(const struct timespec *t, const struct timespec *now)
-{
-	return (double) (now->tv_sec - t->tv_sec) + (double) (now->tv_nsec - t->tv_nsec) / 1e9;
-}
-
-/* Input bytes (or events) per second so far, in MiB (or events). */
-static double rate(const struct progress *p, const struct timespec *now)
-{
-	double s = seconds_since(&p->start, now);
-
-	return s > 0 ? (double) p->done / s / (p->total ? 1048576.0 : 1.0) : 0;
-}
-
-/* At most four times a second: the share done, of what total, and at what rate. */
-static void on_progress(uint64_t done, uint64_t total, void *payload)
-{
-	struct progress *p = payload;
-	struct timespec now;
-
-	clock_gettime(CLOCK_MONOTONIC, &now);
-	p->done = done;
-	p->total = total;
-	if (p->shown && seconds_since(&p->last, &now) < 0.25)
-		return;
-	p->last = now;
-	p->shown = 1;
-	if (total)
-		fprintf(stderr, "\rtracekit: converting: %3u%% (%.1f of %.1f MiB, %.1f MiB/s)  ",
-			(unsigned int) (done * 100 / total), (double) done / 1048576.0,
-			(double) total / 1048576.0, rate(p, &now));
-	else
-		fprintf(stderr, "\rtracekit: converting: %" PRIu64 " events (%.0f events/s)  ",
-			done, rate(p, &now));
-}
-
-/* The line that replaces the progress line at the end: what was done, in how long. */
-static void progress_summary(const struct progress *p)
-{
-	struct timespec now;
-
-	clock_gettime(CLOCK_MONOTONIC, &now);
-	if (p->total)
-		fprintf(stderr, "\rtracekit: converted %.1f MiB in %.2f s (%.1f MiB/s)\033[K\n",
-			(double) p->total / 1048576.0, seconds_since(&p->start, &now),
-			rate(p, &now));
-	else
-		fprintf(stderr, "\rtracekit: converted %" PRIu64 " events in %.2f s\033[K\n",
-			p->done, seconds_since(&p->start, &now));
-}
-
 int cmd_convert(int argc, char **argv)
 {
 	enum { OPT_FILE_VERSION = 256, OPT_COMPRESSION, OPT_GMT, OPT_GENERIC };
@@ -170,7 +110,7 @@ int cmd_convert(int argc, char **argv)
 	static struct cli_filter sel;
 	struct tk_filter_opts fopts;
 	const char *output = NULL;
-	struct progress prog = {0};
+	struct cli_progress prog = {0};
 	unsigned int fflags = 0;
 	size_t k;
 	int quiet = 0, c, rc = 0, style;
@@ -250,14 +190,13 @@ int cmd_convert(int argc, char **argv)
 	o.stop = &stop_signal;
 	catch_stop_signals();
 	if (!quiet && isatty(STDERR_FILENO)) {
-		o.progress = on_progress;
+		cli_progress_start(&prog, "converting", "converted");
+		o.progress = cli_progress;
 		o.payload = &prog;
-		clock_gettime(CLOCK_MONOTONIC, &prog.start);
 	}
 	st = tk_convert((const char *const *) argv + optind, (size_t) (argc - optind), output, &o);
+	cli_progress_end(&prog, st >= 0);
 	if (st < 0) {
-		if (prog.shown)
-			fputc('\n', stderr);
 		if (st == TK_ERR_CANCELED && stop_signal) {
 			/* nothing was left behind; die of the signal, as the shell expects */
 			fprintf(stderr, "tracekit: convert stopped by %s; %s was not written\n",
@@ -271,10 +210,6 @@ int cmd_convert(int argc, char **argv)
 			signal(stop_signal, SIG_DFL);
 			raise(stop_signal);
 		}
-	} else if (prog.shown || prog.done) {
-		if (prog.total)
-			prog.done = prog.total;
-		progress_summary(&prog);
 	}
 	return rc;
 }

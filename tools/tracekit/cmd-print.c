@@ -5,12 +5,16 @@
  * events and packets are reported on stderr as babeltrace2 reports them. For trace.dat files
  * it is what `trace-cmd report FILE` prints, with report's -R, -t, --cpu and --events. The
  * selection options (-e, --begin, --end, --timerange, --pid, --comm, --cpu) go to the
- * library's filter stage, the same for every format and for `tracekit convert`.
+ * library's filter stage, the same for every format and for `tracekit convert`. Printing into
+ * a file shows a progress line on stderr when that is a terminal (not into a pipe, whose
+ * pager may be on the same screen).
  */
 #include <getopt.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <sys/stat.h>
+#include <unistd.h>
 
 #include "cli.h"
 
@@ -71,6 +75,8 @@ static void help(void)
 	       "                         document (chrome://tracing, Perfetto UI); csv, tsv:\n"
 	       "                         a row per event, a column per field (spreadsheets,\n"
 	       "                         pandas); default: each format its tool's\n"
+	       "  -q, --quiet            no progress line (shown on stderr when it is a\n"
+	       "                         terminal and the output goes to a file)\n"
 	       "  -h, --help             show this help\n"
 	       "\n"
 	       "Exit status: 0 on success, 1 if a trace cannot be read (every event before the\n"
@@ -184,11 +190,12 @@ int cmd_print(int argc, char **argv)
 		{"nanoseconds", no_argument, NULL, 't'},
 		{"events", no_argument, NULL, 'E'},
 		{"style", required_argument, NULL, 's'},
+		{"quiet", no_argument, NULL, 'q'},
 		{"help", no_argument, NULL, 'h'},
 		CLI_FILTER_OPTIONS,
 		{NULL, 0, NULL, 0},
 	};
-	static const char shortopts[] = "n:f:Rthe:F:";
+	static const char shortopts[] = "n:f:Rtqhe:F:";
 	static struct cli_filter sel;
 	struct tk_filter_opts fopts;
 	struct tk_filter *filter = NULL;
@@ -198,7 +205,10 @@ int cmd_print(int argc, char **argv)
 	struct tk_iter *it = NULL;
 	struct print_ctx ctx = {NULL, 0};
 	const struct tk_event *ev;
-	int c, rc = 0, formats = 0, keep, style;
+	struct cli_progress prog = {0};
+	struct stat sb;
+	uint64_t printed = 0;
+	int c, rc = 0, formats = 0, keep, style, quiet = 0;
 	enum tk_status st;
 
 	optind = 1;
@@ -263,6 +273,9 @@ int cmd_print(int argc, char **argv)
 			}
 			popts.style = (unsigned int) style;
 			break;
+		case 'q':
+			quiet = 1;
+			break;
 		case 'h':
 			help();
 			return 0;
@@ -305,6 +318,8 @@ int cmd_print(int argc, char **argv)
 		rc = cli_fail("Cannot write output");
 		goto out;
 	}
+	if (!quiet && isatty(STDERR_FILENO) && !fstat(STDOUT_FILENO, &sb) && S_ISREG(sb.st_mode))
+		cli_progress_start(&prog, "printing", "printed"); /* not over a pager's screen */
 	while ((st = tk_iter_next(it, &ev)) == TK_OK) {
 		st = tk_filter_match(filter, ev, &keep);
 		if (st < 0)
@@ -312,9 +327,17 @@ int cmd_print(int argc, char **argv)
 		if (!keep)
 			continue;
 		if (tk_printer_print(ctx.printer, ev) < 0) {
+			if (prog.shown)
+				cli_progress_end(&prog, 0);
 			rc = cli_fail("Cannot write output");
 			goto out;
 		}
+		if (++printed % 65536 == 0 && prog.doing)
+			cli_progress(printed, 0, &prog);
+	}
+	if (prog.shown) {
+		prog.done = printed;
+		cli_progress_end(&prog, st >= 0);
 	}
 	if (st < 0) {
 		/* print every good event before reporting the damage */
