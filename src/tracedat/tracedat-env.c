@@ -126,8 +126,8 @@ static int64_t format_id(const uint8_t *text, size_t len)
 }
 
 /* The format text of event @id of @system in the file, or NULL. */
-static const struct tracedat_blob *find_format(const struct tracedat_info *in, const char *system,
-					       uint32_t id)
+const struct tracedat_blob *tracedat_format_text(const struct tracedat_info *in, const char *system,
+						 uint32_t id)
 {
 	size_t i, j;
 
@@ -149,7 +149,7 @@ static const struct tracedat_blob *find_format(const struct tracedat_info *in, c
 static enum tk_status put_format(const struct model_env_out *w, const struct tracedat_info *in,
 				 const struct ftrace_event *fev)
 {
-	const struct tracedat_blob *b = find_format(in, fev->system, fev->id);
+	const struct tracedat_blob *b = tracedat_format_text(in, fev->system, fev->id);
 	char key[KEY_MAX];
 	enum tk_status st;
 

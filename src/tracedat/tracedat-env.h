@@ -94,6 +94,13 @@ enum tk_status convert_env_host(const struct model_env_out *w, const struct trac
  * class). @sc_of_buffer[b] is the CTF stream class of buffer b (UINT64_MAX when none
  * was made), @n_buffers entries. TK_ERR_NOMEM, or a status of @w's.
  */
+/*
+ * The `format` text of event @id of @system ("ftrace" for ftrace's own events) as file @in
+ * holds it, or NULL.
+ */
+const struct tracedat_blob *tracedat_format_text(const struct tracedat_info *in, const char *system,
+						 uint32_t id);
+
 enum tk_status convert_env_write(const struct model_env_out *w, const struct tk_source *src,
 				 const uint64_t *sc_of_buffer, size_t n_buffers,
 				 const uint8_t *used, size_t n_used);

@@ -1,6 +1,7 @@
 // SPDX-License-Identifier: MIT
 /*
- * CTF to trace.dat (tk_convert() with TK_CONVERT_DAT, any input but one trace.dat file):
+ * Any input to trace.dat (tk_convert() with TK_CONVERT_DAT; one trace.dat file is copied page
+ * by page unless the generic path is asked for):
  * events as ftrace records in ring-buffer pages, a file trace-cmd report reads.
  *
  * Two cases:
@@ -25,10 +26,16 @@
  *     version 7 with zstd unless told otherwise, as trace-cmd records; the task names
  *     (saved command lines, which trace-cmd prints instead of "<...>") from a context field
  *     procname, else the trace's procname environment entry (LTTng-UST per-process
- *     traces), for the pid common_pid takes.
+ *     traces), for the pid common_pid takes. Several inputs go this way too: an event
+ *     class of a trace.dat input keeps its own `format` text instead, renumbered when
+ *     another file's format with that ID differs (own_plan(); common_type follows), its
+ *     records laid out as that format says; its tasks are named from the file's saved
+ *     command lines, its instances become buffers of their names, and the kernel symbols
+ *     and printk formats of every trace.dat input are written (each text once), so that
+ *     trace-cmd report prints the merged file's events as it prints the inputs'.
  *
  * Both: an event goes to the CPU of its packet context's cpu_id (0 without one) in the
- * buffer of its stream class (env case) or the top buffer; its time is the model's
+ * buffer of its stream class (env case), of its trace.dat instance's name, or the top one; its time is the model's
  * nanoseconds less the offset of the earliest clock, which a DATE option (absolute clocks,
  * in microseconds, and an OFFSET for the nanoseconds left) or an OFFSET option gives back, so
  * times agree to the nanosecond. A packet whose events_discarded count grew since the
@@ -135,6 +142,9 @@ struct synth_format {
 	uint32_t id;
 	const struct tk_event_class *ec;
 	const struct convert_record_plan *plan; /* the class's, kept in c->classes */
+	/* a trace.dat source's own format, renumbered (own_plan()); NULL when made up */
+	char *text;
+	const struct ftrace_event *fev; /* parsed from @text */
 };
 
 struct dat_conv {
@@ -295,6 +305,33 @@ static int is_int(const struct model_fc *fc)
 	return fc->kind == MODEL_FC_INT || fc->kind == MODEL_FC_ENUM;
 }
 
+/*
+ * Synthesized case: the output buffer of a trace.dat source's instance @tb, by its name (the
+ * instances of several files of one name are one), made when first met.
+ */
+static enum tk_status synth_buffer(struct dat_conv *c, const struct tracedat_buffer *tb,
+				   size_t *out)
+{
+	struct out_buffer *b;
+	size_t i;
+
+	for (i = 1; i < c->n_buffers; i++)
+		if (!strcmp(c->buffers[i].name, tb->name ? tb->name : ""))
+			break;
+	if (i == c->n_buffers) {
+		b = realloc(c->buffers, (c->n_buffers + 1) * sizeof(*b));
+		if (!b)
+			return TK_FAIL(TK_ERR_NOMEM, "Cannot convert to trace.dat");
+		c->buffers = b;
+		memset(&b[i], 0, sizeof(*b));
+		b[i].name = tb->name ? tb->name : "";
+		b[i].clock = tb->clock;
+		c->n_buffers++;
+	}
+	*out = i;
+	return TK_OK;
+}
+
 static enum tk_status stream_init(struct dat_conv *c, const struct tk_stream *s,
 				  struct in_stream *is)
 {
@@ -333,6 +370,8 @@ static enum tk_status stream_init(struct dat_conv *c, const struct tk_stream *s,
 				", reason=no ftrace buffer in the environment has its events",
 				s->path, s->sc->id);
 		is->buffer = i;
+	} else if (s->sc->instance && tracedat_source_info(s->source)) {
+		return synth_buffer(c, s->sc->fmt, &is->buffer);
 	}
 	return TK_OK;
 }
@@ -412,6 +451,9 @@ static void comm_members(const struct tk_event_class *ec, struct in_class *cl)
 	}
 }
 
+static enum tk_status keep_comm(struct dat_conv *c, int64_t pid, const char *name, size_t len,
+				int copy);
+
 /*
  * Synthesized case: note the name of @ev's task (its procname context, else its trace's
  * procname) for the saved command lines, when its stream's task changed. The last name a
@@ -423,8 +465,7 @@ static enum tk_status note_comm(struct dat_conv *c, const struct tk_event *ev, s
 	const struct model_fc *pfc = cl->pid_k ? ev->ec->context : ev->ec->sc->event_context;
 	const struct model_value *pv = ev->scope[MODEL_SCOPE_EVENT_COMMON_CONTEXT + cl->pid_k];
 	const char *name = is->env_comm;
-	size_t len, i;
-	struct comm *e;
+	size_t len;
 	int64_t pid;
 
 	if (!pv)
@@ -449,6 +490,19 @@ static enum tk_status note_comm(struct dat_conv *c, const struct tk_event *ev, s
 	if (!len || memchr(name, '\n', len))
 		return TK_OK;
 	is->last_pid = pid;
+	return keep_comm(c, pid, name, len, cl->comm_k >= 0);
+}
+
+/*
+ * The name @name (@len bytes) of task @pid for the saved command lines; @copy: a copy is
+ * kept, else @name lives as long as the conversion.
+ */
+static enum tk_status keep_comm(struct dat_conv *c, int64_t pid, const char *name, size_t len,
+				int copy)
+{
+	struct comm *e;
+	size_t i;
+
 	for (i = 0; i < c->comms.len; i++) {
 		e = &VEC_AT(&c->comms, struct comm, i);
 		if (e->pid != pid)
@@ -466,7 +520,7 @@ static enum tk_status note_comm(struct dat_conv *c, const struct tk_event *ev, s
 	}
 	free(e->own);
 	e->own = NULL;
-	if (cl->comm_k >= 0) {
+	if (copy) {
 		e->own = malloc(len + 1);
 		if (!e->own)
 			return TK_FAIL(TK_ERR_NOMEM, "Cannot convert to trace.dat");
@@ -543,6 +597,102 @@ static void split_name(const char *full, char *sys, size_t sys_size, char *name,
 			name[i] = '_';
 }
 
+/* @text (@len bytes), a `format` text, with the number of its "ID:" line replaced by @id. */
+static enum tk_status with_id(const char *text, size_t len, uint32_t id, struct vec *out)
+{
+	const char *at = NULL, *end;
+	char num[16];
+	size_t k;
+
+	for (k = 0; k + 4 <= len && !at; k++)
+		if ((k == 0 || text[k - 1] == '\n') && !memcmp(text + k, "ID: ", 4))
+			at = text + k + 4;
+	if (!at)
+		return TK_FAIL(TK_ERR_FORMAT, "Cannot renumber event format: reason=no ID line");
+	end = memchr(at, '\n', len - (size_t) (at - text));
+	if (!end)
+		end = text + len;
+	snprintf(num, sizeof(num), "%" PRIu32, id);
+	out->len = 0;
+	if (vec_reserve(out, 1, len + sizeof(num) + 1) < 0)
+		return TK_FAIL(TK_ERR_NOMEM, "Cannot renumber event format");
+	memcpy(out->data, text, (size_t) (at - text));
+	out->len = (size_t) (at - text);
+	memcpy((char *) out->data + out->len, num, strlen(num));
+	out->len += strlen(num);
+	memcpy((char *) out->data + out->len, end, len - (size_t) (end - text));
+	out->len += len - (size_t) (end - text);
+	((char *) out->data)[out->len] = '\0';
+	return TK_OK;
+}
+
+/*
+ * Synthesized case, for an event class of a trace.dat source: its own format, renumbered so
+ * that the formats of several files do not clash (a format met before with the same text,
+ * an instance's or another file's of the same kernel, keeps its number), and records laid out
+ * as it says. 0 in *@done when the class has no such format (made up then).
+ */
+static enum tk_status own_plan(struct dat_conv *c, const struct tk_event_class *ec,
+			       struct in_class *cl, int *done)
+{
+	const struct tracedat_info *in = tracedat_source_info(ec->sc->source);
+	const struct ftrace_event *orig = in ? ec->fmt : NULL;
+	const struct tracedat_blob *b =
+		orig ? tracedat_format_text(in, orig->system, orig->id) : NULL;
+	struct vec text = VEC_INIT;
+	struct synth_format *sf = NULL;
+	struct ftrace_event *fev = NULL;
+	enum tk_status st = TK_OK;
+	size_t i;
+
+	*done = b != NULL;
+	if (!b)
+		return TK_OK;
+	for (i = 0; st >= 0 && i < c->formats.len && !sf; i++) {
+		struct synth_format *x = &VEC_AT(&c->formats, struct synth_format, i);
+
+		if (!x->text || strcmp(x->system, orig->system))
+			continue;
+		st = with_id((const char *) b->data, b->len, x->id, &text);
+		if (st >= 0 && !strcmp(text.data, x->text))
+			sf = x;
+	}
+	if (st >= 0 && !sf) {
+		uint32_t id = (uint32_t) c->formats.len + 1;
+
+		if (id > UINT16_MAX)
+			st = TK_FAIL(TK_ERR_UNSUPPORTED, "Cannot convert to trace.dat: reason=more "
+							 "than 65535 event classes");
+		if (st >= 0)
+			st = with_id((const char *) b->data, b->len, id, &text);
+		if (st >= 0)
+			st = ftrace_event_parse(&c->ctx, orig->system, text.data, text.len, &fev);
+		if (st >= 0 && (fev->flags & FTRACE_EVENT_FAILED))
+			st = TK_FAIL(TK_ERR_FORMAT, "Cannot read format: event=%s", orig->name);
+		if (st >= 0 && !(sf = vec_push(&c->formats, sizeof(*sf))))
+			st = TK_FAIL(TK_ERR_NOMEM, "Cannot convert to trace.dat");
+		if (st >= 0) {
+			sf->system = strdup(orig->system);
+			sf->name = strdup(orig->name);
+			sf->text = strdup(text.data);
+			sf->id = id;
+			sf->ec = ec;
+			sf->fev = fev;
+			if (!sf->system || !sf->name || !sf->text)
+				st = TK_FAIL(TK_ERR_NOMEM, "Cannot convert to trace.dat");
+		}
+	}
+	vec_fini(&text);
+	if (st >= 0)
+		st = convert_record_plan(&cl->plan, ec, sf->fev, CONVERT_RECORD_ENV, c->bo);
+	if (st >= 0 && !sf->plan)
+		sf->plan = cl->plan;
+	if (st >= 0)
+		cl->id = sf->id;
+	cl->pid_k = cl->comm_k = -1; /* the source names its tasks (put_event()) */
+	return st;
+}
+
 /* The format of a CTF event class, made up and added to the output's formats. */
 static enum tk_status synth_plan(struct dat_conv *c, const struct tk_event_class *ec,
 				 struct in_class *cl)
@@ -553,7 +703,11 @@ static enum tk_status synth_plan(struct dat_conv *c, const struct tk_event_class
 	struct ftrace_event *fev = NULL;
 	uint32_t id = (uint32_t) c->formats.len + 1;
 	enum tk_status st;
+	int done;
 
+	st = own_plan(c, ec, cl, &done);
+	if (st < 0 || done)
+		return st;
 	if (id > UINT16_MAX)
 		return TK_FAIL(TK_ERR_UNSUPPORTED,
 			       "Cannot convert to trace.dat: reason=more than 65535 event classes");
@@ -698,6 +852,18 @@ static enum tk_status put_event(struct dat_conv *c, const struct tk_event *ev)
 		st = note_comm(c, ev, is, cl);
 		if (st < 0)
 			return st;
+	} else if (!c->env.present && ev->stream->source->ops->task) {
+		/* a trace.dat source: common_pid and the file's saved command lines */
+		const char *comm;
+		int64_t pid;
+
+		ev->stream->source->ops->task(ev, &pid, &comm);
+		if (pid != is->last_pid && pid >= 0 && strcmp(comm, MODEL_TASK_UNKNOWN)) {
+			is->last_pid = pid;
+			st = keep_comm(c, pid, comm, strlen(comm), 0);
+			if (st < 0)
+				return st;
+		}
 	}
 	st = convert_record_build(cl->plan, ev, &c->rec);
 	if (st >= 0 && (c->measure || c->rec.size > c->rec_fits)) {
@@ -846,6 +1012,53 @@ static const char *synth_clock(const struct dat_conv *c)
 	return "local";
 }
 
+/*
+ * Synthesized case: the kernel symbols and printk formats of the trace.dat sources, which
+ * their events' formats print with; a text several files share is written once.
+ */
+static enum tk_status put_sources_texts(struct dat_conv *c)
+{
+	struct vec ksyms = VEC_INIT, printk = VEC_INIT;
+	enum tk_status st = TK_OK;
+	size_t i, j;
+
+	for (i = 0; st >= 0 && i < c->t->n_sources; i++) {
+		const struct tracedat_info *in = tracedat_source_info(c->t->sources[i]);
+		int k_seen = 0, p_seen = 0;
+
+		for (j = 0; in && j < i; j++) {
+			const struct tracedat_info *o = tracedat_source_info(c->t->sources[j]);
+
+			k_seen |= o && o->kallsyms.len == in->kallsyms.len &&
+				  !memcmp(o->kallsyms.data, in->kallsyms.data, in->kallsyms.len);
+			p_seen |= o && o->printk.len == in->printk.len &&
+				  !memcmp(o->printk.data, in->printk.data, in->printk.len);
+		}
+		if (in && !k_seen && in->kallsyms.len &&
+		    vec_reserve(&ksyms, 1, in->kallsyms.len) == 0) {
+			memcpy((char *) ksyms.data + ksyms.len, in->kallsyms.data,
+			       in->kallsyms.len);
+			ksyms.len += in->kallsyms.len;
+		} else if (in && !k_seen && in->kallsyms.len) {
+			st = TK_FAIL(TK_ERR_NOMEM, "Cannot convert to trace.dat");
+		}
+		if (in && !p_seen && in->printk.len &&
+		    vec_reserve(&printk, 1, in->printk.len) == 0) {
+			memcpy((char *) printk.data + printk.len, in->printk.data, in->printk.len);
+			printk.len += in->printk.len;
+		} else if (in && !p_seen && in->printk.len) {
+			st = TK_FAIL(TK_ERR_NOMEM, "Cannot convert to trace.dat");
+		}
+	}
+	if (st >= 0 && ksyms.len)
+		st = tracedat_writer_set_kallsyms(c->w, ksyms.data, ksyms.len);
+	if (st >= 0 && printk.len)
+		st = tracedat_writer_set_printk(c->w, printk.data, printk.len);
+	vec_fini(&ksyms);
+	vec_fini(&printk);
+	return st;
+}
+
 static enum tk_status put_synth_metadata(struct dat_conv *c)
 {
 	struct tracedat_writer *w = c->w;
@@ -863,8 +1076,14 @@ static enum tk_status put_synth_metadata(struct dat_conv *c)
 		const struct synth_format *sf = &VEC_AT(&c->formats, struct synth_format, i);
 		struct vec ftext = VEC_INIT;
 
-		st = convert_record_format(sf->ec, sf->id, sf->name, sf->plan, &ftext);
-		if (st >= 0)
+		if (sf->text && !strcmp(sf->system, "ftrace"))
+			st = tracedat_writer_add_ftrace_format(w, sf->text, strlen(sf->text));
+		else if (sf->text)
+			st = tracedat_writer_add_event_format(w, sf->system, sf->text,
+							      strlen(sf->text));
+		else
+			st = convert_record_format(sf->ec, sf->id, sf->name, sf->plan, &ftext);
+		if (st >= 0 && !sf->text)
 			st = tracedat_writer_add_event_format(w, sf->system, ftext.data, ftext.len);
 		vec_fini(&ftext);
 	}
@@ -901,6 +1120,8 @@ static enum tk_status put_synth_metadata(struct dat_conv *c)
 	}
 	if (st >= 0)
 		st = put_comms(c);
+	if (st >= 0)
+		st = put_sources_texts(c);
 	return st;
 }
 
@@ -1028,6 +1249,7 @@ static void dat_free(struct dat_conv *c)
 	for (i = 0; i < c->formats.len; i++) {
 		free(VEC_AT(&c->formats, struct synth_format, i).system);
 		free(VEC_AT(&c->formats, struct synth_format, i).name);
+		free(VEC_AT(&c->formats, struct synth_format, i).text);
 	}
 	vec_fini(&c->formats);
 	for (i = 0; i < c->comms.len; i++)
@@ -1091,15 +1313,7 @@ static enum tk_status dat_open(void **state, struct tk_trace *t, const char *out
 {
 	struct dat_conv *c;
 	enum tk_status st = TK_OK;
-	size_t i;
 
-	for (i = 0; t->n_sources > 1 && i < t->n_sources; i++)
-		if (tracedat_source_info(t->sources[i]))
-			return TK_FAIL(
-				TK_ERR_UNSUPPORTED,
-				"Cannot convert to trace.dat: sources=%zu, reason=a trace.dat "
-				"input can only be written alone",
-				t->n_sources);
 	c = calloc(1, sizeof(*c));
 	if (!c)
 		return TK_FAIL(TK_ERR_NOMEM, "Cannot convert to trace.dat");
