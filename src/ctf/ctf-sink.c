@@ -704,12 +704,12 @@ enum tk_status ctf_sink_place(void *state, const struct tk_event *ev, struct ctf
 		if (st < 0)
 			return st;
 	}
+	at->ts = event_time(c, s, ev);
 	if (ev->has_ts)
-		s->last = event_time(c, s, ev);
+		s->last = at->ts;
 	at->w = s->out->w;
 	at->ws = s->ws;
 	at->ec_id = c->ec_ids[k];
-	at->ts = ev->has_ts ? s->last : event_time(c, s, ev);
 	at->stream_context = s->out->sc_ctx[s->sci];
 	at->common_in_stream = c->ec_common[k] == CC_COMMON_STREAM;
 	at->context = c->ec_ctx[k];

@@ -1012,6 +1012,38 @@ static const char *synth_clock(const struct dat_conv *c)
 	return "local";
 }
 
+/* Source @i's kernel symbols (@printk 0) or printk formats (1), or NULL when not trace.dat. */
+static const struct tracedat_blob *source_text(const struct tk_trace *t, size_t i, int printk)
+{
+	const struct tracedat_info *in = tracedat_source_info(t->sources[i]);
+
+	return !in ? NULL : printk ? &in->printk : &in->kallsyms;
+}
+
+/* The texts source_text() gives for every source, each text once, one after the other. */
+static enum tk_status sources_text(const struct tk_trace *t, int printk, struct vec *out)
+{
+	size_t i, j;
+
+	for (i = 0; i < t->n_sources; i++) {
+		const struct tracedat_blob *b = source_text(t, i, printk);
+
+		for (j = 0; b && b->len && j < i; j++) {
+			const struct tracedat_blob *o = source_text(t, j, printk);
+
+			if (o && o->len == b->len && !memcmp(o->data, b->data, b->len))
+				break;
+		}
+		if (!b || !b->len || j < i)
+			continue;
+		if (vec_reserve(out, 1, b->len) < 0)
+			return TK_FAIL(TK_ERR_NOMEM, "Cannot convert to trace.dat");
+		memcpy((char *) out->data + out->len, b->data, b->len);
+		out->len += b->len;
+	}
+	return TK_OK;
+}
+
 /*
  * Synthesized case: the kernel symbols and printk formats of the trace.dat sources, which
  * their events' formats print with; a text several files share is written once.
@@ -1019,37 +1051,11 @@ static const char *synth_clock(const struct dat_conv *c)
 static enum tk_status put_sources_texts(struct dat_conv *c)
 {
 	struct vec ksyms = VEC_INIT, printk = VEC_INIT;
-	enum tk_status st = TK_OK;
-	size_t i, j;
+	enum tk_status st;
 
-	for (i = 0; st >= 0 && i < c->t->n_sources; i++) {
-		const struct tracedat_info *in = tracedat_source_info(c->t->sources[i]);
-		int k_seen = 0, p_seen = 0;
-
-		for (j = 0; in && j < i; j++) {
-			const struct tracedat_info *o = tracedat_source_info(c->t->sources[j]);
-
-			k_seen |= o && o->kallsyms.len == in->kallsyms.len &&
-				  !memcmp(o->kallsyms.data, in->kallsyms.data, in->kallsyms.len);
-			p_seen |= o && o->printk.len == in->printk.len &&
-				  !memcmp(o->printk.data, in->printk.data, in->printk.len);
-		}
-		if (in && !k_seen && in->kallsyms.len &&
-		    vec_reserve(&ksyms, 1, in->kallsyms.len) == 0) {
-			memcpy((char *) ksyms.data + ksyms.len, in->kallsyms.data,
-			       in->kallsyms.len);
-			ksyms.len += in->kallsyms.len;
-		} else if (in && !k_seen && in->kallsyms.len) {
-			st = TK_FAIL(TK_ERR_NOMEM, "Cannot convert to trace.dat");
-		}
-		if (in && !p_seen && in->printk.len &&
-		    vec_reserve(&printk, 1, in->printk.len) == 0) {
-			memcpy((char *) printk.data + printk.len, in->printk.data, in->printk.len);
-			printk.len += in->printk.len;
-		} else if (in && !p_seen && in->printk.len) {
-			st = TK_FAIL(TK_ERR_NOMEM, "Cannot convert to trace.dat");
-		}
-	}
+	st = sources_text(c->t, 0, &ksyms);
+	if (st >= 0)
+		st = sources_text(c->t, 1, &printk);
 	if (st >= 0 && ksyms.len)
 		st = tracedat_writer_set_kallsyms(c->w, ksyms.data, ksyms.len);
 	if (st >= 0 && printk.len)
