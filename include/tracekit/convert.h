@@ -148,6 +148,31 @@ struct tk_convert_opts {
 TK_EXPORT enum tk_status tk_convert(const char *const *inputs, size_t n_inputs, const char *output,
 				    const struct tk_convert_opts *opts);
 
+struct tk_print_opts;
+
+/**
+ * tk_print() - Print the events of traces: the pipeline of tk_convert() into the printer.
+ * @inputs:   Paths, as tk_trace_open() takes them (@n_inputs of them).
+ * @n_inputs: Number of @inputs.
+ * @popts:    The printer's options (struct tk_print_opts in <tracekit/print.h>: style,
+ *            flags, @out_fd for the events, @err_fd for notices), or NULL for the defaults.
+ * @copts:    The selection (@filter, @events, the time window), @progress with its
+ *            @payload (counting events printed), @warning and @stop of a conversion; its
+ *            other members are not used. NULL for none.
+ *
+ * The events go to @popts->out_fd as they come: a failure to read leaves every event before
+ * it printed. Losses before an event the selection leaves out are left out with it in the
+ * text of babeltrace2 and trace-cmd (as `trace-cmd report -F` does) and go with the next
+ * event kept in the same stream in JSON, Chrome JSON, CSV and TSV.
+ *
+ * Return: TK_OK, or the failure with its causes: opening the inputs, the selection ("Cannot
+ * read trace" for what came while reading, "Cannot write output" for the output).
+ * Ownership: Everything is borrowed for the call.
+ */
+TK_EXPORT enum tk_status tk_print(const char *const *inputs, size_t n_inputs,
+				  const struct tk_print_opts *popts,
+				  const struct tk_convert_opts *copts);
+
 #ifdef __cplusplus
 }
 #endif

@@ -33,7 +33,9 @@ struct sink_ctx {
 	const volatile sig_atomic_t *stop; /* tk_convert_opts.stop, or NULL */
 	const char *const *inputs;	   /* the paths the trace was opened from */
 	size_t n_inputs;
-	unsigned int style; /* text sinks: the printer's style */
+	unsigned int style;		   /* text sinks: the printer's style */
+	const struct tk_print_opts *print; /* tk_print(): the printer's options, output its fd */
+	uint8_t sink_failed;		   /* the failure came from the sink, not the reading */
 };
 
 /*

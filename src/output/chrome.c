@@ -726,4 +726,5 @@ const struct sink_ops sink_chrome = {
 	.end = finish,
 	.destroy = destroy,
 	.plan = json_plan_build,
+	.carry_losses = 1,
 };

@@ -425,6 +425,7 @@ const struct sink_ops sink_csv = {
 	.notice = notice,
 	.destroy = destroy,
 	.plan = plan_build,
+	.carry_losses = 1,
 };
 
 const struct sink_ops sink_tsv = {
@@ -433,4 +434,5 @@ const struct sink_ops sink_tsv = {
 	.notice = notice,
 	.destroy = destroy,
 	.plan = plan_build,
+	.carry_losses = 1,
 };

@@ -551,4 +551,5 @@ const struct sink_ops sink_json = {
 	.notice = notice,
 	.destroy = destroy,
 	.plan = json_plan_build,
+	.carry_losses = 1,
 };

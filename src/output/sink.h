@@ -29,6 +29,10 @@ struct plan;
  *           before, and may be called without @begin.
  * @destroy: free the sink's state.
  * @plan:    build the print plan of an event class (pretty_plan_for() keeps it).
+ * @carry_losses: 1 when the losses before an event the filter stage leaves out go with the
+ *           next event kept in the same stream (outputs that programs read, where a loss has
+ *           no line of its own); 0 when they are left out with it, as trace-cmd report -F
+ *           does.
  */
 struct sink_ops {
 	enum tk_status (*begin)(struct tk_printer *p, const struct tk_trace *t);
@@ -39,6 +43,7 @@ struct sink_ops {
 	void (*destroy)(struct tk_printer *p);
 	enum tk_status (*plan)(struct tk_printer *p, const struct tk_event_class *ec,
 			       struct plan **out);
+	uint8_t carry_losses;
 };
 
 /* The sinks, each defined in its own file. */

@@ -115,17 +115,24 @@ static enum tk_status make_filter(struct sink_ctx *f, struct tk_trace *t)
 
 struct text_sink {
 	struct tk_printer *p;
-	struct outfile of;
-	int64_t *missed; /* by stream: losses before dropped events, not shown yet */
+	struct outfile of; /* the output file, unless the printer writes to its own fds */
+	uint8_t to_fd;	   /* tk_print(): the printer writes to tk_print_opts.out_fd */
+	uint8_t carry;	   /* losses before dropped events go with the next one kept */
+	int64_t *missed;   /* by stream: losses before dropped events, not shown yet */
 	size_t n_streams;
 	enum tk_status err; /* a notice the printer could not write */
 };
 
+/*
+ * The printer writing @output, or, for tk_print() (@output NULL), writing to the fds its
+ * options give.
+ */
 static enum tk_status text_open(void **state, struct tk_trace *t, const char *output,
 				struct sink_ctx *cx)
 {
 	struct tk_print_opts po = TK_PRINT_OPTS_INIT;
 	struct text_sink *s = calloc(1, sizeof(*s));
+	const struct sink_ops *ops = sink_for_style(cx->style);
 	enum tk_status st;
 
 	if (s)
@@ -136,17 +143,21 @@ static enum tk_status text_open(void **state, struct tk_trace *t, const char *ou
 		return TK_FAIL(TK_ERR_NOMEM, "Cannot convert");
 	}
 	s->n_streams = t->n_streams;
+	s->carry = ops && ops->carry_losses;
 	s->of = (struct outfile) OUTFILE_INIT;
-	st = outfile_open(&s->of, output); /* named when complete */
-	if (st < 0) {
-		free(s->missed);
-		free(s);
-		return st;
+	s->to_fd = !output;
+	if (output) {
+		st = outfile_open(&s->of, output); /* named when complete */
+		if (st < 0) {
+			free(s->missed);
+			free(s);
+			return st;
+		}
+		po.style = cx->style;
+		po.out_fd = s->of.fd;
+		po.err_fd = s->of.fd;
 	}
-	po.style = cx->style;
-	po.out_fd = s->of.fd;
-	po.err_fd = s->of.fd;
-	st = tk_printer_open(&s->p, &po);
+	st = tk_printer_open(&s->p, output ? &po : cx->print);
 	if (st >= 0) {
 		tk_printer_set_filter(s->p, cx->tf);
 		st = tk_printer_begin(s->p, t);
@@ -160,7 +171,7 @@ static void text_skip(void *state, const struct tk_event *ev)
 	struct text_sink *s = state;
 	size_t si = ev->stream->index;
 
-	if (ev->missed && si < s->n_streams)
+	if (ev->missed && s->carry && si < s->n_streams)
 		s->missed[si] = model_missed_add(s->missed[si], ev->missed);
 }
 
@@ -202,10 +213,12 @@ static enum tk_status text_close(void *state, enum tk_status st)
 	st2 = s->p ? printer_close(s->p) : TK_OK; /* adds to the chain of a failure */
 	if (st >= 0)
 		st = st2;
-	if (st >= 0)
-		st = outfile_commit(&s->of);
-	else
-		outfile_abort(&s->of);
+	if (!s->to_fd) { /* to the printer's fds, what was written stays */
+		if (st >= 0)
+			st = outfile_commit(&s->of);
+		else
+			outfile_abort(&s->of);
+	}
 	free(s->missed);
 	free(s);
 	return st;
@@ -285,8 +298,10 @@ enum tk_status pipeline_run_sink(struct tk_trace *t, const char *output,
 	enum tk_status st;
 	int keep;
 
+	cx->sink_failed = 0;
 	st = sink->open(&state, t, output, cx);
 	if (st < 0) {
+		cx->sink_failed = 1;
 		if (state)
 			(void) sink->close(state, st);
 		return st;
@@ -308,14 +323,22 @@ enum tk_status pipeline_run_sink(struct tk_trace *t, const char *output,
 				continue;
 			}
 			st = sink->event(state, ev);
-			if (st >= 0)
-				st = sink_progress(cx);
+			if (st < 0) {
+				cx->sink_failed = 1;
+				break;
+			}
+			st = sink_progress(cx);
 		}
 		if (st == TK_END)
 			st = TK_OK;
 		tk_iter_destroy(it);
 		it = NULL;
-		st = sink->close(state, st);
+		if (st >= 0) {
+			st = sink->close(state, st);
+			cx->sink_failed = st < 0;
+		} else {
+			st = sink->close(state, st);
+		}
 		if (st == TK_AGAIN)
 			cx->events = 0; /* the sink measured: every event again */
 	} while (st == TK_AGAIN);
@@ -421,4 +444,48 @@ enum tk_status tk_convert(const char *const *inputs, size_t n_inputs, const char
 	if (o->progress && filter.events) /* the final count, for the caller's summary */
 		o->progress(filter.events, filter.total, o->payload);
 	return TK_OK;
+}
+
+enum tk_status tk_print(const char *const *inputs, size_t n_inputs,
+			const struct tk_print_opts *popts, const struct tk_convert_opts *copts)
+{
+	static const struct tk_convert_opts no_copts = TK_CONVERT_OPTS_INIT;
+	static const struct tk_print_opts no_popts = TK_PRINT_OPTS_INIT;
+	const struct tk_convert_opts *o = copts ? copts : &no_copts;
+	struct tk_trace_opts topts = TK_TRACE_OPTS_INIT;
+	struct sink_ctx cx = {0};
+	struct tk_trace *t = NULL;
+	enum tk_status st;
+
+	error_reset();
+	TK_ASSERT_PRE(inputs && n_inputs && o->size >= sizeof(size_t));
+	if (!popts)
+		popts = &no_popts;
+	TK_ASSERT_PRE(popts->size >= offsetof(struct tk_print_opts, style) + sizeof(popts->style));
+	if (o->size >= offsetof(struct tk_convert_opts, warning_payload) + sizeof(void *)) {
+		topts.warning = o->warning;
+		topts.payload = o->warning_payload;
+	}
+	st = tk_trace_open(&t, inputs, n_inputs, &topts);
+	if (st < 0)
+		return st;
+	cx.o = o;
+	if (o->size >= offsetof(struct tk_convert_opts, stop) + sizeof(o->stop))
+		cx.stop = o->stop;
+	cx.inputs = inputs;
+	cx.n_inputs = n_inputs;
+	cx.style = popts->style;
+	cx.print = popts;
+	st = make_filter(&cx, t);
+	if (st >= 0) {
+		st = pipeline_run_sink(t, NULL, &text_sink, &cx);
+		if (st < 0)
+			st = TK_FAIL(st,
+				     cx.sink_failed ? "Cannot write output" : "Cannot read trace");
+	}
+	tk_filter_destroy(cx.tf);
+	tk_trace_close(t);
+	if (st >= 0 && o->progress && cx.events) /* the final count, for the caller's summary */
+		o->progress(cx.events, 0, o->payload);
+	return st;
 }

@@ -634,9 +634,46 @@ def cmd_valid_chrome(chrome, count):
     return n
 
 
+def cmd_carried(full, kept, name):
+    """
+    Losses with a selection: the JSON lines of the events named NAME (kept) against those of
+    every event (full). Each kept event follows, in its stream, one loss object holding the
+    losses of the full printout since the kept event before it in that stream (null when one
+    of them is unknown), or none when there were none.
+    """
+    pending, want = {}, []
+    for o in read_jsonl(full):
+        key = (o["stream"], o["stream_id"])
+        if "lost" in o:
+            if o["kind"] == "events":
+                p = pending.get(key, 0)
+                pending[key] = None if p is None or o["lost"] is None else p + o["lost"]
+        elif o["name"] == name:
+            want.append((key, o["ts"], pending.pop(key, 0)))
+    got, lost = [], {}
+    for o in read_jsonl(kept):
+        key = (o["stream"], o["stream_id"])
+        if "lost" in o:
+            lost[key] = o["lost"]
+        else:
+            got.append((key, o["ts"], lost.pop(key, 0)))
+    if len(got) != len(want):
+        fail("%d kept events, the full printout has %d named %s" % (len(got), len(want), name))
+    shown = 0
+    for g, w in zip(got, want):
+        if g != w:
+            fail("event at %s of stream %s: losses before it %r, want %r" % (g[1], g[0], g[2], w[2]))
+            break
+        shown += g[2] != 0
+    if not shown:
+        fail("no kept event follows losses: the check needs some")
+    return shown
+
+
 def main():
     cmds = {"lines": cmd_lines, "tracecmd": cmd_tracecmd, "chrome": cmd_chrome,
-            "valid-lines": cmd_valid_lines, "valid-chrome": cmd_valid_chrome}
+            "valid-lines": cmd_valid_lines, "valid-chrome": cmd_valid_chrome,
+            "carried": cmd_carried}
     args = sys.argv[2:]
     if sys.argv[1] == "chrome" and len(args) == 3:
         args.append(None)

@@ -24,6 +24,11 @@
 #      (trace.dat common_pid, CTF vtid/vpid) or its CPU's; for trace.dat files, CPU slices
 #      exactly from each sched_switch to the next on that CPU (the last to the latest
 #      time), named after next_comm, and task tracks named after comms the trace holds.
+#   5. Losses with a selection (-e sched_switch on a trace.dat file with losses): JSON lines
+#      give each kept event the losses since the kept event before it in its stream, as
+#      the full printout shows them, and `convert --to json -o -` writes the same bytes as
+#      print (one pipeline); the trace-cmd style leaves them out with the dropped events,
+#      as `trace-cmd report -F` does (compared when trace-cmd is installed).
 #   4. Damaged traces (cut trace.dat and CTF stream files): exit status 1, one cause line,
 #      every JSON line parses and holds the events the babeltrace style printed; the Chrome
 #      document still parses (it is closed after the error). A --cpu filter that leaves no
@@ -216,6 +221,20 @@ run 0 none print --style chrome --cpu=7 a.dat &&
 	verify "no event: Chrome" valid-chrome none 0
 run 0 none print --style json --cpu=7 a.dat && checked=$((checked + 1)) &&
 	if [ -s none ]; then fail "--style json --cpu=7 of a 4-CPU file printed something"; fi
+
+# 5. losses with a selection
+run 0 full.json print --style json a.dat &&
+	run 0 kept.json print --style json -e sched_switch a.dat &&
+	verify "-e sched_switch: JSON losses" carried full.json kept.json sched_switch
+run 0 conv.json convert --to json -e sched_switch -o - a.dat && checked=$((checked + 1)) &&
+	if ! cmp -s kept.json conv.json; then fail "convert --to json -o - differs from print"; fi
+if [ $oracle -eq 1 ]; then
+	run 0 kept.txt print -e sched_switch a.dat && checked=$((checked + 1)) &&
+		trace-cmd report -F sched_switch a.dat >want.txt 2>/dev/null &&
+		if ! cmp -s kept.txt want.txt || ! grep -q 'EVENTS DROPPED' want.txt; then
+			fail "print -e sched_switch of a file with losses: not trace-cmd report -F's text"
+		fi
+fi
 
 # the help names both styles; an unknown style is a usage error
 run 0 help print --help && checked=$((checked + 1)) &&

@@ -5,9 +5,9 @@
  * events and packets are reported on stderr as babeltrace2 reports them. For trace.dat files
  * it is what `trace-cmd report FILE` prints, with report's -R, -t, --cpu and --events. The
  * selection options (-e, --begin, --end, --timerange, --pid, --comm, --cpu) go to the
- * library's filter stage, the same for every format and for `tracekit convert`. Printing into
- * a file shows a progress line on stderr when that is a terminal (not into a pipe, whose
- * pager may be on the same screen).
+ * library's filter stage, the same for every format and for `tracekit convert`: tk_print()
+ * runs tk_convert()'s pipeline into the printer. Printing into a file shows a progress line
+ * on stderr when that is a terminal (not into a pipe, whose pager may be on the same screen).
  */
 #include <getopt.h>
 #include <stdio.h>
@@ -163,17 +163,25 @@ static int parse_list(const char *arg, const struct item *items, size_t n, unsig
 	return 0;
 }
 
-struct print_ctx {
-	struct tk_printer *printer;
-	int failed;
-};
-
-static void on_notice(const struct tk_notice *notice, void *payload)
+/* --events: the event formats of the files, not their events */
+static int print_formats(char **paths, size_t n, const struct tk_print_opts *popts)
 {
-	struct print_ctx *ctx = payload;
+	struct tk_trace_opts topts = TK_TRACE_OPTS_INIT;
+	struct tk_printer *printer = NULL;
+	struct tk_trace *trace = NULL;
+	int rc = 0;
 
-	if (tk_printer_print_notice(ctx->printer, notice) < 0)
-		ctx->failed = 1;
+	topts.warning = cli_warn;
+	if (tk_trace_open(&trace, (const char *const *) paths, n, &topts) < 0)
+		return cli_fail(NULL);
+	if (tk_printer_open(&printer, popts) < 0)
+		rc = cli_fail("Cannot print");
+	else if (tk_printer_print_formats(printer, trace) < 0)
+		rc = cli_fail("Cannot write output");
+	if (tk_printer_close(printer) < 0 && !rc)
+		rc = cli_fail("Cannot write output");
+	tk_trace_close(trace);
+	return rc;
 }
 
 int cmd_print(int argc, char **argv)
@@ -198,17 +206,11 @@ int cmd_print(int argc, char **argv)
 	static const char shortopts[] = "n:f:Rtqhe:F:";
 	static struct cli_filter sel;
 	struct tk_filter_opts fopts;
-	struct tk_filter *filter = NULL;
 	struct tk_print_opts popts = TK_PRINT_OPTS_INIT;
-	struct tk_trace *trace = NULL;
-	struct tk_trace_opts topts = TK_TRACE_OPTS_INIT;
-	struct tk_iter *it = NULL;
-	struct print_ctx ctx = {NULL, 0};
-	const struct tk_event *ev;
+	struct tk_convert_opts copts = TK_CONVERT_OPTS_INIT;
 	struct cli_progress prog = {0};
 	struct stat sb;
-	uint64_t printed = 0;
-	int c, rc = 0, formats = 0, keep, style, quiet = 0;
+	int c, formats = 0, style, quiet = 0;
 	enum tk_status st;
 
 	optind = 1;
@@ -288,71 +290,17 @@ int cmd_print(int argc, char **argv)
 	if (cli_filter_finish(&sel, "print", popts.flags & TK_PRINT_CLOCK_GMT ? TK_FILTER_GMT : 0,
 			      &fopts))
 		return 2;
-	topts.warning = cli_warn;
-	st = tk_trace_open(&trace, (const char *const *) argv + optind, (size_t) (argc - optind),
-			   &topts);
-	if (st < 0)
-		return cli_fail(NULL);
-	st = tk_printer_open(&ctx.printer, &popts);
-	if (st < 0) {
-		tk_trace_close(trace);
-		return cli_fail("Cannot print");
-	}
-	if (formats) {
-		if (tk_printer_print_formats(ctx.printer, trace) < 0)
-			rc = cli_fail("Cannot write output");
-		goto out;
-	}
-	if (tk_filter_create(&filter, trace, &fopts) < 0) {
-		rc = cli_fail(NULL);
-		goto out;
-	}
-	st = tk_iter_create(&it, trace);
-	if (st < 0) {
-		rc = cli_fail("Cannot read trace");
-		goto out;
-	}
-	tk_iter_set_notice_cb(it, on_notice, &ctx);
-	tk_printer_set_filter(ctx.printer, filter); /* columns of the selected classes (csv) */
-	if (tk_printer_begin(ctx.printer, trace) < 0) {
-		rc = cli_fail("Cannot write output");
-		goto out;
-	}
-	if (!quiet && isatty(STDERR_FILENO) && !fstat(STDOUT_FILENO, &sb) && S_ISREG(sb.st_mode))
+	if (formats)
+		return print_formats(argv + optind, (size_t) (argc - optind), &popts);
+	copts.filter = &fopts;
+	copts.warning = cli_warn;
+	if (!quiet && isatty(STDERR_FILENO) && !fstat(STDOUT_FILENO, &sb) && S_ISREG(sb.st_mode)) {
 		cli_progress_start(&prog, "printing", "printed"); /* not over a pager's screen */
-	while ((st = tk_iter_next(it, &ev)) == TK_OK) {
-		st = tk_filter_match(filter, ev, &keep);
-		if (st < 0)
-			break;
-		if (!keep)
-			continue;
-		if (tk_printer_print(ctx.printer, ev) < 0) {
-			if (prog.shown)
-				cli_progress_end(&prog, 0);
-			rc = cli_fail("Cannot write output");
-			goto out;
-		}
-		if (++printed % 65536 == 0 && prog.doing)
-			cli_progress(printed, 0, &prog);
+		copts.progress = cli_progress;
+		copts.payload = &prog;
 	}
-	if (prog.shown) {
-		prog.done = printed;
-		cli_progress_end(&prog, st >= 0);
-	}
-	if (st < 0) {
-		/* print every good event before reporting the damage */
-		char *msg = cli_error_text("Cannot read trace");
-
-		tk_printer_flush(ctx.printer);
-		fprintf(stderr, "%s\n", msg ? msg : "tracekit: cannot read trace");
-		free(msg);
-		rc = 1;
-	}
-out:
-	tk_iter_destroy(it);
-	tk_filter_destroy(filter);
-	if (tk_printer_close(ctx.printer) < 0 && !rc)
-		rc = cli_fail("Cannot write output");
-	tk_trace_close(trace);
-	return rc;
+	st = tk_print((const char *const *) argv + optind, (size_t) (argc - optind), &popts,
+		      &copts);
+	cli_progress_end(&prog, st >= 0);
+	return st < 0 ? cli_fail(NULL) : 0;
 }
