@@ -16,6 +16,9 @@
  *
  * On stdout it writes one line per event name, "NAME COUNT", counting every tracepoint it
  * fired, so the test can check that the recording lost nothing.
+ *
+ * Usage: tk-app [N]   fires every group N times (default 1): many times over, the events
+ * wrap the small buffers of an overwrite-mode (flight recorder) channel.
  */
 #define _GNU_SOURCE /* sched_setaffinity() and the CPU_* macros */
 
@@ -24,6 +27,7 @@
 #include <math.h>
 #include <sched.h>
 #include <stdio.h>
+#include <stdlib.h>
 #include <string.h>
 
 #include "tk-probes.h"
@@ -327,22 +331,26 @@ static void fire_mixed(void)
 	FIRE(point_warn, 0, 0);
 }
 
-int main(void)
+int main(int argc, char **argv)
 {
+	long rounds = argc > 1 ? strtol(argv[1], NULL, 10) : 1;
+
 	if (sched_getaffinity(0, sizeof(allowed), &allowed) != 0)
 		CPU_ZERO(&allowed);
 
-	fire_integers();
-	fire_floats();
-	next_cpu();
-	fire_strings();
-	next_cpu();
-	fire_arrays();
-	next_cpu();
-	fire_sequences();
-	fire_enums();
-	next_cpu();
-	fire_mixed();
+	for (long r = 0; r < rounds; r++) {
+		fire_integers();
+		fire_floats();
+		next_cpu();
+		fire_strings();
+		next_cpu();
+		fire_arrays();
+		next_cpu();
+		fire_sequences();
+		fire_enums();
+		next_cpu();
+		fire_mixed();
+	}
 
 	for (size_t i = 0; i < sizeof(names) / sizeof(names[0]); i++)
 		printf("%s %lu\n", names[i], counts[i]);
