@@ -127,7 +127,8 @@ TK_EXPORT int tk_event_has_timestamp(const struct tk_event *ev);
 TK_EXPORT int64_t tk_event_get_timestamp(const struct tk_event *ev);
 
 /**
- * tk_event_get_cpu() - CPU an event was recorded on, when the format says (trace.dat).
+ * tk_event_get_cpu() - CPU an event was recorded on, when the format says: trace.dat's
+ * ring buffer, a CTF packet context's cpu_id (LTTng's per-CPU streams).
  * @ev: An event.
  *
  * Return: The CPU number, or -1 when unknown.

@@ -610,6 +610,7 @@ struct ctf_cursor {
 	uint8_t pkt_done; /* the packet at pkt_off has ended: the next one is after it */
 	size_t npkt_vals; /* values of packet header and context */
 	size_t pctx_off;  /* first value of the packet context */
+	int32_t cpu_val;  /* packet context value that is the CPU (cpu_id), or -1 */
 	struct snapshots cur, prev;
 	struct tk_event ev;
 	struct tk_notice notice;
@@ -619,6 +620,29 @@ struct ctf_cursor {
 	struct pkt_ref *order; /* streams of several files: every packet, in reading order */
 	size_t norder, next_ref;
 };
+
+/*
+ * Where the packet context @pc keeps the CPU the packet's events were recorded on (its
+ * cpu_id integer, as LTTng and babeltrace2 name it): its value index, when only scalars come
+ * before it; -1 otherwise.
+ */
+static int32_t cpu_value(const struct model_fc *pc)
+{
+	uint32_t i;
+
+	for (i = 0; pc && pc->kind == MODEL_FC_STRUCT && i < pc->u.st.count && i < INT32_MAX; i++) {
+		const struct model_member *m = &pc->u.st.members[i];
+
+		if (!strcmp(m->name, "cpu_id")) {
+			int is_int = m->fc->kind == MODEL_FC_INT || m->fc->kind == MODEL_FC_ENUM;
+
+			return is_int ? (int32_t) i : -1;
+		}
+		if (m->fc->kind > MODEL_FC_STRING)
+			return -1;
+	}
+	return -1;
+}
 
 static TK_NOINLINE enum tk_status cycles_to_ns_slow(const struct tk_stream *s, uint64_t cycles,
 						    int64_t *ns)
@@ -901,6 +925,11 @@ static enum tk_status cursor_read_packet(struct ctf_cursor *c)
 			       f->path, c->pkt_no, (unsigned long long) c->pkt_off);
 	c->pctx_off = pi.header_values;
 	c->npkt_vals = c->d.nv;
+	if (c->cpu_val >= 0) {
+		uint64_t cpu = c->d.vals[c->pctx_off + (size_t) c->cpu_val].v.u;
+
+		c->ev.cpu = cpu <= INT32_MAX ? (int32_t) cpu : -1;
+	}
 	c->pkt_bits = pi.packet_bits;
 	c->content_bits = pi.content_bits;
 	c->cur.discarded = c->d.discarded;
@@ -1253,6 +1282,7 @@ enum tk_status ctf_cursor_open(struct tk_stream *stream, struct model_cursor **o
 	c->ev.stream = stream;
 	c->ev.has_ts = stream->sc->clock != NULL;
 	c->ev.cpu = -1;
+	c->cpu_val = cpu_value(stream->sc->packet_context);
 	c->notice.stream = stream;
 	c->state = CUR_PACKET;
 	c->file = 0;

@@ -364,6 +364,11 @@ def cmd_lines(jsonl, bt_sec, bt_cyc, bt_err):
                     fail("%s: no payload in the text, JSON fields %r" % (where, js.get(key)))
             elif key in js:
                 fail("%s: no %s in the text, JSON has one" % (where, key))
+        # the CPU is the packet context's cpu_id, which the text shows, in every format
+        pc = b.get("packet_context")
+        cpu_id = [v[1] for k, v in pc[1] if k == "cpu_id" and v[0] == "num"] if pc else []
+        if cpu_id and str(js.get("cpu")) != cpu_id[0]:
+            fail("%s: packet context cpu_id %s, JSON cpu %r" % (where, cpu_id[0], js.get("cpu")))
     want = []
     with open(bt_err, "r", errors="replace") as f:
         for line in f:
