@@ -27,7 +27,6 @@ struct model_fc *ftrace_model_int_fc(struct arena *a, uint32_t bytes, int is_sig
 	fc->in_ir = 1;
 	fc->size = bytes * 8;
 	fc->align = 8;
-	fc->store = -1;
 	return fc;
 }
 
@@ -96,7 +95,6 @@ static struct model_fc *field_fc(struct arena *a, const struct ftrace_event *ev,
 		fc->encoding = MODEL_ENCODING_UTF8;
 		fc->in_ir = 1;
 		fc->align = 8;
-		fc->store = -1;
 		fc->u.arr.length = f->arraylen;
 		fc->u.arr.elem = fc->is_text ? ftrace_model_int_fc(a, 1, is_signed, 0, bo) : NULL;
 		return fc->is_text && !fc->u.arr.elem ? NULL : fc;
@@ -113,7 +111,6 @@ static struct model_fc *field_fc(struct arena *a, const struct ftrace_event *ev,
 	fc->kind = sh == SHAPE_SEQ ? MODEL_FC_SEQUENCE : MODEL_FC_ARRAY;
 	fc->in_ir = 1;
 	fc->align = 8;
-	fc->store = -1;
 	fc->u.arr.elem = elem;
 	fc->u.arr.length = sh == SHAPE_BYTES ? f->size : f->arraylen;
 	return fc;
@@ -131,7 +128,6 @@ static struct model_fc *fields_fc(struct arena *a, const struct ftrace_event *ev
 	fc->kind = MODEL_FC_STRUCT;
 	fc->in_ir = 1;
 	fc->align = 8;
-	fc->store = -1;
 	fc->u.st.members = arena_alloc(a, (n + 1) * sizeof(*fc->u.st.members));
 	if (!fc->u.st.members)
 		return NULL;
@@ -190,7 +186,6 @@ enum tk_status ftrace_model_unknown_class(struct arena *a, const struct ftrace_c
 	seq->kind = MODEL_FC_SEQUENCE;
 	seq->in_ir = 1;
 	seq->align = 8;
-	seq->store = -1;
 	seq->u.arr.elem = ftrace_model_int_fc(a, 1, 0, 1, ctx->bo);
 	ec->payload = seq->u.arr.elem ? model_struct_of_one(a, "data", seq) : NULL;
 	if (!ec->payload)
