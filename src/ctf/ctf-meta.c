@@ -123,7 +123,10 @@ static enum tk_status scope_add(struct meta *m, uint8_t kind, const char *name, 
 
 /* ---- field class helpers --------------------------------------------------------------- */
 
-/* A field class of @kind, a struct ctf_fc like every field class of the reader. */
+/*
+ * A field class of @kind, a struct ctf_fc like every field class of the reader, hidden
+ * until ctf-resolve.c finds users are shown it.
+ */
 static struct model_fc *fc_new(struct meta *m, uint8_t kind)
 {
 	struct ctf_fc *cfc = arena_alloc(m->a, sizeof(*cfc));
@@ -136,6 +139,7 @@ static struct model_fc *fc_new(struct meta *m, uint8_t kind)
 	fc->kind = kind;
 	fc->align = 1;
 	fc->base = 10;
+	fc->hidden = 1;
 	fc->byte_order = (uint8_t) m->ct->bo;
 	return fc;
 }

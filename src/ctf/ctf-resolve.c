@@ -615,33 +615,37 @@ static enum tk_status resolve_all(struct tk_source *src, struct ctf_trace *ct)
 
 /* ---- 7. shown fields ------------------------------------------------------------------- */
 
-static void force_in_ir(struct model_fc *fc, uint8_t v)
+/* Hide (@hidden 1) or show @fc and everything it holds. */
+static void force_hidden(struct model_fc *fc, uint8_t hidden)
 {
 	uint32_t i;
 
 	if (!fc)
 		return;
-	fc->in_ir = v;
+	fc->hidden = hidden;
 	switch (fc->kind) {
 	case MODEL_FC_STRUCT:
 		for (i = 0; i < fc->u.st.count; i++)
-			force_in_ir(fc->u.st.members[i].fc, v);
+			force_hidden(fc->u.st.members[i].fc, hidden);
 		break;
 	case MODEL_FC_VARIANT:
 		for (i = 0; i < fc->u.var.count; i++)
-			force_in_ir(fc->u.var.options[i].fc, v);
+			force_hidden(fc->u.var.options[i].fc, hidden);
 		break;
 	case MODEL_FC_ARRAY:
 	case MODEL_FC_SEQUENCE:
-		force_in_ir(fc->u.arr.elem, v);
+		force_hidden(fc->u.arr.elem, hidden);
 		break;
 	default:
 		break;
 	}
 }
 
-/* babeltrace2's rules; members are visited last to first so users mark their targets first. */
-static void update_in_ir(struct model_fc *fc)
+/*
+ * babeltrace2's rules for what its trace IR keeps: field classes start hidden (fc_new())
+ * and are shown here; members are visited last to first so users mark their targets first.
+ */
+static void update_shown(struct model_fc *fc)
 {
 	uint32_t i;
 
@@ -651,47 +655,47 @@ static void update_in_ir(struct model_fc *fc)
 	case MODEL_FC_INT:
 	case MODEL_FC_ENUM:
 		if ((!fc->clock && ctf_fc_meaning(fc) == CTF_MEANING_NONE) || fc->dep)
-			fc->in_ir = 1;
+			fc->hidden = 0;
 		break;
 	case MODEL_FC_STRUCT:
 		if (fc->u.st.count == 0)
-			fc->in_ir = 1;
+			fc->hidden = 0;
 		for (i = fc->u.st.count; i > 0; i--) {
-			update_in_ir(fc->u.st.members[i - 1].fc);
-			if (fc->u.st.members[i - 1].fc->in_ir)
-				fc->in_ir = 1;
+			update_shown(fc->u.st.members[i - 1].fc);
+			if (!fc->u.st.members[i - 1].fc->hidden)
+				fc->hidden = 0;
 		}
 		break;
 	case MODEL_FC_VARIANT:
 		for (i = fc->u.var.count; i > 0; i--) {
-			update_in_ir(fc->u.var.options[i - 1].fc);
-			if (fc->u.var.options[i - 1].fc->in_ir)
-				fc->in_ir = 1;
+			update_shown(fc->u.var.options[i - 1].fc);
+			if (!fc->u.var.options[i - 1].fc->hidden)
+				fc->hidden = 0;
 		}
-		if (fc->in_ir) {
+		if (!fc->hidden) {
 			for (i = 0; i < fc->u.var.count; i++)
-				fc->u.var.options[i].fc->in_ir = 1;
+				fc->u.var.options[i].fc->hidden = 0;
 			fc->u.var.tag->dep = 1;
 		}
 		break;
 	case MODEL_FC_ARRAY:
 	case MODEL_FC_SEQUENCE:
-		update_in_ir(fc->u.arr.elem);
-		fc->in_ir = fc->u.arr.elem->in_ir;
+		update_shown(fc->u.arr.elem);
+		fc->hidden = fc->u.arr.elem->hidden;
 		if (fc->kind == MODEL_FC_ARRAY && ctf_fc_meaning(fc) == CTF_MEANING_UUID) {
-			fc->in_ir = 0;
-			fc->u.arr.elem->in_ir = 0;
+			fc->hidden = 1;
+			fc->u.arr.elem->hidden = 1;
 		}
-		if (fc->kind == MODEL_FC_SEQUENCE && fc->in_ir)
+		if (fc->kind == MODEL_FC_SEQUENCE && !fc->hidden)
 			fc->u.arr.length_fc->dep = 1;
 		break;
 	default:
-		fc->in_ir = 1;
+		fc->hidden = 0;
 		break;
 	}
 }
 
-static void set_in_ir(struct tk_source *src, struct ctf_trace *ct)
+static void set_shown(struct tk_source *src, struct ctf_trace *ct)
 {
 	size_t i, j;
 
@@ -699,14 +703,14 @@ static void set_in_ir(struct tk_source *src, struct ctf_trace *ct)
 		struct model_stream_class *sc = src->scs[i];
 
 		for (j = 0; j < sc->n_ecs; j++) {
-			update_in_ir(sc->ecs[j]->payload);
-			update_in_ir(sc->ecs[j]->context);
+			update_shown(sc->ecs[j]->payload);
+			update_shown(sc->ecs[j]->context);
 		}
-		update_in_ir(sc->event_context);
-		force_in_ir(sc->event_header, 0);
-		update_in_ir(sc->packet_context);
+		update_shown(sc->event_context);
+		force_hidden(sc->event_header, 1);
+		update_shown(sc->packet_context);
 	}
-	force_in_ir(ct->packet_header, 0);
+	force_hidden(ct->packet_header, 1);
 }
 
 /* ---- 8. stored values ------------------------------------------------------------------ */
@@ -934,7 +938,7 @@ enum tk_status ctf_resolve_trace(struct tk_source *src)
 	st = resolve_all(src, ct);
 	if (st < 0)
 		return st;
-	set_in_ir(src, ct);
+	set_shown(src, ct);
 	ct->n_stored = 0;
 	set_stored(ct->packet_header, &ct->n_stored);
 	for (i = 0; i < src->n_scs; i++) {

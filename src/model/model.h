@@ -83,11 +83,18 @@ struct model_fc {
 	uint8_t is_signed;
 	uint8_t base;	  /* display base of integers: 2, 8, 10 or 16 */
 	uint8_t encoding; /* enum model_encoding */
-	uint8_t in_ir;	  /* shown to users (babeltrace2's trace IR membership) */
-	uint8_t is_text;  /* array or sequence of 8-bit characters shown as a string */
-	uint8_t dep;	  /* a shown sequence or variant depends on this field (keep it shown) */
-	uint32_t size;	  /* bits (integers, enumerations, floats) */
-	uint32_t align;	  /* bits, a power of two */
+	/*
+	 * Not shown to users: a field the reader decodes for its own needs only (CTF: headers,
+	 * packet sizes, clock-mapped timestamps, and the lengths and tags no shown field needs,
+	 * which babeltrace2 leaves out of its trace IR). Its values are in the decoded scope
+	 * all the same; printers skip them and writers leave the field out. 0 (shown) is the
+	 * default of a zeroed field class, so readers whose fields are all shown set nothing.
+	 */
+	uint8_t hidden;
+	uint8_t is_text; /* array or sequence of 8-bit characters shown as a string */
+	uint8_t dep;	 /* a shown sequence or variant depends on this field (keep it shown) */
+	uint32_t size;	 /* bits (integers, enumerations, floats) */
+	uint32_t align;	 /* bits, a power of two */
 	uint32_t mant_dig;
 	uint32_t exp_dig;
 	struct tk_clock *clock; /* clock an integer field is mapped to, or NULL */
