@@ -16,6 +16,7 @@
 #include <string.h>
 
 #include "../common/error.h"
+#include "ctf-fc-priv.h"
 #include "ctf.h"
 
 enum decl_kind {
@@ -122,17 +123,24 @@ static enum tk_status scope_add(struct meta *m, uint8_t kind, const char *name, 
 
 /* ---- field class helpers --------------------------------------------------------------- */
 
+/*
+ * A field class of @kind, a struct ctf_fc like every field class of the reader, hidden
+ * until ctf-resolve.c finds users are shown it.
+ */
 static struct model_fc *fc_new(struct meta *m, uint8_t kind)
 {
-	struct model_fc *fc = arena_alloc(m->a, sizeof(*fc));
+	struct ctf_fc *cfc = arena_alloc(m->a, sizeof(*cfc));
+	struct model_fc *fc;
 
-	if (fc) {
-		fc->kind = kind;
-		fc->align = 1;
-		fc->base = 10;
-		fc->store = -1;
-		fc->byte_order = (uint8_t) m->ct->bo;
-	}
+	if (!cfc)
+		return NULL;
+	cfc->store = -1;
+	fc = &cfc->fc;
+	fc->kind = kind;
+	fc->align = 1;
+	fc->base = 10;
+	fc->hidden = 1;
+	fc->byte_order = (uint8_t) m->ct->bo;
 	return fc;
 }
 
@@ -147,15 +155,17 @@ static const char *strip_underscore(const char *name)
  */
 struct model_fc *ctf_fc_copy(struct arena *a, const struct model_fc *fc)
 {
+	struct ctf_fc *cc;
 	struct model_fc *c;
 	uint32_t i;
 
 	if (!fc)
 		return NULL;
-	c = arena_alloc(a, sizeof(*c));
-	if (!c)
+	cc = arena_alloc(a, sizeof(*cc));
+	if (!cc)
 		return NULL;
-	*c = *fc;
+	*cc = *(const struct ctf_fc *) fc; /* fc is one of ours: its annotations too */
+	c = &cc->fc;
 	switch (fc->kind) {
 	case MODEL_FC_STRUCT:
 	case MODEL_FC_VARIANT: {

@@ -17,6 +17,7 @@
 
 #include "../common/bits.h"
 #include "../common/error.h"
+#include "ctf-fc-priv.h"
 #include "ctf.h"
 
 enum op_code {
@@ -88,7 +89,7 @@ struct ctf_op {
 	uint8_t is_signed;
 	uint8_t empty_elem; /* arrays whose element may take no bits */
 	uint8_t fx;	    /* enum op_fx, for integer reads */
-	uint8_t meaning;    /* enum model_meaning, with FX_MEANING */
+	uint8_t meaning;    /* enum ctf_meaning, with FX_MEANING */
 	uint32_t size;	    /* bits */
 	uint32_t a;	    /* alignment, slot, jump target, meaning */
 	uint32_t b;	    /* loop exit or start */
@@ -219,13 +220,13 @@ static enum tk_status compile_int(struct compiler *c, const struct model_fc *fc,
 	op->is_signed = fc->is_signed;
 	op->fc = fc;
 	c->known = after(c->known, fc->size);
-	if (fc->meaning != MODEL_MEANING_NONE) {
+	if (ctf_fc_meaning(fc) != CTF_MEANING_NONE) {
 		op->fx |= FX_MEANING;
-		op->meaning = fc->meaning;
+		op->meaning = (uint8_t) ctf_fc_meaning(fc);
 	}
-	if (fc->store >= 0) {
+	if (ctf_fc_store(fc) >= 0) {
 		op->fx |= FX_STORE;
-		op->a = (uint32_t) fc->store;
+		op->a = (uint32_t) ctf_fc_store(fc);
 	}
 	if (fc->clock && !fc->is_signed)
 		op->fx |= FX_CLOCK;
@@ -272,7 +273,7 @@ static enum tk_status compile_array(struct compiler *c, const struct model_fc *f
 			c->known = after(c->known, fc->u.arr.length * 8);
 		} else {
 			EMIT(op, c, OP_TEXT_SEQ, name);
-			op->a = (uint32_t) fc->u.arr.length_fc->store;
+			op->a = (uint32_t) ctf_fc_store(fc->u.arr.length_fc);
 			c->known = after(c->known, 8);
 		}
 		return TK_OK;
@@ -281,7 +282,7 @@ static enum tk_status compile_array(struct compiler *c, const struct model_fc *f
 	EMIT(op, c, fc->kind == MODEL_FC_ARRAY ? OP_ARRAY : OP_SEQ, name);
 	op->len = fc->u.arr.length;
 	if (fc->kind == MODEL_FC_SEQUENCE)
-		op->a = (uint32_t) fc->u.arr.length_fc->store;
+		op->a = (uint32_t) ctf_fc_store(fc->u.arr.length_fc);
 	op->empty_elem = (uint8_t) may_be_empty(fc->u.arr.elem);
 	known_before = c->known;
 	/*
@@ -330,7 +331,7 @@ static enum tk_status compile_variant(struct compiler *c, const struct model_fc 
 		free(jumps);
 		return TK_FAIL(TK_ERR_NOMEM, "Cannot compile decoder");
 	}
-	op->a = (uint32_t) fc->u.var.tag->store;
+	op->a = (uint32_t) ctf_fc_store(fc->u.var.tag);
 	op->fc = fc;
 	op->targets = targets;
 	for (i = 0; i < fc->u.var.count && st >= 0; i++) {
@@ -443,7 +444,7 @@ static int static_layout(const struct model_fc *fc, uint64_t *pos, uint32_t *max
 	switch (fc->kind) {
 	case MODEL_FC_INT:
 	case MODEL_FC_ENUM:
-		if (fc->store >= 0 || fc->clock || fc->meaning != MODEL_MEANING_NONE)
+		if (ctf_fc_store(fc) >= 0 || fc->clock || ctf_fc_meaning(fc) != CTF_MEANING_NONE)
 			return 0;
 		*pos += fc->size;
 		return 1;
@@ -798,7 +799,7 @@ static int match_lttng_header(const struct model_fc *fc, struct lttng_header *h)
 	id = fc->u.st.members[0].fc;
 	var = fc->u.st.members[1].fc;
 	if (id->kind != MODEL_FC_ENUM || !plain_uint(id) || id->clock ||
-	    id->meaning != MODEL_MEANING_EVENT_CLASS_ID || id->size >= 64 || id->size < 2 ||
+	    ctf_fc_meaning(id) != CTF_MEANING_EVENT_CLASS_ID || id->size >= 64 || id->size < 2 ||
 	    var->kind != MODEL_FC_VARIANT || var->u.var.tag != id || var->u.var.count != 2 ||
 	    var->u.var.nranges != 2)
 		return 0;
@@ -814,19 +815,19 @@ static int match_lttng_header(const struct model_fc *fc, struct lttng_header *h)
 	    ext->u.st.count != 2)
 		return 0;
 	if (!plain_uint(cpt->u.st.members[0].fc) || !cpt->u.st.members[0].fc->clock ||
-	    cpt->u.st.members[0].fc->meaning != MODEL_MEANING_NONE ||
-	    cpt->u.st.members[0].fc->store >= 0)
+	    ctf_fc_meaning(cpt->u.st.members[0].fc) != CTF_MEANING_NONE ||
+	    ctf_fc_store(cpt->u.st.members[0].fc) >= 0)
 		return 0;
 	if (!plain_uint(ext->u.st.members[0].fc) || ext->u.st.members[0].fc->clock ||
-	    ext->u.st.members[0].fc->meaning != MODEL_MEANING_EVENT_CLASS_ID ||
-	    ext->u.st.members[0].fc->store >= 0 || !plain_uint(ext->u.st.members[1].fc) ||
+	    ctf_fc_meaning(ext->u.st.members[0].fc) != CTF_MEANING_EVENT_CLASS_ID ||
+	    ctf_fc_store(ext->u.st.members[0].fc) >= 0 || !plain_uint(ext->u.st.members[1].fc) ||
 	    !ext->u.st.members[1].fc->clock ||
-	    ext->u.st.members[1].fc->meaning != MODEL_MEANING_NONE ||
-	    ext->u.st.members[1].fc->store >= 0)
+	    ctf_fc_meaning(ext->u.st.members[1].fc) != CTF_MEANING_NONE ||
+	    ctf_fc_store(ext->u.st.members[1].fc) >= 0)
 		return 0;
 	hdr_field(&h->id, id);
 	h->extended = k;
-	h->id_store = id->store;
+	h->id_store = ctf_fc_store(id);
 	h->compact_align = cpt->align;
 	hdr_field(&h->compact_ts, cpt->u.st.members[0].fc);
 	h->extended_align = ext->align;
@@ -1044,38 +1045,38 @@ static inline uint64_t ld8(const uint8_t *p)
 static TK_NOINLINE enum tk_status apply_meaning(struct ctf_dec *d, uint8_t meaning, uint64_t v)
 {
 	switch (meaning) {
-	case MODEL_MEANING_MAGIC:
+	case CTF_MEANING_MAGIC:
 		if (v != UINT32_C(0xC1FC1FC1))
 			return TK_FAIL(TK_ERR_FORMAT,
 				       "Cannot decode packet header: magic=0x%llx, "
 				       "reason=expecting 0xc1fc1fc1",
 				       (unsigned long long) v);
 		break;
-	case MODEL_MEANING_STREAM_CLASS_ID:
+	case CTF_MEANING_STREAM_CLASS_ID:
 		d->stream_class_id = v;
 		break;
-	case MODEL_MEANING_DATA_STREAM_ID:
+	case CTF_MEANING_DATA_STREAM_ID:
 		d->data_stream_id = v;
 		break;
-	case MODEL_MEANING_PACKET_BEGIN_TIME:
+	case CTF_MEANING_PACKET_BEGIN_TIME:
 		d->ts_begin = v;
 		break;
-	case MODEL_MEANING_PACKET_END_TIME:
+	case CTF_MEANING_PACKET_END_TIME:
 		d->ts_end = v;
 		break;
-	case MODEL_MEANING_DISCARDED_EVENTS:
+	case CTF_MEANING_DISCARDED_EVENTS:
 		d->discarded = v;
 		break;
-	case MODEL_MEANING_PACKET_SEQ_NUM:
+	case CTF_MEANING_PACKET_SEQ_NUM:
 		d->seq_num = v;
 		break;
-	case MODEL_MEANING_PACKET_SIZE:
+	case CTF_MEANING_PACKET_SIZE:
 		d->packet_size = v;
 		break;
-	case MODEL_MEANING_CONTENT_SIZE:
+	case CTF_MEANING_CONTENT_SIZE:
 		d->content_size = v;
 		break;
-	case MODEL_MEANING_EVENT_CLASS_ID:
+	case CTF_MEANING_EVENT_CLASS_ID:
 		d->event_id = v;
 		break;
 	default:

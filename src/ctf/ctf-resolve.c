@@ -18,6 +18,7 @@
 #include <string.h>
 
 #include "../common/error.h"
+#include "ctf-fc-priv.h"
 #include "ctf.h"
 
 /* Where a class was described in the metadata text, for causes (0 when unknown). */
@@ -187,7 +188,7 @@ static void mark_event_ids(struct model_fc *fc, const char *name)
 	case MODEL_FC_INT:
 	case MODEL_FC_ENUM:
 		if (name && !strcmp(name, "id"))
-			fc->meaning = MODEL_MEANING_EVENT_CLASS_ID;
+			ctf_fc(fc)->meaning = CTF_MEANING_EVENT_CLASS_ID;
 		break;
 	case MODEL_FC_STRUCT:
 		for (i = 0; i < fc->u.st.count; i++)
@@ -212,32 +213,32 @@ static void set_meanings(struct tk_source *src, struct ctf_trace *ct)
 	size_t i;
 
 	if ((fc = member_int(ct->packet_header, "magic")))
-		fc->meaning = MODEL_MEANING_MAGIC;
+		ctf_fc(fc)->meaning = CTF_MEANING_MAGIC;
 	if ((fc = member_int(ct->packet_header, "stream_id")))
-		fc->meaning = MODEL_MEANING_STREAM_CLASS_ID;
+		ctf_fc(fc)->meaning = CTF_MEANING_STREAM_CLASS_ID;
 	if ((fc = member_int(ct->packet_header, "stream_instance_id")))
-		fc->meaning = MODEL_MEANING_DATA_STREAM_ID;
+		ctf_fc(fc)->meaning = CTF_MEANING_DATA_STREAM_ID;
 	fc = member_any(ct->packet_header, "uuid", NULL);
 	if (fc && fc->kind == MODEL_FC_ARRAY)
-		fc->meaning = MODEL_MEANING_UUID;
+		ctf_fc(fc)->meaning = CTF_MEANING_UUID;
 	for (i = 0; i < src->n_scs; i++) {
 		struct model_stream_class *sc = src->scs[i];
 		const struct model_fc *pc = sc->packet_context;
 
 		if ((fc = member_int(pc, "timestamp_begin")))
-			fc->meaning = MODEL_MEANING_PACKET_BEGIN_TIME;
+			ctf_fc(fc)->meaning = CTF_MEANING_PACKET_BEGIN_TIME;
 		if ((fc = member_int(pc, "timestamp_end"))) {
-			fc->meaning = MODEL_MEANING_PACKET_END_TIME;
+			ctf_fc(fc)->meaning = CTF_MEANING_PACKET_END_TIME;
 			fc->clock = NULL; /* the end time must not move the clock while decoding */
 		}
 		if ((fc = member_int(pc, "events_discarded")))
-			fc->meaning = MODEL_MEANING_DISCARDED_EVENTS;
+			ctf_fc(fc)->meaning = CTF_MEANING_DISCARDED_EVENTS;
 		if ((fc = member_int(pc, "packet_seq_num")))
-			fc->meaning = MODEL_MEANING_PACKET_SEQ_NUM;
+			ctf_fc(fc)->meaning = CTF_MEANING_PACKET_SEQ_NUM;
 		if ((fc = member_int(pc, "packet_size")))
-			fc->meaning = MODEL_MEANING_PACKET_SIZE;
+			ctf_fc(fc)->meaning = CTF_MEANING_PACKET_SIZE;
 		if ((fc = member_int(pc, "content_size")))
-			fc->meaning = MODEL_MEANING_CONTENT_SIZE;
+			ctf_fc(fc)->meaning = CTF_MEANING_CONTENT_SIZE;
 		mark_event_ids(sc->event_header, NULL);
 	}
 }
@@ -254,15 +255,16 @@ static void set_stream_config(struct tk_source *src)
 		const struct model_fc *fc;
 
 		fc = member_int(pc, "timestamp_begin");
-		sc->packets_have_ts_begin = fc && fc->meaning == MODEL_MEANING_PACKET_BEGIN_TIME;
+		sc->packets_have_ts_begin =
+			fc && ctf_fc_meaning(fc) == CTF_MEANING_PACKET_BEGIN_TIME;
 		fc = member_int(pc, "timestamp_end");
-		sc->packets_have_ts_end = fc && fc->meaning == MODEL_MEANING_PACKET_END_TIME;
+		sc->packets_have_ts_end = fc && ctf_fc_meaning(fc) == CTF_MEANING_PACKET_END_TIME;
 		fc = member_int(pc, "events_discarded");
-		sc->has_discarded_events = fc && fc->meaning == MODEL_MEANING_DISCARDED_EVENTS;
+		sc->has_discarded_events = fc && ctf_fc_meaning(fc) == CTF_MEANING_DISCARDED_EVENTS;
 		sc->discarded_events_have_ts = sc->has_discarded_events &&
 					       sc->packets_have_ts_begin && sc->packets_have_ts_end;
 		fc = member_int(pc, "packet_seq_num");
-		sc->has_discarded_packets = fc && fc->meaning == MODEL_MEANING_PACKET_SEQ_NUM;
+		sc->has_discarded_packets = fc && ctf_fc_meaning(fc) == CTF_MEANING_PACKET_SEQ_NUM;
 		sc->discarded_packets_have_ts = sc->has_discarded_packets &&
 						sc->packets_have_ts_begin &&
 						sc->packets_have_ts_end;
@@ -613,33 +615,37 @@ static enum tk_status resolve_all(struct tk_source *src, struct ctf_trace *ct)
 
 /* ---- 7. shown fields ------------------------------------------------------------------- */
 
-static void force_in_ir(struct model_fc *fc, uint8_t v)
+/* Hide (@hidden 1) or show @fc and everything it holds. */
+static void force_hidden(struct model_fc *fc, uint8_t hidden)
 {
 	uint32_t i;
 
 	if (!fc)
 		return;
-	fc->in_ir = v;
+	fc->hidden = hidden;
 	switch (fc->kind) {
 	case MODEL_FC_STRUCT:
 		for (i = 0; i < fc->u.st.count; i++)
-			force_in_ir(fc->u.st.members[i].fc, v);
+			force_hidden(fc->u.st.members[i].fc, hidden);
 		break;
 	case MODEL_FC_VARIANT:
 		for (i = 0; i < fc->u.var.count; i++)
-			force_in_ir(fc->u.var.options[i].fc, v);
+			force_hidden(fc->u.var.options[i].fc, hidden);
 		break;
 	case MODEL_FC_ARRAY:
 	case MODEL_FC_SEQUENCE:
-		force_in_ir(fc->u.arr.elem, v);
+		force_hidden(fc->u.arr.elem, hidden);
 		break;
 	default:
 		break;
 	}
 }
 
-/* babeltrace2's rules; members are visited last to first so users mark their targets first. */
-static void update_in_ir(struct model_fc *fc)
+/*
+ * babeltrace2's rules for what its trace IR keeps: field classes start hidden (fc_new())
+ * and are shown here; members are visited last to first so users mark their targets first.
+ */
+static void update_shown(struct model_fc *fc)
 {
 	uint32_t i;
 
@@ -648,48 +654,48 @@ static void update_in_ir(struct model_fc *fc)
 	switch (fc->kind) {
 	case MODEL_FC_INT:
 	case MODEL_FC_ENUM:
-		if ((!fc->clock && fc->meaning == MODEL_MEANING_NONE) || fc->dep)
-			fc->in_ir = 1;
+		if ((!fc->clock && ctf_fc_meaning(fc) == CTF_MEANING_NONE) || fc->dep)
+			fc->hidden = 0;
 		break;
 	case MODEL_FC_STRUCT:
 		if (fc->u.st.count == 0)
-			fc->in_ir = 1;
+			fc->hidden = 0;
 		for (i = fc->u.st.count; i > 0; i--) {
-			update_in_ir(fc->u.st.members[i - 1].fc);
-			if (fc->u.st.members[i - 1].fc->in_ir)
-				fc->in_ir = 1;
+			update_shown(fc->u.st.members[i - 1].fc);
+			if (!fc->u.st.members[i - 1].fc->hidden)
+				fc->hidden = 0;
 		}
 		break;
 	case MODEL_FC_VARIANT:
 		for (i = fc->u.var.count; i > 0; i--) {
-			update_in_ir(fc->u.var.options[i - 1].fc);
-			if (fc->u.var.options[i - 1].fc->in_ir)
-				fc->in_ir = 1;
+			update_shown(fc->u.var.options[i - 1].fc);
+			if (!fc->u.var.options[i - 1].fc->hidden)
+				fc->hidden = 0;
 		}
-		if (fc->in_ir) {
+		if (!fc->hidden) {
 			for (i = 0; i < fc->u.var.count; i++)
-				fc->u.var.options[i].fc->in_ir = 1;
+				fc->u.var.options[i].fc->hidden = 0;
 			fc->u.var.tag->dep = 1;
 		}
 		break;
 	case MODEL_FC_ARRAY:
 	case MODEL_FC_SEQUENCE:
-		update_in_ir(fc->u.arr.elem);
-		fc->in_ir = fc->u.arr.elem->in_ir;
-		if (fc->kind == MODEL_FC_ARRAY && fc->meaning == MODEL_MEANING_UUID) {
-			fc->in_ir = 0;
-			fc->u.arr.elem->in_ir = 0;
+		update_shown(fc->u.arr.elem);
+		fc->hidden = fc->u.arr.elem->hidden;
+		if (fc->kind == MODEL_FC_ARRAY && ctf_fc_meaning(fc) == CTF_MEANING_UUID) {
+			fc->hidden = 1;
+			fc->u.arr.elem->hidden = 1;
 		}
-		if (fc->kind == MODEL_FC_SEQUENCE && fc->in_ir)
+		if (fc->kind == MODEL_FC_SEQUENCE && !fc->hidden)
 			fc->u.arr.length_fc->dep = 1;
 		break;
 	default:
-		fc->in_ir = 1;
+		fc->hidden = 0;
 		break;
 	}
 }
 
-static void set_in_ir(struct tk_source *src, struct ctf_trace *ct)
+static void set_shown(struct tk_source *src, struct ctf_trace *ct)
 {
 	size_t i, j;
 
@@ -697,14 +703,14 @@ static void set_in_ir(struct tk_source *src, struct ctf_trace *ct)
 		struct model_stream_class *sc = src->scs[i];
 
 		for (j = 0; j < sc->n_ecs; j++) {
-			update_in_ir(sc->ecs[j]->payload);
-			update_in_ir(sc->ecs[j]->context);
+			update_shown(sc->ecs[j]->payload);
+			update_shown(sc->ecs[j]->context);
 		}
-		update_in_ir(sc->event_context);
-		force_in_ir(sc->event_header, 0);
-		update_in_ir(sc->packet_context);
+		update_shown(sc->event_context);
+		force_hidden(sc->event_header, 1);
+		update_shown(sc->packet_context);
 	}
-	force_in_ir(ct->packet_header, 0);
+	force_hidden(ct->packet_header, 1);
 }
 
 /* ---- 8. stored values ------------------------------------------------------------------ */
@@ -721,14 +727,14 @@ static void set_stored(struct model_fc *fc, uint32_t *n)
 			set_stored(fc->u.st.members[i].fc, n);
 		break;
 	case MODEL_FC_VARIANT:
-		if (fc->u.var.tag->store < 0)
-			fc->u.var.tag->store = (int32_t) (*n)++;
+		if (ctf_fc(fc->u.var.tag)->store < 0)
+			ctf_fc(fc->u.var.tag)->store = (int32_t) (*n)++;
 		for (i = 0; i < fc->u.var.count; i++)
 			set_stored(fc->u.var.options[i].fc, n);
 		break;
 	case MODEL_FC_SEQUENCE:
-		if (fc->u.arr.length_fc->store < 0)
-			fc->u.arr.length_fc->store = (int32_t) (*n)++;
+		if (ctf_fc(fc->u.arr.length_fc)->store < 0)
+			ctf_fc(fc->u.arr.length_fc)->store = (int32_t) (*n)++;
 		/* fall through */
 	case MODEL_FC_ARRAY:
 		set_stored(fc->u.arr.elem, n);
@@ -932,7 +938,7 @@ enum tk_status ctf_resolve_trace(struct tk_source *src)
 	st = resolve_all(src, ct);
 	if (st < 0)
 		return st;
-	set_in_ir(src, ct);
+	set_shown(src, ct);
 	ct->n_stored = 0;
 	set_stored(ct->packet_header, &ct->n_stored);
 	for (i = 0; i < src->n_scs; i++) {

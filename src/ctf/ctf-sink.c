@@ -375,7 +375,7 @@ static int pctx_shown(const struct model_fc *pc)
 	uint32_t i;
 
 	for (i = 0; pc && pc->kind == MODEL_FC_STRUCT && i < pc->u.st.count; i++)
-		if (pc->u.st.members[i].fc->in_ir)
+		if (!pc->u.st.members[i].fc->hidden)
 			return 1;
 	return 0;
 }
@@ -396,7 +396,7 @@ static enum tk_status decl_packet_context(struct cc *c, const struct model_fc *p
 	if (!pctx_shown(pc))
 		return TK_OK;
 	for (i = 0; i < pc->u.st.count; i++)
-		n += pc->u.st.members[i].fc->in_ir;
+		n += !pc->u.st.members[i].fc->hidden;
 	d = arena_alloc(&c->arena, sizeof(*d));
 	m = arena_alloc(&c->arena, n * sizeof(*m));
 	if (!d || !m)
@@ -407,7 +407,7 @@ static enum tk_status decl_packet_context(struct cc *c, const struct model_fc *p
 	for (i = 0; i < pc->u.st.count && st >= 0; i++) {
 		const struct model_member *mm = &pc->u.st.members[i];
 
-		if (!mm->fc->in_ir)
+		if (mm->fc->hidden)
 			continue;
 		fr.at[0] = i;
 		st = decl_of(c, mm->fc, mm->name, &m[d->n_members++], &fr);
@@ -579,7 +579,7 @@ static enum tk_status pctx_values(struct cc *c, const struct tk_event *ev, size_
 		const struct model_fc *m = pc->u.st.members[i].fc;
 		size_t at = c->n;
 
-		if (!m->in_ir) {
+		if (m->hidden) {
 			v = conv_value(c, m, v); /* decoded all the same: step over it */
 			c->n = at;
 			continue;
@@ -943,7 +943,7 @@ static int pctx_is_cpu(const struct model_fc *pc)
 	uint32_t i;
 
 	for (i = 0; pc && pc->kind == MODEL_FC_STRUCT && i < pc->u.st.count; i++) {
-		if (!pc->u.st.members[i].fc->in_ir)
+		if (pc->u.st.members[i].fc->hidden)
 			continue;
 		if (cpu)
 			return 0;

@@ -89,7 +89,10 @@ enum tk_status ctf_meta_build(struct tk_source *src, const char *text, size_t le
 /* Post-parse passes of ctf-resolve.c, run by ctf_meta_build(). */
 enum tk_status ctf_resolve_trace(struct tk_source *src);
 
-/* Deep copy of a field class tree (aliases are copied at each use). */
+/*
+ * Deep copy of a field class tree of the CTF reader (struct ctf_fc, ctf-fc-priv.h), its
+ * annotations included (aliases are copied at each use).
+ */
 struct model_fc *ctf_fc_copy(struct arena *a, const struct model_fc *fc);
 
 /*
@@ -133,6 +136,8 @@ struct ctf_dec {
 /*
  * Compile the body program of an event class: its stream's event context @ectx, its own
  * context @ctx and payload @payload (each may be NULL), and find whether its layout is fixed.
+ * Like every ctf_prog_compile*(), only for field classes the CTF reader made and resolved
+ * (struct ctf_fc, ctf-fc-priv.h): their meanings and stored-value slots are compiled in.
  */
 enum tk_status ctf_prog_compile_body(struct arena *a, const struct model_fc *ectx,
 				     const struct model_fc *ctx, const struct model_fc *payload,

@@ -24,10 +24,8 @@ struct model_fc *ftrace_model_int_fc(struct arena *a, uint32_t bytes, int is_sig
 	fc->byte_order = (uint8_t) bo;
 	fc->is_signed = (uint8_t) is_signed;
 	fc->base = hex ? 16 : 10;
-	fc->in_ir = 1;
 	fc->size = bytes * 8;
 	fc->align = 8;
-	fc->store = -1;
 	return fc;
 }
 
@@ -94,9 +92,7 @@ static struct model_fc *field_fc(struct arena *a, const struct ftrace_event *ev,
 				   : MODEL_FC_ARRAY;
 		fc->is_text = fc->kind == MODEL_FC_ARRAY;
 		fc->encoding = MODEL_ENCODING_UTF8;
-		fc->in_ir = 1;
 		fc->align = 8;
-		fc->store = -1;
 		fc->u.arr.length = f->arraylen;
 		fc->u.arr.elem = fc->is_text ? ftrace_model_int_fc(a, 1, is_signed, 0, bo) : NULL;
 		return fc->is_text && !fc->u.arr.elem ? NULL : fc;
@@ -111,9 +107,7 @@ static struct model_fc *field_fc(struct arena *a, const struct ftrace_event *ev,
 	if (!elem || !fc)
 		return NULL;
 	fc->kind = sh == SHAPE_SEQ ? MODEL_FC_SEQUENCE : MODEL_FC_ARRAY;
-	fc->in_ir = 1;
 	fc->align = 8;
-	fc->store = -1;
 	fc->u.arr.elem = elem;
 	fc->u.arr.length = sh == SHAPE_BYTES ? f->size : f->arraylen;
 	return fc;
@@ -129,9 +123,7 @@ static struct model_fc *fields_fc(struct arena *a, const struct ftrace_event *ev
 	if (!fc)
 		return NULL;
 	fc->kind = MODEL_FC_STRUCT;
-	fc->in_ir = 1;
 	fc->align = 8;
-	fc->store = -1;
 	fc->u.st.members = arena_alloc(a, (n + 1) * sizeof(*fc->u.st.members));
 	if (!fc->u.st.members)
 		return NULL;
@@ -188,9 +180,7 @@ enum tk_status ftrace_model_unknown_class(struct arena *a, const struct ftrace_c
 	if (!seq || (ref && !ec->common))
 		return TK_FAIL(TK_ERR_NOMEM, "Cannot make the class of unknown events");
 	seq->kind = MODEL_FC_SEQUENCE;
-	seq->in_ir = 1;
 	seq->align = 8;
-	seq->store = -1;
 	seq->u.arr.elem = ftrace_model_int_fc(a, 1, 0, 1, ctx->bo);
 	ec->payload = seq->u.arr.elem ? model_struct_of_one(a, "data", seq) : NULL;
 	if (!ec->payload)

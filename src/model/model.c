@@ -340,9 +340,7 @@ struct model_fc *model_struct_of_one(struct arena *a, const char *name, struct m
 	m->orig_name = name;
 	m->fc = fc;
 	st->kind = MODEL_FC_STRUCT;
-	st->in_ir = 1;
 	st->align = 8;
-	st->store = -1;
 	st->u.st.members = m;
 	st->u.st.count = 1;
 	return st;

@@ -41,22 +41,6 @@ enum model_encoding {
 	MODEL_ENCODING_ASCII,
 };
 
-/* Fields whose value means something to the reader (CTF 1.8.3 sections 5 and 6). */
-enum model_meaning {
-	MODEL_MEANING_NONE,
-	MODEL_MEANING_MAGIC,
-	MODEL_MEANING_UUID,
-	MODEL_MEANING_STREAM_CLASS_ID,
-	MODEL_MEANING_DATA_STREAM_ID,
-	MODEL_MEANING_PACKET_BEGIN_TIME,
-	MODEL_MEANING_PACKET_END_TIME,
-	MODEL_MEANING_DISCARDED_EVENTS,
-	MODEL_MEANING_PACKET_SEQ_NUM,
-	MODEL_MEANING_PACKET_SIZE,
-	MODEL_MEANING_CONTENT_SIZE,
-	MODEL_MEANING_EVENT_CLASS_ID,
-};
-
 struct model_fc;
 
 struct model_member {
@@ -88,21 +72,31 @@ struct model_variant_range {
 	uint32_t option;
 };
 
+/*
+ * A field class, as every reader, output and writer sees it. What only one reader needs to
+ * decode (the CTF reader: special meanings, stored-value slots) stays in that reader's
+ * folder, in a structure that starts with this one (struct ctf_fc, src/ctf/ctf-fc-priv.h).
+ */
 struct model_fc {
 	uint8_t kind;	    /* enum model_fc_kind */
 	uint8_t byte_order; /* enum tk_byte_order, for integers and floats */
 	uint8_t is_signed;
 	uint8_t base;	  /* display base of integers: 2, 8, 10 or 16 */
 	uint8_t encoding; /* enum model_encoding */
-	uint8_t in_ir;	  /* shown to users (babeltrace2's trace IR membership) */
-	uint8_t is_text;  /* array or sequence of 8-bit characters shown as a string */
-	uint8_t meaning;  /* enum model_meaning */
-	uint8_t dep;	  /* a shown sequence or variant depends on this field (keep it shown) */
-	uint32_t size;	  /* bits (integers, enumerations, floats) */
-	uint32_t align;	  /* bits, a power of two */
+	/*
+	 * Not shown to users: a field the reader decodes for its own needs only (CTF: headers,
+	 * packet sizes, clock-mapped timestamps, and the lengths and tags no shown field needs,
+	 * which babeltrace2 leaves out of its trace IR). Its values are in the decoded scope
+	 * all the same; printers skip them and writers leave the field out. 0 (shown) is the
+	 * default of a zeroed field class, so readers whose fields are all shown set nothing.
+	 */
+	uint8_t hidden;
+	uint8_t is_text; /* array or sequence of 8-bit characters shown as a string */
+	uint8_t dep;	 /* a shown sequence or variant depends on this field (keep it shown) */
+	uint32_t size;	 /* bits (integers, enumerations, floats) */
+	uint32_t align;	 /* bits, a power of two */
 	uint32_t mant_dig;
 	uint32_t exp_dig;
-	int32_t store;		/* slot of the stored-values array the value is copied to, or -1 */
 	struct tk_clock *clock; /* clock an integer field is mapped to, or NULL */
 	const char *ref;	/* sequence length or variant tag, as written */
 	union {

@@ -295,7 +295,7 @@ static enum tk_status compile_struct(struct builder *b, const struct model_fc *f
 	for (i = 0; st >= 0 && i < fc->u.st.count; i++) {
 		const struct model_member *mb = &fc->u.st.members[i];
 
-		if (!mb->fc->in_ir) {
+		if (mb->fc->hidden) {
 			if (is_scalar(mb->fc)) {
 				struct plan_op *last =
 					b->ops.len && !b->pending.len
@@ -432,7 +432,7 @@ static enum tk_status compile_scope(struct builder *b, const struct model_fc *fc
 	struct plan_op *o;
 	enum tk_status st = TK_OK;
 
-	if (!fc || !fc->in_ir)
+	if (!fc || fc->hidden)
 		return TK_OK;
 	if (!*start_line)
 		st = LIT(b, ", ");
@@ -561,7 +561,7 @@ enum tk_status plan_build_json(const struct tk_event_class *ec, const struct pla
 	for (i = 0; st >= 0 && i < TK_ARRAY_SIZE(order); i++) {
 		int s = order[i];
 		const struct model_fc *fc = model_scope_fc(ec, s);
-		int shown = fc && fc->in_ir;
+		int shown = fc && !fc->hidden;
 
 		if (!shown && s != MODEL_SCOPE_PAYLOAD)
 			continue;

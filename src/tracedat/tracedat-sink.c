@@ -38,9 +38,10 @@
  * buffer of its stream class (env case), of its trace.dat instance's name, or the top one; its time is the model's
  * nanoseconds less the offset of the earliest clock, which a DATE option (absolute clocks,
  * in microseconds, and an OFFSET for the nanoseconds left) or an OFFSET option gives back, so
- * times agree to the nanosecond. A packet whose events_discarded count grew since the
- * stream's previous one puts its loss on the page of its first event, as the kernel flags a
- * page after lost events; a gap in packet_seq_num is a loss of unknown size. The records of
+ * times agree to the nanosecond. The losses the iterator reports (struct tk_notice: a CTF
+ * packet's events_discarded count grew, or its packet_seq_num skipped packets) go on the page
+ * of the stream's next event written, as the kernel flags a page after lost events: their
+ * count, or an unknown number when none is known (lost packets). The records of
  * each CPU are encoded into pages as they come (ftrace/page-write.c) and kept in a temporary
  * file until the file is written, CPU after CPU, so memory stays flat.
  */
@@ -106,13 +107,17 @@ struct out_buffer {
 struct in_stream {
 	int known;
 	size_t buffer;
-	int cpu_member, disc_member, seq_member; /* in the packet context, or -1 */
-	uint32_t disc_bits;
-	int has_disc, has_seq;
-	uint64_t disc, seq;
+	int cpu_member;	      /* in the packet context, or -1 */
 	int64_t last_pid;     /* synthesized case: the pid whose name was noted last, or -1 */
 	int64_t missed;	      /* events lost before dropped events (tk_event.missed) */
 	const char *env_comm; /* its source's procname environment entry, or NULL */
+	/*
+	 * Losses the iterator reported (struct tk_notice) since the stream's last event
+	 * written: the events lost, counted (-1: an unknown number), and whether packets
+	 * were lost.
+	 */
+	int64_t lost_events;
+	uint8_t lost_packets;
 };
 
 /* What is known of one input event class. */
@@ -339,19 +344,11 @@ static enum tk_status stream_init(struct dat_conv *c, const struct tk_stream *s,
 	uint32_t i;
 
 	is->known = 1;
-	is->cpu_member = is->disc_member = is->seq_member = -1;
+	is->cpu_member = -1;
 	for (i = 0; pc && pc->kind == MODEL_FC_STRUCT && i < pc->u.st.count && i < INT32_MAX; i++) {
-		const struct model_fc *fc = pc->u.st.members[i].fc;
-
-		if (!is_int(fc))
-			continue;
-		if (fc->meaning == MODEL_MEANING_DISCARDED_EVENTS) {
-			is->disc_member = (int) i;
-			is->disc_bits = fc->size;
-		} else if (fc->meaning == MODEL_MEANING_PACKET_SEQ_NUM) {
-			is->seq_member = (int) i;
-		} else if (!strcmp(pc->u.st.members[i].name, "cpu_id")) {
+		if (is_int(pc->u.st.members[i].fc) && !strcmp(pc->u.st.members[i].name, "cpu_id")) {
 			is->cpu_member = (int) i;
+			break;
 		}
 	}
 	is->buffer = 0;
@@ -376,40 +373,31 @@ static enum tk_status stream_init(struct dat_conv *c, const struct tk_stream *s,
 	return TK_OK;
 }
 
-/*
- * The CPU of @ev and the events lost before it: from its packet context, when the count of
- * discarded events grew (a new packet) or the packet sequence number jumped.
- */
-static void packet_facts(const struct tk_event *ev, struct in_stream *is, uint32_t *cpu,
-			 int64_t *missed)
+/* The CPU of @ev: its packet context's cpu_id, 0 without one. */
+static uint32_t packet_cpu(const struct tk_event *ev, const struct in_stream *is)
 {
 	const struct model_fc *pc = ev->stream->sc->packet_context;
 	const struct model_value *v = ev->scope[MODEL_SCOPE_PACKET_CONTEXT];
 
-	*cpu = 0;
-	*missed = 0;
-	if (!v || !pc)
-		return;
-	if (is->cpu_member >= 0)
-		*cpu = (uint32_t) member_value(pc, v, is->cpu_member)->v.u;
-	if (is->disc_member >= 0) {
-		uint64_t d = member_value(pc, v, is->disc_member)->v.u, delta = d - is->disc;
+	if (!v || !pc || is->cpu_member < 0)
+		return 0;
+	return (uint32_t) member_value(pc, v, is->cpu_member)->v.u;
+}
 
-		if (is->disc_bits < 64)
-			delta &= (UINT64_C(1) << is->disc_bits) - 1;
-		if (delta && delta <= INT64_MAX)
-			*missed = (int64_t) delta;
-		is->disc = d;
-		is->has_disc = 1;
-	}
-	if (is->seq_member >= 0) {
-		uint64_t q = member_value(pc, v, is->seq_member)->v.u;
+/*
+ * The losses the iterator reported for @is since its last event written (dat_notice()), in
+ * the convention of tk_event.missed, and none left: the count of discarded events when one
+ * came; else -1 when an unknown number of events or any packet was lost.
+ */
+static int64_t take_losses(struct in_stream *is)
+{
+	int64_t n = is->lost_events;
 
-		if (is->has_seq && q != is->seq && q != is->seq + 1 && !*missed)
-			*missed = -1;
-		is->seq = q;
-		is->has_seq = 1;
-	}
+	if (!n && is->lost_packets)
+		n = -1;
+	is->lost_events = 0;
+	is->lost_packets = 0;
+	return n;
 }
 
 /* ---- task names --------------------------------------------------------------------------- */
@@ -844,9 +832,9 @@ static enum tk_status put_event(struct dat_conv *c, const struct tk_event *ev)
 		st = synth_plan(c, ev->ec, cl);
 	if (st < 0)
 		return st;
-	packet_facts(ev, is, &cpu, &missed);
-	/* events lost just before (a trace.dat source's pages) */
-	missed = model_missed_add(missed, model_missed_add(is->missed, ev->missed));
+	cpu = packet_cpu(ev, is);
+	/* events lost just before: notices (CTF packets), a trace.dat source's pages */
+	missed = model_missed_add(take_losses(is), model_missed_add(is->missed, ev->missed));
 	is->missed = 0;
 	if (!c->env.present && cl->pid_k >= 0 && (cl->comm_k >= 0 || is->env_comm)) {
 		st = note_comm(c, ev, is, cl);
@@ -1369,6 +1357,30 @@ static void dat_skip(void *state, const struct tk_event *ev)
 		is->missed = model_missed_add(is->missed, ev->missed);
 }
 
+/*
+ * Losses the iterator reports (CTF: a packet's discarded-events counter grew, or its
+ * sequence number skipped packets) go to the next event of their stream that is written,
+ * whose page the ftrace page writer flags as following lost events.
+ */
+static void dat_notice(void *state, const struct tk_notice *n)
+{
+	struct dat_conv *c = state;
+	struct in_stream *is;
+	int64_t *lost;
+
+	if (!n->stream || n->stream->index >= c->t->n_streams)
+		return;
+	is = &c->streams[n->stream->index];
+	lost = &is->lost_events;
+	if (n->kind == TK_NOTICE_DISCARDED_PACKETS)
+		is->lost_packets = 1;
+	else if (n->count > (uint64_t) INT64_MAX || *lost < 0 ||
+		 (int64_t) n->count > INT64_MAX - *lost)
+		*lost = -1; /* an unknown count (UINT64_MAX), or more than a count holds */
+	else
+		*lost += (int64_t) n->count;
+}
+
 static enum tk_status dat_close(void *state, enum tk_status st)
 {
 	struct dat_conv *c = state;
@@ -1402,5 +1414,6 @@ const struct sink_class tracedat_sink = {
 	.open = dat_open,
 	.event = dat_event,
 	.skip = dat_skip,
+	.notice = dat_notice,
 	.close = dat_close,
 };

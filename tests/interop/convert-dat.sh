@@ -43,6 +43,11 @@
 #    command lines) rather than `<...>`: from the procname context (gen-ctf --procname: thread
 #    N of pid 4242 + N is "tk-thread-N"), else from the trace's procname environment entry
 #    (gen-ctf's "tk-demo"; the corpus's wk-heartbeat-u, "wk-heartbeat").
+# 6. Losses: gen-ctf --lost traces (lttng and compact layouts: discarded events, lost packets,
+#    first packets with a non-zero counter), whole and with an event selection (most packets
+#    then keep no event), to trace.dat: tests/interop/ctf-dat-losses.py finds each loss the
+#    CTF trace reports on the stream's next event kept, counted when the count is known, and
+#    no other; trace-cmd report prints as many EVENTS DROPPED lines.
 #
 # Usage: convert-dat.sh TRACEKIT GEN_DAT CORPUS_DIR [GEN_CTF]
 #        (exits 77 without trace-cmd or python3)
@@ -63,6 +68,7 @@ gen=$(abspath "$2")
 corpus=${3:-}
 gen_ctf=${4:+$(abspath "$4")}
 check=$(abspath "$(dirname "$0")/ctf-dat-check.py")
+check_losses=$(abspath "$(dirname "$0")/ctf-dat-losses.py")
 tmp=$(mktemp -d)
 trap 'rm -rf "$tmp"' EXIT
 failures=0
@@ -374,6 +380,56 @@ fi
 if [ -n "$corpus" ] && [ -d "$corpus/ctf/traces/succeed/wk-heartbeat-u" ]; then
 	task_names "corpus wk-heartbeat-u" "$corpus/ctf/traces/succeed/wk-heartbeat-u" \
 		env:wk-heartbeat
+fi
+
+# losses NAME DIR [EVENT]...: part 6, the events named EVENT kept (all without one)
+losses() {
+	name=$1
+	dir=$2
+	shift 2
+	checked=$((checked + 1))
+	sel=
+	for ev in "$@"; do
+		sel="$sel -e $ev"
+	done
+	rm -f "$tmp/loss.dat"
+	# shellcheck disable=SC2086 # options
+	if ! "$tk" convert -q "$dir" -o "$tmp/loss.dat" $sel 2>"$tmp/err"; then
+		fail "$name: $(head -n 1 "$tmp/err")"
+		return
+	fi
+	"$tk" print --style json "$dir" >"$tmp/loss-ctf.json"
+	"$tk" print --style json "$tmp/loss.dat" >"$tmp/loss-dat.json"
+	if ! python3 "$check_losses" "$tmp/loss-ctf.json" "$tmp/loss-dat.json" "$@" \
+		>"$tmp/check.txt"; then
+		fail "$name: $(head -n 1 "$tmp/check.txt")"
+		return
+	fi
+	n=$(grep -c '"lost"' "$tmp/loss-dat.json")
+	tc=$(trace-cmd report -i "$tmp/loss.dat" 2>/dev/null | grep -c 'EVENTS DROPPED\]$')
+	if [ "$n" -eq 0 ] || [ "$tc" != "$n" ]; then
+		fail "$name: $n losses, trace-cmd report prints $tc"
+		return
+	fi
+	echo "$name: $(head -n 1 "$tmp/check.txt")"
+}
+if [ -n "$gen_ctf" ]; then
+	for layout in lttng compact; do
+		rm -rf "$tmp/lost"
+		"$gen_ctf" --lost --layout $layout --events 3000 --streams 3 --packet-size 512 \
+			"$tmp/lost" >/dev/null || {
+			fail "losses $layout: gen-ctf fails"
+			continue
+		}
+		case $layout in
+		lttng) evs="tk_demo:tick tk_demo:message" ;;
+		*) evs="kmem_kfree irq_handler_entry" ;;
+		esac
+		losses "losses $layout" "$tmp/lost"
+		for ev in $evs; do
+			losses "losses $layout -e $ev" "$tmp/lost" $ev
+		done
+	done
 fi
 
 echo "$checked conversions, $failures failures"

@@ -32,7 +32,6 @@ static struct model_fc *fc_int(unsigned int bits, int is_signed, int base)
 	fc->is_signed = (uint8_t) is_signed;
 	fc->base = (uint8_t) base;
 	fc->align = 8;
-	fc->store = -1;
 	return fc;
 }
 
@@ -43,7 +42,6 @@ static struct model_fc *fc_kind(enum model_fc_kind kind)
 	assert_non_null(fc);
 	fc->kind = (uint8_t) kind;
 	fc->align = 8;
-	fc->store = -1;
 	return fc;
 }
 

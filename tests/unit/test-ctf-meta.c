@@ -19,6 +19,7 @@
 
 #include "common/error.h"
 #include "ctf-fixture.h"
+#include "ctf/ctf-fc-priv.h"
 
 static const struct model_enum_mapping *mapping(const struct model_fc *en, const char *label)
 {
@@ -270,8 +271,8 @@ static void test_arrays_text_and_sequences(void **state)
 	assert_int_equal(fc->kind, MODEL_FC_SEQUENCE);
 	assert_ptr_equal(fc->u.arr.length_fc, len);
 	assert_int_equal(fc->u.arr.elem->size, 16);
-	assert_true(len->store >= 0);
-	assert_true((uint32_t) len->store < trace_of()->n_stored);
+	assert_true(ctf_fc_store(len) >= 0);
+	assert_true((uint32_t) ctf_fc_store(len) < trace_of()->n_stored);
 	fc = member(p, "tseq");
 	assert_int_equal(fc->kind, MODEL_FC_SEQUENCE);
 	assert_int_equal(fc->is_text, 1);
@@ -321,7 +322,7 @@ static void test_variant_options_and_selection_ranges(void **state)
 	assert_int_equal(v->kind, MODEL_FC_VARIANT);
 	assert_int_equal(v->u.var.count, 3);
 	assert_ptr_equal(v->u.var.tag, tag);
-	assert_true(tag->store >= 0);
+	assert_true(ctf_fc_store(tag) >= 0);
 	assert_string_equal(v->u.var.options[0].name, "A");
 	assert_int_equal(v->u.var.options[1].fc->size, 16);
 	assert_int_equal(v->u.var.options[2].fc->kind, MODEL_FC_STRING);
@@ -433,10 +434,11 @@ static void test_stream_and_event_classes(void **state)
 	assert_ptr_equal(model_stream_class_find_ec(sc2, 5), sc2->ecs[1]);
 	assert_null(model_stream_class_find_ec(sc2, 4));
 	/* fields with a meaning */
-	assert_int_equal(member(ct->packet_header, "magic")->meaning, MODEL_MEANING_MAGIC);
-	assert_int_equal(member(ct->packet_header, "stream_id")->meaning,
-			 MODEL_MEANING_STREAM_CLASS_ID);
-	assert_int_equal(member(sc2->event_header, "id")->meaning, MODEL_MEANING_EVENT_CLASS_ID);
+	assert_int_equal(ctf_fc_meaning(member(ct->packet_header, "magic")), CTF_MEANING_MAGIC);
+	assert_int_equal(ctf_fc_meaning(member(ct->packet_header, "stream_id")),
+			 CTF_MEANING_STREAM_CLASS_ID);
+	assert_int_equal(ctf_fc_meaning(member(sc2->event_header, "id")),
+			 CTF_MEANING_EVENT_CLASS_ID);
 }
 
 static void test_single_event_gets_stream_zero(void **state)
@@ -507,14 +509,14 @@ static void test_implicit_default_clock_for_timestamps(void **state)
 	assert_ptr_equal(sc->clock, c);
 	assert_ptr_equal(member(sc->event_header, "timestamp")->clock, c);
 	assert_ptr_equal(member(sc->packet_context, "timestamp_begin")->clock, c);
-	assert_int_equal(member(sc->packet_context, "timestamp_begin")->meaning,
-			 MODEL_MEANING_PACKET_BEGIN_TIME);
-	assert_int_equal(member(sc->packet_context, "timestamp_end")->meaning,
-			 MODEL_MEANING_PACKET_END_TIME);
-	assert_int_equal(member(sc->packet_context, "packet_size")->meaning,
-			 MODEL_MEANING_PACKET_SIZE);
-	assert_int_equal(member(sc->packet_context, "content_size")->meaning,
-			 MODEL_MEANING_CONTENT_SIZE);
+	assert_int_equal(ctf_fc_meaning(member(sc->packet_context, "timestamp_begin")),
+			 CTF_MEANING_PACKET_BEGIN_TIME);
+	assert_int_equal(ctf_fc_meaning(member(sc->packet_context, "timestamp_end")),
+			 CTF_MEANING_PACKET_END_TIME);
+	assert_int_equal(ctf_fc_meaning(member(sc->packet_context, "packet_size")),
+			 CTF_MEANING_PACKET_SIZE);
+	assert_int_equal(ctf_fc_meaning(member(sc->packet_context, "content_size")),
+			 CTF_MEANING_CONTENT_SIZE);
 	assert_int_equal(sc->packets_have_ts_begin, 1);
 	assert_int_equal(sc->packets_have_ts_end, 1);
 }

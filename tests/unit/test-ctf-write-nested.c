@@ -301,23 +301,23 @@ static void run_nested(enum tk_ctf_byte_order order, const char *name)
 		}
 		/* the packet context: the caller's fields shown, the writer's hidden */
 		v = pctx_value(ev, "cpu_id", &fc);
-		assert_true(fc->in_ir);
+		assert_false(fc->hidden);
 		cpu = v->v.u;
 		assert_int_equal(cpu % 10, tk_stream_get_id(ev->stream) - 40);
 		assert_int_equal(cpu / 10, i / 50);
 		v = pctx_value(ev, "host", &fc);
-		assert_true(fc->in_ir);
+		assert_false(fc->hidden);
 		assert_string_equal(v->v.s, hosts[cpu % 10]);
 		v = pctx_value(ev, "mode", &fc);
 		assert_int_equal(fc->kind, MODEL_FC_ENUM);
 		assert_int_equal(v->v.u, i / 50);
 		v = pctx_value(ev, "packet_size_2", &fc);
-		assert_true(fc->in_ir);
+		assert_false(fc->hidden);
 		assert_int_equal(v->v.u, 7);
 		pctx_value(ev, "packet_size", &fc);
-		assert_false(fc->in_ir);
+		assert_true(fc->hidden);
 		pctx_value(ev, "timestamp_begin", &fc);
-		assert_false(fc->in_ir);
+		assert_true(fc->hidden);
 	}
 	assert_int_equal(st, TK_END);
 	assert_int_equal(count, 300);
