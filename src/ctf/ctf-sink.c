@@ -57,6 +57,7 @@
 #include "../common/error.h"
 #include "../model/model.h"
 #include "../model/sink.h"
+#include "../model/walk.h"
 #include "ctf-sink.h"
 #include "ctf.h"
 
@@ -461,68 +462,89 @@ static void note_len(struct cc *c, const struct model_fc *fc, uint64_t v)
 }
 
 /*
- * Append the writer's values of field @fc, whose decoded values start at @v, to c->vals;
- * return the decoded value after it (NULL when out of memory). The layouts match value for
- * value (model.h and struct tk_ctf_value), but for text: one value either way, and a text
- * sequence is given with all the bytes its length member says (the reader's value stops at
- * the first NUL; the bytes after it are in the packet all the same).
+ * The writer's values of the fields model_walk() visits, appended to c->vals. The layouts
+ * match value for value (model.h and struct tk_ctf_value) but for a structure member whose
+ * sequence has no length field (own_length()): its length member's value goes first. Text
+ * is one value either way, and a text sequence is given with all the bytes its length
+ * member says (the reader's value stops at the first NUL; the bytes after it are in the
+ * packet all the same).
  */
-static const struct model_value *conv_value(struct cc *c, const struct model_fc *fc,
-					    const struct model_value *v)
+static struct tk_ctf_value *conv_next(struct cc *c, const struct model_walk_field *f)
 {
-	struct tk_ctf_value *x = next_val(c);
-	uint64_t k, len;
-	uint32_t i;
+	struct tk_ctf_value *x;
+
+	if (own_length(f->fc) && f->up && f->up->fc->kind == MODEL_FC_STRUCT) {
+		x = next_val(c);
+		if (!x)
+			return NULL;
+		x->v.u = f->v->n;
+	}
+	return next_val(c);
+}
+
+/* A scalar but an integer that is no length or tag, or any scalar when c->vals is full. */
+static TK_NOINLINE enum tk_status conv_other(const struct model_walk_field *f, struct cc *c)
+{
+	const struct model_fc *fc = f->fc;
+	const struct model_value *v = f->v;
+	struct tk_ctf_value *x = conv_next(c, f);
+	uint64_t len;
 
 	if (!x)
-		return NULL;
+		return TK_ERR_NOMEM;
 	switch (fc->kind) {
 	case MODEL_FC_INT:
 	case MODEL_FC_ENUM:
 		x->v.u = v->v.u;
 		if (fc->dep)
 			note_len(c, fc, v->v.u);
-		return v + 1;
+		break;
 	case MODEL_FC_FLOAT:
 		x->v.d = v->v.d;
-		return v + 1;
-	case MODEL_FC_STRING:
+		break;
+	default: /* strings, text arrays and sequences */
 		x->data = v->v.s;
 		x->len = (size_t) v->n;
-		return v + 1;
-	case MODEL_FC_STRUCT:
-		c->n--; /* a structure has no value of its own */
-		for (i = 0; i < fc->u.st.count && v; i++) {
-			const struct model_fc *m = fc->u.st.members[i].fc;
-
-			if (own_length(m)) { /* its length member, then itself */
-				x = next_val(c);
-				if (!x)
-					return NULL;
-				x->v.u = v->n;
-			}
-			v = conv_value(c, m, v);
-		}
-		return v;
-	case MODEL_FC_VARIANT:
-		x->len = (size_t) v->n;
-		return conv_value(c, fc->u.var.options[v->n].fc, v + 1);
-	default: /* arrays and sequences */
-		if (fc->is_text) {
-			x->data = v->v.s;
-			x->len = (size_t) v->n;
-			if (fc->kind == MODEL_FC_SEQUENCE && find_len(c, fc->u.arr.length_fc, &len))
-				x->len = (size_t) len;
-			return v + 1;
-		}
-		len = v->n;
-		x->len = (size_t) len;
-		v++;
-		for (k = 0; k < len && v; k++)
-			v = conv_value(c, fc->u.arr.elem, v);
-		return v;
+		if (fc->kind == MODEL_FC_SEQUENCE && find_len(c, fc->u.arr.length_fc, &len))
+			x->len = (size_t) len;
+		break;
 	}
+	return TK_OK;
 }
+
+/* Most values are integers, copied here without a frame; the rest is conv_other()'s. */
+static enum tk_status conv_scalar(const struct model_walk_field *f, void *payload)
+{
+	struct cc *c = payload;
+	const struct model_fc *fc = f->fc;
+	struct tk_ctf_value *x;
+
+	if ((fc->kind != MODEL_FC_INT && fc->kind != MODEL_FC_ENUM) || fc->dep || c->n == c->cap)
+		return conv_other(f, c);
+	x = &c->vals[c->n++];
+	x->v.u = f->v->v.u;
+	x->data = NULL;
+	x->len = 0;
+	return TK_OK;
+}
+
+/* An array's or sequence's value is its length, a variant's its selected option. */
+static enum tk_status conv_count(const struct model_walk_field *f, void *payload)
+{
+	struct tk_ctf_value *x = conv_next(payload, f);
+
+	if (!x)
+		return TK_ERR_NOMEM;
+	x->len = (size_t) f->v->n;
+	return TK_OK;
+}
+
+/* A structure has no value of its own. */
+static const struct model_visitor conv_visitor = {
+	.scalar = conv_scalar,
+	.enter_array = conv_count,
+	.enter_variant = conv_count,
+};
 
 /*
  * The writer's values of scope @fc (decoded values @v) in c->vals from *@first; *@has is
@@ -531,13 +553,16 @@ static const struct model_value *conv_value(struct cc *c, const struct model_fc 
 static enum tk_status conv_scope(struct cc *c, const struct model_fc *fc,
 				 const struct model_value *v, size_t *first, int *has)
 {
+	enum tk_status st;
+
 	*first = c->n;
 	*has = fc && v;
 	if (!*has)
 		return TK_OK;
 	c->n_lens = 0;
-	if (!conv_value(c, fc, v))
-		return TK_FAIL(TK_ERR_NOMEM, "Cannot convert event values");
+	st = model_walk(fc, v, &conv_visitor, c, NULL);
+	if (st < 0)
+		return TK_FAIL(st, "Cannot convert event values");
 	return TK_OK;
 }
 
@@ -570,31 +595,35 @@ static enum tk_status pctx_values(struct cc *c, const struct tk_event *ev, size_
 {
 	const struct model_fc *pc = ev->stream->sc->packet_context;
 	const struct model_value *v = ev->scope[MODEL_SCOPE_PACKET_CONTEXT];
-	size_t i, k;
+	enum tk_status st = TK_OK;
+	size_t i, k, used;
 
 	*first = c->n;
 	c->key_len = 0;
 	c->n_lens = 0;
-	for (i = 0; v && i < pc->u.st.count; i++) {
+	for (i = 0; v && i < pc->u.st.count && st >= 0; i++) {
 		const struct model_fc *m = pc->u.st.members[i].fc;
 		size_t at = c->n;
 
+		/* a field readers do not show is converted all the same (its lengths) and dropped */
+		st = model_walk(m, v, &conv_visitor, c, &used);
+		if (st < 0)
+			break;
+		v += used;
 		if (m->hidden) {
-			v = conv_value(c, m, v); /* decoded all the same: step over it */
 			c->n = at;
 			continue;
 		}
-		v = conv_value(c, m, v);
-		for (k = at; v && k < c->n; k++) {
+		for (k = at; k < c->n && st >= 0; k++) {
 			const struct tk_ctf_value *x = &c->vals[k];
 
 			if (key_put(c, &x->v.u, 8) < 0 || key_put(c, &x->len, sizeof(x->len)) < 0 ||
 			    (x->data && key_put(c, x->data, x->len) < 0))
-				v = NULL;
+				st = TK_ERR_NOMEM;
 		}
 	}
-	if (!v && ev->scope[MODEL_SCOPE_PACKET_CONTEXT])
-		return TK_FAIL(TK_ERR_NOMEM, "Cannot convert packet context");
+	if (st < 0)
+		return TK_FAIL(st, "Cannot convert packet context");
 	return TK_OK;
 }
 

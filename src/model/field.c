@@ -8,7 +8,7 @@
  * has its length, then its elements; a variant has the selected option, then that option's
  * values. A handle is the pair (class, first value); finding member or element i means
  * skipping the values of those before it, which model_value_skip() does, or a multiplication
- * when the elements have a fixed number of values.
+ * when the elements have a fixed number of values (model_fc_fixed_values()).
  */
 #include <assert.h>
 #include <string.h>
@@ -17,6 +17,7 @@
 
 #include "../common/error.h"
 #include "model.h"
+#include "walk.h"
 
 static_assert((int) TK_SCOPE_PACKET_CONTEXT == (int) MODEL_SCOPE_PACKET_CONTEXT &&
 		      (int) TK_SCOPE_EVENT_COMMON_CONTEXT ==
@@ -380,54 +381,13 @@ enum tk_status tk_field_get_length(const struct tk_field *f, uint64_t *out)
 	return TK_OK;
 }
 
-/*
- * Number of values a field of class @fc always decodes to, in *@n; 0 when it depends on the
- * data (a sequence or variant that is not text, inside or at the top).
- */
-static int fixed_count(const struct model_fc *fc, uint64_t *n)
-{
-	uint64_t sum = 0, one;
-	uint32_t i;
-
-	switch (fc->kind) {
-	case MODEL_FC_STRUCT:
-		for (i = 0; i < fc->u.st.count; i++) {
-			if (!fixed_count(fc->u.st.members[i].fc, &one) || one > UINT32_MAX)
-				return 0;
-			sum += one;
-		}
-		*n = sum;
-		return sum <= UINT32_MAX;
-	case MODEL_FC_ARRAY:
-		if (fc->is_text) {
-			*n = 1;
-			return 1;
-		}
-		if (!fixed_count(fc->u.arr.elem, &one) || fc->u.arr.length > UINT32_MAX ||
-		    one > UINT32_MAX)
-			return 0;
-		*n = 1 + one * fc->u.arr.length;
-		return 1;
-	case MODEL_FC_SEQUENCE:
-		if (fc->is_text) {
-			*n = 1;
-			return 1;
-		}
-		return 0;
-	case MODEL_FC_VARIANT:
-		return 0;
-	default:
-		*n = 1;
-		return 1;
-	}
-}
-
 enum tk_status tk_field_get_element(const struct tk_field *f, uint64_t index, struct tk_field *out)
 {
 	const struct model_fc *fc = field_fc(f);
 	const struct model_value *v = field_value(f);
 	const struct model_fc *elem;
-	uint64_t k, each;
+	int64_t each;
+	uint64_t k;
 	enum tk_status st = check_elements(fc, "element");
 
 	if (st < 0)
@@ -436,8 +396,9 @@ enum tk_status tk_field_get_element(const struct tk_field *f, uint64_t index, st
 		return GET_FAIL(TK_ERR_INVAL, "Cannot get element: index=%llu, length=%llu",
 				(unsigned long long) index, (unsigned long long) v->n);
 	elem = fc->u.arr.elem;
-	if (fixed_count(elem, &each)) {
-		v += 1 + index * each;
+	each = model_fc_fixed_values(elem);
+	if (each >= 0) {
+		v += 1 + index * (uint64_t) each;
 	} else {
 		v++;
 		for (k = 0; k < index; k++)

@@ -266,50 +266,6 @@ enum tk_status model_trace_finish(struct tk_trace *trace)
 	return TK_OK;
 }
 
-size_t model_fc_count_values(const struct model_fc *fc)
-{
-	size_t n = 0;
-	uint32_t i;
-
-	if (!fc)
-		return 0;
-	switch (fc->kind) {
-	case MODEL_FC_STRUCT:
-		for (i = 0; i < fc->u.st.count; i++)
-			n += model_fc_count_values(fc->u.st.members[i].fc);
-		return n;
-	default:
-		return 1;
-	}
-}
-
-const struct model_value *model_value_skip(const struct model_fc *fc, const struct model_value *v)
-{
-	uint32_t i;
-	uint64_t k, len;
-
-	switch (fc->kind) {
-	case MODEL_FC_STRUCT:
-		for (i = 0; i < fc->u.st.count; i++)
-			v = model_value_skip(fc->u.st.members[i].fc, v);
-		return v;
-	case MODEL_FC_ARRAY:
-	case MODEL_FC_SEQUENCE:
-		if (fc->is_text)
-			return v + 1;
-		len = v->n;
-		v++;
-		for (k = 0; k < len; k++)
-			v = model_value_skip(fc->u.arr.elem, v);
-		return v;
-	case MODEL_FC_VARIANT:
-		return v->n < fc->u.var.count ? model_value_skip(fc->u.var.options[v->n].fc, v + 1)
-					      : v + 1;
-	default:
-		return v + 1;
-	}
-}
-
 void model_warn_causes(const struct model_warner *w, size_t depth)
 {
 	size_t n;

@@ -9,7 +9,8 @@
  * Decoded values are flat: a reader decodes a scope into an array of struct model_value in
  * pre-order of the field class tree (one value per integer, float or string; one per array or
  * sequence holding its length; one per variant holding the selected option), and renderers
- * walk the tree and the array side by side. No value is allocated per event.
+ * walk the tree and the array side by side, with model_walk() (walk.h) or a plan compiled
+ * once per event class. No value is allocated per event.
  */
 #ifndef TK_MODEL_MODEL_H
 #define TK_MODEL_MODEL_H
@@ -545,11 +546,9 @@ void model_warn_causes(const struct model_warner *w, size_t depth);
 /*
  * The values after those of a field of class @fc that start at @v (the layout of the file
  * comment: a text array or sequence is one value, another array its length and elements, a
- * variant its selected option and that option's values).
+ * variant its selected option and that option's values): model_walk() (walk.h) with nothing
+ * to call.
  */
 const struct model_value *model_value_skip(const struct model_fc *fc, const struct model_value *v);
-
-/* Number of values a scope decodes to at most for static parts; used for sizing only. */
-size_t model_fc_count_values(const struct model_fc *fc);
 
 #endif /* TK_MODEL_MODEL_H */

@@ -25,6 +25,7 @@
 
 #include "../common/error.h"
 #include "../common/vec.h"
+#include "../model/walk.h"
 #include "json.h"
 #include "pretty.h"
 #include "sink.h"
@@ -103,38 +104,6 @@ struct chrome_state {
 
 /* ---- event classes ---------------------------------------------------------------------- */
 
-/* Values @fc decodes to, or -1 when that depends on the event (sequences, variants). */
-static int64_t fc_values(const struct model_fc *fc)
-{
-	int64_t n = 0, e;
-	uint32_t i;
-
-	switch (fc->kind) {
-	case MODEL_FC_STRUCT:
-		for (i = 0; i < fc->u.st.count; i++) {
-			e = fc_values(fc->u.st.members[i].fc);
-			if (e < 0 || e > INT32_MAX)
-				return -1;
-			n += e;
-		}
-		return n;
-	case MODEL_FC_ARRAY:
-		if (fc->is_text)
-			return 1;
-		e = fc_values(fc->u.arr.elem);
-		if (e < 0 || fc->u.arr.length > INT32_MAX ||
-		    (uint64_t) e * fc->u.arr.length > INT32_MAX)
-			return -1;
-		return 1 + e * (int64_t) fc->u.arr.length;
-	case MODEL_FC_SEQUENCE:
-		return fc->is_text ? 1 : -1;
-	case MODEL_FC_VARIANT:
-		return -1;
-	default:
-		return 1;
-	}
-}
-
 /*
  * Where member @name of scope @scope (a structure) is in the scope's values: found when it
  * is an integer (@string 0) or a string (@string 1) and everything before it has a fixed
@@ -166,7 +135,7 @@ static struct ref find(const struct tk_event_class *ec, int scope, const char *n
 			}
 			return r;
 		}
-		n = fc_values(mf);
+		n = model_fc_fixed_values(mf);
 		if (n < 0 || at + n > INT32_MAX)
 			return r;
 		at += n;

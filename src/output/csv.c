@@ -31,6 +31,7 @@
 #include "../common/writer.h"
 #include "../model/filter.h"
 #include "../model/model.h"
+#include "../model/walk.h"
 #include "pretty.h"
 #include "sink.h"
 
@@ -159,71 +160,103 @@ static void put_i64(struct writer *w, int64_t i)
 	writer_commit_to(w, q + fmt_i64(q, i));
 }
 
-/* The value of @fc at @v into the cell; returns the number of values used. */
-static size_t put_value(struct writer *w, char sep, const struct model_fc *fc,
-			const struct model_value *v)
+/* Where a cell is being written (the payload of put_value()'s walk). */
+struct cell {
+	struct writer *w;
+	char sep;
+};
+
+/* The space between the members of a structure and the elements of an array in a cell. */
+static void put_space(struct writer *w, const struct model_walk_field *f)
 {
-	size_t n = 1, i;
+	if (f->index && f->up && f->up->fc->kind != MODEL_FC_VARIANT)
+		writer_putc(w, ' ');
+}
+
+/* The first label of enumeration @fc for @v, or NULL. */
+static const char *first_label(const struct model_fc *fc, const struct model_value *v)
+{
+	uint32_t i, r;
+
+	for (i = 0; i < fc->u.en.count; i++) {
+		const struct model_enum_mapping *m = &fc->u.en.maps[i];
+
+		for (r = 0; r < m->nranges; r++)
+			if (fc->is_signed
+				    ? v->v.i >= m->ranges[r].lo.i && v->v.i <= m->ranges[r].hi.i
+				    : v->v.u >= m->ranges[r].lo.u && v->v.u <= m->ranges[r].hi.u)
+				return m->label;
+	}
+	return NULL;
+}
+
+/* A scalar but an integer: an enumeration's first label (else its number), a float, text. */
+static TK_NOINLINE void put_other(struct writer *w, char sep, const struct model_fc *fc,
+				  const struct model_value *v)
+{
+	const char *label;
 	char num[40];
 
 	switch (fc->kind) {
-	case MODEL_FC_INT:
-		if (fc->is_signed)
-			put_i64(w, v->v.i);
-		else
-			put_u64(w, v->v.u);
-		return 1;
 	case MODEL_FC_ENUM:
-		for (i = 0; i < fc->u.en.count; i++) {
-			const struct model_enum_mapping *m = &fc->u.en.maps[i];
-			uint32_t r;
-
-			for (r = 0; r < m->nranges; r++)
-				if (fc->is_signed ? v->v.i >= m->ranges[r].lo.i &&
-							    v->v.i <= m->ranges[r].hi.i
-						  : v->v.u >= m->ranges[r].lo.u &&
-							    v->v.u <= m->ranges[r].hi.u) {
-					put_text(w, sep, m->label, strlen(m->label));
-					return 1;
-				}
-		}
-		if (fc->is_signed)
+		label = first_label(fc, v);
+		if (label)
+			put_text(w, sep, label, strlen(label));
+		else if (fc->is_signed)
 			put_i64(w, v->v.i);
 		else
 			put_u64(w, v->v.u);
-		return 1;
+		return;
 	case MODEL_FC_FLOAT:
 		snprintf(num, sizeof(num), "%.17g", v->v.d);
 		writer_puts(w, num);
-		return 1;
-	case MODEL_FC_STRING:
+		return;
+	default: /* strings, text arrays and sequences */
 		put_text(w, sep, v->v.s, v->n);
-		return 1;
-	case MODEL_FC_STRUCT:
-		for (n = 0, i = 0; i < fc->u.st.count; i++) {
-			if (i)
-				writer_putc(w, ' ');
-			n += put_value(w, sep, fc->u.st.members[i].fc, v + n);
-		}
-		return n;
-	case MODEL_FC_ARRAY:
-	case MODEL_FC_SEQUENCE:
-		if (fc->is_text) {
-			put_text(w, sep, v->v.s, v->n);
-			return 1;
-		}
-		for (i = 0; i < v->n; i++) {
-			if (i)
-				writer_putc(w, ' ');
-			n += put_value(w, sep, fc->u.arr.elem, v + n);
-		}
-		return n;
-	case MODEL_FC_VARIANT:
-		if (v->n >= fc->u.var.count)
-			return 1;
-		return 1 + put_value(w, sep, fc->u.var.options[v->n].fc, v + 1);
+		return;
 	}
-	return 1;
+}
+
+/* A scalar: integers (most cells) in decimal here, the others by put_other(). */
+static enum tk_status cell_scalar(const struct model_walk_field *f, void *payload)
+{
+	const struct cell *c = payload;
+	const struct model_fc *fc = f->fc;
+
+	put_space(c->w, f);
+	if (fc->kind != MODEL_FC_INT)
+		put_other(c->w, c->sep, fc, f->v);
+	else if (fc->is_signed)
+		put_i64(c->w, f->v->v.i);
+	else
+		put_u64(c->w, f->v->v.u);
+	return TK_OK;
+}
+
+/* A structure, array or variant: its space; its values come as scalars. */
+static enum tk_status cell_enter(const struct model_walk_field *f, void *payload)
+{
+	const struct cell *c = payload;
+
+	put_space(c->w, f);
+	return TK_OK;
+}
+
+/* Structures and arrays: values separated by spaces; variants: the selected option. */
+static const struct model_visitor cell_visitor = {
+	.scalar = cell_scalar,
+	.enter_struct = cell_enter,
+	.enter_array = cell_enter,
+	.enter_variant = cell_enter,
+};
+
+/* The value of @fc at @v into the cell. */
+static void put_value(struct writer *w, char sep, const struct model_fc *fc,
+		      const struct model_value *v)
+{
+	struct cell c = {w, sep};
+
+	model_walk(fc, v, &cell_visitor, &c, NULL); /* the callbacks never stop it */
 }
 
 static struct csv_state *state(struct tk_printer *p)
