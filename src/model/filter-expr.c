@@ -42,6 +42,7 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "../common/bytes.h"
 #include "../common/error.h"
 #include "filter-expr.h"
 
@@ -1008,7 +1009,7 @@ int model_pred_lists(const struct model_pred *p, const struct tk_event_class *ec
 /* "0x%llx" of @v into @buf (19 bytes at least); returns the length. */
 static size_t hex(uint64_t v, char *buf)
 {
-	static const char digits[] = "0123456789abcdef";
+	static const char digits[] = TK_HEX_LOWER;
 	char tmp[16];
 	size_t n = 0, i;
 

@@ -296,7 +296,7 @@ enum tk_status pipeline_run_sink(struct tk_trace *t, const char *output,
 	const struct tk_event *ev;
 	void *state = NULL;
 	enum tk_status st;
-	int keep;
+	int keep, all = model_filter_all(cx->tf); /* asked once, not per event */
 
 	cx->sink_failed = 0;
 	st = sink->open(&state, t, output, cx);
@@ -312,7 +312,7 @@ enum tk_status pipeline_run_sink(struct tk_trace *t, const char *output,
 		if (st >= 0 && sink->notice)
 			tk_iter_set_notice_cb(it, on_notice, &run);
 		while (st >= 0 && (st = tk_iter_next(it, &ev)) == TK_OK) {
-			keep = sink_keep(cx, ev);
+			keep = all ? 1 : sink_keep(cx, ev);
 			if (keep < 0) {
 				st = (enum tk_status) keep;
 				break;
