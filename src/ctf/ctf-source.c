@@ -674,8 +674,13 @@ enum tk_status ctf_sources_open(const char *const *paths, size_t npaths, struct 
 				*slot = main;
 		}
 		if (st < 0 && (!sources->len ||
-			       VEC_AT(sources, struct tk_source *, sources->len - 1) != main))
+			       VEC_AT(sources, struct tk_source *, sources->len - 1) != main)) {
+			/* a later member may still hold it when the loop above stopped early */
+			for (j = i; j < found.len; j++)
+				if (VEC_AT(&found, struct found, j).src == main)
+					VEC_AT(&found, struct found, j).src = NULL;
 			source_destroy(main);
+		}
 	}
 	for (i = 0; i < found.len; i++) {
 		struct found *f = &VEC_AT(&found, struct found, i);

@@ -46,6 +46,11 @@
 #      Metadata: an event class whose sequence length names no field (the line of its
 #      event block), a trace block that is missing (the last line of the text), the second
 #      packet of gen-ctf's packetized metadata with version 2.8 (its index and offset).
+#   7. Two traces that share a UUID (gen-ctf's default seed) but not their layout (lttng and
+#      bitfield): read as one trace, as LTTng's chunks are, the second's streams do not fit
+#      the first's metadata. babeltrace2 fails there too; tracekit must fail with one line
+#      naming the stream file, not free the trace it was building twice (a crash once, which
+#      the ASan build would catch).
 #
 # Usage: hostile.sh TRACEKIT GEN_CTF [GEN_DAT]
 set -u
@@ -442,6 +447,15 @@ else
 	run "metadata packet of another version" print "$t/packets"
 	error "Cannot read metadata packet: path=$t/packets/metadata, packet=1, offset=4096, version=2.8" &&
 		same_out /dev/null
+fi
+
+# 7. one UUID, two layouts
+rm -rf "$t/uuid-a" "$t/uuid-b"
+if "$gen" --layout lttng -n 2000 "$t/uuid-a" >/dev/null && "$gen" --layout bitfield -n 500 "$t/uuid-b" >/dev/null; then
+	run "two layouts under one UUID" print "$t/uuid-a" "$t/uuid-b"
+	error "Cannot open trace: .*path=$t/uuid-(a|b)/" && same_out /dev/null
+else
+	fail "gen-ctf failed"
 fi
 
 if [ "$failures" -ne 0 ]; then
