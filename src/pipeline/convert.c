@@ -333,12 +333,10 @@ enum tk_status pipeline_run_sink(struct tk_trace *t, const char *output,
 			st = TK_OK;
 		tk_iter_destroy(it);
 		it = NULL;
-		if (st >= 0) {
-			st = sink->close(state, st);
-			cx->sink_failed = st < 0;
-		} else {
-			st = sink->close(state, st);
-		}
+		keep = st >= 0; /* a failure now is the sink's own */
+		st = sink->close(state, st);
+		if (keep && st < 0)
+			cx->sink_failed = 1;
 		if (st == TK_AGAIN)
 			cx->events = 0; /* the sink measured: every event again */
 	} while (st == TK_AGAIN);
