@@ -739,11 +739,19 @@ enum tk_status ctf_sink_place(void *state, const struct tk_event *ev, struct ctf
 	at->w = s->out->w;
 	at->ws = s->ws;
 	at->ec_id = c->ec_ids[k];
-	at->stream_context = s->out->sc_ctx[s->sci];
-	at->common_in_stream = c->ec_common[k] == CC_COMMON_STREAM;
-	at->context = c->ec_ctx[k];
-	at->payload = c->ec_pay[k];
 	return TK_OK;
+}
+
+void ctf_sink_decl(void *state, const struct tk_event *ev, struct ctf_sink_decl *d)
+{
+	const struct cc *c = state;
+	const struct cc_stream *s = &c->streams[ev->stream->index];
+	size_t k = ev->ec->index;
+
+	d->stream_context = s->out->sc_ctx[s->sci];
+	d->common_in_stream = c->ec_common[k] == CC_COMMON_STREAM;
+	d->context = c->ec_ctx[k];
+	d->payload = c->ec_pay[k];
 }
 
 enum tk_status ctf_sink_write(void *state, const struct tk_event *ev, const struct ctf_sink_at *at)

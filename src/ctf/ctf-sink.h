@@ -7,9 +7,10 @@
  *	st = ctf_sink.open(&state, t, dir, cx);
  *	per event:
  *		st = ctf_sink_place(state, ev, &at);	// classes, stream, losses, time
+ *		once per class: ctf_sink_decl(state, ev, &decl);
  *		p = ctf_writer_event_reserve(at.w, at.ws, at.ec_id, at.ts, size, &st);
- *		... the scopes as at.stream_context, at.context and at.payload declare them,
- *		or: st = ctf_sink_write(state, ev, &at);
+ *		... the scopes as decl.stream_context, decl.context and decl.payload declare
+ *		them, or: st = ctf_sink_write(state, ev, &at);
  *	st = ctf_sink.close(state, st);
  *
  * What the sink declares for a class is its choice alone (ctf-sink.c): a shortcut reads the
@@ -24,17 +25,20 @@
 
 #include "../model/model.h"
 
-/*
- * Where and how an event goes: the writer, its stream, the CTF event class ID, the clock
- * value, and the declarations of the scopes it is written with (each a structure, or NULL
- * when absent). @common_in_stream: the stream's event context is the class's common fields
- * (tk_event_class.common), and the class's own context follows in @context.
- */
+/* Where an event goes: the writer, its stream, the CTF event class ID, the clock value. */
 struct ctf_sink_at {
 	struct tk_ctf_writer *w;
 	struct tk_ctf_writer_stream *ws;
 	uint64_t ec_id;
 	uint64_t ts;
+};
+
+/*
+ * How an event class is written: the declarations of its scopes (each a structure, or NULL
+ * when absent). @common_in_stream: the stream's event context is the class's common fields
+ * (tk_event_class.common), and the class's own context follows in @context.
+ */
+struct ctf_sink_decl {
 	const struct tk_ctf_field_decl *stream_context;
 	const struct tk_ctf_field_decl *context;
 	const struct tk_ctf_field_decl *payload;
@@ -47,6 +51,9 @@ struct ctf_sink_at {
  * Nothing of @ev is written yet: write it by @at, or with ctf_sink_write().
  */
 enum tk_status ctf_sink_place(void *state, const struct tk_event *ev, struct ctf_sink_at *at);
+
+/* How @ev's class and stream are declared; @ev was placed (ctf_sink_place()) before. */
+void ctf_sink_decl(void *state, const struct tk_event *ev, struct ctf_sink_decl *d);
 
 /* Write @ev at @at (from ctf_sink_place()) from its decoded values. */
 enum tk_status ctf_sink_write(void *state, const struct tk_event *ev, const struct ctf_sink_at *at);

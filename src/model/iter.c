@@ -300,8 +300,10 @@ static enum tk_status iter_advance_top(struct tk_iter *it)
 	}
 	if (st < 0)
 		return stream_fail(s, st);
-	slot_key(it, s);
-	heap_sift_down(it, 0);
+	if (it->heap_len > 1) { /* a lone stream (or any stream by_stream) is never compared */
+		slot_key(it, s);
+		heap_sift_down(it, 0);
+	}
 	return TK_OK;
 }
 
@@ -320,11 +322,10 @@ static TK_NOINLINE TK_COLD enum tk_status time_goes_back(const struct tk_iter *i
 		       (long long) it->last_ts);
 }
 
-enum tk_status tk_iter_next(struct tk_iter *it, const struct tk_event **out)
+enum tk_status model_iter_next(struct tk_iter *it, const struct tk_event **out)
 {
 	enum tk_status st;
 
-	error_reset();
 	if (TK_UNLIKELY(it->error))
 		return TK_FAIL(it->error, "Cannot read past an earlier error");
 	if (TK_UNLIKELY(!it->started)) {
@@ -374,4 +375,10 @@ enum tk_status tk_iter_next(struct tk_iter *it, const struct tk_event **out)
 fail:
 	it->error = st;
 	return st;
+}
+
+enum tk_status tk_iter_next(struct tk_iter *it, const struct tk_event **out)
+{
+	error_reset();
+	return model_iter_next(it, out);
 }

@@ -530,6 +530,12 @@ enum tk_status model_trace_finish(struct tk_trace *trace);
  */
 enum tk_status model_iter_create_by_stream(struct tk_iter **out, struct tk_trace *trace);
 
+/*
+ * tk_iter_next() for loops inside the library: the same, without clearing the error chain
+ * first (the loop's caller did, once).
+ */
+enum tk_status model_iter_next(struct tk_iter *it, const struct tk_event **out);
+
 /* Where readers report the problems they read past (tk_trace_opts.warning, may be NULL). */
 struct model_warner {
 	tk_warning_cb cb;

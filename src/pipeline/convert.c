@@ -311,7 +311,7 @@ enum tk_status pipeline_run_sink(struct tk_trace *t, const char *output,
 		st = sink->by_stream ? model_iter_create_by_stream(&it, t) : tk_iter_create(&it, t);
 		if (st >= 0 && sink->notice)
 			tk_iter_set_notice_cb(it, on_notice, &run);
-		while (st >= 0 && (st = tk_iter_next(it, &ev)) == TK_OK) {
+		while (st >= 0 && (st = model_iter_next(it, &ev)) == TK_OK) {
 			keep = all ? 1 : sink_keep(cx, ev);
 			if (keep < 0) {
 				st = (enum tk_status) keep;

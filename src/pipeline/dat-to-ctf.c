@@ -162,7 +162,7 @@ static int length_of_next(const struct tk_ctf_field_decl *st, uint32_t j)
  * its common fields, no context, the payload its own fields, all in the host's byte order.
  */
 static void plan_build(const struct dat_ctf *c, const struct ftrace_event *fev,
-		       const struct ctf_sink_at *at, struct ec_map *m)
+		       const struct ctf_sink_decl *at, struct ec_map *m)
 {
 	const struct tk_ctf_field_decl *sc = at->stream_context, *pl = at->payload;
 	uint32_t j, k;
@@ -191,6 +191,26 @@ static void plan_build(const struct dat_ctf *c, const struct ftrace_event *fev,
 			m->fixed_only = 0;
 }
 
+/*
+ * Copy @n bytes from @s to @d. Most steps are a few adjacent integers (1 to 16 bytes): two
+ * overlapping fixed-size copies do them without a call to memcpy().
+ */
+static inline void copy_bytes(uint8_t *d, const uint8_t *s, size_t n)
+{
+	if (n >= 8 && n <= 16) {
+		memcpy(d, s, 8);
+		memcpy(d + n - 8, s + n - 8, 8);
+	} else if (n >= 4 && n < 8) {
+		memcpy(d, s, 4);
+		memcpy(d + n - 4, s + n - 4, 4);
+	} else if (n >= 2 && n < 4) {
+		memcpy(d, s, 2);
+		memcpy(d + n - 2, s + n - 2, 2);
+	} else {
+		memcpy(d, s, n);
+	}
+}
+
 /* The bytes of fixed step @sp (PLAN_COPY or PLAN_TEXT) of record @rec at @p; the end. */
 static inline uint8_t *put_fixed(uint8_t *p, const uint8_t *rec, const struct plan_step *sp)
 {
@@ -200,7 +220,7 @@ static inline uint8_t *put_fixed(uint8_t *p, const uint8_t *rec, const struct pl
 		n = strnlen((const char *) rec + sp->off, sp->len);
 		memset(p + n, 0, sp->len - n);
 	}
-	memcpy(p, rec + sp->off, n);
+	copy_bytes(p, rec + sp->off, n);
 	return p + sp->len;
 }
 
@@ -297,20 +317,27 @@ static int append_planned(const struct dat_ctf *c, const struct ec_map *m,
 	return 1;
 }
 
-/* The plan of @ev's class, made when first met; NULL when out of memory. */
-static const struct ec_map *plan_of(struct dat_ctf *c, const struct tk_event *ev,
-				    const struct ctf_sink_at *at)
+/* The plan of @ev's class (placed in the sink), made when first met; NULL when out of memory. */
+static TK_NOINLINE const struct ec_map *plan_new(struct dat_ctf *c, const struct tk_event *ev)
 {
 	size_t i = ev->ec->index;
+	struct ctf_sink_decl d;
 
 	if (i >= c->n_ecs)
 		return NULL;
-	if (!c->ecs[i]) {
-		c->ecs[i] = calloc(1, sizeof(*c->ecs[i]));
-		if (c->ecs[i])
-			plan_build(c, ev->ec->fmt, at, c->ecs[i]);
+	c->ecs[i] = calloc(1, sizeof(*c->ecs[i]));
+	if (c->ecs[i]) {
+		ctf_sink_decl(c->sink, ev, &d);
+		plan_build(c, ev->ec->fmt, &d, c->ecs[i]);
 	}
 	return c->ecs[i];
+}
+
+static inline const struct ec_map *plan_of(struct dat_ctf *c, const struct tk_event *ev)
+{
+	size_t i = ev->ec->index;
+
+	return i < c->n_ecs && c->ecs[i] ? c->ecs[i] : plan_new(c, ev);
 }
 
 static enum tk_status dc_event(void *state, const struct tk_event *ev)
@@ -322,7 +349,7 @@ static enum tk_status dc_event(void *state, const struct tk_event *ev)
 
 	st = ctf_sink_place(c->sink, ev, &at);
 	if (st >= 0) {
-		m = plan_of(c, ev, &at);
+		m = plan_of(c, ev);
 		if (!m)
 			st = TK_FAIL(TK_ERR_NOMEM, "Cannot plan the copy");
 		else if (!m->plan || !append_planned(c, m, ev, &at, &st))
