@@ -45,8 +45,9 @@ struct tk_iter {
 	int64_t last_ts;
 	int pending; /* the top slot was returned and must advance first */
 	int started;
-	int by_stream;	  /* one stream after the other (model_iter_create_by_stream()) */
-	size_t next_slot; /* by_stream: the next stream to read */
+	int by_stream;	       /* one stream after the other (model_iter_create_by_stream()) */
+	size_t next_slot;      /* by_stream: the next stream to read */
+	struct iter_slot *cur; /* by_stream: the stream being read, or NULL */
 	enum tk_status error;
 	tk_notice_cb notice_cb;
 	void *notice_payload;
@@ -257,17 +258,6 @@ static enum tk_status iter_load(struct tk_iter *it, size_t i)
 	return TK_OK;
 }
 
-/* By stream: the first item of the next stream that has one, its time checked on its own. */
-static enum tk_status iter_load_next_stream(struct tk_iter *it)
-{
-	enum tk_status st = TK_OK;
-
-	it->last_ts = INT64_MIN;
-	while (st >= 0 && !it->heap_len && it->next_slot < it->n_slots)
-		st = iter_load(it, it->next_slot++);
-	return st;
-}
-
 static enum tk_status iter_start(struct tk_iter *it)
 {
 	size_t i;
@@ -277,7 +267,7 @@ static enum tk_status iter_start(struct tk_iter *it)
 	if (st < 0)
 		return st;
 	if (it->by_stream)
-		return iter_load_next_stream(it);
+		return TK_OK; /* no heap: iter_next_by_stream() reads one stream at a time */
 	for (i = 0; i < it->n_slots; i++) {
 		st = iter_load(it, i);
 		if (st < 0)
@@ -300,7 +290,7 @@ static enum tk_status iter_advance_top(struct tk_iter *it)
 	}
 	if (st < 0)
 		return stream_fail(s, st);
-	if (it->heap_len > 1) { /* a lone stream (or any stream by_stream) is never compared */
+	if (it->heap_len > 1) { /* a lone stream is never compared */
 		slot_key(it, s);
 		heap_sift_down(it, 0);
 	}
@@ -322,6 +312,49 @@ static TK_NOINLINE TK_COLD enum tk_status time_goes_back(const struct tk_iter *i
 		       (long long) it->last_ts);
 }
 
+/*
+ * By stream: the next item of the stream being read, else of the next stream, its time
+ * checked against its own stream's only; no heap, no keys.
+ */
+static enum tk_status iter_next_by_stream(struct tk_iter *it, const struct tk_event **out)
+{
+	struct iter_slot *s = it->cur;
+	enum tk_status st;
+	int64_t ts;
+
+	for (;;) {
+		if (!s) {
+			if (it->next_slot == it->n_slots)
+				return TK_END;
+			s = it->cur = &it->slots[it->next_slot++];
+			it->last_ts = INT64_MIN;
+		}
+		st = s->cursor->ops->next(s->cursor, &s->item);
+		if (st == TK_END) {
+			s = it->cur = NULL;
+			continue;
+		}
+		if (st < 0)
+			return stream_fail(s, st);
+		ts = s->item.has_ts ? s->item.ts_ns : it->last_ts;
+		if (TK_UNLIKELY(ts < it->last_ts) && !s->stream->source->time_may_go_back)
+			return time_goes_back(it, s, ts);
+		it->last_ts = ts;
+		switch (s->item.kind) {
+		case MODEL_ITEM_EVENT:
+			*out = s->item.event;
+			return TK_OK;
+		case MODEL_ITEM_DISCARDED_EVENTS:
+		case MODEL_ITEM_DISCARDED_PACKETS:
+			if (it->notice_cb)
+				it->notice_cb(s->item.notice, it->notice_payload);
+			break;
+		default:
+			break;
+		}
+	}
+}
+
 enum tk_status model_iter_next(struct tk_iter *it, const struct tk_event **out)
 {
 	enum tk_status st;
@@ -334,6 +367,12 @@ enum tk_status model_iter_next(struct tk_iter *it, const struct tk_event **out)
 		if (st < 0)
 			goto fail;
 	}
+	if (it->by_stream) {
+		st = iter_next_by_stream(it, out);
+		if (st < 0)
+			goto fail;
+		return st;
+	}
 	for (;;) {
 		struct iter_slot *s;
 		int64_t ts;
@@ -341,11 +380,6 @@ enum tk_status model_iter_next(struct tk_iter *it, const struct tk_event **out)
 		if (it->pending) {
 			it->pending = 0;
 			st = iter_advance_top(it);
-			if (st < 0)
-				goto fail;
-		}
-		if (!it->heap_len && it->by_stream && it->next_slot < it->n_slots) {
-			st = iter_load_next_stream(it);
 			if (st < 0)
 				goto fail;
 		}
