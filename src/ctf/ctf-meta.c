@@ -1587,6 +1587,7 @@ static enum tk_status visit_stream(struct meta *m, const struct tsdl_node *blk)
 	if (!b)
 		return META_NOMEM(blk);
 	b->sc->packet_context = pctx;
+	b->sc->has_cpu = ctf_cpu_member(pctx) >= 0;
 	b->sc->event_header = header;
 	b->sc->event_context = ectx;
 	return TK_OK;

@@ -25,6 +25,7 @@
 #include <unistd.h>
 
 #include "../common/error.h"
+#include "../model/walk.h"
 #include "ctf.h"
 
 #define UNSET UINT64_MAX
@@ -606,11 +607,12 @@ struct ctf_cursor {
 	uint64_t pkt_off;  /* bytes */
 	uint64_t pkt_bits; /* UNSET: to the end of the file */
 	uint64_t content_bits;
-	size_t pkt_no;	  /* packet number in the current file */
-	uint8_t pkt_done; /* the packet at pkt_off has ended: the next one is after it */
-	size_t npkt_vals; /* values of packet header and context */
-	size_t pctx_off;  /* first value of the packet context */
-	int32_t cpu_val;  /* packet context value that is the CPU (cpu_id), or -1 */
+	size_t pkt_no;	    /* packet number in the current file */
+	uint8_t pkt_done;   /* the packet at pkt_off has ended: the next one is after it */
+	size_t npkt_vals;   /* values of packet header and context */
+	size_t pctx_off;    /* first value of the packet context */
+	int64_t cpu_member; /* packet context member that is the CPU (cpu_id), or -1 */
+	int64_t cpu_val;    /* its value index when fixed, or -1 (found per packet) */
 	struct snapshots cur, prev;
 	struct tk_event ev;
 	struct tk_notice notice;
@@ -621,27 +623,51 @@ struct ctf_cursor {
 	size_t norder, next_ref;
 };
 
-/*
- * Where the packet context @pc keeps the CPU the packet's events were recorded on (its
- * cpu_id integer, as LTTng and babeltrace2 name it): its value index, when only scalars come
- * before it; -1 otherwise.
- */
-static int32_t cpu_value(const struct model_fc *pc)
+int64_t ctf_cpu_member(const struct model_fc *pc)
 {
 	uint32_t i;
 
-	for (i = 0; pc && pc->kind == MODEL_FC_STRUCT && i < pc->u.st.count && i < INT32_MAX; i++) {
+	for (i = 0; pc && pc->kind == MODEL_FC_STRUCT && i < pc->u.st.count; i++) {
 		const struct model_member *m = &pc->u.st.members[i];
 
-		if (!strcmp(m->name, "cpu_id")) {
-			int is_int = m->fc->kind == MODEL_FC_INT || m->fc->kind == MODEL_FC_ENUM;
-
-			return is_int ? (int32_t) i : -1;
-		}
-		if (m->fc->kind > MODEL_FC_STRING)
-			return -1;
+		if (m->name && !strcmp(m->name, "cpu_id"))
+			return m->fc->kind == MODEL_FC_INT || m->fc->kind == MODEL_FC_ENUM
+				       ? (int64_t) i
+				       : -1;
 	}
 	return -1;
+}
+
+/*
+ * The value index of member @m of packet context @pc when every member before it decodes
+ * to a fixed number of values; -1 when the data decides (it is found per packet).
+ */
+static int64_t cpu_value(const struct model_fc *pc, int64_t m)
+{
+	int64_t i, n, at = 0;
+
+	for (i = 0; i < m; i++) {
+		n = model_fc_fixed_values(pc->u.st.members[i].fc);
+		if (n < 0)
+			return -1;
+		at += n;
+	}
+	return m >= 0 ? at : -1;
+}
+
+/* The CPU of the packet just read (its context's values decoded), or -1. */
+static int32_t packet_cpu(const struct ctf_cursor *c, const struct model_fc *pc)
+{
+	const struct model_value *v = c->d.vals + c->pctx_off;
+	int64_t i;
+
+	if (c->cpu_val >= 0) {
+		v += c->cpu_val;
+	} else {
+		for (i = 0; i < c->cpu_member; i++)
+			v = model_value_skip(pc->u.st.members[i].fc, v);
+	}
+	return v->v.u <= INT32_MAX ? (int32_t) v->v.u : -1;
 }
 
 static TK_NOINLINE enum tk_status cycles_to_ns_slow(const struct tk_stream *s, uint64_t cycles,
@@ -925,11 +951,8 @@ static enum tk_status cursor_read_packet(struct ctf_cursor *c)
 			       f->path, c->pkt_no, (unsigned long long) c->pkt_off);
 	c->pctx_off = pi.header_values;
 	c->npkt_vals = c->d.nv;
-	if (c->cpu_val >= 0) {
-		uint64_t cpu = c->d.vals[c->pctx_off + (size_t) c->cpu_val].v.u;
-
-		c->ev.cpu = cpu <= INT32_MAX ? (int32_t) cpu : -1;
-	}
+	if (c->cpu_member >= 0)
+		c->ev.cpu = packet_cpu(c, c->stream->sc->packet_context);
 	c->pkt_bits = pi.packet_bits;
 	c->content_bits = pi.content_bits;
 	c->cur.discarded = c->d.discarded;
@@ -1282,7 +1305,8 @@ enum tk_status ctf_cursor_open(struct tk_stream *stream, struct model_cursor **o
 	c->ev.stream = stream;
 	c->ev.has_ts = stream->sc->clock != NULL;
 	c->ev.cpu = -1;
-	c->cpu_val = cpu_value(stream->sc->packet_context);
+	c->cpu_member = ctf_cpu_member(stream->sc->packet_context);
+	c->cpu_val = cpu_value(stream->sc->packet_context, c->cpu_member);
 	c->notice.stream = stream;
 	c->state = CUR_PACKET;
 	c->file = 0;

@@ -236,6 +236,12 @@ enum tk_status ctf_streams_open(struct tk_source *src, const char *dir);
 enum tk_status ctf_streams_open_mem(struct tk_source *src, const char *const *names,
 				    const uint8_t *const *data, const size_t *sizes, size_t n);
 
+/*
+ * The member of packet context @pc that is the CPU its packet's events were recorded on (the
+ * cpu_id integer or enumeration, as LTTng and babeltrace2 name it), or -1.
+ */
+int64_t ctf_cpu_member(const struct model_fc *pc);
+
 /* model_source_ops.cursor_open for CTF streams. */
 enum tk_status ctf_cursor_open(struct tk_stream *stream, struct model_cursor **out);
 

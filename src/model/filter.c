@@ -4,10 +4,11 @@
  * every command, between the time-ordered iterator and the output.
  *
  * It works on the model only. Event classes are decided once, when the filter is made: the
- * event specs, and where each class keeps the pid, comm and CPU of its events -- a top-level
+ * event specs, and where each class keeps the pid and comm of its events -- a top-level
  * field found by name in the event's scopes (CTF: tid/vtid/pid/vpid and procname in the
- * contexts, cpu_id in the packet context), or the reader's task hook (trace.dat: common_pid
- * and the saved command lines) and the event's CPU. Per event, matching is a few compares;
+ * contexts), or the reader's task hook (trace.dat: common_pid and the saved command lines).
+ * The CPU is the event's own (tk_event.cpu), where its stream class has one (has_cpu: a
+ * trace.dat buffer, a CTF packet context's cpu_id). Per event, matching is a few compares;
  * only events whose class keeps a wanted field in its scopes get their values decoded.
  *
  * Times are read as babeltrace2's trimmer reads --begin and --end, plus units: see
@@ -418,7 +419,6 @@ static enum tk_status plan_classes(struct tk_filter *f)
 	for (i = 0; i < t->n_ecs; i++) {
 		const struct tk_event_class *ec = t->ecs[i];
 		struct class_plan *p = &f->plans[ec->index];
-		int64_t m;
 
 		if (ec->sc->source->ops && ec->sc->source->ops->task) {
 			p->pid.where = p->comm.where = WHERE_TASK;
@@ -426,15 +426,8 @@ static enum tk_status plan_classes(struct tk_filter *f)
 			p->pid = find_field(ec, pid_names, is_int);
 			p->comm = find_field(ec, comm_names, is_text);
 		}
-		m = member_of(ec->sc->packet_context, "cpu_id");
-		if (ec->sc->source->ops && ec->sc->source->ops->task) {
+		if (ec->sc->has_cpu)
 			p->cpu.where = WHERE_CPU;
-		} else if (m >= 0 && is_int(ec->sc->packet_context->u.st.members[m].fc)) {
-			p->cpu.where = WHERE_FIELD;
-			p->cpu.scope = MODEL_SCOPE_PACKET_CONTEXT;
-			p->cpu.member = (uint32_t) m;
-			p->cpu.fc = ec->sc->packet_context;
-		}
 		if (f->n_pids && p->pid.where == WHERE_NONE)
 			p->drop = 1;
 		if (f->n_comms && p->comm.where == WHERE_NONE)
@@ -691,8 +684,7 @@ enum tk_status tk_filter_match(struct tk_filter *f, const struct tk_event *ev, i
 	if ((f->has_begin && ev->ns < f->begin) || (f->has_end && ev->ns > f->end))
 		return TK_OK;
 	if ((f->n_pids && p->pid.where == WHERE_FIELD) ||
-	    (f->n_comms && p->comm.where == WHERE_FIELD) ||
-	    (f->want_cpu && p->cpu.where == WHERE_FIELD)) {
+	    (f->n_comms && p->comm.where == WHERE_FIELD)) {
 		st = model_event_values(ev);
 		if (st < 0)
 			return st;
@@ -700,15 +692,8 @@ enum tk_status tk_filter_match(struct tk_filter *f, const struct tk_event *ev, i
 	if (f->want_cpu) {
 		int64_t cpu = ev->cpu;
 
-		if (p->cpu.where == WHERE_FIELD) {
-			const struct model_value *v = field_value(ev, &p->cpu);
-
-			if (!v)
-				return TK_OK;
-			cpu = int_value(p->cpu.fc->u.st.members[p->cpu.member].fc, v);
-		} else if (ev->stream->sc->instance) {
+		if (ev->stream->sc->instance)
 			return TK_OK; /* trace-cmd report --cpu: the main buffer only */
-		}
 		if (cpu < 0 || (uint64_t) cpu >= f->n_cpu_bits ||
 		    !(f->cpus[cpu / 8] & (1u << (cpu % 8))))
 			return TK_OK;

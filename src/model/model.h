@@ -186,6 +186,11 @@ struct model_stream_class {
 	 * leaves its events out, and so does the filter stage's CPU selection.
 	 */
 	uint8_t instance;
+	/*
+	 * Its events carry the CPU they were recorded on in tk_event.cpu (trace.dat: the
+	 * buffer's; CTF: the packet context's cpu_id), else that is always -1.
+	 */
+	uint8_t has_cpu;
 	void *fmt; /* reader-private */
 };
 

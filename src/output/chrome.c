@@ -63,7 +63,6 @@ struct chrome_class {
 	uint8_t kind;	       /* enum class_kind */
 	struct ref common_pid; /* trace.dat: the task, from the common fields */
 	struct ref tid, pid;   /* CTF: contexts */
-	struct ref cpu;	       /* CTF: packet context cpu_id */
 	struct ref next_comm, next_pid, rename_comm, rename_pid;
 	struct pair pairs[MAX_PAIRS];
 	uint32_t n_pairs;
@@ -180,7 +179,6 @@ static void class_build(struct chrome_class *cc, const struct tk_event_class *ec
 {
 	static const char *const tids[] = {"tid", "vtid", NULL};
 	static const char *const pids[] = {"pid", "vpid", NULL};
-	static const char *const cpu_ids[] = {"cpu_id", NULL};
 	static const char *const pid_tid[] = {"pid", "tid", NULL};
 	static const char *const prev[] = {"prev_pid", "prev_tid", NULL};
 	static const char *const next[] = {"next_pid", "next_tid", NULL};
@@ -198,7 +196,6 @@ static void class_build(struct chrome_class *cc, const struct tk_event_class *ec
 		if (cc->pid.idx < 0)
 			cc->pid = find_int(ec, s, pids);
 	}
-	cc->cpu = find_int(ec, MODEL_SCOPE_PACKET_CONTEXT, cpu_ids);
 	add_pair(cc, ec, "comm", pid_tid);
 	add_pair(cc, ec, "prev_comm", prev);
 	add_pair(cc, ec, "next_comm", next);
@@ -598,8 +595,6 @@ static enum tk_status print(struct tk_printer *p, const struct tk_event *ev)
 		cs->last_ns = ev->ns;
 		cs->has_last = 1;
 	}
-	if (cpu < 0 && !int_value(ev, cc->cpu, &cpu))
-		cpu = -1;
 	if (TK_UNLIKELY(ev->missed))
 		lost_instant(p, ev->ns, cpu, "lost events", ev->missed);
 	learn_names(p, cc, ev);

@@ -353,6 +353,7 @@ static enum tk_status build_model(struct tk_source *src, struct td_source *ts, c
 		src->clocks[src->n_clocks++] = clk;
 		sc->id = b;
 		sc->instance = b > 0;
+		sc->has_cpu = 1;
 		sc->source = src;
 		sc->clock = clk;
 		sc->packet_context = cpu_context_fc(a);

@@ -831,6 +831,74 @@ static void dat_irq_handler_entry(void **state)
 	each_event(*state, "irq_handler_entry", check_irq_entry);
 }
 
+/*
+ * ---- CTF: the CPU of an event, from a cpu_id the packet context keeps after a sequence ----
+ *
+ * Two streams of one class, a packet each, no clock: the packet context's sequence before
+ * cpu_id is empty in the first and two bytes long in the second, so where cpu_id lies depends
+ * on the data. Expected by hand from the bytes.
+ */
+static const char cpu_metadata[] =
+	"/* CTF 1.8 */\n"
+	"typealias integer { size = 8; align = 8; signed = false; } := uint8_t;\n"
+	"typealias integer { size = 32; align = 8; signed = false; } := uint32_t;\n"
+	"trace { major = 1; minor = 8; byte_order = le; };\n"
+	"stream { packet.context := struct { uint8_t n; uint8_t skip[n]; uint32_t cpu_id; }; };\n"
+	"event { name = e; fields := struct { uint8_t x; }; };\n";
+static const uint8_t cpu_stream_a[] = {0x00, 0x03, 0x00, 0x00, 0x00, 0x01, 0x02}; /* cpu 3 */
+static const uint8_t cpu_stream_b[] = {0x02, 0xaa, 0xbb, 0x05, 0x00, 0x00, 0x00, 0x07};
+
+static void ctf_cpu_after_a_sequence(void **state)
+{
+	const uint8_t *streams[2] = {cpu_stream_a, cpu_stream_b};
+	size_t sizes[2] = {sizeof(cpu_stream_a), sizeof(cpu_stream_b)};
+	struct tk_filter_opts fo = TK_FILTER_OPTS_INIT;
+	const unsigned int five[] = {5};
+	struct tk_trace trace = {0};
+	struct tk_source *src = NULL;
+	struct tk_filter *filter = NULL;
+	struct tk_iter *it = NULL;
+	const struct tk_event *ev;
+	int cpus[4], xs[4], kept[4], keep;
+	size_t n = 0;
+
+	(void) state;
+	assert_int_equal(ctf_source_open_mem(&src, (const uint8_t *) cpu_metadata,
+					     strlen(cpu_metadata), streams, sizes, 2),
+			 TK_OK);
+	trace.sources = &src;
+	trace.n_sources = 1;
+	assert_int_equal(model_trace_finish(&trace), TK_OK);
+	fo.cpus = five;
+	fo.n_cpus = 1;
+	assert_int_equal(tk_filter_create(&filter, &trace, &fo), TK_OK);
+	assert_int_equal(tk_iter_create(&it, &trace), TK_OK);
+	while (n < 4 && tk_iter_next(it, &ev) == TK_OK) {
+		struct tk_field f = payload_field(ev, "x");
+
+		cpus[n] = tk_event_get_cpu(ev);
+		xs[n] = (int) uint_of(&f);
+		assert_int_equal(tk_filter_match(filter, ev, &keep), TK_OK);
+		kept[n++] = keep;
+	}
+	assert_int_equal(n, 3);
+	/* stream a, then stream b (no clock: the order of the streams) */
+	assert_int_equal(xs[0], 1);
+	assert_int_equal(cpus[0], 3);
+	assert_int_equal(kept[0], 0);
+	assert_int_equal(xs[1], 2);
+	assert_int_equal(cpus[1], 3);
+	assert_int_equal(kept[1], 0);
+	assert_int_equal(xs[2], 7);
+	assert_int_equal(cpus[2], 5);
+	assert_int_equal(kept[2], 1);
+	tk_iter_destroy(it);
+	tk_filter_destroy(filter);
+	free(trace.streams);
+	free(trace.ecs);
+	ctf_source_destroy(src);
+}
+
 int main(int argc, char **argv)
 {
 	const struct CMUnitTest ctf[] = {
@@ -838,6 +906,7 @@ int main(int argc, char **argv)
 		cmocka_unit_test_setup_teardown(ctf_values_first_event, ctf_setup, ctf_teardown),
 		cmocka_unit_test_setup_teardown(ctf_values_second_event, ctf_setup, ctf_teardown),
 		cmocka_unit_test_setup_teardown(ctf_wrong_kinds_and_names, ctf_setup, ctf_teardown),
+		cmocka_unit_test(ctf_cpu_after_a_sequence),
 	};
 	const struct CMUnitTest dat[] = {
 		cmocka_unit_test(dat_source_is_named),
