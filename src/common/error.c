@@ -38,6 +38,10 @@ enum tk_status error_push(enum tk_status status, const char *file, int line, con
 	va_start(ap, fmt);
 	vsnprintf(chain.causes[chain.count].text, ERROR_MAX_TEXT, fmt, ap);
 	va_end(ap);
+	/* one line per cause, whatever a damaged file put in the names it quotes */
+	for (char *c = chain.causes[chain.count].text; *c; c++)
+		if ((unsigned char) *c < 0x20 || *c == 0x7f)
+			*c = '?';
 	chain.causes[chain.count].status = status;
 	chain.count++;
 	return status;

@@ -135,6 +135,17 @@ static void test_long_cause_is_cut_not_overflowed(void **state)
 	assert_memory_equal(c, "Cannot read: text=xxxx", 22);
 }
 
+/* A name read from a damaged file may hold newlines: a cause stays one line. */
+static void test_cause_is_one_line(void **state)
+{
+	(void) state;
+	error_reset();
+	TK_FAIL(TK_ERR_FORMAT, "Cannot read buffer: name=%s",
+		"a\nb\tc\x7f\x01"
+		"d");
+	assert_string_equal(tk_error_cause(0), "Cannot read buffer: name=a?b?c??d");
+}
+
 static void test_truncate_forgets_later_causes(void **state)
 {
 	size_t depth, i;
@@ -243,6 +254,7 @@ int main(void)
 		cmocka_unit_test(test_reset_and_clear_forget_causes),
 		cmocka_unit_test(test_overflow_keeps_innermost_and_counts_dropped),
 		cmocka_unit_test(test_long_cause_is_cut_not_overflowed),
+		cmocka_unit_test(test_cause_is_one_line),
 		cmocka_unit_test(test_status_names),
 		cmocka_unit_test(test_chain_is_per_thread),
 	};
