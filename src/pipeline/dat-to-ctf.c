@@ -211,12 +211,44 @@ static inline void copy_bytes(uint8_t *d, const uint8_t *s, size_t n)
 	}
 }
 
+/*
+ * Eight bytes of a char array as text: up to its first NUL, zeros from there (all zeros
+ * once *@ended). On little-endian hosts the first NUL is the lowest zero byte of the word,
+ * which the usual zero-byte test finds exactly (its false hits are only above a true one).
+ */
+static inline void text_word(uint8_t *d, const uint8_t *s, int *ended)
+{
+	const uint64_t ones = UINT64_C(0x0101010101010101), highs = UINT64_C(0x8080808080808080);
+	uint64_t x, z;
+
+	memcpy(&x, s, 8);
+	if (*ended) {
+		x = 0;
+	} else if ((z = (x - ones) & ~x & highs) != 0) {
+		unsigned int keep =
+			(unsigned int) __builtin_ctzll(z) / 8; /* bytes before the NUL */
+
+		x = keep ? x & (UINT64_MAX >> (64 - 8 * keep)) : 0;
+		*ended = 1;
+	}
+	memcpy(d, &x, 8);
+}
+
 /* The bytes of fixed step @sp (PLAN_COPY or PLAN_TEXT) of record @rec at @p; the end. */
 static inline uint8_t *put_fixed(uint8_t *p, const uint8_t *rec, const struct plan_step *sp)
 {
 	size_t n = sp->len;
 
 	if (sp->kind == PLAN_TEXT) {
+#if __BYTE_ORDER__ == __ORDER_LITTLE_ENDIAN__
+		if (n == 16) { /* TASK_COMM_LEN: every comm field */
+			int ended = 0;
+
+			text_word(p, rec + sp->off, &ended);
+			text_word(p + 8, rec + sp->off + 8, &ended);
+			return p + 16;
+		}
+#endif
 		n = strnlen((const char *) rec + sp->off, sp->len);
 		memset(p + n, 0, sp->len - n);
 	}

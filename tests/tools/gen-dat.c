@@ -681,7 +681,7 @@ static const struct task_kind {
 	int prio;
 } task_kinds[] = {
 	{"systemd", 120},   {"kworker/u8:2", 120}, {"rcu_preempt", 120}, {"sshd", 120},
-	{"bash", 120},	    {"trace-cmd", 120},	   {"Xorg", 110},	 {"chrome", 120},
+	{"bash", 120},	    {"trace-cmd", 120},	   {"Xwayland", 110},	 {"chrome_crashpad", 120},
 	{"migration/0", 0}, {"ksoftirqd/1", 120},  {"irq/24-eth0", 49},	 {"gen-dat-worker", 139},
 };
 
@@ -774,12 +774,19 @@ static void ev_u64(struct event *e, const struct gen *g, uint32_t off, uint64_t 
 	tk_store_u64(e->data + off, v, g->bo);
 }
 
-/* A char[16] field: the kernel copies at most 15 characters and a NUL. */
+/*
+ * A char[16] field: the kernel copies at most 15 characters and a NUL. sched_switch copies
+ * all 16 bytes of task->comm, and kernels before strscpy_pad() left the tail of an earlier,
+ * longer name after the NUL: bash keeps one, so that converters see bytes after the text.
+ */
 static void ev_comm(struct event *e, uint32_t off, const char *s)
 {
 	size_t n = strlen(s);
 
-	memcpy(e->data + off, s, n < 15 ? n : 15);
+	if (!strcmp(s, "bash"))
+		memcpy(e->data + off, "bash\0-session:0", 16);
+	else
+		memcpy(e->data + off, s, n < 15 ? n : 15);
 }
 
 /* A __data_loc string: appended after the fixed part, located by (length << 16 | offset). */
