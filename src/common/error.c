@@ -49,8 +49,11 @@ enum tk_status error_push(enum tk_status status, const char *file, int line, con
 
 void error_reset(void)
 {
-	chain.count = 0;
-	chain.dropped = 0;
+	/* called once per event by tk_iter_next(): no store when there is nothing to clear */
+	if (chain.count | chain.dropped) {
+		chain.count = 0;
+		chain.dropped = 0;
+	}
 }
 
 size_t error_depth(void)
