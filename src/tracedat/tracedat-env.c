@@ -714,7 +714,7 @@ enum tk_status convert_env_read(struct convert_env *out, const struct model_env 
 {
 	const struct model_env *mark;
 	const char *bo;
-	int64_t v;
+	int64_t v = 0;
 	enum tk_status st;
 
 	memset(out, 0, sizeof(*out));

@@ -432,7 +432,10 @@ static enum tk_status synth_walk(struct synth *s, const struct model_fc *fc, con
 	m = fc->kind == MODEL_FC_STRUCT ? fc->u.st.members : fc->u.var.options;
 	count = fc->kind == MODEL_FC_STRUCT ? fc->u.st.count : fc->u.var.count;
 	for (i = 0; i < count && st >= 0; i++) {
-		snprintf(sub, sizeof(sub), "%s%s%s", path, *path ? "_" : "", m[i].name);
+		int n = snprintf(sub, sizeof(sub), "%s%s%s", path, *path ? "_" : "", m[i].name);
+
+		if (n < 0 || (size_t) n >= sizeof(sub))
+			return refuse(s, path, "a nested field's name is too long");
 		st = synth_walk(s, m[i].fc, sub, depth + 1);
 	}
 	return st;
