@@ -103,18 +103,33 @@ static void reverse(unsigned char *a, size_t n, size_t size, unsigned char *swap
 	}
 }
 
-/* Newest first among equal keys, then stable by key: libtraceevent's list + qsort(). */
+/*
+ * Newest first among equal keys, then stable by key: libtraceevent's list + qsort(). Tables
+ * that come in key order already (kallsyms mostly does: 100k lines and more) only have their
+ * runs of equal keys turned around, in one pass.
+ */
 static int sort_like_tep(void *data, size_t n, size_t size, cmp_fn cmp)
 {
-	unsigned char *tmp;
+	unsigned char *a = data, *tmp;
+	size_t i, run;
 
 	if (n < 2)
 		return 0;
-	tmp = malloc(n * size); /* n * size is allocated already, so it cannot overflow */
+	for (i = 1; i < n && cmp(a + (i - 1) * size, a + i * size) <= 0; i++)
+		;
+	tmp = malloc(i == n ? size : n * size); /* n * size is allocated already: no overflow */
 	if (!tmp)
 		return -1;
-	reverse(data, n, size, tmp);
-	merge_sort(data, tmp, n, size, cmp);
+	if (i == n) {
+		for (run = 0, i = 1; i <= n; i++)
+			if (i == n || cmp(a + run * size, a + i * size)) {
+				reverse(a + run * size, i - run, size, tmp);
+				run = i;
+			}
+	} else {
+		reverse(data, n, size, tmp);
+		merge_sort(data, tmp, n, size, cmp);
+	}
 	free(tmp);
 	return 0;
 }
@@ -375,10 +390,10 @@ static size_t scan_hex(const char *s, size_t n, size_t i, size_t width, uint64_t
 	    tk_hex_value(s[i + 2]) >= 0)
 		i += 2;
 	start = i;
-	for (; i < limit && tk_hex_value(s[i]) >= 0; i++) {
+	for (int d; i < limit && (d = tk_hex_value(s[i])) >= 0; i++) {
 		if (v >> 60)
 			sat = true;
-		v = v << 4 | (uint64_t) tk_hex_value(s[i]);
+		v = v << 4 | (uint64_t) d;
 	}
 	if (i == start)
 		return 0;
