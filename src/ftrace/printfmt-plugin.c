@@ -193,6 +193,8 @@ void ftrace_pf_handler_setup(const struct ftrace_ctx *ctx, struct pf_print *pp)
 			break;
 		}
 	}
+	if (pp->handler != FTRACE_PF_H_FUNC_REPEATS && pp->handler != FTRACE_PF_H_FGRAPH_ENTRY)
+		return; /* no other event to find: not a walk over all of them per format */
 	for (size_t i = 0; i < ctx->n_events; i++) {
 		const struct ftrace_event *e = ctx->events[i];
 
@@ -392,7 +394,7 @@ static bool h_sched_wakeup(struct pf_out *o, const struct pf_rec *r)
 unsigned int ftrace_print_comms(const struct ftrace_ctx *ctx, const struct ftrace_event *ev,
 				const uint8_t *rec, size_t size, struct ftrace_comm_ref out[2])
 {
-	const struct pf_print *pp = ev->print;
+	const struct pf_print *pp = ftrace_pf_print_of(ctx, ev);
 	struct pf_rec r = {.ctx = ctx, .data = rec, .size = size};
 	unsigned int n = 0;
 	int pid_k[2], comm_k[2], count;
@@ -569,7 +571,8 @@ static bool h_futex(struct pf_out *o, const struct pf_rec *r)
 
 static struct pf_print *fstack_owner(const struct pf_rec *r)
 {
-	if (r->pp->handler == FTRACE_PF_H_FUNC_REPEATS && r->pp->fn_ev && r->pp->fn_ev->print)
+	if (r->pp->handler == FTRACE_PF_H_FUNC_REPEATS && r->pp->fn_ev &&
+	    ftrace_pf_print_of(r->ctx, r->pp->fn_ev))
 		return r->pp->fn_ev->print; /* the plugin's stacks are shared by both events */
 	return r->pp;
 }
@@ -861,9 +864,9 @@ static bool h_fgraph_entry(struct pf_out *o, struct pf_rec *r)
 	return false;
 }
 
-bool ftrace_print_wants_next(const struct ftrace_event *ev)
+bool ftrace_print_wants_next(const struct ftrace_ctx *ctx, const struct ftrace_event *ev)
 {
-	const struct pf_print *pp = ev->print;
+	const struct pf_print *pp = ftrace_pf_print_of(ctx, ev);
 
 	return pp && pp->handler == FTRACE_PF_H_FGRAPH_ENTRY && pp->ret_ev;
 }
