@@ -131,6 +131,8 @@ enum ftrace_event_flag {
 	 * `print fmt: "` after the fields (print_fmt is then NULL).
 	 */
 	FTRACE_EVENT_FAILED = 1u << 0,
+	/* private: ftrace_print_lazily() contexts: the print fmt was compiled on first use */
+	FTRACE_EVENT_PRINT_TRIED = 1u << 1,
 };
 
 /* One event `format` file. Strings and arrays live in the context's arena. */
@@ -209,6 +211,8 @@ struct ftrace_ctx {
 	size_t n_comms;
 	const char *syms_text; /* private: kallsyms text to parse at the first lookup */
 	size_t syms_text_len;
+	int print_lazy;		 /* private: print fmts compile on first use (printfmt.h) */
+	size_t n_print_compiled; /* print fmts compiled so far (tests count them) */
 	size_t events_cap, syms_cap, printk_cap, comms_cap; /* private */
 	int finished;					    /* private: ftrace_ctx_finish() ran */
 };

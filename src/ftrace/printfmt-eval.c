@@ -1011,7 +1011,7 @@ static bool print_event(const struct ftrace_ctx *ctx, const struct ftrace_event 
 			const uint8_t *rec, size_t size, int cpu, uint64_t ts, struct writer *w,
 			bool raw, const uint8_t *next, size_t next_size)
 {
-	struct pf_print *pp = ev->print, *tmp = NULL;
+	struct pf_print *pp = ftrace_pf_print_of(ctx, ev), *tmp = NULL;
 	struct pf_out o = {.w = w, .cap = FTRACE_PF_OUT_CAP};
 	struct pf_rec r = {.ctx = ctx,
 			   .data = rec,

@@ -510,6 +510,17 @@ const struct pf_func *ftrace_pf_func_lookup(const char *name);
 
 /* Plugin event handlers: set up the event's handler; run it (true: print fmt follows). */
 void ftrace_pf_handler_setup(const struct ftrace_ctx *ctx, struct pf_print *pp);
+
+/* printfmt-parse.c: @ev's compiled print fmt, compiled now in a lazy context (or NULL). */
+struct pf_print *ftrace_pf_print_slow(const struct ftrace_ctx *ctx, const struct ftrace_event *ev);
+
+static inline struct pf_print *ftrace_pf_print_of(const struct ftrace_ctx *ctx,
+						  const struct ftrace_event *ev)
+{
+	if (__builtin_expect(ev->print != NULL || !ctx->print_lazy, 1))
+		return ev->print;
+	return ftrace_pf_print_slow(ctx, ev);
+}
 bool ftrace_pf_run_handler(struct pf_out *o, struct pf_rec *r);
 
 /* Helpers of the handlers (printfmt-plugin.c), for printfmt-kvm.c too. */

@@ -1315,6 +1315,7 @@ enum tk_status ftrace_print_compile(struct ftrace_ctx *ctx, struct ftrace_event 
 	if (p.nomem)
 		goto nomem;
 	ev->print = pp;
+	ctx->n_print_compiled++;
 	return st;
 nomem:
 	vec_fini(&p.lx.tb);
@@ -1322,6 +1323,28 @@ nomem:
 	arena_fini(&p.scratch);
 	return TK_FAIL(TK_ERR_NOMEM, "Cannot compile print fmt: event=%s:%s",
 		       ev->system ? ev->system : "?", ev->name ? ev->name : "?");
+}
+
+void ftrace_print_lazily(struct ftrace_ctx *ctx)
+{
+	TK_ASSERT_PRE(ctx && ctx->finished);
+	ctx->print_lazy = 1;
+}
+
+struct pf_print *ftrace_pf_print_slow(const struct ftrace_ctx *cctx, const struct ftrace_event *cev)
+{
+	/* lazily filled, as the symbol table is: the context and its events are never const */
+	struct ftrace_ctx *ctx = (struct ftrace_ctx *) cctx;
+	struct ftrace_event *ev = (struct ftrace_event *) cev;
+	size_t depth = error_depth();
+
+	if (!(ev->flags & FTRACE_EVENT_PRINT_TRIED)) {
+		ev->flags |= FTRACE_EVENT_PRINT_TRIED;
+		if (ftrace_print_compile(ctx, ev) < 0)
+			error_truncate(
+				depth); /* out of memory: its records print their fields raw */
+	}
+	return ev->print;
 }
 
 bool ftrace_print_failed(const struct ftrace_event *ev)

@@ -41,6 +41,13 @@
  */
 enum tk_status ftrace_print_compile(struct ftrace_ctx *ctx, struct ftrace_event *ev);
 
+/*
+ * Compile each print fmt of @ctx when it is first needed (a record of its event printed, its
+ * comms asked for), instead of ftrace_print_compile() for every event at once: a file of 2,000
+ * formats usually has events of a few dozen. Call it after ftrace_ctx_finish().
+ */
+void ftrace_print_lazily(struct ftrace_ctx *ctx);
+
 /* Free a compiled print fmt (ftrace_ctx_fini() calls it for every event). */
 void ftrace_print_free(void *print);
 
@@ -82,7 +89,7 @@ bool ftrace_print_info_next(const struct ftrace_ctx *ctx, const struct ftrace_ev
 			    const uint8_t *next, size_t next_size, struct writer *w);
 
 /* Does printing a record of @ev look at the record after it (ftrace_print_info_next())? */
-bool ftrace_print_wants_next(const struct ftrace_event *ev);
+bool ftrace_print_wants_next(const struct ftrace_ctx *ctx, const struct ftrace_event *ev);
 
 /*
  * Whether libtraceevent would fail on @ev's print fmt, so that its records print as

@@ -238,10 +238,12 @@ static enum tk_status parse_metadata(struct td_source *ts)
 			break;
 		}
 	}
-	/* a print fmt tracekit cannot compile prints its fields raw, as libtraceevent does */
-	for (i = 0; i < ctx->n_events; i++)
-		if (ftrace_print_compile(ctx, ctx->events[i]) < 0)
-			error_reset();
+	/*
+	 * Print fmts compile when an event of theirs is first printed: a `-e all` file holds
+	 * 2,000 formats and events of a few. One tracekit cannot compile prints its fields raw,
+	 * as libtraceevent does.
+	 */
+	ftrace_print_lazily(ctx);
 	return TK_OK;
 }
 

@@ -117,8 +117,9 @@ static const char *text_task(const struct tk_event *ev, int64_t *pid)
 static bool text_wants_next(const struct tk_event_class *ec, unsigned int flags)
 {
 	const struct ftrace_event *fev = ec->fmt;
+	const struct td_source *ts = ec->sc->source->fmt;
 
-	return fev && !(flags & MODEL_TEXT_RAW) && ftrace_print_wants_next(fev);
+	return fev && !(flags & MODEL_TEXT_RAW) && ftrace_print_wants_next(&ts->ctx, fev);
 }
 
 static bool text_event(const struct tk_event *ev, const struct tk_event *next, unsigned int flags,

@@ -22,6 +22,8 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <fcntl.h>
+#include <unistd.h>
 
 #include <cmocka.h>
 
@@ -29,7 +31,10 @@
 
 #include "common/error.h"
 #include "ctf/ctf.h"
+#include "ftrace/ftrace.h"
 #include "model/model.h"
+#include "tracedat/source.h"
+#include "common/writer.h"
 
 static const char *dat_path;
 
@@ -899,6 +904,41 @@ static void ctf_cpu_after_a_sequence(void **state)
 	ctf_source_destroy(src);
 }
 
+/*
+ * Print fmts compile on first use: opening the gen-dat file and printing one record compiles
+ * that record's format only, not one per format of the file (issue: a `-e all` file holds
+ * 2,000 formats and events of a few dozen).
+ */
+static void dat_print_fmts_compile_when_used(void **state)
+{
+	struct dat_fix *fx = *state;
+	struct tk_trace *t = NULL;
+	const struct tk_event *ev;
+	struct ftrace_ctx *ctx;
+	struct tk_iter *it = NULL;
+	struct writer w;
+	int fd = open("/dev/null", O_WRONLY);
+
+	assert_true(fd >= 0);
+	assert_int_equal(tk_trace_open_mem(&t, fx->data, fx->size, "lazy.dat", NULL), TK_OK);
+	ctx = tracedat_source_ftrace(t->sources[0]);
+	assert_true(ctx->n_events >= 10);
+	assert_int_equal(ctx->n_print_compiled, 0);
+	assert_int_equal(tk_iter_create(&it, t), TK_OK);
+	assert_int_equal(tk_iter_next(it, &ev), TK_OK);
+	assert_int_equal(ctx->n_print_compiled, 0); /* reading decodes nothing */
+	assert_int_equal(writer_init(&w, fd, 4096), TK_OK);
+	(void) t->sources[0]->ops->text->event(ev, NULL, 0, &w);
+	assert_true(w.len > 0);
+	assert_int_equal(ctx->n_print_compiled, 1);
+	(void) t->sources[0]->ops->text->event(ev, NULL, 0, &w);
+	assert_int_equal(ctx->n_print_compiled, 1); /* once */
+	writer_fini(&w);
+	close(fd);
+	tk_iter_destroy(it);
+	tk_trace_close(t);
+}
+
 int main(int argc, char **argv)
 {
 	const struct CMUnitTest ctf[] = {
@@ -910,6 +950,7 @@ int main(int argc, char **argv)
 	};
 	const struct CMUnitTest dat[] = {
 		cmocka_unit_test(dat_source_is_named),
+		cmocka_unit_test(dat_print_fmts_compile_when_used),
 		cmocka_unit_test(dat_open_mem_refuses_other_bytes),
 		cmocka_unit_test(dat_sched_switch),
 		cmocka_unit_test(dat_sys_enter),
