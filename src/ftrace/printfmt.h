@@ -7,6 +7,8 @@
  *
  *	for each event of the context, after ftrace_ctx_finish() (once):
  *		st = ftrace_print_compile(ctx, ev);      // < 0 only when out of memory
+ *	or, to compile each one when first used:
+ *		ftrace_print_lazily(ctx);
  *	per record (in time order: some plugins keep state between records):
  *		ftrace_print_info_next(ctx, ev, rec, size, cpu, ts, next, next_size, w);
  *		                                         // default report text; true: skip next
