@@ -405,6 +405,60 @@ static size_t scan_hex(const char *s, size_t n, size_t i, size_t width, uint64_t
 	return i;
 }
 
+/*
+ * The index of the first blank at or after @i in @s (@n if none). Eight bytes at a time: a
+ * blank is below 0x21, and the lowest byte the below-0x21 test flags in a word is the first
+ * such byte (its false hits are only above a true one); one that is not a blank (a control
+ * character) is stepped over byte by byte.
+ */
+static size_t word_end(const char *s, size_t n, size_t i)
+{
+	const uint64_t low = UINT64_C(0x2121212121212121), highs = UINT64_C(0x8080808080808080);
+
+	while (i < n && !is_space(s[i])) {
+		uint64_t x, hit;
+
+		if (n - i < 8) {
+			i++;
+			continue;
+		}
+		memcpy(&x, s + i, 8);
+		hit = (x - low) & ~x & highs;
+		if (!hit) {
+			i += 8;
+			continue;
+		}
+#if __BYTE_ORDER__ == __ORDER_LITTLE_ENDIAN__
+		i += (size_t) __builtin_ctzll(hit) / 8;
+#else
+		i += (size_t) __builtin_clzll(hit) / 8;
+#endif
+		if (i < n && !is_space(s[i]))
+			i++;
+	}
+	return i;
+}
+
+/* Exactly 16 hexadecimal digits at @s (what scan_hex() reads from them, without blanks). */
+static bool hex16(const char *s, uint64_t *out)
+{
+	uint64_t v = 0;
+
+	for (int k = 0; k < 16; k++) {
+		unsigned int c = (unsigned char) s[k], d = c - '0';
+
+		if (d > 9) {
+			d = (c | 0x20) - 'a';
+			if (d > 5)
+				return false;
+			d += 10;
+		}
+		v = v << 4 | d;
+	}
+	*out = v;
+	return true;
+}
+
 static enum tk_status table_fail(const char *what, uint32_t line, const char *reason)
 {
 	return TK_FAIL(TK_ERR_FORMAT, "Cannot parse %s: line=%u, reason=%s", what, line, reason);
@@ -435,7 +489,11 @@ static enum tk_status kallsyms_add(struct ftrace_ctx *ctx, const char *text, siz
 		uint64_t addr;
 		char type;
 
-		i = scan_hex(s, n, 0, 16, &addr);
+		/* the usual line, 16 digits and a blank, first: the general reader is 3x slower */
+		if (n > 17 && s[16] == ' ' && hex16(s, &addr))
+			i = 16;
+		else
+			i = scan_hex(s, n, 0, 16, &addr);
 		if (!i)
 			return table_fail("kallsyms", line, "no address");
 		i = skip_space(s, n, i);
@@ -443,9 +501,7 @@ static enum tk_status kallsyms_add(struct ftrace_ctx *ctx, const char *text, siz
 			return table_fail("kallsyms", line, "no symbol type");
 		type = s[i++];
 		name_start = skip_space(s, n, i);
-		for (i = name_start; i < n && !is_space(s[i]); i++)
-			;
-		name_end = i;
+		name_end = i = word_end(s, n, name_start);
 		if (name_end == name_start)
 			return table_fail("kallsyms", line, "no symbol name");
 		if (i + 1 < n && s[i] == '\t' && s[i + 1] == '[') {

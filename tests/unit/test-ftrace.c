@@ -896,6 +896,32 @@ static void kallsyms_scanf_edges(void **state)
 	assert_cause("no symbol type");
 }
 
+/* The usual 16-digit lines and long names, which the reader takes a word at a time. */
+static void kallsyms_long_lines(void **state)
+{
+	(void) state;
+	assert_int_equal(
+		parse_table(ftrace_kallsyms_parse,
+			    "FFFFFFFF81000000 T UpperCaseAddress\n"
+			    "ffffffff81000010 t exactly8\t[mod8]\n"
+			    "ffffffff81000020 t exactly_sixteen!\t[m]\n"
+			    "ffffffff81000030 t a_long_name\001with_a_control_char inside\n"
+			    "ffffffff8100004g t not_hex_at_16\n"),
+		TK_OK);
+	assert_int_equal(ctx.n_syms, 5);
+	assert_int_equal(ctx.syms[0].addr, 0xffffffff81000000);
+	assert_string_equal(ctx.syms[0].name, "UpperCaseAddress");
+	assert_string_equal(ctx.syms[1].name, "exactly8");
+	assert_string_equal(ctx.syms[1].module, "mod8");
+	assert_string_equal(ctx.syms[2].name, "exactly_sixteen!");
+	assert_string_equal(ctx.syms[2].module, "m");
+	assert_string_equal(ctx.syms[3].name, "a_long_name\001with_a_control_char");
+	assert_null(ctx.syms[3].module);
+	/* 15 digits, then 'g' is the type and "t" the name, as scanf("%16llx %c") reads it */
+	assert_int_equal(ctx.syms[4].addr, 0xffffffff8100004);
+	assert_string_equal(ctx.syms[4].name, "t");
+}
+
 static void kallsyms_real(void **state)
 {
 	size_t len, i, want = 0, found = 0;
@@ -1212,6 +1238,7 @@ int main(void)
 		T(kallsyms_kept_and_lookups),
 		T(kallsyms_deferred),
 		T(kallsyms_scanf_edges),
+		T(kallsyms_long_lines),
 		T(kallsyms_real),
 		T(printk_formats),
 		T(printk_edges),
