@@ -138,13 +138,12 @@ static inline uint64_t tk_load_int(const void *p, unsigned int size, int is_sign
 /* The value of a hexadecimal digit (either case), or -1 for any other character. */
 static inline int tk_hex_value(int c)
 {
-	if (c >= '0' && c <= '9')
-		return c - '0';
-	if (c >= 'a' && c <= 'f')
-		return c - 'a' + 10;
-	if (c >= 'A' && c <= 'F')
-		return c - 'A' + 10;
-	return -1;
+	unsigned int d = (unsigned int) c - '0';
+
+	if (d < 10)
+		return (int) d;
+	d = ((unsigned int) c | 0x20) - 'a'; /* 'A'-'F' and only they become 'a'-'f' */
+	return d < 6 ? (int) d + 10 : -1;
 }
 
 #endif /* TK_COMMON_BYTES_H */

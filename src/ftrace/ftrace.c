@@ -445,15 +445,11 @@ static bool hex16(const char *s, uint64_t *out)
 	uint64_t v = 0;
 
 	for (int k = 0; k < 16; k++) {
-		unsigned int c = (unsigned char) s[k], d = c - '0';
+		int d = tk_hex_value(s[k]);
 
-		if (d > 9) {
-			d = (c | 0x20) - 'a';
-			if (d > 5)
-				return false;
-			d += 10;
-		}
-		v = v << 4 | d;
+		if (d < 0)
+			return false;
+		v = v << 4 | (uint64_t) d;
 	}
 	*out = v;
 	return true;

@@ -193,6 +193,21 @@ static void test_sized_loads(void **state)
 	assert_true(tk_int_size_ok(8) && !tk_int_size_ok(3) && !tk_int_size_ok(16));
 }
 
+/* Every character, signed and unsigned, against the digit tables written out here. */
+static void test_hex_value_of_every_character(void **state)
+{
+	static const char lower[] = "0123456789abcdef", upper[] = "0123456789ABCDEF";
+
+	(void) state;
+	for (int c = -128; c < 256; c++) {
+		const char *l = c > 0 ? memchr(lower, c, 16) : NULL;
+		const char *u = c > 0 ? memchr(upper, c, 16) : NULL;
+		int want = l ? (int) (l - lower) : u ? (int) (u - upper) : -1;
+
+		assert_int_equal(tk_hex_value(c), want);
+	}
+}
+
 int main(void)
 {
 	const struct CMUnitTest tests[] = {
@@ -203,6 +218,7 @@ int main(void)
 		cmocka_unit_test(test_store_then_load_round_trips),
 		cmocka_unit_test(test_accesses_stay_within_their_width),
 		cmocka_unit_test(test_sized_loads),
+		cmocka_unit_test(test_hex_value_of_every_character),
 	};
 
 	return cmocka_run_group_tests(tests, NULL, NULL);
