@@ -25,7 +25,6 @@
 #include <unistd.h>
 
 #include "../common/error.h"
-#include "../model/walk.h"
 #include "ctf.h"
 
 #define UNSET UINT64_MAX
@@ -612,7 +611,6 @@ struct ctf_cursor {
 	size_t npkt_vals;   /* values of packet header and context */
 	size_t pctx_off;    /* first value of the packet context */
 	int64_t cpu_member; /* packet context member that is the CPU (cpu_id), or -1 */
-	int64_t cpu_val;    /* its value index when fixed, or -1 (found per packet) */
 	struct snapshots cur, prev;
 	struct tk_event ev;
 	struct tk_notice notice;
@@ -639,34 +637,15 @@ int64_t ctf_cpu_member(const struct model_fc *pc)
 }
 
 /*
- * The value index of member @m of packet context @pc when every member before it decodes
- * to a fixed number of values; -1 when the data decides (it is found per packet).
+ * The CPU of the packet just read (its context's values decoded), or -1: the members before
+ * cpu_id are skipped, once per packet, as their values may depend on the data.
  */
-static int64_t cpu_value(const struct model_fc *pc, int64_t m)
-{
-	int64_t i, n, at = 0;
-
-	for (i = 0; i < m; i++) {
-		n = model_fc_fixed_values(pc->u.st.members[i].fc);
-		if (n < 0)
-			return -1;
-		at += n;
-	}
-	return m >= 0 ? at : -1;
-}
-
-/* The CPU of the packet just read (its context's values decoded), or -1. */
 static int32_t packet_cpu(const struct ctf_cursor *c, const struct model_fc *pc)
 {
 	const struct model_value *v = c->d.vals + c->pctx_off;
-	int64_t i;
 
-	if (c->cpu_val >= 0) {
-		v += c->cpu_val;
-	} else {
-		for (i = 0; i < c->cpu_member; i++)
-			v = model_value_skip(pc->u.st.members[i].fc, v);
-	}
+	for (int64_t i = 0; i < c->cpu_member; i++)
+		v = model_value_skip(pc->u.st.members[i].fc, v);
 	return v->v.u <= INT32_MAX ? (int32_t) v->v.u : -1;
 }
 
@@ -1306,7 +1285,6 @@ enum tk_status ctf_cursor_open(struct tk_stream *stream, struct model_cursor **o
 	c->ev.has_ts = stream->sc->clock != NULL;
 	c->ev.cpu = -1;
 	c->cpu_member = ctf_cpu_member(stream->sc->packet_context);
-	c->cpu_val = cpu_value(stream->sc->packet_context, c->cpu_member);
 	c->notice.stream = stream;
 	c->state = CUR_PACKET;
 	c->file = 0;

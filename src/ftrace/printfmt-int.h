@@ -510,6 +510,7 @@ const struct pf_func *ftrace_pf_func_lookup(const char *name);
 
 /* Plugin event handlers: set up the event's handler; run it (true: print fmt follows). */
 void ftrace_pf_handler_setup(const struct ftrace_ctx *ctx, struct pf_print *pp);
+bool ftrace_pf_run_handler(struct pf_out *o, struct pf_rec *r);
 
 /* printfmt-parse.c: @ev's compiled print fmt, compiled now in a lazy context (or NULL). */
 struct pf_print *ftrace_pf_print_slow(const struct ftrace_ctx *ctx, const struct ftrace_event *ev);
@@ -521,7 +522,6 @@ static inline struct pf_print *ftrace_pf_print_of(const struct ftrace_ctx *ctx,
 		return ev->print;
 	return ftrace_pf_print_slow(ctx, ev);
 }
-bool ftrace_pf_run_handler(struct pf_out *o, struct pf_rec *r);
 
 /* Helpers of the handlers (printfmt-plugin.c), for printfmt-kvm.c too. */
 const char *ftrace_pf_h_field_name(const struct pf_rec *r, int k);

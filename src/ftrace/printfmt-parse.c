@@ -1340,9 +1340,9 @@ struct pf_print *ftrace_pf_print_slow(const struct ftrace_ctx *cctx, const struc
 
 	if (!(ev->flags & FTRACE_EVENT_PRINT_TRIED)) {
 		ev->flags |= FTRACE_EVENT_PRINT_TRIED;
+		/* out of memory: its records print their fields raw, and no cause stays behind */
 		if (ftrace_print_compile(ctx, ev) < 0)
-			error_truncate(
-				depth); /* out of memory: its records print their fields raw */
+			error_truncate(depth);
 	}
 	return ev->print;
 }

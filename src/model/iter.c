@@ -313,6 +313,32 @@ static TK_NOINLINE TK_COLD enum tk_status time_goes_back(const struct tk_iter *i
 }
 
 /*
+ * Take the item @s holds, in time order: 1 with *@out set for an event, 0 for a loss (told
+ * to the notice callback) or another item, or the failure when its time goes back.
+ */
+static inline int iter_take(struct tk_iter *it, const struct iter_slot *s,
+			    const struct tk_event **out)
+{
+	int64_t ts = s->item.has_ts ? s->item.ts_ns : it->last_ts;
+
+	if (TK_UNLIKELY(ts < it->last_ts) && !s->stream->source->time_may_go_back)
+		return time_goes_back(it, s, ts);
+	it->last_ts = ts;
+	switch (s->item.kind) {
+	case MODEL_ITEM_EVENT:
+		*out = s->item.event;
+		return 1;
+	case MODEL_ITEM_DISCARDED_EVENTS:
+	case MODEL_ITEM_DISCARDED_PACKETS:
+		if (it->notice_cb)
+			it->notice_cb(s->item.notice, it->notice_payload);
+		return 0;
+	default:
+		return 0;
+	}
+}
+
+/*
  * By stream: the next item of the stream being read, else of the next stream, its time
  * checked against its own stream's only; no heap, no keys.
  */
@@ -320,7 +346,7 @@ static enum tk_status iter_next_by_stream(struct tk_iter *it, const struct tk_ev
 {
 	struct iter_slot *s = it->cur;
 	enum tk_status st;
-	int64_t ts;
+	int taken;
 
 	for (;;) {
 		if (!s) {
@@ -336,22 +362,9 @@ static enum tk_status iter_next_by_stream(struct tk_iter *it, const struct tk_ev
 		}
 		if (st < 0)
 			return stream_fail(s, st);
-		ts = s->item.has_ts ? s->item.ts_ns : it->last_ts;
-		if (TK_UNLIKELY(ts < it->last_ts) && !s->stream->source->time_may_go_back)
-			return time_goes_back(it, s, ts);
-		it->last_ts = ts;
-		switch (s->item.kind) {
-		case MODEL_ITEM_EVENT:
-			*out = s->item.event;
-			return TK_OK;
-		case MODEL_ITEM_DISCARDED_EVENTS:
-		case MODEL_ITEM_DISCARDED_PACKETS:
-			if (it->notice_cb)
-				it->notice_cb(s->item.notice, it->notice_payload);
-			break;
-		default:
-			break;
-		}
+		taken = iter_take(it, s, out);
+		if (taken)
+			return taken > 0 ? TK_OK : (enum tk_status) taken;
 	}
 }
 
@@ -374,8 +387,7 @@ enum tk_status model_iter_next(struct tk_iter *it, const struct tk_event **out)
 		return st;
 	}
 	for (;;) {
-		struct iter_slot *s;
-		int64_t ts;
+		int taken;
 
 		if (it->pending) {
 			it->pending = 0;
@@ -385,26 +397,14 @@ enum tk_status model_iter_next(struct tk_iter *it, const struct tk_event **out)
 		}
 		if (!it->heap_len)
 			return TK_END;
-		s = &it->slots[it->heap[0]];
-		ts = s->item.has_ts ? s->item.ts_ns : it->last_ts;
-		if (TK_UNLIKELY(ts < it->last_ts) && !s->stream->source->time_may_go_back) {
-			st = time_goes_back(it, s, ts);
+		taken = iter_take(it, &it->slots[it->heap[0]], out);
+		if (taken < 0) {
+			st = (enum tk_status) taken;
 			goto fail;
 		}
-		it->last_ts = ts;
 		it->pending = 1;
-		switch (s->item.kind) {
-		case MODEL_ITEM_EVENT:
-			*out = s->item.event;
+		if (taken)
 			return TK_OK;
-		case MODEL_ITEM_DISCARDED_EVENTS:
-		case MODEL_ITEM_DISCARDED_PACKETS:
-			if (it->notice_cb)
-				it->notice_cb(s->item.notice, it->notice_payload);
-			break;
-		default:
-			break;
-		}
 	}
 fail:
 	it->error = st;

@@ -162,14 +162,14 @@ static int length_of_next(const struct tk_ctf_field_decl *st, uint32_t j)
  * its common fields, no context, the payload its own fields, all in the host's byte order.
  */
 static void plan_build(const struct dat_ctf *c, const struct ftrace_event *fev,
-		       const struct ctf_sink_decl *at, struct ec_map *m)
+		       const struct ctf_sink_decl *d, struct ec_map *m)
 {
-	const struct tk_ctf_field_decl *sc = at->stream_context, *pl = at->payload;
+	const struct tk_ctf_field_decl *sc = d->stream_context, *pl = d->payload;
 	uint32_t j, k;
 
 	m->plan = 0;
-	if (!fev || c->ctx->bo != TK_BYTE_ORDER_HOST || !at->common_in_stream || at->context ||
-	    !sc || sc->n_members != fev->n_common)
+	if (!fev || c->ctx->bo != TK_BYTE_ORDER_HOST || !d->common_in_stream || d->context || !sc ||
+	    sc->n_members != fev->n_common)
 		return;
 	for (k = 0; k < fev->n_common; k++)
 		if (strcmp(sc->members[k].name, fev->fields[k].name) ||
@@ -225,8 +225,8 @@ static inline void text_word(uint8_t *d, const uint8_t *s, int *ended)
 	if (*ended) {
 		x = 0;
 	} else if ((z = (x - ones) & ~x & highs) != 0) {
-		unsigned int keep =
-			(unsigned int) __builtin_ctzll(z) / 8; /* bytes before the NUL */
+		/* the bytes before the NUL */
+		unsigned int keep = (unsigned int) __builtin_ctzll(z) / 8;
 
 		x = keep ? x & (UINT64_MAX >> (64 - 8 * keep)) : 0;
 		*ended = 1;
