@@ -1243,6 +1243,151 @@ static enum tk_status cursor_next(struct model_cursor *mc, struct model_item *ou
 	}
 }
 
+/* ---- seeking by time ------------------------------------------------------------------------ */
+
+/*
+ * Whether the packets of @sc set the stream's clock whole when they begin: a 64-bit unsigned
+ * timestamp_begin mapped to the clock. Only then does a packet read without those before it
+ * give the times a read from the start gives (and its losses have a time range, when it has
+ * any, to be placed in or out of a window).
+ */
+static int packets_set_clock(const struct model_stream_class *sc)
+{
+	const struct model_fc *pc = sc->packet_context;
+	uint32_t i;
+
+	if (!sc->packets_have_ts_begin || !sc->clock || !pc || pc->kind != MODEL_FC_STRUCT)
+		return 0;
+	/* losses without a time range could not be placed in or out of a window */
+	if ((sc->has_discarded_events || sc->has_discarded_packets) && !sc->packets_have_ts_end)
+		return 0;
+	for (i = 0; i < pc->u.st.count; i++) {
+		const struct model_member *m = &pc->u.st.members[i];
+
+		if (m->name && !strcmp(m->name, "timestamp_begin"))
+			return m->fc->kind == MODEL_FC_INT && m->fc->clock && !m->fc->is_signed &&
+			       m->fc->size == 64;
+	}
+	return 0;
+}
+
+/* A packet of the stream as the search sees it. */
+struct peek {
+	uint64_t offset, next; /* bytes: where it begins, where the next one does */
+	size_t no;	       /* in its file */
+	int64_t begin_ns;
+	struct snapshots snap;
+};
+
+/*
+ * Read the header and context of the packet at @off of the mapped file (@ix: its index
+ * entry, or NULL) into @p: 0 when it cannot be read or has no beginning time (reading it
+ * reports why, if it is read).
+ */
+static int peek_packet(struct ctf_cursor *c, uint64_t off, const struct ctf_pkt *ix, struct peek *p)
+{
+	struct pkt_info pi = {NULL, 0, 0, 0};
+
+	if (off >= c->mf.size ||
+	    read_packet_start(c->stream->source, c->mf.data, c->mf.size, off, ix, &c->d, &pi) < 0 ||
+	    pi.sc != c->stream->sc || c->d.ts_begin == UNSET ||
+	    model_clock_ns(pi.sc->clock, c->d.ts_begin, &p->begin_ns)) {
+		error_reset();
+		return 0;
+	}
+	p->offset = off;
+	p->next = pi.packet_bits == UNSET ? c->mf.size : off + pi.packet_bits / 8;
+	p->snap.discarded = c->d.discarded;
+	p->snap.seq_num = c->d.seq_num;
+	p->snap.ts_begin = c->d.ts_begin;
+	p->snap.ts_end = c->d.ts_end;
+	return 1;
+}
+
+/* Packet @no of the index of the mapped file @f begins before @ns. */
+static int indexed_before(struct ctf_cursor *c, const struct ctf_file *f, size_t no, int64_t ns,
+			  struct peek *p)
+{
+	return peek_packet(c, f->idx[no].offset, &f->idx[no], p) && p->begin_ns < ns;
+}
+
+/*
+ * model_cursor_ops.seek: to the packet before the last one that begins before @ns (an event
+ * may come after its packet's end time), with the counters of the packet before it, so that
+ * losses are told as a read from the start tells them. Packets are found by their index
+ * (LTTng index files, or the list of a stream of several files) with a binary search, else
+ * by walking their headers.
+ */
+static enum tk_status cursor_seek(struct model_cursor *mc, int64_t ns)
+{
+	struct ctf_cursor *c = (struct ctf_cursor *) mc;
+	struct peek p, ring[3];
+	size_t lo = 0, hi, mid, n = 0;
+
+	if (c->state != CUR_PACKET || c->pkt_off || c->next_ref ||
+	    !packets_set_clock(c->stream->sc))
+		return TK_OK;
+	if (c->order) {
+		const struct pkt_ref *r;
+		const struct ctf_file *f;
+
+		hi = c->norder;
+		while (lo < hi) {
+			mid = lo + (hi - lo) / 2;
+			if (c->order[mid].begin_ns < ns)
+				lo = mid + 1;
+			else
+				hi = mid;
+		}
+		if (lo < 3)
+			return TK_OK;
+		r = &c->order[lo - 3]; /* the one before the packet to start at */
+		f = c->cs->files[r->file];
+		if (r->bad || cursor_map_file(c, r->file) < 0 ||
+		    !peek_packet(c, r->offset, f->idx && r->no < f->nidx ? &f->idx[r->no] : NULL,
+				 &p)) {
+			error_reset();
+			return TK_OK;
+		}
+		c->cur = p.snap;
+		c->next_ref = lo - 2;
+		return TK_OK;
+	}
+	if (c->cs->nfiles != 1 || !c->mf.data)
+		return TK_OK;
+	if (c->cs->files[0]->idx) {
+		const struct ctf_file *f = c->cs->files[0];
+
+		hi = f->nidx;
+		while (lo < hi) {
+			mid = lo + (hi - lo) / 2;
+			if (indexed_before(c, f, mid, ns, &p))
+				lo = mid + 1;
+			else
+				hi = mid;
+		}
+		if (lo < 3 || !peek_packet(c, f->idx[lo - 3].offset, &f->idx[lo - 3], &p))
+			return TK_OK;
+		c->cur = p.snap;
+		c->pkt_off = f->idx[lo - 2].offset;
+		c->pkt_no = lo - 2;
+		return TK_OK;
+	}
+	/* no index: walk the packet headers, keeping the last three that begin before */
+	for (p.next = 0; p.next < c->mf.size;) {
+		p.no = n;
+		if (!peek_packet(c, p.next, NULL, &p) || p.begin_ns >= ns || p.next <= p.offset)
+			break;
+		ring[n++ % 3] = p;
+	}
+	if (n < 3)
+		return TK_OK;
+	c->cur = ring[(n - 3) % 3].snap;
+	c->pkt_off = ring[(n - 2) % 3].offset;
+	c->pkt_no = ring[(n - 2) % 3].no;
+	return TK_OK;
+}
+
 static void cursor_destroy(struct model_cursor *mc)
 {
 	struct ctf_cursor *c = (struct ctf_cursor *) mc;
@@ -1258,6 +1403,7 @@ static const struct model_cursor_ops ctf_cursor_ops = {
 	.next = cursor_next,
 	.values = cursor_values,
 	.where = cursor_where,
+	.seek = cursor_seek,
 	.destroy = cursor_destroy,
 };
 

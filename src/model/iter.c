@@ -48,6 +48,9 @@ struct tk_iter {
 	int by_stream;	       /* one stream after the other (model_iter_create_by_stream()) */
 	size_t next_slot;      /* by_stream: the next stream to read */
 	struct iter_slot *cur; /* by_stream: the stream being read, or NULL */
+	int windowed;	       /* model_iter_set_window() */
+	int has_begin, has_end;
+	int64_t begin, end;
 	enum tk_status error;
 	tk_notice_cb notice_cb;
 	void *notice_payload;
@@ -258,6 +261,17 @@ static enum tk_status iter_load(struct tk_iter *it, size_t i)
 	return TK_OK;
 }
 
+void model_iter_set_window(struct tk_iter *it, int has_begin, int64_t begin, int has_end,
+			   int64_t end)
+{
+	TK_ASSERT_PRE(it && !it->started);
+	it->has_begin = has_begin;
+	it->begin = begin;
+	it->has_end = has_end;
+	it->end = end;
+	it->windowed = has_begin || has_end;
+}
+
 static enum tk_status iter_start(struct tk_iter *it)
 {
 	size_t i;
@@ -266,6 +280,12 @@ static enum tk_status iter_start(struct tk_iter *it)
 	st = check_clocks(it);
 	if (st < 0)
 		return st;
+	for (i = 0; it->has_begin && i < it->n_slots; i++) {
+		struct iter_slot *s = &it->slots[i];
+
+		if (s->cursor->ops->seek && (st = s->cursor->ops->seek(s->cursor, it->begin)) < 0)
+			return stream_fail(s, st);
+	}
 	if (it->by_stream)
 		return TK_OK; /* no heap: iter_next_by_stream() reads one stream at a time */
 	for (i = 0; i < it->n_slots; i++) {
@@ -312,15 +332,30 @@ static TK_NOINLINE TK_COLD enum tk_status time_goes_back(const struct tk_iter *i
 		       (long long) it->last_ts);
 }
 
+/* What iter_take() says of an item past the window's end: its stream is read no further. */
+#define ITER_STREAM_DONE 2
+
 /*
  * Take the item @s holds, in time order: 1 with *@out set for an event, 0 for a loss (told
- * to the notice callback) or another item, or the failure when its time goes back.
+ * to the notice callback), another item or one before the window, ITER_STREAM_DONE for one
+ * after the window, or the failure when its time goes back.
  */
 static inline int iter_take(struct tk_iter *it, const struct iter_slot *s,
 			    const struct tk_event **out)
 {
 	int64_t ts = s->item.has_ts ? s->item.ts_ns : it->last_ts;
 
+	if (TK_UNLIKELY(it->windowed) && s->item.has_ts) {
+		/* a loss is in the window when its range meets it */
+		int loss = s->item.kind == MODEL_ITEM_DISCARDED_EVENTS ||
+			   s->item.kind == MODEL_ITEM_DISCARDED_PACKETS;
+		int64_t last = loss && s->item.notice->has_range ? s->item.notice->end_ns : ts;
+
+		if (it->has_begin && last < it->begin)
+			return 0;
+		if (it->has_end && ts > it->end)
+			return ITER_STREAM_DONE;
+	}
 	if (TK_UNLIKELY(ts < it->last_ts) && !s->stream->source->time_may_go_back)
 		return time_goes_back(it, s, ts);
 	it->last_ts = ts;
@@ -363,6 +398,10 @@ static enum tk_status iter_next_by_stream(struct tk_iter *it, const struct tk_ev
 		if (st < 0)
 			return stream_fail(s, st);
 		taken = iter_take(it, s, out);
+		if (taken == ITER_STREAM_DONE) {
+			s = it->cur = NULL;
+			continue;
+		}
 		if (taken)
 			return taken > 0 ? TK_OK : (enum tk_status) taken;
 	}
@@ -401,6 +440,12 @@ enum tk_status model_iter_next(struct tk_iter *it, const struct tk_event **out)
 		if (taken < 0) {
 			st = (enum tk_status) taken;
 			goto fail;
+		}
+		if (taken == ITER_STREAM_DONE) { /* its stream is read no further */
+			it->heap[0] = it->heap[--it->heap_len];
+			if (it->heap_len)
+				heap_sift_down(it, 0);
+			continue;
 		}
 		it->pending = 1;
 		if (taken)

@@ -468,6 +468,13 @@ struct model_cursor_ops {
 	 */
 	void (*where)(const struct model_cursor *c, const struct model_item *item, char *buf,
 		      size_t size);
+	/*
+	 * Move, before the first next(), to a place from which next() still returns every item
+	 * at or after @ns exactly as a read from the start would (values, losses, order); items
+	 * before @ns may come too. TK_OK also when the stream cannot tell and stays at its
+	 * start; a failure only for lack of memory. NULL: the stream is read from its start.
+	 */
+	enum tk_status (*seek)(struct model_cursor *c, int64_t ns);
 	void (*destroy)(struct model_cursor *c);
 };
 
@@ -540,6 +547,16 @@ enum tk_status model_iter_create_by_stream(struct tk_iter **out, struct tk_trace
  * first (the loop's caller did, once).
  */
 enum tk_status model_iter_next(struct tk_iter *it, const struct tk_event **out);
+
+/*
+ * Read only the items of @it in a time window, before its first event: from @begin (when
+ * @has_begin), to which the streams that can seek go straight, up to @end (when @has_end),
+ * after which each stream stops at its first later item. Items outside the window, events
+ * and losses alike, are never returned, so a window read gives the events of a full read in
+ * the window, whatever lies outside it.
+ */
+void model_iter_set_window(struct tk_iter *it, int has_begin, int64_t begin, int has_end,
+			   int64_t end);
 
 /* Where readers report the problems they read past (tk_trace_opts.warning, may be NULL). */
 struct model_warner {

@@ -309,6 +309,13 @@ enum tk_status pipeline_run_sink(struct tk_trace *t, const char *output,
 	run.state = state;
 	do {
 		st = sink->by_stream ? model_iter_create_by_stream(&it, t) : tk_iter_create(&it, t);
+		if (st >= 0 && !all) { /* a time window is read from where it begins */
+			int has_begin, has_end;
+			int64_t begin, end;
+
+			model_filter_window(cx->tf, &has_begin, &begin, &has_end, &end);
+			model_iter_set_window(it, has_begin, begin, has_end, end);
+		}
 		if (st >= 0 && sink->notice)
 			tk_iter_set_notice_cb(it, on_notice, &run);
 		while (st >= 0 && (st = model_iter_next(it, &ev)) == TK_OK) {

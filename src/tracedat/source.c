@@ -702,6 +702,40 @@ static enum tk_status td_cursor_values(struct model_cursor *mc)
 	return TK_OK;
 }
 
+struct td_seek {
+	const struct td_cursor *c;
+	int64_t ns;
+};
+
+/* tracedat_pages_seek()'s test: the page holds records and its time is before the one sought. */
+static int td_page_before(void *arg, const uint8_t *page, size_t size)
+{
+	const struct td_seek *k = arg;
+	const struct td_cursor *c = k->c;
+	struct ftrace_page pg;
+
+	if (ftrace_page_init(&pg, &c->ts->ctx.layout, c->ts->ctx.bo, page, size) < 0) {
+		error_reset(); /* reading reports it, if it is read */
+		return 0;
+	}
+	return pg.end > pg.pos && td_time(c->ts, c->shift, pg.ts) < k->ns;
+}
+
+/*
+ * model_cursor_ops.seek: to the pages around @ns, found by their time stamps (every record
+ * of a page is at or after its stamp, and a CPU's pages follow each other in time).
+ */
+static enum tk_status td_cursor_seek(struct model_cursor *mc, int64_t ns)
+{
+	struct td_cursor *c = (struct td_cursor *) mc;
+	struct td_seek k = {c, ns};
+	uint64_t skipped = 0;
+	enum tk_status st = tracedat_pages_seek(c->pages, td_page_before, &k, &skipped);
+
+	c->page_no += skipped;
+	return st;
+}
+
 static void td_cursor_destroy(struct model_cursor *mc)
 {
 	struct td_cursor *c = (struct td_cursor *) mc;
@@ -714,6 +748,7 @@ static void td_cursor_destroy(struct model_cursor *mc)
 static const struct model_cursor_ops td_cursor_ops = {
 	.next = td_cursor_next,
 	.values = td_cursor_values,
+	.seek = td_cursor_seek,
 	.destroy = td_cursor_destroy,
 };
 

@@ -533,6 +533,143 @@ enum tk_status tracedat_pages_next(struct tracedat_pages *pr, const uint8_t **pa
 	return TK_OK;
 }
 
+/* ---- seeking ------------------------------------------------------------------------------ */
+
+/* A chunk as the search sees it: where its header is, and the chunks left from it on. */
+struct chunk_at {
+	uint64_t offset;
+	uint32_t left;
+	uint32_t usize;
+};
+
+/*
+ * Whether compressed chunk @k begins before the place sought: 0 also when it cannot be read
+ * (a 0 only makes the search start earlier, where reading reports the problem).
+ */
+static int chunk_before(struct tracedat_pages *pr, const struct chunk_at *k,
+			int (*before)(void *, const uint8_t *, size_t), void *arg, uint8_t **buf,
+			size_t *cap)
+{
+	struct tracedat_chunks w = pr->chunks;
+	struct tracedat_chunk c;
+	const char *reason = NULL;
+	size_t got = 0;
+
+	w.pos = k->offset;
+	w.left = k->left;
+	if (tracedat_chunks_next(&w, &c, &reason) != TK_OK || c.usize > TRACEDAT_MAX_CHUNK)
+		return 0;
+	if (c.usize > *cap) {
+		uint8_t *p = realloc(*buf, c.usize);
+
+		if (!p)
+			return 0;
+		*buf = p;
+		*cap = c.usize;
+	}
+	if (tracedat_inflate(&pr->z, c.zdata, c.zsize, *buf, c.usize, &got, &reason) < 0 ||
+	    got != c.usize)
+		return 0;
+	return before(arg, *buf, got < pr->page_size ? got : pr->page_size);
+}
+
+/* The chunks of the CPU's data that hold pages, in file order; NULL when there are none. */
+static enum tk_status list_chunks(const struct tracedat_pages *pr, struct chunk_at **out, size_t *n)
+{
+	struct tracedat_chunks w = pr->chunks;
+	struct tracedat_chunk c;
+	const char *reason = NULL;
+	struct chunk_at *v = NULL;
+	size_t cap = 0;
+	uint64_t at;
+	uint32_t left;
+
+	*out = NULL;
+	*n = 0;
+	for (;;) {
+		at = w.pos;
+		left = w.left;
+		if (tracedat_chunks_next(&w, &c, &reason) != TK_OK)
+			break; /* the end, or damage that reading will report */
+		if (!c.usize)
+			continue;
+		if (*n == cap) {
+			struct chunk_at *p;
+
+			cap = cap ? 2 * cap : 256;
+			p = realloc(v, cap * sizeof(*v));
+			if (!p) {
+				free(v);
+				return TK_FAIL(TK_ERR_NOMEM, "Cannot seek in trace.dat CPU data");
+			}
+			v = p;
+		}
+		v[(*n)++] = (struct chunk_at){at, left, c.usize};
+	}
+	*out = v;
+	return TK_OK;
+}
+
+enum tk_status tracedat_pages_seek(struct tracedat_pages *pr,
+				   int (*before)(void *arg, const uint8_t *page, size_t size),
+				   void *arg, uint64_t *skipped)
+{
+	size_t lo = 0, hi, mid, n, i;
+
+	TK_ASSERT_PRE(pr && before && skipped && !pr->cur.len && !pr->ahead);
+	*skipped = 0;
+	if (!pr->compressed) {
+		/* pages are page_size apart: search them in place */
+		if (pr->pos != pr->cd->offset || pr->end > pr->mf->size)
+			return TK_OK;
+		n = (size_t) ((pr->end - pr->pos + pr->page_size - 1) / pr->page_size);
+		hi = n;
+		while (lo < hi) { /* the first page that does not begin before */
+			uint64_t off = pr->pos + (uint64_t) (lo + (hi - lo) / 2) * pr->page_size;
+			uint64_t len =
+				pr->end - off < pr->page_size ? pr->end - off : pr->page_size;
+
+			mid = lo + (hi - lo) / 2;
+			if (before(arg, pr->mf->data + off, (size_t) len))
+				lo = mid + 1;
+			else
+				hi = mid;
+		}
+		i = lo >= 2 ? lo - 2 : 0; /* the page before the last one that begins before */
+		pr->pos += (uint64_t) i * pr->page_size;
+		pr->last = pr->pos;
+		*skipped = i;
+		return TK_OK;
+	}
+	if (pr->cd->size) {
+		struct chunk_at *v;
+		uint8_t *buf = NULL;
+		size_t cap = 0;
+		enum tk_status st = list_chunks(pr, &v, &n);
+
+		if (st < 0)
+			return st;
+		hi = n;
+		while (lo < hi) {
+			mid = lo + (hi - lo) / 2;
+			if (chunk_before(pr, &v[mid], before, arg, &buf, &cap))
+				lo = mid + 1;
+			else
+				hi = mid;
+		}
+		free(buf);
+		i = lo >= 2 ? lo - 2 : 0;
+		if (i) {
+			pr->chunks.pos = v[i].offset;
+			pr->chunks.left = v[i].left;
+			for (mid = 0; mid < i; mid++)
+				*skipped += v[mid].usize / pr->page_size;
+		}
+		free(v);
+	}
+	return TK_OK;
+}
+
 uint64_t tracedat_pages_offset(const struct tracedat_pages *pr)
 {
 	return pr ? pr->last : 0;

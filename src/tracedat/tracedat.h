@@ -213,6 +213,20 @@ enum tk_status tracedat_pages_open(struct tracedat *td, size_t buffer, size_t cp
 enum tk_status tracedat_pages_next(struct tracedat_pages *pr, const uint8_t **page, size_t *size);
 
 /*
+ * Before the first tracedat_pages_next(): skip the pages that cannot hold what the caller
+ * looks for. @before(@arg, page, size) says whether a page (as tracedat_pages_next() gives
+ * it) begins before the place sought, and must say so of no page after one it said 0 of:
+ * a binary search finds the last page it says 1 of, and reading starts at the page before
+ * that one (a page's records may end later than the next page begins). Compressed data is
+ * searched by chunk: the chunk headers are walked once, a few chunks inflated. Anything
+ * unexpected (a chunk that cannot be read or inflated) leaves the reader at its start, where
+ * reading reports it. Sets *@skipped to the pages passed over. Fails only for lack of memory.
+ */
+enum tk_status tracedat_pages_seek(struct tracedat_pages *pr,
+				   int (*before)(void *arg, const uint8_t *page, size_t size),
+				   void *arg, uint64_t *skipped);
+
+/*
  * File offset of the page returned last (for messages); for compressed data, the offset of
  * the chunk it was inflated from.
  */

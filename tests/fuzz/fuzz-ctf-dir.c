@@ -34,6 +34,8 @@
 
 #include <tracekit/tracekit.h>
 
+#include "model/model.h"
+
 int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size);
 
 enum {
@@ -252,6 +254,8 @@ static void read_tree(void)
 	const struct tk_event *ev;
 	const char *paths[1] = {tree};
 	unsigned int events = 0;
+	int64_t seek = 0;
+	int has_seek = 0;
 
 	topts.warning = ignore_warning;
 	po.out_fd = devnull;
@@ -263,8 +267,22 @@ static void read_tree(void)
 	tk_iter_set_notice_cb(it, print_notice, pr);
 	if (tk_printer_begin(pr, trace) < 0)
 		goto out;
-	while (events++ < MAX_EVENTS && tk_iter_next(it, &ev) == TK_OK)
+	while (events++ < MAX_EVENTS && tk_iter_next(it, &ev) == TK_OK) {
+		if (events == 8 && ev->has_ts) {
+			has_seek = 1;
+			seek = ev->ns;
+		}
 		(void) tk_printer_print(pr, ev);
+	}
+	/* the same again through a time window, which seeks to its packets */
+	tk_iter_destroy(it);
+	it = NULL;
+	if (has_seek && tk_iter_create(&it, trace) == TK_OK) {
+		model_iter_set_window(it, 1, seek, 1, seek + (INT64_C(1) << 24));
+		tk_iter_set_notice_cb(it, print_notice, pr);
+		for (events = 0; events++ < MAX_EVENTS && tk_iter_next(it, &ev) == TK_OK;)
+			(void) tk_printer_print(pr, ev);
+	}
 out:
 	tk_iter_destroy(it);
 	tk_printer_close(pr);

@@ -64,6 +64,8 @@ int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
 	struct tk_printer *pr[N_PRINTERS] = {NULL};
 	const struct tk_event *ev;
 	unsigned int events = 0, i;
+	int64_t seek = 0;
+	int has_seek = 0;
 
 	if (size > (4u << 20))
 		return 0;
@@ -94,9 +96,22 @@ int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
 	for (i = 0; i < N_PRINTERS; i++)
 		(void) tk_printer_begin(pr[i], &trace);
 	/* bounded work per input: the fuzzer looks for crashes, not long traces */
-	while (events++ < 20000 && tk_iter_next(it, &ev) == TK_OK)
+	while (events++ < 20000 && tk_iter_next(it, &ev) == TK_OK) {
+		if (events == 1 + size % 64) {
+			has_seek = 1;
+			seek = ev->ns;
+		}
 		for (i = 0; i < N_PRINTERS; i++)
 			(void) tk_printer_print(pr[i], ev);
+	}
+	/* the same again through a time window, which seeks to its pages */
+	tk_iter_destroy(it);
+	it = NULL;
+	if (has_seek && tk_iter_create(&it, &trace) == TK_OK) {
+		model_iter_set_window(it, 1, seek, 1, seek + (INT64_C(1) << 24));
+		for (events = 0; events++ < 20000 && tk_iter_next(it, &ev) == TK_OK;)
+			(void) tk_printer_print(pr[3], ev);
+	}
 out:
 	tk_iter_destroy(it);
 	for (i = 0; i < N_PRINTERS; i++)
