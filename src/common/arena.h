@@ -15,6 +15,7 @@ struct arena {
 	struct arena_chunk *head;
 	size_t used;
 	size_t cap;
+	size_t next_cap; /* of the next chunk */
 };
 
 void arena_init(struct arena *a);

@@ -66,26 +66,39 @@ struct fmt_parser {
 	struct vec fields; /* struct ftrace_field */
 };
 
-static enum tok_kind char_kind(const struct lexer *lx, size_t pos)
-{
-	unsigned char c;
+/* The token kind each byte starts, as libtraceevent classes it (format files: 2 MB per trace). */
+static const uint8_t byte_kind[256] = {
+	['\t'] = TOK_SPACE, ['\n'] = TOK_NEWLINE, ['\v'] = TOK_SPACE, ['\f'] = TOK_SPACE,
+	['\r'] = TOK_SPACE, [' '] = TOK_SPACE,	  ['!'] = TOK_OP,     ['"'] = TOK_QUOTE,
+	['#'] = TOK_OP,	    ['$'] = TOK_OP,	  ['%'] = TOK_OP,     ['&'] = TOK_OP,
+	['\''] = TOK_QUOTE, ['('] = TOK_DELIM,	  [')'] = TOK_DELIM,  ['*'] = TOK_OP,
+	['+'] = TOK_OP,	    [','] = TOK_DELIM,	  ['-'] = TOK_OP,     ['.'] = TOK_OP,
+	['/'] = TOK_OP,	    ['0'] = TOK_ITEM,	  ['1'] = TOK_ITEM,   ['2'] = TOK_ITEM,
+	['3'] = TOK_ITEM,   ['4'] = TOK_ITEM,	  ['5'] = TOK_ITEM,   ['6'] = TOK_ITEM,
+	['7'] = TOK_ITEM,   ['8'] = TOK_ITEM,	  ['9'] = TOK_ITEM,   [':'] = TOK_OP,
+	[';'] = TOK_OP,	    ['<'] = TOK_OP,	  ['='] = TOK_OP,     ['>'] = TOK_OP,
+	['?'] = TOK_OP,	    ['@'] = TOK_OP,	  ['A'] = TOK_ITEM,   ['B'] = TOK_ITEM,
+	['C'] = TOK_ITEM,   ['D'] = TOK_ITEM,	  ['E'] = TOK_ITEM,   ['F'] = TOK_ITEM,
+	['G'] = TOK_ITEM,   ['H'] = TOK_ITEM,	  ['I'] = TOK_ITEM,   ['J'] = TOK_ITEM,
+	['K'] = TOK_ITEM,   ['L'] = TOK_ITEM,	  ['M'] = TOK_ITEM,   ['N'] = TOK_ITEM,
+	['O'] = TOK_ITEM,   ['P'] = TOK_ITEM,	  ['Q'] = TOK_ITEM,   ['R'] = TOK_ITEM,
+	['S'] = TOK_ITEM,   ['T'] = TOK_ITEM,	  ['U'] = TOK_ITEM,   ['V'] = TOK_ITEM,
+	['W'] = TOK_ITEM,   ['X'] = TOK_ITEM,	  ['Y'] = TOK_ITEM,   ['Z'] = TOK_ITEM,
+	['['] = TOK_OP,	    ['\\'] = TOK_OP,	  [']'] = TOK_OP,     ['^'] = TOK_OP,
+	['_'] = TOK_ITEM,   ['`'] = TOK_OP,	  ['a'] = TOK_ITEM,   ['b'] = TOK_ITEM,
+	['c'] = TOK_ITEM,   ['d'] = TOK_ITEM,	  ['e'] = TOK_ITEM,   ['f'] = TOK_ITEM,
+	['g'] = TOK_ITEM,   ['h'] = TOK_ITEM,	  ['i'] = TOK_ITEM,   ['j'] = TOK_ITEM,
+	['k'] = TOK_ITEM,   ['l'] = TOK_ITEM,	  ['m'] = TOK_ITEM,   ['n'] = TOK_ITEM,
+	['o'] = TOK_ITEM,   ['p'] = TOK_ITEM,	  ['q'] = TOK_ITEM,   ['r'] = TOK_ITEM,
+	['s'] = TOK_ITEM,   ['t'] = TOK_ITEM,	  ['u'] = TOK_ITEM,   ['v'] = TOK_ITEM,
+	['w'] = TOK_ITEM,   ['x'] = TOK_ITEM,	  ['y'] = TOK_ITEM,   ['z'] = TOK_ITEM,
+	['{'] = TOK_OP,	    ['|'] = TOK_OP,	  ['}'] = TOK_OP,     ['~'] = TOK_OP,
+	/* NUL, other control bytes, DEL and bytes >= 0x80: TOK_NONE (0) */
+};
 
-	if (pos >= lx->len)
-		return TOK_NONE;
-	c = (unsigned char) lx->s[pos];
-	if (c == '\n')
-		return TOK_NEWLINE;
-	if (c == ' ' || (c >= '\t' && c <= '\r'))
-		return TOK_SPACE;
-	if ((c >= '0' && c <= '9') || (c >= 'a' && c <= 'z') || (c >= 'A' && c <= 'Z') || c == '_')
-		return TOK_ITEM;
-	if (c == '"' || c == '\'')
-		return TOK_QUOTE;
-	if (c < 0x20 || c > 0x7e)
-		return TOK_NONE;
-	if (c == '(' || c == ')' || c == ',')
-		return TOK_DELIM;
-	return TOK_OP;
+static inline enum tok_kind char_kind(const struct lexer *lx, size_t pos)
+{
+	return pos < lx->len ? (enum tok_kind) byte_kind[(unsigned char) lx->s[pos]] : TOK_NONE;
 }
 
 static int char_at(const struct lexer *lx, size_t pos)
@@ -130,7 +143,7 @@ static size_t op_len(const struct lexer *lx, size_t pos)
 }
 
 /* The next token, blanks included (libtraceevent's __read_token()). */
-static void lex_raw(struct lexer *lx, struct token *t)
+static inline void lex_raw(struct lexer *lx, struct token *t)
 {
 	enum tok_kind kind = char_kind(lx, lx->pos);
 	size_t start = lx->pos;
@@ -154,10 +167,15 @@ static void lex_raw(struct lexer *lx, struct token *t)
 		lx->pos += op_len(lx, start);
 		break;
 	case TOK_ITEM:
-	case TOK_SPACE:
-		while (char_kind(lx, lx->pos) == kind)
-			lx->pos++;
+	case TOK_SPACE: {
+		const unsigned char *q = (const unsigned char *) lx->s;
+		size_t i = lx->pos + 1, n = lx->len;
+
+		while (i < n && byte_kind[q[i]] == kind)
+			i++;
+		lx->pos = i;
 		break;
+	}
 	}
 	t->len = lx->pos - start;
 }
@@ -178,9 +196,9 @@ static void next_item(struct fmt_parser *p, struct token *t)
 	while (t->kind == TOK_SPACE || t->kind == TOK_NEWLINE);
 }
 
-static bool tok_is(const struct token *t, enum tok_kind kind, const char *text)
+static inline bool tok_is(const struct token *t, enum tok_kind kind, const char *text)
 {
-	size_t n = strlen(text);
+	size_t n = strlen(text); /* a constant once inlined */
 
 	return t->kind == kind && t->len == n && memcmp(t->text, text, n) == 0;
 }
@@ -331,17 +349,24 @@ static enum tk_status expected(const struct fmt_parser *p, const struct token *t
 			tok_desc(&p->lx, t, buf, sizeof(buf)));
 }
 
-/* Read the next token (newlines included) and check it is @kind with @text. */
-static enum tk_status expect(struct fmt_parser *p, enum tok_kind kind, const char *text)
+static TK_NOINLINE TK_COLD enum tk_status unexpected(const struct fmt_parser *p,
+						     const struct token *t, const char *text)
 {
-	struct token t;
 	char what[40];
 
-	next(p, &t);
-	if (tok_is(&t, kind, text))
-		return TK_OK;
 	snprintf(what, sizeof(what), "'%s'", text);
-	return expected(p, &t, what);
+	return expected(p, t, what);
+}
+
+/* Read the next token (newlines included) and check it is @kind with @text. */
+static inline enum tk_status expect(struct fmt_parser *p, enum tok_kind kind, const char *text)
+{
+	struct token t;
+
+	next(p, &t);
+	if (TK_LIKELY(tok_is(&t, kind, text)))
+		return TK_OK;
+	return unexpected(p, &t, text);
 }
 
 /* Read "<number>" where libtraceevent reads a number item. */

@@ -17,6 +17,7 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "../common/bigmem.h"
 #include "../common/bytes.h"
 #include "../common/error.h"
 #include "ftrace.h"
@@ -40,7 +41,8 @@ void ftrace_ctx_fini(struct ftrace_ctx *ctx)
 		if (ctx->events[i]->print)
 			ftrace_print_free(ctx->events[i]->print);
 	free(ctx->events);
-	free(ctx->syms);
+	bigmem_free(ctx->syms, ctx->syms_cap * sizeof(*ctx->syms));
+	bigmem_free(ctx->syms_made, ctx->syms_cap * sizeof(*ctx->syms_made));
 	free(ctx->printk);
 	free(ctx->comms);
 	arena_fini(&ctx->arena);
@@ -104,39 +106,40 @@ static void reverse(unsigned char *a, size_t n, size_t size, unsigned char *swap
 }
 
 /*
- * Newest first among equal keys, then stable by key: libtraceevent's list + qsort(). Tables
- * that come in key order already (kallsyms mostly does: 100k lines and more) only have their
- * runs of equal keys turned around, in one pass.
+ * Newest first among equal keys, then stable by key: libtraceevent's list + qsort(), which
+ * sorts the entries in reverse order stably. A stable sort has one result, so the same order
+ * comes from sorting the entries as they are, stably, and turning each run of equal keys
+ * around: tables that come mostly in key order (kallsyms: 100k lines and more, the modules'
+ * symbols last) then cost little more than one pass, as the merges of runs already in order
+ * stop at their first comparison.
  */
 static int sort_like_tep(void *data, size_t n, size_t size, cmp_fn cmp)
 {
 	unsigned char *a = data, *tmp;
-	size_t i, run;
+	size_t i, run, tmp_size;
 
 	if (n < 2)
 		return 0;
 	for (i = 1; i < n && cmp(a + (i - 1) * size, a + i * size) <= 0; i++)
 		;
-	tmp = malloc(i == n ? size : n * size); /* n * size is allocated already: no overflow */
+	tmp_size = i == n ? size : n * size; /* n * size is allocated already: no overflow */
+	tmp = bigmem_alloc(tmp_size);
 	if (!tmp)
 		return -1;
-	if (i == n) {
-		for (run = 0, i = 1; i <= n; i++)
-			if (i == n || cmp(a + run * size, a + i * size)) {
-				reverse(a + run * size, i - run, size, tmp);
-				run = i;
-			}
-	} else {
-		reverse(data, n, size, tmp);
+	if (i < n)
 		merge_sort(data, tmp, n, size, cmp);
-	}
-	free(tmp);
+	for (run = 0, i = 1; i <= n; i++)
+		if (i == n || cmp(a + run * size, a + i * size)) {
+			reverse(a + run * size, i - run, size, tmp);
+			run = i;
+		}
+	bigmem_free(tmp, tmp_size);
 	return 0;
 }
 
 static int sym_cmp(const void *a, const void *b)
 {
-	const struct ftrace_sym *x = a, *y = b;
+	const struct ftrace_ksym *x = a, *y = b;
 
 	return x->addr < y->addr ? -1 : x->addr > y->addr;
 }
@@ -204,8 +207,8 @@ const struct ftrace_event *ftrace_event_find(const struct ftrace_ctx *ctx, uint3
  */
 const struct ftrace_sym *ftrace_sym_find(const struct ftrace_ctx *ctx, uint64_t addr)
 {
-	size_t lo = 0, hi, n;
-	const struct ftrace_sym *syms = ftrace_syms(ctx, &n);
+	size_t lo = 0, hi, n = ftrace_syms_count(ctx);
+	const struct ftrace_ksym *syms = ctx->syms;
 
 	hi = n;
 	while (lo < hi) {
@@ -214,7 +217,7 @@ const struct ftrace_sym *ftrace_sym_find(const struct ftrace_ctx *ctx, uint64_t 
 		uint64_t next = mid + 1 < n ? syms[mid + 1].addr : 0;
 
 		if (addr == v || (addr > v && addr < next))
-			return &syms[mid];
+			return ftrace_sym_at(ctx, mid);
 		if (addr < v)
 			hi = mid;
 		else
@@ -439,19 +442,36 @@ static size_t word_end(const char *s, size_t n, size_t i)
 	return i;
 }
 
+/*
+ * Eight hexadecimal digits at @s, eight bytes at a time: every byte must be a digit or a
+ * letter a-f or A-F (range tests on bytes below 0x80, whose sums cannot carry into the next
+ * byte), each becomes its nibble, and the nibbles are packed first digit highest.
+ */
+static bool hex8(const char *s, uint32_t *out)
+{
+	const uint64_t hi = UINT64_C(0x8080808080808080), ones = UINT64_C(0x0101010101010101);
+	uint64_t x = tk_load_le64(s), low = x | ones * 0x20; /* letters in lower case */
+	uint64_t digit = (x + ones * (0x80 - '0')) & ~(x + ones * (0x7f - '9'));
+	uint64_t letter = (low + ones * (0x80 - 'a')) & ~(low + ones * (0x7f - 'f'));
+	uint64_t nib;
+
+	if ((x & hi) || ((digit | letter) & hi) != hi)
+		return false;
+	nib = (x & ones * 0x0f) + ((letter & hi) >> 7) * 9;
+	nib = ((nib << 4) | (nib >> 8)) & UINT64_C(0x00ff00ff00ff00ff);
+	nib = ((nib << 8) | (nib >> 16)) & UINT64_C(0x0000ffff0000ffff);
+	*out = (uint32_t) ((nib << 16) | (nib >> 32));
+	return true;
+}
+
 /* Exactly 16 hexadecimal digits at @s (what scan_hex() reads from them, without blanks). */
 static bool hex16(const char *s, uint64_t *out)
 {
-	uint64_t v = 0;
+	uint32_t a, b;
 
-	for (int k = 0; k < 16; k++) {
-		int d = tk_hex_value(s[k]);
-
-		if (d < 0)
-			return false;
-		v = v << 4 | (uint64_t) d;
-	}
-	*out = v;
+	if (!hex8(s, &a) || !hex8(s + 8, &b))
+		return false;
+	*out = (uint64_t) a << 32 | b;
 	return true;
 }
 
@@ -466,10 +486,112 @@ static enum tk_status table_nomem(const char *what)
 }
 
 /*
+ * Room for @more symbols after the n_syms there are (bigmem.h: filled once, read until the
+ * end), and for the table of those lookups made.
+ */
+static int syms_reserve(struct ftrace_ctx *ctx, size_t more)
+{
+	size_t cap = ctx->n_syms + (more > 256 ? more : 256);
+	struct ftrace_ksym *syms;
+	struct ftrace_sym **made;
+
+	if (cap < ctx->n_syms || cap > SIZE_MAX / sizeof(*syms))
+		return -1;
+	syms = bigmem_alloc(cap * sizeof(*syms));
+	made = bigmem_alloc(cap * sizeof(*made));
+	if (!syms || !made) {
+		bigmem_free(syms, cap * sizeof(*syms));
+		bigmem_free(made, cap * sizeof(*made));
+		return -1;
+	}
+	if (ctx->n_syms) {
+		memcpy(syms, ctx->syms, ctx->n_syms * sizeof(*syms));
+		memcpy(made, ctx->syms_made, ctx->n_syms * sizeof(*made));
+	}
+	bigmem_free(ctx->syms, ctx->syms_cap * sizeof(*syms));
+	bigmem_free(ctx->syms_made, ctx->syms_cap * sizeof(*made));
+	ctx->syms = syms;
+	ctx->syms_made = made;
+	ctx->syms_cap = cap;
+	return 0;
+}
+
+/* Add a symbol of the table: its name is at @name, its line goes on for @rest bytes. */
+static enum tk_status ksym_push(struct ftrace_ctx *ctx, uint64_t addr, const char *name,
+				size_t rest)
+{
+	struct ftrace_ksym *sym;
+
+	if (ctx->n_syms == ctx->syms_cap && syms_reserve(ctx, ctx->syms_cap) < 0)
+		return table_nomem("kallsyms");
+	sym = &ctx->syms[ctx->n_syms++];
+	sym->addr = addr;
+	sym->name = name;
+	sym->rest = rest;
+	return TK_OK;
+}
+
+/* Whether a symbol of @type named from @name is left out of the table. */
+static bool ksym_skipped(char type, const char *name)
+{
+	/* absolute symbols (per-cpu offsets on x86-64) and arm's '$' marks */
+	return name[0] == '$' || type == 'A' || type == 'a';
+}
+
+/*
+ * The name of a symbol of the table, up to a blank, and its module: the word after a tab and
+ * '[' right after the name, minus its last character (the ']'); *@mod NULL when none.
+ */
+static size_t ksym_name(const struct ftrace_ksym *k, const char **mod, size_t *mod_len)
+{
+	const char *s = k->name;
+	size_t n = k->rest, name_end = word_end(s, n, 0), i = name_end, mod_start;
+
+	*mod = NULL;
+	*mod_len = 0;
+	if (i + 1 < n && s[i] == '\t' && s[i + 1] == '[') {
+		mod_start = i + 2;
+		for (i = skip_space(s, n, mod_start); i < n && !is_space(s[i]); i++)
+			;
+		if (i > skip_space(s, n, mod_start)) {
+			*mod = s + mod_start;
+			*mod_len = i - 1 - mod_start;
+		}
+	}
+	return name_end;
+}
+
+/* One line of kallsyms, @s of @n bytes, read the general way. */
+static enum tk_status kallsyms_line(struct ftrace_ctx *ctx, const char *s, size_t n, uint32_t line)
+{
+	size_t i, name_start;
+	uint64_t addr;
+	char type;
+
+	if (!(i = scan_hex(s, n, 0, 16, &addr)))
+		return table_fail("kallsyms", line, "no address");
+	i = skip_space(s, n, i);
+	if (i == n)
+		return table_fail("kallsyms", line, "no symbol type");
+	type = s[i++];
+	name_start = skip_space(s, n, i);
+	if (name_start == n)
+		return table_fail("kallsyms", line, "no symbol name");
+	if (ksym_skipped(type, s + name_start))
+		return TK_OK;
+	return ksym_push(ctx, addr, s + name_start, n - name_start);
+}
+
+/*
  * "<addr> <type> <name>[\t[<module>]]", read like libtraceevent's
  * sscanf("%16llx %c %n%*s%n%*1[\t][%n%*s%n"): at most 16 address characters, any character
  * as the type (even a digit of a longer address), the name up to a blank, and a module only
  * when a tab and '[' follow the name at once.
+ *
+ * The table keeps where each name begins, so that building it reads each line once: the
+ * usual line (16 digits, a blank, the type, a blank, then the name) takes 16-digit reading
+ * eight digits at a time and a search for the line's end; any other goes through
+ * kallsyms_line(). kallsyms has 100k lines and more, of which a trace looks up a hundred.
  */
 static enum tk_status kallsyms_add(struct ftrace_ctx *ctx, const char *text, size_t len)
 {
@@ -477,61 +599,52 @@ static enum tk_status kallsyms_add(struct ftrace_ctx *ctx, const char *text, siz
 	const char *s;
 	size_t n;
 	uint32_t line;
+	enum tk_status st;
 
 	lines_init(&it, text, len);
-	while (lines_next(&it, &s, &n, &line)) {
-		size_t i, name_start, name_end, mod_start = 0, mod_end = 0;
-		struct ftrace_sym *sym;
+	/* lines have 20 bytes at least: an estimate that is seldom exceeded */
+	if (syms_reserve(ctx, it.len / 20) < 0)
+		return table_nomem("kallsyms");
+	for (;;) {
+		const char *p, *nl;
+		size_t rest, end;
 		uint64_t addr;
-		char type;
 
-		/* the usual line, 16 digits and a blank, first: the general reader is 3x slower */
-		if (n > 17 && s[16] == ' ' && hex16(s, &addr))
-			i = 16;
-		else
-			i = scan_hex(s, n, 0, 16, &addr);
-		if (!i)
-			return table_fail("kallsyms", line, "no address");
-		i = skip_space(s, n, i);
-		if (i == n)
-			return table_fail("kallsyms", line, "no symbol type");
-		type = s[i++];
-		name_start = skip_space(s, n, i);
-		name_end = i = word_end(s, n, name_start);
-		if (name_end == name_start)
-			return table_fail("kallsyms", line, "no symbol name");
-		if (i + 1 < n && s[i] == '\t' && s[i + 1] == '[') {
-			mod_start = i + 2;
-			for (i = skip_space(s, n, mod_start); i < n && !is_space(s[i]); i++)
-				;
-			if (i > skip_space(s, n, mod_start))
-				mod_end = i;
+		while (it.pos < it.len && it.text[it.pos] == '\n') {
+			it.pos++;
+			it.line++;
 		}
-		/* absolute symbols (per-cpu offsets on x86-64) and arm's '$' marks are skipped */
-		if (s[name_start] == '$' || type == 'A' || type == 'a')
-			continue;
-		sym = table_grow(ctx->syms, &ctx->syms_cap, ctx->n_syms, sizeof(*sym));
-		if (!sym)
-			return table_nomem("kallsyms");
-		ctx->syms = sym;
-		sym += ctx->n_syms;
-		sym->addr = addr;
-		sym->name = arena_strndup(&ctx->arena, s + name_start, name_end - name_start);
-		sym->module = NULL;
-		if (mod_end) /* the module word without its last character, the ']' */
-			sym->module =
-				arena_strndup(&ctx->arena, s + mod_start, mod_end - 1 - mod_start);
-		if (!sym->name || (mod_end && !sym->module))
-			return table_nomem("kallsyms");
-		ctx->n_syms++;
+		if (it.pos >= it.len)
+			return TK_OK;
+		p = it.text + it.pos;
+		rest = it.len - it.pos;
+		if (rest > 19 && p[16] == ' ' && !is_space(p[17]) && p[18] == ' ' &&
+		    !is_space(p[19]) && hex16(p, &addr)) {
+			nl = memchr(p + 19, '\n', rest - 19);
+			end = nl ? (size_t) (nl - p) : rest;
+			st = ksym_skipped(p[17], p + 19) ? TK_OK
+							 : ksym_push(ctx, addr, p + 19, end - 19);
+			it.pos += end;
+		} else if (lines_next(&it, &s, &n, &line)) {
+			st = kallsyms_line(ctx, s, n, line);
+		} else {
+			return TK_OK;
+		}
+		if (st < 0)
+			return st;
 	}
-	return TK_OK;
 }
 
 enum tk_status ftrace_kallsyms_parse(struct ftrace_ctx *ctx, const char *text, size_t len)
 {
+	char *copy;
+
 	TK_ASSERT_PRE(ctx && !ctx->finished && (text || !len));
-	return kallsyms_add(ctx, text, len);
+	/* the table points into the text: keep a copy for as long as the context */
+	copy = arena_strndup(&ctx->arena, text ? text : "", len);
+	if (!copy)
+		return table_nomem("kallsyms");
+	return kallsyms_add(ctx, copy, len);
 }
 
 void ftrace_kallsyms_defer(struct ftrace_ctx *ctx, const char *text, size_t len)
@@ -558,14 +671,58 @@ static TK_NOINLINE void syms_load(const struct ftrace_ctx *cctx)
 	error_truncate(depth);
 }
 
-const struct ftrace_sym *ftrace_syms(const struct ftrace_ctx *ctx, size_t *n)
+size_t ftrace_syms_count(const struct ftrace_ctx *ctx)
 {
 	if (TK_UNLIKELY(ctx->syms_text != NULL))
 		syms_load(ctx);
-	*n = ctx->n_syms;
-	return ctx->syms;
+	return ctx->n_syms;
 }
 
+/* Symbol @i as lookups give it: its name and module copied out of the text on first use. */
+const struct ftrace_sym *ftrace_sym_at(const struct ftrace_ctx *cctx, size_t i)
+{
+	struct ftrace_ctx *ctx = (struct ftrace_ctx *) cctx; /* lazily filled, never const */
+	const struct ftrace_ksym *k;
+	struct ftrace_sym *s;
+	const char *mod;
+	size_t name_len, mod_len;
+
+	if (i >= ftrace_syms_count(ctx))
+		return NULL;
+	if (ctx->syms_made[i])
+		return ctx->syms_made[i];
+	k = &ctx->syms[i];
+	name_len = ksym_name(k, &mod, &mod_len);
+	s = arena_alloc(&ctx->arena, sizeof(*s));
+	if (!s || !(s->name = arena_strndup(&ctx->arena, k->name, name_len)))
+		return NULL;
+	s->addr = k->addr;
+	s->module = NULL;
+	if (mod && !(s->module = arena_strndup(&ctx->arena, mod, mod_len)))
+		return NULL;
+	ctx->syms_made[i] = s;
+	return s;
+}
+
+uint64_t ftrace_sym_addr(const struct ftrace_ctx *ctx, const char *name)
+{
+	size_t n = ftrace_syms_count(ctx), len = strlen(name);
+
+	for (size_t i = 0; i < len; i++)
+		if (is_space(name[i]))
+			return 0; /* a name is one word */
+	if (!len)
+		return 0;
+	for (size_t i = 0; i < n; i++) {
+		const struct ftrace_ksym *k = &ctx->syms[i];
+
+		/* the name is the line's first word */
+		if (k->rest >= len && k->name[0] == name[0] && !memcmp(k->name, name, len) &&
+		    (k->rest == len || is_space(k->name[len])))
+			return k->addr;
+	}
+	return 0;
+}
 /*
  * "<hex addr> : "<fmt>"", read like libtraceevent: the address is the text before the first
  * ':' (after any leading ':'), read by strtoull(.., 16); the format starts one character after

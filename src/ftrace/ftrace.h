@@ -176,10 +176,22 @@ struct ftrace_page_layout {
 	uint32_t data_size;	/* bytes of data: sub-buffer size - data_offset */
 };
 
+/* A symbol as lookups give it (ftrace_sym_find(), ftrace_sym_at()). */
 struct ftrace_sym {
 	uint64_t addr;
 	const char *name;
 	const char *module; /* "[module]" column of kallsyms without brackets, or NULL */
+};
+
+/*
+ * A symbol as the table keeps it (private): where its name begins in the kallsyms text, and
+ * the rest of its line, from which a lookup takes the name and module the first time it
+ * returns the symbol (122k symbols for one lookup in a hundred).
+ */
+struct ftrace_ksym {
+	uint64_t addr;
+	const char *name; /* in the kallsyms text: the name's first byte, never a blank */
+	size_t rest;	  /* bytes from there to the end of the line */
 };
 
 struct ftrace_printk {
@@ -203,9 +215,10 @@ struct ftrace_ctx {
 	struct ftrace_page_layout layout;
 	struct ftrace_event **events; /* sorted by id after ftrace_ctx_finish() */
 	size_t n_events;
-	struct ftrace_sym *syms; /* sorted by address */
+	struct ftrace_ksym *syms; /* sorted by address (bigmem.h, syms_cap entries) */
 	size_t n_syms;
-	struct ftrace_printk *printk; /* sorted by address */
+	struct ftrace_sym **syms_made; /* private: the symbols lookups returned, by index */
+	struct ftrace_printk *printk;  /* sorted by address */
 	size_t n_printk;
 	struct ftrace_comm *comms; /* sorted by pid */
 	size_t n_comms;
@@ -288,8 +301,15 @@ enum tk_status ftrace_kallsyms_parse(struct ftrace_ctx *ctx, const char *text, s
  */
 void ftrace_kallsyms_defer(struct ftrace_ctx *ctx, const char *text, size_t len);
 
-/* The symbol table, sorted by address (parsed first if it was deferred); *@n entries. */
-const struct ftrace_sym *ftrace_syms(const struct ftrace_ctx *ctx, size_t *n);
+/*
+ * The number of symbols, parsed first if they were deferred; ftrace_sym_at() gives symbol @i
+ * by address order (NULL when out of memory), valid as long as @ctx.
+ */
+size_t ftrace_syms_count(const struct ftrace_ctx *ctx);
+const struct ftrace_sym *ftrace_sym_at(const struct ftrace_ctx *ctx, size_t i);
+
+/* The address of the first symbol (by address) named @name, or 0. */
+uint64_t ftrace_sym_addr(const struct ftrace_ctx *ctx, const char *name);
 enum tk_status ftrace_printk_parse(struct ftrace_ctx *ctx, const char *text, size_t len);
 enum tk_status ftrace_cmdlines_parse(struct ftrace_ctx *ctx, const char *text, size_t len);
 

@@ -104,19 +104,6 @@ const struct ftrace_sym *ftrace_pf_sym(const struct pf_rec *r, uint64_t addr)
 	return c->sym;
 }
 
-/* An atom that is not a number names a kernel function: its address (first by address). */
-static uint64_t sym_by_name(const struct ftrace_ctx *ctx, const char *name)
-{
-	size_t n;
-	const struct ftrace_sym *syms = ftrace_syms(ctx, &n);
-
-	for (size_t i = 0; i < n; i++) {
-		if (syms[i].name && strcmp(syms[i].name, name) == 0)
-			return syms[i].addr;
-	}
-	return 0;
-}
-
 const char *ftrace_pf_printk_find(const struct ftrace_ctx *ctx, uint64_t addr, size_t *len)
 {
 	const struct ftrace_printk *pk = ftrace_printk_find(ctx, addr);
@@ -143,7 +130,7 @@ static uint64_t atom_value(const struct pf_rec *r, struct pf_arg *a)
 		return v;
 	}
 	/* libtraceevent looks a word up as a function name and keeps the number instead */
-	a->atom.num = sym_by_name(r->ctx, a->atom.text);
+	a->atom.num = ftrace_sym_addr(r->ctx, a->atom.text);
 	a->atom.state = FTRACE_PF_ATOM_NUMBER;
 	return a->atom.num;
 }

@@ -69,11 +69,17 @@ struct tracedat_buffer_priv {
 	uint8_t text_inflated;
 };
 
+/* An inflated metadata block (bigmem.h). */
+struct tracedat_block {
+	uint8_t *data;
+	size_t size;
+};
+
 struct tracedat_priv {
 	struct mfile mf;
 	struct arena arena;
 	enum tracedat_codec codec;
-	struct vec blocks;   /* uint8_t *: inflated metadata, freed at close */
+	struct vec blocks;   /* struct tracedat_block: inflated metadata, freed at close */
 	size_t inflated;     /* bytes of metadata inflated so far (TRACEDAT_MAX_INFLATED) */
 	struct vec options;  /* struct tracedat_option */
 	struct vec cpustats; /* struct tracedat_blob */

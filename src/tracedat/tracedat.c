@@ -20,6 +20,7 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "../common/bigmem.h"
 #include "../common/error.h"
 #include "tracedat-priv.h"
 
@@ -232,7 +233,8 @@ static enum tk_status inflate_section(struct tracedat_open *o, struct tracedat_c
 	uint32_t zsize, usize;
 	const uint8_t *zdata;
 	const char *reason = NULL;
-	uint8_t *dst, **slot;
+	struct tracedat_block *slot;
+	uint8_t *dst;
 	size_t len = 0;
 	enum tk_status st;
 
@@ -253,16 +255,17 @@ static enum tk_status inflate_section(struct tracedat_open *o, struct tracedat_c
 			       what, sec_off, usize);
 	if (o->z.codec != o->p->codec)
 		tracedat_inflater_init(&o->z, o->p->codec);
-	dst = malloc(usize ? usize : 1);
-	slot = vec_push(&o->p->blocks, sizeof(uint8_t *));
+	dst = bigmem_alloc(usize); /* kallsyms: megabytes, filled once */
+	slot = vec_push(&o->p->blocks, sizeof(*slot));
 	if (!dst || !slot) {
-		free(dst);
+		bigmem_free(dst, usize);
 		return TK_FAIL(TK_ERR_NOMEM,
 			       "Cannot read trace.dat %s: offset=%" PRIu64
 			       ", uncompressed-size=%" PRIu32,
 			       what, sec_off, usize);
 	}
-	*slot = dst;
+	slot->data = dst;
+	slot->size = usize;
 	o->p->inflated += usize;
 	st = tracedat_inflate(&o->z, zdata, zsize, dst, usize, &len, &reason);
 	if (st < 0)
@@ -979,7 +982,8 @@ void tracedat_close(struct tracedat *td)
 		return;
 	p = td->priv;
 	for (i = 0; i < p->blocks.len; i++)
-		free(VEC_AT(&p->blocks, uint8_t *, i));
+		bigmem_free(VEC_AT(&p->blocks, struct tracedat_block, i).data,
+			    VEC_AT(&p->blocks, struct tracedat_block, i).size);
 	for (i = 0; i < p->bprivs.len; i++)
 		free((void *) VEC_AT(&p->bprivs, struct tracedat_buffer_priv, i).inflated.data);
 	vec_fini(&p->blocks);

@@ -814,10 +814,10 @@ static void kallsyms_kept_and_lookups(void **state)
 	assert_int_equal(ctx.n_syms, 5);
 	assert_int_equal(ftrace_ctx_finish(&ctx), TK_OK);
 	/* newest first among equal addresses, then by address */
-	assert_string_equal(ctx.syms[0].name, "_text");
-	assert_string_equal(ctx.syms[1].name, "_stext");
-	assert_string_equal(ctx.syms[2].name, "do_one");
-	assert_null(ctx.syms[2].module);
+	assert_string_equal(ftrace_sym_at(&ctx, 0)->name, "_text");
+	assert_string_equal(ftrace_sym_at(&ctx, 1)->name, "_stext");
+	assert_string_equal(ftrace_sym_at(&ctx, 2)->name, "do_one");
+	assert_null(ftrace_sym_at(&ctx, 2)->module);
 	/* probe 2 (do_one) then 1 (_stext), which matches */
 	assert_string_equal(ftrace_sym_find(&ctx, 0xffffffff81000000)->name, "_stext");
 	assert_string_equal(ftrace_sym_find(&ctx, 0xffffffff81000050)->name, "_stext");
@@ -841,9 +841,6 @@ static void kallsyms_deferred(void **state)
 				   "ffffffff81000000 T _stext\n"
 				   "ffffffff81000100 t\n" /* bad: the table ends before it */
 				   "ffffffff81000300 t after_bad\n";
-	const struct ftrace_sym *syms;
-	size_t n;
-
 	(void) state;
 	ftrace_kallsyms_defer(&ctx, text, sizeof(text) - 1);
 	assert_int_equal(ftrace_ctx_finish(&ctx), TK_OK);
@@ -854,10 +851,9 @@ static void kallsyms_deferred(void **state)
 	/* the bad line's cause was not added to the chain */
 	assert_int_equal(tk_error_count(), 1);
 	assert_string_equal(tk_error_cause(0), "an earlier cause");
-	syms = ftrace_syms(&ctx, &n);
-	assert_int_equal(n, 2);
-	assert_string_equal(syms[0].name, "_stext");
-	assert_string_equal(syms[1].name, "do_one");
+	assert_int_equal(ftrace_syms_count(&ctx), 2);
+	assert_string_equal(ftrace_sym_at(&ctx, 0)->name, "_stext");
+	assert_string_equal(ftrace_sym_at(&ctx, 1)->name, "do_one");
 	assert_null(ftrace_sym_find(&ctx, 0xffffffff81000300 + 1));
 }
 
@@ -875,13 +871,13 @@ static void kallsyms_scanf_edges(void **state)
 				     "  0xffff0040   W   wk\n"),
 			 TK_OK);
 	assert_int_equal(ctx.n_syms, 5);
-	assert_int_equal(ctx.syms[0].addr, 0x123456789abcdef0);
-	assert_string_equal(ctx.syms[0].name, "T");
-	assert_null(ctx.syms[1].module);
-	assert_string_equal(ctx.syms[2].module, "m");
-	assert_string_equal(ctx.syms[3].module, "a");
-	assert_int_equal(ctx.syms[4].addr, 0xffff0040);
-	assert_string_equal(ctx.syms[4].name, "wk");
+	assert_int_equal(ftrace_sym_at(&ctx, 0)->addr, 0x123456789abcdef0);
+	assert_string_equal(ftrace_sym_at(&ctx, 0)->name, "T");
+	assert_null(ftrace_sym_at(&ctx, 1)->module);
+	assert_string_equal(ftrace_sym_at(&ctx, 2)->module, "m");
+	assert_string_equal(ftrace_sym_at(&ctx, 3)->module, "a");
+	assert_int_equal(ftrace_sym_at(&ctx, 4)->addr, 0xffff0040);
+	assert_string_equal(ftrace_sym_at(&ctx, 4)->name, "wk");
 
 	/* a bad line stops the parse; the lines before it stay */
 	assert_int_equal(parse_table(ftrace_kallsyms_parse, "ffff0050 t one\n"
@@ -909,17 +905,46 @@ static void kallsyms_long_lines(void **state)
 			    "ffffffff8100004g t not_hex_at_16\n"),
 		TK_OK);
 	assert_int_equal(ctx.n_syms, 5);
-	assert_int_equal(ctx.syms[0].addr, 0xffffffff81000000);
-	assert_string_equal(ctx.syms[0].name, "UpperCaseAddress");
-	assert_string_equal(ctx.syms[1].name, "exactly8");
-	assert_string_equal(ctx.syms[1].module, "mod8");
-	assert_string_equal(ctx.syms[2].name, "exactly_sixteen!");
-	assert_string_equal(ctx.syms[2].module, "m");
-	assert_string_equal(ctx.syms[3].name, "a_long_name\001with_a_control_char");
-	assert_null(ctx.syms[3].module);
+	assert_int_equal(ftrace_sym_at(&ctx, 0)->addr, 0xffffffff81000000);
+	assert_string_equal(ftrace_sym_at(&ctx, 0)->name, "UpperCaseAddress");
+	assert_string_equal(ftrace_sym_at(&ctx, 1)->name, "exactly8");
+	assert_string_equal(ftrace_sym_at(&ctx, 1)->module, "mod8");
+	assert_string_equal(ftrace_sym_at(&ctx, 2)->name, "exactly_sixteen!");
+	assert_string_equal(ftrace_sym_at(&ctx, 2)->module, "m");
+	assert_string_equal(ftrace_sym_at(&ctx, 3)->name, "a_long_name\001with_a_control_char");
+	assert_null(ftrace_sym_at(&ctx, 3)->module);
 	/* 15 digits, then 'g' is the type and "t" the name, as scanf("%16llx %c") reads it */
-	assert_int_equal(ctx.syms[4].addr, 0xffffffff8100004);
-	assert_string_equal(ctx.syms[4].name, "t");
+	assert_int_equal(ftrace_sym_at(&ctx, 4)->addr, 0xffffffff8100004);
+	assert_string_equal(ftrace_sym_at(&ctx, 4)->name, "t");
+}
+
+/* Names are read from the text only when asked for: by address, by index and by name. */
+static void kallsyms_names_when_asked(void **state)
+{
+	(void) state;
+	assert_int_equal(parse_table(ftrace_kallsyms_parse, "ffffFFFF8100aBcD T mixed_case\n"
+							    "ffffffff8100b000 t exactly8\t[mod8]\n"
+							    "ffffffff8100c000 t exactly\n"
+							    "ffffffff8100d000 t word then junk\n"
+							    "\xff\xff\xff\xff"
+							    "81000000 t high_bytes\n"),
+			 TK_ERR_FORMAT);
+	assert_int_equal(ftrace_ctx_finish(&ctx), TK_OK);
+	/* the last line is read the general way: no digit, no address, and the parse stops */
+	assert_int_equal(ftrace_syms_count(&ctx), 4);
+	assert_int_equal(ftrace_sym_addr(&ctx, "mixed_case"), 0xffffffff8100abcd);
+	/* a name is a whole word: "exactly" is not "exactly8", "word" ends at the blank */
+	assert_int_equal(ftrace_sym_addr(&ctx, "exactly"), 0xffffffff8100c000);
+	assert_int_equal(ftrace_sym_addr(&ctx, "exactly8"), 0xffffffff8100b000);
+	assert_int_equal(ftrace_sym_addr(&ctx, "word"), 0xffffffff8100d000);
+	assert_int_equal(ftrace_sym_addr(&ctx, "word then"), 0);
+	assert_int_equal(ftrace_sym_addr(&ctx, "mod8"), 0);
+	assert_int_equal(ftrace_sym_addr(&ctx, ""), 0);
+	assert_string_equal(ftrace_sym_find(&ctx, 0xffffffff8100b010)->module, "mod8");
+	assert_string_equal(ftrace_sym_find(&ctx, 0xffffffff8100d000)->name, "word");
+	assert_null(ftrace_sym_find(&ctx, 0xffffffff8100d000)->module);
+	/* the same symbol twice is the same object */
+	assert_ptr_equal(ftrace_sym_find(&ctx, 0xffffffff8100c000), ftrace_sym_at(&ctx, 2));
 }
 
 static void kallsyms_real(void **state)
@@ -1239,6 +1264,7 @@ int main(void)
 		T(kallsyms_deferred),
 		T(kallsyms_scanf_edges),
 		T(kallsyms_long_lines),
+		T(kallsyms_names_when_asked),
 		T(kallsyms_real),
 		T(printk_formats),
 		T(printk_edges),
