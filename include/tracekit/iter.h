@@ -71,6 +71,25 @@ TK_EXPORT enum tk_status tk_iter_create(struct tk_iter **out, struct tk_trace *t
 TK_EXPORT void tk_iter_set_notice_cb(struct tk_iter *it, tk_notice_cb cb, void *payload);
 
 /**
+ * tk_iter_set_window() - Read only the events of a time window.
+ * @it:       An iterator that has not returned anything yet.
+ * @begin_ns: The first time of the window, in nanoseconds from the origin (the times
+ *            tk_event_get_timestamp() gives), or INT64_MIN for no beginning.
+ * @end_ns:   The last time of the window (included), or INT64_MAX for no end.
+ *
+ * The streams go straight to where the window begins (trace.dat pages and CTF packets are
+ * found by their times, without reading what comes before), and each stream stops at its
+ * first event after the end, so the cost follows the window rather than the trace. The
+ * events returned are exactly those a full read returns in the window; notices of losses
+ * are given when their range meets the window. Call before the first tk_iter_next(); later
+ * calls do nothing.
+ *
+ * Return: Nothing.
+ * Ownership: Nothing changes hands.
+ */
+TK_EXPORT void tk_iter_set_window(struct tk_iter *it, int64_t begin_ns, int64_t end_ns);
+
+/**
  * tk_iter_next() - Next event in time order.
  * @it:  An iterator.
  * @out: Set to the event on TK_OK.

@@ -273,6 +273,11 @@ void model_iter_set_window(struct tk_iter *it, int has_begin, int64_t begin, int
 	it->windowed = has_begin || has_end;
 }
 
+void tk_iter_set_window(struct tk_iter *it, int64_t begin_ns, int64_t end_ns)
+{
+	model_iter_set_window(it, begin_ns != INT64_MIN, begin_ns, end_ns != INT64_MAX, end_ns);
+}
+
 static enum tk_status iter_start(struct tk_iter *it)
 {
 	size_t i;

@@ -939,6 +939,64 @@ static void dat_print_fmts_compile_when_used(void **state)
 	tk_trace_close(t);
 }
 
+/* The events of a full read: times and streams, in order. */
+struct ev_list {
+	int64_t ns[1024];
+	size_t stream[1024];
+	size_t n;
+};
+
+static void read_events(struct tk_trace *t, int64_t begin, int64_t end, int windowed,
+			struct ev_list *out)
+{
+	struct tk_iter *it;
+	const struct tk_event *ev;
+	enum tk_status st;
+
+	out->n = 0;
+	assert_int_equal(tk_iter_create(&it, t), TK_OK);
+	if (windowed)
+		tk_iter_set_window(it, begin, end);
+	while ((st = tk_iter_next(it, &ev)) == TK_OK) {
+		int64_t ns = tk_event_get_timestamp(ev);
+
+		if (!windowed && (ns < begin || ns > end))
+			continue;
+		assert_true(out->n < 1024);
+		out->ns[out->n] = ns;
+		out->stream[out->n++] = tk_stream_get_index(tk_event_get_stream(ev));
+	}
+	assert_int_equal(st, TK_END);
+	/* too late to set a window: nothing changes */
+	tk_iter_set_window(it, 0, 0);
+	assert_int_equal(tk_iter_next(it, &ev), TK_END);
+	tk_iter_destroy(it);
+}
+
+/* tk_iter_set_window(): the events of a full read in the window, in the same order. */
+static void dat_window_is_a_filtered_full_read(void **state)
+{
+	struct dat_fix *fx = *state;
+	static struct ev_list all, want, got;
+	int64_t w[5][2];
+
+	read_events(fx->trace, INT64_MIN, INT64_MAX, 0, &all);
+	assert_true(all.n >= 400);
+	w[0][0] = all.ns[100], w[0][1] = all.ns[250];
+	w[1][0] = all.ns[0], w[1][1] = all.ns[0];
+	w[2][0] = INT64_MIN, w[2][1] = all.ns[50];
+	w[3][0] = all.ns[all.n - 10], w[3][1] = INT64_MAX;
+	w[4][0] = all.ns[all.n - 1] + 1, w[4][1] = INT64_MAX; /* after the last event */
+	for (int k = 0; k < 5; k++) {
+		read_events(fx->trace, w[k][0], w[k][1], 0, &want);
+		read_events(fx->trace, w[k][0], w[k][1], 1, &got);
+		assert_int_equal(got.n, want.n);
+		assert_memory_equal(got.ns, want.ns, want.n * sizeof(want.ns[0]));
+		assert_memory_equal(got.stream, want.stream, want.n * sizeof(want.stream[0]));
+		assert_true(k == 4 || want.n > 0);
+	}
+}
+
 int main(int argc, char **argv)
 {
 	const struct CMUnitTest ctf[] = {
@@ -955,6 +1013,7 @@ int main(int argc, char **argv)
 		cmocka_unit_test(dat_sched_switch),
 		cmocka_unit_test(dat_sys_enter),
 		cmocka_unit_test(dat_irq_handler_entry),
+		cmocka_unit_test(dat_window_is_a_filtered_full_read),
 	};
 	int rc;
 
