@@ -4,7 +4,8 @@
 # Reading a time window (print --begin/--end), which goes straight to the window's pages or
 # packets:
 #   1. on generated CTF traces (with and without LTTng index files, LTTng kernel layout)
-#      and trace.dat files (v6, v7 with zstd and zlib, an instance buffer, big-endian 32-bit),
+#      and trace.dat files (v6, v7 with zstd and zlib, an instance buffer, big-endian 32-bit,
+#      guest times shifted to the host with TSC scaling and an offset, 64 KiB pages),
 #      all with lost events, a window read gives exactly the lines of a full read that fall
 #      in the window, at the start, middle and end, one nanosecond wide, inside and across
 #      lost ranges (window-check.py);
@@ -42,9 +43,13 @@ gen "$gen_dat" "$tmp/v7-zstd.dat" --events 30000 --missed --compression zstd
 gen "$gen_dat" "$tmp/v7-zlib.dat" --events 30000 --missed --compression zlib --instance one
 gen "$gen_dat" "$tmp/v6-be32.dat" --events 30000 --missed --file-version 6 --byte-order be \
 	--long-size 4
+gen "$gen_dat" "$tmp/v7-shift.dat" --events 30000 --missed --compression zstd --cpus 4 \
+	--time-shift --tsc2nsec --offset=-5000000000
+gen "$gen_dat" "$tmp/v6-64k.dat" --events 30000 --missed --file-version 6 --page-size 65536
 
 # 1. every window against the full read
-for t in ctf-index ctf-noindex ctf-compact v6.dat v7-zstd.dat v7-zlib.dat v6-be32.dat; do
+for t in ctf-index ctf-noindex ctf-compact v6.dat v7-zstd.dat v7-zlib.dat v6-be32.dat \
+	v7-shift.dat v6-64k.dat; do
 	python3 "$here/window-check.py" "$tk" "$tmp/$t" || fail=1
 done
 
