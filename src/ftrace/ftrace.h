@@ -225,6 +225,7 @@ struct ftrace_ctx {
 	const char *syms_text; /* private: kallsyms text to parse at the first lookup */
 	size_t syms_text_len;
 	int print_lazy;		 /* private: print fmts compile on first use (printfmt.h) */
+	int format_general_only; /* private: tests read every field line the general way */
 	size_t n_print_compiled; /* print fmts compiled so far (tests count them) */
 	size_t events_cap, syms_cap, printk_cap, comms_cap; /* private */
 	int finished;					    /* private: ftrace_ctx_finish() ran */

@@ -15,7 +15,10 @@
  */
 #include <stddef.h>
 #include <stdint.h>
+#include <stdio.h>
 #include <string.h>
+
+#include <tracekit/status.h>
 
 #include "common/error.h"
 #include "ftrace/ftrace.h"
@@ -100,6 +103,53 @@ static void exercise(struct ftrace_ctx *ctx, const uint8_t *rec, size_t size)
 	sink = acc;
 }
 
+static int str_differ(const char *a, const char *b)
+{
+	return (a == NULL) != (b == NULL) || (a && strcmp(a, b));
+}
+
+/*
+ * The format file @text read again with every field line taken the general way, which must
+ * give what the usual-line reader gave (ftrace-format.c reads most lines without tokens):
+ * the same status, causes, events and fields.
+ */
+static void same_both_ways(const struct ftrace_ctx *fast, enum tk_byte_order bo, uint32_t long_size,
+			   const char *system, const char *text, size_t len, enum tk_status want)
+{
+	struct ftrace_ctx ctx;
+	struct ftrace_event *ev = NULL;
+	char cause[512];
+	size_t i;
+
+	snprintf(cause, sizeof(cause), "%s", tk_error_count() ? tk_error_cause(0) : "");
+	error_reset();
+	ftrace_ctx_init(&ctx, bo);
+	ctx.long_size = long_size;
+	ctx.format_general_only = 1;
+	if (ftrace_event_parse(&ctx, system, text, len, &ev) != want ||
+	    strcmp(cause, tk_error_count() ? tk_error_cause(0) : "") ||
+	    ctx.n_events != fast->n_events)
+		__builtin_trap();
+	for (i = 0; i < ctx.n_events; i++) {
+		const struct ftrace_event *a = ctx.events[i], *b = fast->events[i];
+
+		if (a->id != b->id || a->n_fields != b->n_fields || a->n_common != b->n_common ||
+		    a->flags != b->flags || str_differ(a->name, b->name) ||
+		    str_differ(a->print_fmt, b->print_fmt))
+			__builtin_trap();
+		for (uint32_t k = 0; k < a->n_fields; k++) {
+			const struct ftrace_field *x = &a->fields[k], *y = &b->fields[k];
+
+			if (str_differ(x->name, y->name) || str_differ(x->type, y->type) ||
+			    x->offset != y->offset || x->size != y->size ||
+			    x->arraylen != y->arraylen || x->elemsize != y->elemsize ||
+			    x->flags != y->flags)
+				__builtin_trap();
+		}
+	}
+	ftrace_ctx_fini(&ctx);
+}
+
 int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
 {
 	static const char *const systems[] = {"ftrace", "sched", "ftrace", "irq"};
@@ -120,9 +170,12 @@ int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
 		ctx.long_size = 4;
 	switch (mode & 7) {
 	case 0:
-	case 1:
-		ftrace_event_parse(&ctx, systems[mode & 1], text, len, NULL);
+	case 1: {
+		enum tk_status st = ftrace_event_parse(&ctx, systems[mode & 1], text, len, NULL);
+
+		same_both_ways(&ctx, ctx.bo, ctx.long_size, systems[mode & 1], text, len, st);
 		break;
+	}
 	case 2:
 		if (ftrace_page_layout_parse(text, len, &layout) == TK_OK)
 			sink = layout.data_offset + layout.data_size;
