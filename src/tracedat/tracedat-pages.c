@@ -573,38 +573,56 @@ static int chunk_before(struct tracedat_pages *pr, const struct chunk_at *k,
 	return before(arg, *buf, got < pr->page_size ? got : pr->page_size);
 }
 
+/*
+ * The 8-byte header of the chunk at @pos: read with pread() from a mapped file, so that a
+ * walk over every header of a large file neither faults in nor keeps its pages (the mapping
+ * would bring the whole file into memory, 64 KiB around each header). 0 when it is not there.
+ */
+static int chunk_header(const struct tracedat_pages *pr, uint64_t pos, uint8_t h[8])
+{
+	const struct mfile *mf = pr->mf;
+
+	if (pos > mf->size || mf->size - pos < 8)
+		return 0;
+	if (mf->mapped && mf->fd >= 0)
+		return pread(mf->fd, h, 8, (off_t) pos) == 8;
+	memcpy(h, mf->data + pos, 8);
+	return 1;
+}
+
 /* The chunks of the CPU's data that hold pages, in file order; NULL when there are none. */
 static enum tk_status list_chunks(const struct tracedat_pages *pr, struct chunk_at **out, size_t *n)
 {
-	struct tracedat_chunks w = pr->chunks;
-	struct tracedat_chunk c;
-	const char *reason = NULL;
 	struct chunk_at *v = NULL;
 	size_t cap = 0;
-	uint64_t at;
-	uint32_t left;
+	uint64_t pos = pr->chunks.pos;
+	uint32_t left = pr->chunks.left, zsize, usize;
+	uint8_t h[8];
 
 	*out = NULL;
 	*n = 0;
-	for (;;) {
-		at = w.pos;
-		left = w.left;
-		if (tracedat_chunks_next(&w, &c, &reason) != TK_OK)
-			break; /* the end, or damage that reading will report */
-		if (!c.usize)
-			continue;
-		if (*n == cap) {
-			struct chunk_at *p;
+	/* up to the end, or to damage that reading will report */
+	for (; left && chunk_header(pr, pos, h); left--) {
+		zsize = tk_load_u32(h, pr->chunks.bo);
+		usize = tk_load_u32(h + 4, pr->chunks.bo);
+		if (zsize > pr->mf->size - pos - 8)
+			break;
+		if (usize) {
+			if (*n == cap) {
+				struct chunk_at *p;
 
-			cap = cap ? 2 * cap : 256;
-			p = realloc(v, cap * sizeof(*v));
-			if (!p) {
-				free(v);
-				return TK_FAIL(TK_ERR_NOMEM, "Cannot seek in trace.dat CPU data");
+				cap = cap ? 2 * cap : 256;
+				p = realloc(v, cap * sizeof(*v));
+				if (!p) {
+					free(v);
+					return TK_FAIL(TK_ERR_NOMEM,
+						       "Cannot seek in trace.dat CPU data");
+				}
+				v = p;
 			}
-			v = p;
+			v[(*n)++] = (struct chunk_at){pos, left, usize};
 		}
-		v[(*n)++] = (struct chunk_at){at, left, c.usize};
+		pos += 8 + (uint64_t) zsize;
 	}
 	*out = v;
 	return TK_OK;
