@@ -136,14 +136,14 @@ static void heap_sift_up(struct tk_iter *it, size_t i)
 	h[i] = v;
 }
 
-static enum tk_status check_clocks(struct tk_iter *it)
+enum tk_status model_trace_check_clocks(const struct tk_trace *trace)
 {
 	enum clock_expect expect = EXPECT_ANY;
 	const uint8_t *uuid = NULL;
 	size_t i;
 
-	for (i = 0; i < it->trace->n_streams; i++) {
-		const struct tk_stream *s = it->trace->streams[i];
+	for (i = 0; i < trace->n_streams; i++) {
+		const struct tk_stream *s = trace->streams[i];
 		const struct tk_clock *c = s->sc->clock;
 		enum clock_expect kind;
 
@@ -283,7 +283,7 @@ static enum tk_status iter_start(struct tk_iter *it)
 	size_t i;
 	enum tk_status st;
 
-	st = check_clocks(it);
+	st = model_trace_check_clocks(it->trace);
 	if (st < 0)
 		return st;
 	for (i = 0; it->has_begin && i < it->n_slots; i++) {

@@ -536,6 +536,13 @@ static inline struct tk_event_class *model_find_ec(const struct model_stream_cla
 enum tk_status model_trace_finish(struct tk_trace *trace);
 
 /*
+ * Whether the streams of @trace can be read together (babeltrace2's rule): none has a clock,
+ * or their clocks are all absolute, all without UUID, or all of one UUID. The iterator checks
+ * it before its first item; a copy that reads the streams by itself asks it too.
+ */
+enum tk_status model_trace_check_clocks(const struct tk_trace *trace);
+
+/*
  * An iterator (tk_iter_next(), notices included) that reads the streams of @trace one after
  * the other, each in its own order, without the merge: for sinks whose output keeps the
  * streams apart (sink_class.by_stream).
