@@ -360,6 +360,18 @@ enum tk_status outdir_commit(struct outdir *od)
 	return TK_OK;
 }
 
+static int remove_below(const char *path, const struct stat *sb, int type, struct FTW *ftw)
+{
+	if (ftw->level > 0)
+		remove_one(path, sb, type, ftw);
+	return 0;
+}
+
+void outdir_empty(const char *dir)
+{
+	(void) nftw(dir, remove_below, 16, FTW_DEPTH | FTW_PHYS);
+}
+
 void outdir_abort(struct outdir *od)
 {
 	if (!od)
@@ -377,4 +389,70 @@ int outfile_same(const char *path, const char *other_path)
 
 	return stat(path, &a) == 0 && stat(other_path, &b) == 0 && a.st_dev == b.st_dev &&
 	       a.st_ino == b.st_ino;
+}
+
+/* The slow way of outfile_copy(): through a buffer, for kernels and file systems without
+ * copy_file_range(2) between these two files. */
+static enum tk_status copy_through(int to, int from, uint64_t off, uint64_t len)
+{
+	size_t cap = len < (1 << 20) ? (size_t) len : (1 << 20);
+	uint8_t *buf = malloc(cap ? cap : 1);
+	enum tk_status st = TK_OK;
+
+	if (!buf)
+		return TK_FAIL(TK_ERR_NOMEM, "Cannot copy bytes: length=%zu", cap);
+	while (len && st >= 0) {
+		size_t want = len < cap ? (size_t) len : cap;
+		ssize_t n = pread(from, buf, want, (off_t) off), w = 0;
+
+		if (n < 0 && errno == EINTR)
+			continue;
+		if (n <= 0) {
+			st = TK_FAIL(TK_ERR_IO, "Cannot read bytes to copy: offset=%llu, errno=%s",
+				     (unsigned long long) off, n ? strerror(errno) : "end of file");
+			break;
+		}
+		while (w < n) {
+			ssize_t k = pwrite(to, buf + w, (size_t) (n - w), (off_t) off + w);
+
+			if (k < 0 && errno == EINTR)
+				continue;
+			if (k <= 0) {
+				st = TK_FAIL(TK_ERR_IO,
+					     "Cannot write copied bytes: offset=%llu, errno=%s",
+					     (unsigned long long) off + (unsigned long long) w,
+					     k ? strerror(errno) : "nothing written");
+				break;
+			}
+			w += k;
+		}
+		off += (uint64_t) n;
+		len -= (uint64_t) n;
+	}
+	free(buf);
+	return st;
+}
+
+enum tk_status outfile_copy(int to, int from, uint64_t off, uint64_t len)
+{
+	loff_t in = (loff_t) off, out = (loff_t) off;
+
+	while (len) {
+		size_t want = len < (UINT64_C(1) << 30) ? (size_t) len : (size_t) 1 << 30;
+		ssize_t n = copy_file_range(from, &in, to, &out, want, 0);
+
+		if (n > 0) {
+			len -= (uint64_t) n;
+			continue;
+		}
+		if (n < 0 && errno == EINTR)
+			continue;
+		if (n < 0 && (errno == EXDEV || errno == ENOSYS || errno == EOPNOTSUPP ||
+			      errno == EINVAL || errno == EBADF || errno == ETXTBSY))
+			return copy_through(to, from, (uint64_t) in, len);
+		return TK_FAIL(TK_ERR_IO, "Cannot copy bytes: offset=%llu, length=%llu, errno=%s",
+			       (unsigned long long) in, (unsigned long long) len,
+			       n ? strerror(errno) : "end of file");
+	}
+	return TK_OK;
 }

@@ -23,6 +23,8 @@
 #ifndef TK_COMMON_OUTFILE_H
 #define TK_COMMON_OUTFILE_H
 
+#include <stdint.h>
+
 #include <tracekit/status.h>
 
 struct outfile {
@@ -80,6 +82,17 @@ enum tk_status outdir_open(struct outdir *od, const char *path);
 enum tk_status outfile_make_dirs(const char *path);
 enum tk_status outdir_commit(struct outdir *od);
 void outdir_abort(struct outdir *od);
+
+/* Remove whatever the directory @dir holds, keeping @dir (a shortcut that gave up its work
+ * half-way leaves the directory to the path that writes it instead). */
+void outdir_empty(const char *dir);
+
+/*
+ * Copy the @len bytes at @off of the file open as @from to the same offset of the file open
+ * as @to: in the kernel (copy_file_range(2), which some file systems share without copying),
+ * else through a buffer. A file shorter than @off + @len fails with TK_ERR_IO.
+ */
+enum tk_status outfile_copy(int to, int from, uint64_t off, uint64_t len);
 
 /* Do @path and @other_path name the same file (never write over an input)? 0 when either
  * does not exist or cannot be examined. */

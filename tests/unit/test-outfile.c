@@ -4,7 +4,8 @@
  * all. Each test works in a fresh temporary directory and checks it with readdir and stat,
  * not through the code under test: no entry while the file is written, the bytes after the
  * commit, nothing after an abort or a SIGKILL, an older file of the name untouched until the
- * commit, devices written in place, links followed.
+ * commit, devices written in place, links followed; byte ranges copied between files, in the
+ * kernel and through the buffer; an output directory emptied.
  */
 #include <stdarg.h>
 #include <stddef.h>
@@ -260,15 +261,123 @@ static void test_same_file(void **state)
 	assert_false(outfile_same(a, in_dir(b, sizeof(b), "none.dat")));
 }
 
+/* @n bytes of a pattern that differs at every offset a copy could shift it by. */
+static uint8_t *pattern(size_t n)
+{
+	uint8_t *p = malloc(n);
+	uint32_t x = 2463534242u;
+
+	assert_non_null(p);
+	for (size_t i = 0; i < n; i++) {
+		x ^= x << 13;
+		x ^= x >> 17;
+		x ^= x << 5;
+		p[i] = (uint8_t) x;
+	}
+	return p;
+}
+
+static int new_file(const char *path, const uint8_t *data, size_t n)
+{
+	int fd = open(path, O_RDWR | O_CREAT | O_TRUNC, 0644);
+
+	assert_true(fd >= 0);
+	assert_int_equal(pwrite(fd, data, n, 0), (ssize_t) n);
+	return fd;
+}
+
+/* The @len bytes at @off of @from land at @off of @to, and nothing past them. */
+static void check_copy(const char *from_path, const char *to_path)
+{
+	size_t n = (3u << 20) + 77, off = 4097, len = (2u << 20) + 3;
+	uint8_t *data = pattern(n), *got = malloc(n);
+	int from = new_file(from_path, data, n);
+	int to = open(to_path, O_RDWR | O_CREAT | O_TRUNC, 0644);
+	struct stat sb;
+
+	assert_true(to >= 0);
+	assert_non_null(got);
+	assert_ok(outfile_copy(to, from, 0, 5));
+	assert_ok(outfile_copy(to, from, off, len));
+	assert_int_equal(fstat(to, &sb), 0);
+	assert_int_equal(sb.st_size, (off_t) (off + len));
+	assert_int_equal(pread(to, got, off + len, 0), (ssize_t) (off + len));
+	assert_memory_equal(got, data, 5);
+	for (size_t i = 5; i < off; i++)
+		assert_int_equal(got[i], 0); /* a hole: not copied */
+	assert_memory_equal(got + off, data + off, len);
+	/* a file shorter than asked: a failure, not a short copy */
+	tk_error_clear();
+	assert_int_equal(outfile_copy(to, from, n - 10, 20), TK_ERR_IO);
+	assert_true(tk_error_count() > 0);
+	tk_error_clear();
+	close(from);
+	close(to);
+	free(data);
+	free(got);
+}
+
+static void test_copy_range(void **state)
+{
+	char a[512], b[512];
+
+	(void) state;
+	check_copy(in_dir(a, sizeof(a), "from"), in_dir(b, sizeof(b), "to"));
+}
+
+/* Between two file systems of other kinds copy_file_range(2) refuses: the buffer copies. */
+static void test_copy_range_across_file_systems(void **state)
+{
+	char a[512], b[512];
+	struct stat sa, sb;
+
+	(void) state;
+	snprintf(a, sizeof(a), "/dev/shm/tk-outfile-%ld", (long) getpid());
+	if (stat("/dev/shm", &sa) || stat(dir, &sb) || sa.st_dev == sb.st_dev ||
+	    access("/dev/shm", W_OK))
+		skip();
+	check_copy(a, in_dir(b, sizeof(b), "to"));
+	unlink(a);
+}
+
+/* outdir_empty(): everything below goes, nested directories included; the directory stays. */
+static void test_outdir_empty(void **state)
+{
+	char path[512];
+	int fd;
+
+	(void) state;
+	assert_int_equal(mkdir(in_dir(path, sizeof(path), "a"), 0755), 0);
+	assert_int_equal(mkdir(in_dir(path, sizeof(path), "a/index"), 0755), 0);
+	fd = open(in_dir(path, sizeof(path), "a/index/s.idx"), O_WRONLY | O_CREAT, 0644);
+	assert_true(fd >= 0);
+	close(fd);
+	fd = open(in_dir(path, sizeof(path), "metadata"), O_WRONLY | O_CREAT, 0644);
+	assert_true(fd >= 0);
+	close(fd);
+	assert_int_equal(symlink("a", in_dir(path, sizeof(path), "link")), 0);
+	assert_int_equal(entries(), 3);
+	outdir_empty(dir);
+	assert_int_equal(entries(), 0);
+	assert_int_equal(access(dir, F_OK), 0);
+}
+
 #define T(fn) cmocka_unit_test_setup_teardown(fn, setup, teardown)
 
 int main(void)
 {
 	const struct CMUnitTest tests[] = {
-		T(test_named_only_when_committed), T(test_abort_leaves_old_file),
-		T(test_sigkill_leaves_nothing),	   T(test_scratch_has_no_name),
-		T(test_device_written_in_place),   T(test_link_target_replaced),
-		T(test_directory_refused),	   T(test_same_file),
+		T(test_named_only_when_committed),
+		T(test_abort_leaves_old_file),
+		T(test_sigkill_leaves_nothing),
+		T(test_scratch_has_no_name),
+		T(test_device_written_in_place),
+		T(test_link_target_replaced),
+		T(test_directory_refused),
+		T(test_same_file),
+		T(test_copy_range),
+		T(test_copy_range_across_file_systems),
+		T(test_outdir_empty),
 	};
 
 	return cmocka_run_group_tests(tests, NULL, NULL);
