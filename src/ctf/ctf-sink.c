@@ -843,12 +843,8 @@ static void on_notice(const struct tk_notice *n, void *payload)
 
 /* ---- traces ------------------------------------------------------------------------------- */
 
-/*
- * Where a source goes: OUTPUT/PATH, PATH being its directory relative to the input that
- * holds it ("" for the input itself). Returned allocated; NULL when out of memory.
- */
-static char *out_dir(const struct tk_source *src, const char *const *inputs, size_t n_inputs,
-		     const char *output, size_t n_sources)
+char *ctf_sink_out_dir(const struct tk_source *src, const char *const *inputs, size_t n_inputs,
+		       const char *output, size_t n_sources)
 {
 	char *real = src->path ? realpath(src->path, NULL) : NULL;
 	const char *rel = NULL;
@@ -1296,7 +1292,8 @@ static enum tk_status open_outs(struct cc *c, struct tk_trace *t, const char *co
 		if (shared) {
 			o->w = shared;
 		} else {
-			char *dir = out_dir(o->src, inputs, n_inputs, output, t->n_sources);
+			char *dir =
+				ctf_sink_out_dir(o->src, inputs, n_inputs, output, t->n_sources);
 
 			st = dir ? create_writer(&o->w, o->src, dir)
 				 : TK_FAIL(TK_ERR_NOMEM, "Cannot convert to CTF");

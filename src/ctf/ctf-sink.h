@@ -58,4 +58,14 @@ void ctf_sink_decl(void *state, const struct tk_event *ev, struct ctf_sink_decl 
 /* Write @ev at @at (from ctf_sink_place()) from its decoded values. */
 enum tk_status ctf_sink_write(void *state, const struct tk_event *ev, const struct ctf_sink_at *at);
 
+/*
+ * Where the sink writes a CTF source @src of a trace of @n_sources sources read from
+ * @inputs: OUTPUT/PATH, PATH being its directory relative to the input that holds it ("" for
+ * the input itself), or its directory's last name when no input holds it or several sources
+ * would share OUTPUT. The CTF copy (ctf-copy.c) puts its copy there too. Returned allocated;
+ * NULL when out of memory.
+ */
+char *ctf_sink_out_dir(const struct tk_source *src, const char *const *inputs, size_t n_inputs,
+		       const char *output, size_t n_sources);
+
 #endif /* TK_CTF_CTF_SINK_H */

@@ -24,7 +24,7 @@
 /* ---- metadata stream --------------------------------------------------------------------- */
 
 static enum tk_status unpack_metadata(const uint8_t *data, size_t size, const char *path,
-				      char **out, size_t *len)
+				      char **out, size_t *len, unsigned int *flags)
 {
 	enum tk_byte_order bo =
 		tk_load_le32(data) == METADATA_MAGIC ? TK_BYTE_ORDER_LE : TK_BYTE_ORDER_BE;
@@ -81,6 +81,8 @@ static enum tk_status unpack_metadata(const uint8_t *data, size_t size, const ch
 		}
 		memcpy(text + n, h + METADATA_HEADER_SIZE, content / 8 - METADATA_HEADER_SIZE);
 		n += content / 8 - METADATA_HEADER_SIZE;
+		if (content % 8 || packet % 8)
+			*flags |= CTF_METADATA_LENIENT;
 		if (packet / 8 > size - off || packet / 8 == 0)
 			break; /* missing padding at the end of the stream is tolerated */
 		off += packet / 8;
@@ -111,13 +113,17 @@ int ctf_metadata_looks_valid(const uint8_t *data, size_t size)
 	return size - i >= 2 && data[i] == '/' && (data[i + 1] == '*' || data[i + 1] == '/');
 }
 
-/* The "/ * CTF 1.8" signature of plain text metadata: another version is refused. */
-static enum tk_status check_signature(const char *text, const char *path)
+/*
+ * The "/ * CTF 1.8" signature of plain text metadata: another version is refused; none at all
+ * is read, as babeltrace2 reads it with a warning (CTF_METADATA_LENIENT in *@flags).
+ */
+static enum tk_status check_signature(const char *text, const char *path, unsigned int *flags)
 {
 	const char *p = text;
 	unsigned long major, minor;
 	char *end;
 
+	*flags |= CTF_METADATA_LENIENT; /* until the signature is found */
 	while (*p == ' ' || *p == '\t' || *p == '\n' || *p == '\r')
 		p++;
 	if (strncmp(p, "/*", 2))
@@ -135,6 +141,7 @@ static enum tk_status check_signature(const char *text, const char *path)
 	minor = strtoul(p, &end, 10);
 	if (end == p)
 		return TK_OK;
+	*flags &= ~(unsigned int) CTF_METADATA_LENIENT;
 	if (major != 1 || minor != 8)
 		return TK_FAIL(TK_ERR_UNSUPPORTED,
 			       "Cannot read metadata: path=%s, version=%lu.%lu, "
@@ -144,21 +151,24 @@ static enum tk_status check_signature(const char *text, const char *path)
 }
 
 enum tk_status ctf_metadata_decode(const uint8_t *data, size_t size, const char *path, char **out,
-				   size_t *len)
+				   size_t *len, unsigned int *flags)
 {
 	enum tk_status st;
 	char *text;
 
+	*flags = 0;
 	if (size >= 4 &&
-	    (tk_load_le32(data) == METADATA_MAGIC || tk_load_be32(data) == METADATA_MAGIC))
-		return unpack_metadata(data, size, path, out, len);
+	    (tk_load_le32(data) == METADATA_MAGIC || tk_load_be32(data) == METADATA_MAGIC)) {
+		*flags |= CTF_METADATA_PACKETIZED;
+		return unpack_metadata(data, size, path, out, len, flags);
+	}
 	text = malloc(size + 1);
 	if (!text)
 		return TK_FAIL(TK_ERR_NOMEM, "Cannot read metadata: path=%s, size=%zu", path, size);
 	if (size)
 		memcpy(text, data, size);
 	text[size] = '\0';
-	st = check_signature(text, path);
+	st = check_signature(text, path, flags);
 	if (st < 0) {
 		free(text);
 		return st;
@@ -168,7 +178,7 @@ enum tk_status ctf_metadata_decode(const uint8_t *data, size_t size, const char 
 	return TK_OK;
 }
 
-enum tk_status ctf_metadata_read(const char *path, char **out, size_t *len, int *packetized)
+enum tk_status ctf_metadata_read(const char *path, char **out, size_t *len, unsigned int *flags)
 {
 	struct mfile mf;
 	enum tk_status st;
@@ -176,9 +186,7 @@ enum tk_status ctf_metadata_read(const char *path, char **out, size_t *len, int 
 	st = mfile_open(&mf, path);
 	if (st < 0)
 		return st;
-	*packetized = mf.size >= 4 && (tk_load_le32(mf.data) == METADATA_MAGIC ||
-				       tk_load_be32(mf.data) == METADATA_MAGIC);
-	st = ctf_metadata_decode(mf.data, mf.size, path, out, len);
+	st = ctf_metadata_decode(mf.data, mf.size, path, out, len, flags);
 	mfile_close(&mf);
 	return st;
 }
@@ -205,7 +213,7 @@ static enum tk_status source_parse(const char *dir, struct tk_source **out)
 	struct tk_source *src = calloc(1, sizeof(*src));
 	char *path = NULL, *text = NULL;
 	size_t len, n = strlen(dir);
-	int packetized;
+	unsigned int flags = 0;
 	enum tk_status st;
 
 	if (!src)
@@ -221,9 +229,11 @@ static enum tk_status source_parse(const char *dir, struct tk_source **out)
 	}
 	memcpy(path, dir, n);
 	memcpy(path + n, "/metadata", sizeof("/metadata"));
-	st = ctf_metadata_read(path, &text, &len, &packetized);
+	st = ctf_metadata_read(path, &text, &len, &flags);
 	if (st >= 0)
 		st = ctf_meta_build(src, text, len);
+	if (st >= 0)
+		((struct ctf_trace *) src->fmt)->metadata_flags = flags;
 	if (st < 0)
 		st = TK_FAIL(st, "Cannot read metadata: path=%s", path);
 out:
@@ -697,11 +707,17 @@ void ctf_source_destroy(struct tk_source *src)
 	source_destroy(src);
 }
 
+int ctf_source_is(const struct tk_source *src)
+{
+	return src->ops == &ctf_source_ops;
+}
+
 enum tk_status ctf_source_open_mem(struct tk_source **out, const uint8_t *metadata, size_t mlen,
 				   const uint8_t *const *data, const size_t *sizes, size_t n)
 {
 	struct tk_source *src = calloc(1, sizeof(*src));
 	char *text = NULL, **names = NULL;
+	unsigned int flags = 0;
 	size_t len, i;
 	enum tk_status st;
 
@@ -712,9 +728,11 @@ enum tk_status ctf_source_open_mem(struct tk_source **out, const uint8_t *metada
 	src->format = "CTF 1.8";
 	src->path = "(memory)";
 	src->name = "";
-	st = ctf_metadata_decode(metadata, mlen, "(memory)", &text, &len);
+	st = ctf_metadata_decode(metadata, mlen, "(memory)", &text, &len, &flags);
 	if (st >= 0)
 		st = ctf_meta_build(src, text, len);
+	if (st >= 0)
+		((struct ctf_trace *) src->fmt)->metadata_flags = flags;
 	free(text);
 	names = calloc(n + 1, sizeof(*names));
 	if (st >= 0 && !names)

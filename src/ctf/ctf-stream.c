@@ -1445,3 +1445,62 @@ enum tk_status ctf_cursor_open(struct tk_stream *stream, struct model_cursor **o
 	*out = &c->base;
 	return TK_OK;
 }
+
+/* ---- reading a stream to copy it ------------------------------------------------------------ */
+
+int ctf_stream_file(const struct tk_stream *s, size_t k, const char **path, uint64_t *size,
+		    int *indexed)
+{
+	const struct ctf_stream *cs = s->fmt;
+	const struct ctf_file *f;
+
+	if (k >= cs->nfiles)
+		return 0;
+	f = cs->files[k];
+	*path = f->mem ? NULL : f->path;
+	*size = f->size;
+	*indexed = f->idx && !f->idx_missing;
+	return 1;
+}
+
+enum tk_status ctf_stream_read(struct tk_stream *s, ctf_read_cb cb, void *payload)
+{
+	struct model_cursor *mc = NULL;
+	struct ctf_cursor *c;
+	struct model_item item;
+	int64_t last = INT64_MIN, ts;
+	uint64_t end;
+	enum tk_status st;
+	size_t k;
+
+	st = ctf_cursor_open(s, &mc);
+	if (st < 0)
+		return st;
+	c = (struct ctf_cursor *) mc;
+	while ((st = cursor_next(mc, &item)) == TK_OK) {
+		ts = item.has_ts ? item.ts_ns : last;
+		if (ts < last && !s->source->time_may_go_back) { /* as the iterator checks */
+			st = TK_FAIL(
+				TK_ERR_FORMAT,
+				"Cannot read stream: path=%s, time-ns=%lld, previous-time-ns=%lld, "
+				"reason=time goes backwards",
+				s->path, (long long) ts, (long long) last);
+			break;
+		}
+		last = ts;
+		if (item.kind != MODEL_ITEM_PACKET_END)
+			continue;
+		if (c->order) /* several files, read in time order: none is whole before the end */
+			end = 0;
+		else
+			end = c->pkt_bits == UNSET ? c->mf.size : c->pkt_off + c->pkt_bits / 8;
+		st = cb(payload, c->file, end);
+		if (st < 0)
+			break;
+	}
+	if (st == TK_END) /* every file read whole */
+		for (st = TK_OK, k = 0; st >= 0 && k < c->cs->nfiles; k++)
+			st = cb(payload, k, c->cs->files[k]->size);
+	cursor_destroy(mc);
+	return st;
+}

@@ -30,8 +30,9 @@ struct ctf_trace {
 	uint8_t quirk_event_after_packet;
 	uint8_t quirk_barectf_event_before_packet;
 	uint8_t quirk_lttng_crash;
-	size_t n_warnings; /* unknown attributes and the like, ignored like babeltrace2 */
-	int line;	   /* of the trace block in the metadata text, 0 if none */
+	size_t n_warnings;	     /* unknown attributes and the like, ignored like babeltrace2 */
+	unsigned int metadata_flags; /* enum ctf_metadata_flag: what reading its metadata found */
+	int line;		     /* of the trace block in the metadata text, 0 if none */
 };
 
 /* Event headers decoded by hand instead of by program (see ctf_header_run()). */
@@ -95,11 +96,23 @@ enum tk_status ctf_resolve_trace(struct tk_source *src);
  */
 struct model_fc *ctf_fc_copy(struct arena *a, const struct model_fc *fc);
 
+/* What reading a metadata stream found besides its text (ctf_metadata_decode()). */
+enum ctf_metadata_flag {
+	CTF_METADATA_PACKETIZED = 1, /* packets (magic 0x75D11D57), not plain text */
+	/*
+	 * Read past something babeltrace2 warns about or may refuse: plain text without the
+	 * "/ * CTF 1.8" signature, packet sizes in bits that are not whole bytes. Metadata
+	 * a writer makes has none of these.
+	 */
+	CTF_METADATA_LENIENT = 2,
+};
+
 /*
  * Metadata file to TSDL text: plain text is returned as is; packetized metadata
- * (magic 0x75D11D57) has its packets' text concatenated. *out is malloc'ed.
+ * (magic 0x75D11D57) has its packets' text concatenated. *out is malloc'ed; *@flags gets
+ * the enum ctf_metadata_flag bits that apply.
  */
-enum tk_status ctf_metadata_read(const char *path, char **out, size_t *len, int *packetized);
+enum tk_status ctf_metadata_read(const char *path, char **out, size_t *len, unsigned int *flags);
 
 /* Whether the metadata stream in @data starts like CTF metadata (text or packetized). */
 int ctf_metadata_looks_valid(const uint8_t *data, size_t size);
@@ -245,6 +258,32 @@ int64_t ctf_cpu_member(const struct model_fc *pc);
 /* model_source_ops.cursor_open for CTF streams. */
 enum tk_status ctf_cursor_open(struct tk_stream *stream, struct model_cursor **out);
 
+/*
+ * File @k of stream @s, in the order the stream reads them: its *@path (NULL when held in
+ * memory), *@size in bytes and whether its LTTng index file was found sound (*@indexed: read,
+ * consistent, and not listing packets past the end of the file; reading the stream then
+ * also checks each packet against it). Returns 0, setting nothing, past the last file.
+ */
+int ctf_stream_file(const struct tk_stream *s, size_t k, const char **path, uint64_t *size,
+		    int *indexed);
+
+/*
+ * Told by ctf_stream_read() that the bytes of file @k of the stream before @end are read and
+ * sound (an @end not past what an earlier call said tells nothing new). A negative status
+ * stops the reading with it.
+ */
+typedef enum tk_status (*ctf_read_cb)(void *payload, size_t k, uint64_t end);
+
+/*
+ * Read stream @s to its end as a conversion reads it -- the cursor's items, packet headers
+ * and contexts, losses and events, fixed-size event bodies skipped rather than decoded, each
+ * item no earlier than the one before -- so that it fails where the conversion would fail,
+ * without values for anyone. @cb hears after each packet of a stream of one file how much of
+ * it is read, and, for every stream, after the last packet that each of its files is read
+ * whole: a copy writes those bytes as they are (ctf-copy.c).
+ */
+enum tk_status ctf_stream_read(struct tk_stream *s, ctf_read_cb cb, void *payload);
+
 /* Free what ctf_streams_open() attached to the streams. */
 void ctf_streams_close(struct tk_source *src);
 
@@ -260,6 +299,9 @@ enum tk_status ctf_sources_open(const char *const *paths, size_t npaths, struct 
 /* Free a source made by ctf_sources_open() or ctf_source_open_mem(). */
 void ctf_source_destroy(struct tk_source *src);
 
+/* Whether @src was made by the CTF reader (ctf_sources_open(), ctf_source_open_mem()). */
+int ctf_source_is(const struct tk_source *src);
+
 /*
  * A source from metadata and data stream files held in memory (the fuzzers' entry point):
  * @metadata is plain or packetized metadata of @mlen bytes. Memory must outlive the source.
@@ -267,9 +309,12 @@ void ctf_source_destroy(struct tk_source *src);
 enum tk_status ctf_source_open_mem(struct tk_source **out, const uint8_t *metadata, size_t mlen,
 				   const uint8_t *const *data, const size_t *sizes, size_t n);
 
-/* Metadata stream bytes (plain text or packetized) to TSDL text, malloc'ed in *out. */
+/*
+ * Metadata stream bytes (plain text or packetized) to TSDL text, malloc'ed in *out; *@flags
+ * gets the enum ctf_metadata_flag bits that apply.
+ */
 enum tk_status ctf_metadata_decode(const uint8_t *data, size_t size, const char *path, char **out,
-				   size_t *len);
+				   size_t *len, unsigned int *flags);
 
 /*
  * The CTF writer's raw-event capability, for converters whose input records already have the
