@@ -42,9 +42,10 @@ extern "C" {
  *                     inputs one CTF 1.8 trace per input trace: the output directory
  *                     itself for a lone trace, else a directory per trace named after
  *                     its path within its input, so that readers print the output as
- *                     they print the input; inputs of several formats (or several
- *                     trace.dat files) are merged into one CTF trace with one
- *                     nanosecond clock.
+ *                     they print the input (with nothing selected, the input trace's
+ *                     files copied as they are, once read whole); inputs of several
+ *                     formats (or several trace.dat files) are merged into one CTF trace
+ *                     with one nanosecond clock.
  * @TK_CONVERT_JSON:   JSON lines, one object per event (as `tracekit print --style json`).
  * @TK_CONVERT_CHROME: Chrome trace-event JSON (as `tracekit print --style chrome`).
  *
@@ -124,7 +125,8 @@ struct tk_convert_opts {
 /*
  * TK_CONVERT_GENERIC: take the generic path (every event decoded and given to the output's
  * writer) even where a shortcut applies (trace.dat pages copied untouched, trace.dat to CTF
- * by per-class copy plans). The output says the same; for tests, and for comparing.
+ * by per-class copy plans, CTF traces copied file by file to CTF when nothing is selected).
+ * The output says the same; for tests, and for comparing.
  */
 #define TK_CONVERT_GENERIC 0x1u
 

@@ -302,6 +302,23 @@ void ctf_source_destroy(struct tk_source *src);
 /* Whether @src was made by the CTF reader (ctf_sources_open(), ctf_source_open_mem()). */
 int ctf_source_is(const struct tk_source *src);
 
+struct sink_ctx;
+
+/*
+ * The CTF-to-CTF copy (ctf-copy.c), a shortcut of tk_convert(): whether it writes @t as the
+ * CTF sink's path would (one input, CTF traces each in one directory, metadata read without
+ * a warning, nothing selected in @cx)...
+ */
+int ctf_copy_recognises(const struct tk_trace *t, const struct sink_ctx *cx);
+
+/*
+ * ... and the copy into @output, an empty directory: TK_OK; TK_AGAIN with @output empty
+ * again and the error chain as it was, when the sink's path must write it instead (it
+ * would refuse it, the input fails to read, or a file fails to copy); TK_ERR_CANCELED
+ * with its cause when @cx says to stop.
+ */
+enum tk_status ctf_copy(struct tk_trace *t, const char *output, struct sink_ctx *cx);
+
 /*
  * A source from metadata and data stream files held in memory (the fuzzers' entry point):
  * @metadata is plain or packetized metadata of @mlen bytes. Memory must outlive the source.

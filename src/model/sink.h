@@ -8,8 +8,9 @@
  * does only its format's work. The CTF writer (src/ctf/ctf-sink.c), the trace.dat writer
  * (src/tracedat/tracedat-sink.c) and the text sinks (src/output, through the printer) are
  * sink classes; faster paths for particular sources (trace.dat pages copied untouched, the
- * per-class copy plans of trace.dat to CTF) are rows of the pipeline's table beside them,
- * used when they recognise the trace, and never needed: the sink alone is complete.
+ * per-class copy plans of trace.dat to CTF, CTF files copied to CTF) are rows of the
+ * pipeline's table beside them, used when they recognise the trace, and never needed: the
+ * sink alone is complete.
  *
  * This header also has what every path of a conversion shares: the event selection and time
  * window, the progress report, the caller's stop flag and warnings (struct sink_ctx).

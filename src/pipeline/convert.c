@@ -14,6 +14,10 @@
  *   trace.dat -> trace.dat   tracedat_copy(): pages copied, or records re-encoded when
  *                            events or a time window are selected
  *   trace.dat -> CTF         dat-to-ctf.c: per-class copy plans, CPU stream after stream
+ *   CTF -> CTF               ctf_copy() (src/ctf/ctf-copy.c): with nothing selected, each
+ *                            trace's files copied as they are once read as the sink's path
+ *                            reads them, streams in parallel; it gives up (TK_AGAIN) for the
+ *                            sink's path to write, and say what is wrong, whenever it cannot
  *
  * Outputs appear whole or not at all (src/common/outfile.h): files are built without a
  * name, directories under a temporary one, and named when complete; a CTF output must not
@@ -32,6 +36,7 @@
 #include "../common/error.h"
 #include "../common/outfile.h"
 #include "../common/str.h"
+#include "../ctf/ctf.h"
 #include "../model/model.h"
 #include "../output/pretty.h"
 #include "../output/sink.h"
@@ -237,8 +242,9 @@ static const struct sink_class text_sink = {
 /* ---- shortcuts ---------------------------------------------------------------------------- */
 
 /* One trace.dat file and nothing else. */
-static int lone_tracedat(const struct tk_trace *t)
+static int lone_tracedat(const struct tk_trace *t, const struct sink_ctx *cx)
 {
+	(void) cx;
 	return t->n_sources == 1 && tracedat_source_container(t->sources[0]);
 }
 
@@ -259,9 +265,13 @@ static enum tk_status dat_copy(struct tk_trace *t, const char *output, struct si
 
 /* ---- the outputs -------------------------------------------------------------------------- */
 
-/* A shortcut a sink offers for traces it recognises: same output, less work. */
+/*
+ * A shortcut a sink offers for traces it recognises (and a selection, in @cx): the same
+ * output, less work. @run may still give up, leaving nothing written and the error chain as
+ * it was, by returning TK_AGAIN: the sink's own path then writes the output.
+ */
 struct shortcut {
-	int (*recognises)(const struct tk_trace *t);
+	int (*recognises)(const struct tk_trace *t, const struct sink_ctx *cx);
 	enum tk_status (*run)(struct tk_trace *t, const char *output, struct sink_ctx *cx);
 };
 
@@ -272,7 +282,9 @@ static const struct output_row {
 	struct shortcut shortcuts[2];
 } outputs[] = {
 	{TK_CONVERT_DAT, &tracedat_sink, {{lone_tracedat, dat_copy}}},
-	{TK_CONVERT_CTF, &ctf_sink, {{lone_tracedat, convert_dat_to_ctf}}},
+	{TK_CONVERT_CTF,
+	 &ctf_sink,
+	 {{lone_tracedat, convert_dat_to_ctf}, {ctf_copy_recognises, ctf_copy}}},
 };
 
 /* An open sink, as the iterator's notice callback gets it. */
@@ -374,7 +386,7 @@ static enum tk_status write_output(struct tk_trace *t, const char *output, unsig
 	if (row) {
 		sink = row->sink;
 		for (i = 0; !generic && i < sizeof(row->shortcuts) / sizeof(row->shortcuts[0]); i++)
-			if (row->shortcuts[i].recognises && row->shortcuts[i].recognises(t)) {
+			if (row->shortcuts[i].recognises && row->shortcuts[i].recognises(t, cx)) {
 				sc = &row->shortcuts[i];
 				break;
 			}
@@ -386,11 +398,15 @@ static enum tk_status write_output(struct tk_trace *t, const char *output, unsig
 		return TK_FAIL(TK_ERR_UNSUPPORTED,
 			       "Cannot convert: to=%s, reason=not supported yet", format_name(to));
 	}
-	if (!sink->dir)
-		return sc ? sc->run(t, output, cx) : pipeline_run_sink(t, output, sink, cx);
+	if (!sink->dir) {
+		st = sc ? sc->run(t, output, cx) : TK_AGAIN;
+		return st == TK_AGAIN ? pipeline_run_sink(t, output, sink, cx) : st;
+	}
 	st = outdir_open(&od, output); /* named when whole */
 	if (st >= 0)
-		st = sc ? sc->run(t, od.tmp, cx) : pipeline_run_sink(t, od.tmp, sink, cx);
+		st = sc ? sc->run(t, od.tmp, cx) : TK_AGAIN;
+	if (st == TK_AGAIN) /* no shortcut, or it gave up */
+		st = pipeline_run_sink(t, od.tmp, sink, cx);
 	if (st >= 0)
 		st = outdir_commit(&od);
 	else

@@ -5,9 +5,9 @@
 #   - `convert X -o X` is refused before anything is opened for writing, whatever names X
 #     (the same path, another path, a symbolic link, a hard link, a CTF directory): exit 1,
 #     one line, X unchanged (sha256);
-#   - SIGINT, SIGTERM or SIGHUP during a long conversion (to trace.dat, CTF, JSON, CSV) stops
-#     it: the process dies of the signal, one line says so, and neither the output nor a
-#     temporary is left in the output's directory.
+#   - SIGINT, SIGTERM or SIGHUP during a long conversion (to trace.dat, CTF, JSON, CSV, and
+#     CTF to CTF, which copies files) stops it: the process dies of the signal, one line says
+#     so, and neither the output nor a temporary is left in the output's directory.
 # Usage: interrupt.sh TRACEKIT GEN-DAT
 set -u
 tk=$1
@@ -48,19 +48,22 @@ if [ $? -ne 1 ] || ! grep -q 'is the input' "$tmp/err" ||
 fi
 
 # a long conversion, stopped by a signal at several moments until one lands while it runs
+# (the last case: CTF to CTF, which copies the files while it reads them)
 "$gen_dat" -n 3000000 "$tmp/big.dat" >/dev/null || exit 1
+"$tk" convert -q "$tmp/big.dat" -o "$tmp/big.ctf" || exit 1
 mkdir "$tmp/o"
-for case in "INT 2 out.json" "TERM 15 out.csv" "INT 2 out.ctf" "HUP 1 out.jsonl" \
-	"INT 2 sel.dat -e sched"; do
+for case in "big.dat INT 2 out.json" "big.dat TERM 15 out.csv" "big.dat INT 2 out.ctf" \
+	"big.dat HUP 1 out.jsonl" "big.dat INT 2 sel.dat -e sched" "big.ctf TERM 15 copy.ctf"; do
 	set -- $case
-	sig=$1
-	num=$2
-	out=$3
-	shift 3
+	in=$1
+	sig=$2
+	num=$3
+	out=$4
+	shift 4
 	landed=0
 	for delay in 0.2 0.1 0.05 0.3 0.02 0.5 0.01; do
 		rm -rf "$tmp/o" && mkdir "$tmp/o"
-		"$tk" convert -q "$tmp/big.dat" -o "$tmp/o/$out" "$@" 2>"$tmp/err" &
+		"$tk" convert -q "$tmp/$in" -o "$tmp/o/$out" "$@" 2>"$tmp/err" &
 		pid=$!
 		sleep $delay
 		kill -"$sig" $pid 2>/dev/null

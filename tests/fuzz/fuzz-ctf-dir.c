@@ -4,7 +4,9 @@
  * (nested folders, symbolic links, loops, unreadable entries), metadata files, several stream
  * files, LTTng index files, UUID groups and streams of several files are read from a real
  * tree, built under a per-process temporary directory from the input, opened with the public
- * API as `tracekit print DIR` does, every event printed into /dev/null, then removed.
+ * API as `tracekit print DIR` does, every event printed into /dev/null, converted to CTF as
+ * `tracekit convert DIR -o OUT` does (a copy of the files, when it applies) and as `convert
+ * --generic` does, the two compared, then removed.
  *
  * Input: a sequence of entries, each
  *
@@ -289,6 +291,62 @@ out:
 	tk_trace_close(trace);
 }
 
+static void remove_out(const char *out)
+{
+	nftw(out, remove_one, 16, FTW_DEPTH | FTW_PHYS);
+}
+
+/* The events of the traces below @path (at most MAX_EVENTS), or -1 when they fail to read. */
+static long count_events(const char *path)
+{
+	struct tk_trace_opts topts = TK_TRACE_OPTS_INIT;
+	struct tk_trace *trace = NULL;
+	struct tk_iter *it = NULL;
+	const struct tk_event *ev;
+	const char *paths[1] = {path};
+	enum tk_status st = TK_OK;
+	long n = 0;
+
+	topts.warning = ignore_warning;
+	if (tk_trace_open(&trace, paths, 1, &topts) < 0)
+		return -1;
+	if (tk_iter_create(&it, trace) == TK_OK)
+		while (n < MAX_EVENTS && (st = tk_iter_next(it, &ev)) == TK_OK)
+			n++;
+	else
+		st = TK_ERR_NOMEM;
+	tk_iter_destroy(it);
+	tk_trace_close(trace);
+	return st < 0 ? -1 : n;
+}
+
+/*
+ * What `tracekit convert DIR -o OUT` does, which copies CTF traces file by file when it can
+ * (src/ctf/ctf-copy.c), and the same through the CTF writer (`--generic`): both must succeed
+ * or both fail (the copy reads what it copies as the writer's path reads it), and two
+ * outputs must read back alike, as many events in each.
+ */
+static void convert_tree(void)
+{
+	struct tk_convert_opts co = TK_CONVERT_OPTS_INIT;
+	const char *paths[1] = {tree};
+	char copy[4096], generic[4096];
+	enum tk_status a, b;
+
+	snprintf(copy, sizeof(copy), "%s/copy", root);
+	snprintf(generic, sizeof(generic), "%s/generic", root);
+	co.to = TK_CONVERT_CTF;
+	a = tk_convert(paths, 1, copy, &co);
+	co.flags = TK_CONVERT_GENERIC;
+	b = tk_convert(paths, 1, generic, &co);
+	if ((a < 0) != (b < 0))
+		__builtin_trap();
+	if (a >= 0 && count_events(copy) != count_events(generic))
+		__builtin_trap();
+	remove_out(copy);
+	remove_out(generic);
+}
+
 int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
 {
 	if (!root[0]) {
@@ -316,6 +374,7 @@ int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
 	clear_tree();
 	build_tree(data, size);
 	read_tree();
+	convert_tree();
 	clear_tree();
 	return 0;
 }
