@@ -70,3 +70,20 @@ tc_report() {
 	rm -f "$out.again"
 	return 0
 }
+
+# convert NAME IN OUT [OPTIONS...]: `$tk convert -q OPTIONS IN -o OUT` must succeed; else
+# fail() (the caller's) names NAME with the first line of the error. Counts in $checked, keeps
+# stderr in $tmp/conv.err.
+convert() {
+	name=$1
+	in=$2
+	out=$3
+	shift 3
+	checked=$((checked + 1))
+	rm -rf "$out"
+	if ! "$tk" convert -q "$@" "$in" -o "$out" 2>"$tmp/conv.err"; then
+		fail "$name: tracekit convert $*: $(head -n 1 "$tmp/conv.err" | cut -c 1-300)"
+		return 1
+	fi
+	return 0
+}

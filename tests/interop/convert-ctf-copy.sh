@@ -59,21 +59,6 @@ fail() {
 	echo "FAIL $*"
 }
 
-# convert NAME IN OUT [OPTIONS...]: tracekit convert must succeed
-convert() {
-	name=$1
-	in=$2
-	out=$3
-	shift 3
-	checked=$((checked + 1))
-	rm -rf "$out"
-	if ! "$tk" convert -q "$@" "$in" -o "$out" 2>"$tmp/conv.err"; then
-		fail "$name: tracekit convert $*: $(head -n 1 "$tmp/conv.err" | cut -c 1-300)"
-		return 1
-	fi
-	return 0
-}
-
 # files DIR: the files a copy of the traces below DIR holds, one relative path a line: those
 # of a directory with a metadata file, and of its index/ (empty and hidden files aside)
 files() {

@@ -81,21 +81,6 @@ unchunk() {
 	sed 's/, trace = \([^,/]*\)\/[^,]*, , /, trace = \1, , /' "$1"
 }
 
-# convert NAME IN OUT [OPTIONS...]: tracekit convert must succeed
-convert() {
-	name=$1
-	in=$2
-	out=$3
-	shift 3
-	checked=$((checked + 1))
-	rm -rf "$out"
-	if ! "$tk" convert -q "$@" "$in" -o "$out" 2>"$tmp/conv.err"; then
-		fail "$name: tracekit convert: $(head -n 1 "$tmp/conv.err" | cut -c 1-300)"
-		return 1
-	fi
-	return 0
-}
-
 # babeltrace NAME OUT [OPTIONS...]: babeltrace2 on the converted trace, into $tmp/bt.out and
 # $tmp/bt.err; it must exit 0 and write only "Tracer discarded" warnings on stderr
 babeltrace() {
