@@ -226,6 +226,7 @@ struct ftrace_ctx {
 	size_t syms_text_len;
 	int print_lazy;		 /* private: print fmts compile on first use (printfmt.h) */
 	int format_general_only; /* private: tests read every field line the general way */
+	int print_general_only;	 /* private: tests print without fast plans (printfmt-fast.c) */
 	size_t n_print_compiled; /* print fmts compiled so far (tests count them) */
 	size_t events_cap, syms_cap, printk_cap, comms_cap; /* private */
 	int finished;					    /* private: ftrace_ctx_finish() ran */

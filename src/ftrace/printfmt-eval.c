@@ -170,23 +170,8 @@ static uint64_t eval_index(const struct pf_rec *r, struct pf_arg *a)
 	return v;
 }
 
-static uint64_t eval_op(const struct pf_rec *r, struct pf_arg *a)
+uint64_t ftrace_pf_op_apply(const char *op, uint64_t l, uint64_t rt)
 {
-	const char *op = a->op.op;
-	uint64_t l, rt;
-
-	if (op[0] == '[' && !op[1])
-		return eval_index(r, a);
-	if (op[0] == '?' && !op[1]) {
-		struct pf_arg *colon = a->op.right;
-
-		l = ftrace_pf_eval(r, a->op.left);
-		if (!colon || colon->kind != FTRACE_PF_OP)
-			return 0;
-		return ftrace_pf_eval(r, l ? colon->op.left : colon->op.right);
-	}
-	l = a->op.left ? ftrace_pf_eval(r, a->op.left) : 0;
-	rt = a->op.right ? ftrace_pf_eval(r, a->op.right) : 0;
 	switch (op[0]) {
 	case '!':
 		if (!op[1])
@@ -225,6 +210,26 @@ static uint64_t eval_op(const struct pf_rec *r, struct pf_arg *a)
 	default:
 		return 0; /* '^' included: libtraceevent does not evaluate it */
 	}
+}
+
+static uint64_t eval_op(const struct pf_rec *r, struct pf_arg *a)
+{
+	const char *op = a->op.op;
+	uint64_t l, rt;
+
+	if (op[0] == '[' && !op[1])
+		return eval_index(r, a);
+	if (op[0] == '?' && !op[1]) {
+		struct pf_arg *colon = a->op.right;
+
+		l = ftrace_pf_eval(r, a->op.left);
+		if (!colon || colon->kind != FTRACE_PF_OP)
+			return 0;
+		return ftrace_pf_eval(r, l ? colon->op.left : colon->op.right);
+	}
+	l = a->op.left ? ftrace_pf_eval(r, a->op.left) : 0;
+	rt = a->op.right ? ftrace_pf_eval(r, a->op.right) : 0;
+	return ftrace_pf_op_apply(op, l, rt);
 }
 
 uint64_t ftrace_pf_eval(const struct pf_rec *r, struct pf_arg *a)

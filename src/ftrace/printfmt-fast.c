@@ -1,102 +1,463 @@
 // SPDX-License-Identifier: MIT
 /*
- * The fast plan of simple print fmts. Most kernel events without a plugin handler print
- * literal text and integer fields ("NR %ld = %ld" for sys_exit, six hex arguments for
- * sys_enter); walking the argument tree and the generic printf code per conversion costs
- * far more than the formatting itself. Such a print fmt is turned once into a flat list of
- * operations that read each field at its fixed place and format it straight into the output
- * buffer. The result is byte for byte what ftrace_pf_pretty() prints: only pieces whose
- * output the general path would produce with its plain, fast branches qualify, and the plan
- * runs only when the output cap cannot be reached.
+ * The fast plan of print fmts. Walking the argument tree and the generic printf code per
+ * conversion costs far more than the formatting itself, and a `-e all` trace is mostly
+ * events whose print fmts mix a few shapes: literal text, plain integer conversions of fields
+ * ("NR %ld = %ld"), "%p" and "%pS" of fields (kmem), "%s" of __get_str(), __print_flags() and
+ * __print_symbolic() of fields, and conditionals choosing between such strings
+ * ("gfp_flags=%s", REC->gfp_flags ? __print_flags(...) : "none").
+ *
+ * Each print fmt is turned once, on first use, into one operation per piece. Bounded ones
+ * (literals, integers, "%p") are written straight into the output buffer, a run of them at a
+ * time; the others write through the pf_out functions with their arguments resolved once
+ * (field places, casts folded into masks, flag texts with their lengths); any piece of
+ * another shape runs the general code (ftrace_pf_print_piece()). The output is byte for byte
+ * what ftrace_pf_pretty() prints without the plan: every operation does what the general path
+ * does for that shape, in the same order, and near the output cap, or after a NUL, the rest
+ * of the pieces go the general way. The fuzz harness of the print-fmt engine prints each
+ * record both ways and traps on a difference (ctx->print_general_only).
  */
 #include <stdlib.h>
 #include <string.h>
 
 #include "printfmt-int.h"
 
-/* Whether piece @pc can be a fast operation; fills @op. */
-static bool fast_piece(const struct pf_print *pp, const struct pf_piece *pc, struct pf_fast_op *op)
+/* Bytes a bounded conversion writes at most (20 digits and a sign, "0x" and 16 digits). */
+#define FAST_NUM_MAX 24u
+/* Literal copies are 16 bytes at a time: the slack kept after the last write of a run. */
+#define FAST_SLACK 16
+/* Zero-padded conversions up to this width are bounded operations. */
+#define FAST_MAX_WIDTH 64
+/* Conditionals nested deeper than this go the general way. */
+#define FAST_MAX_DEPTH 8
+
+/* ------------------------------------------------------------------ memory */
+
+struct fast_block {
+	struct fast_block *next;
+	max_align_t data[];
+};
+
+/* Zeroed memory owned by @pp's plan, or NULL. */
+static void *fast_alloc(struct pf_print *pp, size_t size)
 {
-	memset(op, 0, sizeof(*op));
-	if (pc->kind == FTRACE_PF_PC_STRING) {
-		if (memchr(pc->text, '\0', pc->len))
-			return false;
-		op->code = FTRACE_PF_FAST_LIT;
-		op->text = pc->text;
-		op->len = pc->len;
+	struct fast_block *b = calloc(1, sizeof(*b) + size);
+
+	if (!b)
+		return NULL;
+	b->next = pp->fast_mem;
+	pp->fast_mem = b;
+	return b->data;
+}
+
+void ftrace_pf_fast_free(struct pf_print *pp)
+{
+	struct fast_block *b = pp->fast_mem;
+
+	while (b) {
+		struct fast_block *next = b->next;
+
+		free(b);
+		b = next;
+	}
+	pp->fast_mem = NULL;
+	pp->fast = NULL;
+	pp->n_fast = 0;
+}
+
+/* ------------------------------------------------------------------ building */
+
+/* Expressions nested deeper than this are left to the evaluator. */
+#define FAST_MAX_EXPR 64
+
+static struct pf_fast_expr *expr_new(struct pf_print *pp, enum pf_fast_expr_kind kind,
+				     struct pf_arg *a)
+{
+	struct pf_fast_expr *x = fast_alloc(pp, sizeof(*x));
+
+	if (x) {
+		x->kind = kind;
+		x->arg = a;
+	}
+	return x;
+}
+
+/*
+ * Expression @a as ftrace_pf_eval() computes it, with the parts that read no field computed
+ * now (NULL when out of memory). Whatever has a side effect or an odd shape (a word looked
+ * up as a symbol, indexes, functions) stays with the evaluator.
+ */
+static const struct pf_fast_expr *expr_build(struct pf_print *pp, struct pf_arg *a,
+					     unsigned int depth)
+{
+	struct pf_fast_expr *x;
+	const struct pf_fast_expr *l, *r, *c;
+
+	if (!a)
+		return expr_new(pp, FTRACE_PF_FX_CONST, a);
+	if (depth >= FAST_MAX_EXPR)
+		return expr_new(pp, FTRACE_PF_FX_EVAL, a);
+	switch (a->kind) {
+	case FTRACE_PF_ATOM: {
+		uint64_t v = a->atom.num;
+
+		if (a->atom.state == FTRACE_PF_ATOM_TEXT) {
+			/* atom_value(): a number stays one; a word becomes a symbol's address */
+			v = strtoull(a->atom.text, NULL, 0);
+			if (!v && !(a->atom.text[0] >= '0' && a->atom.text[0] <= '9'))
+				return expr_new(pp, FTRACE_PF_FX_EVAL, a);
+		}
+		x = expr_new(pp, FTRACE_PF_FX_CONST, a);
+		if (x)
+			x->k = v;
+		return x;
+	}
+	case FTRACE_PF_FIELD:
+		x = expr_new(pp, a->field.f ? FTRACE_PF_FX_FIELD : FTRACE_PF_FX_CONST, a);
+		if (x && a->field.f) {
+			x->off = a->field.f->offset;
+			x->size = a->field.f->size;
+		}
+		return x;
+	case FTRACE_PF_TYPE:
+		l = expr_build(pp, a->typecast.item, depth + 1);
+		x = l ? expr_new(pp, FTRACE_PF_FX_CAST, a) : NULL;
+		if (!x)
+			return NULL;
+		if (l->kind == FTRACE_PF_FX_CONST) {
+			x->kind = FTRACE_PF_FX_CONST;
+			x->k = l->k & a->typecast.mask;
+			return x;
+		}
+		x->k = a->typecast.mask;
+		x->l = l;
+		return x;
+	case FTRACE_PF_OP:
+		if (a->op.op[0] == '[' || (a->op.op[0] == '?' && a->op.op[1]))
+			break;
+		if (a->op.op[0] == '?') {
+			if (!a->op.right || a->op.right->kind != FTRACE_PF_OP)
+				break;
+			c = expr_build(pp, a->op.left, depth + 1);
+			l = expr_build(pp, a->op.right->op.left, depth + 1);
+			r = expr_build(pp, a->op.right->op.right, depth + 1);
+			x = c && l && r ? expr_new(pp, FTRACE_PF_FX_COND, a) : NULL;
+			if (!x)
+				return NULL;
+			if (c->kind == FTRACE_PF_FX_CONST)
+				return c->k ? l : r;
+			x->c = c;
+			x->l = l;
+			x->r = r;
+			return x;
+		}
+		l = expr_build(pp, a->op.left, depth + 1);
+		r = expr_build(pp, a->op.right, depth + 1);
+		x = l && r ? expr_new(pp, FTRACE_PF_FX_OP, a) : NULL;
+		if (!x)
+			return NULL;
+		x->op = a->op.op;
+		if (l->kind == FTRACE_PF_FX_CONST && r->kind == FTRACE_PF_FX_CONST) {
+			x->kind = FTRACE_PF_FX_CONST;
+			x->k = ftrace_pf_op_apply(a->op.op, l->k, r->k);
+			return x;
+		}
+		x->l = l;
+		x->r = r;
+		return x;
+	default:
+		break;
+	}
+	return expr_new(pp, FTRACE_PF_FX_EVAL, a);
+}
+
+static uint64_t expr_get(const struct pf_rec *r, const struct pf_fast_expr *x)
+{
+	switch (x->kind) {
+	case FTRACE_PF_FX_CONST:
+		return x->k;
+	case FTRACE_PF_FX_FIELD:
+		if ((uint64_t) x->off + x->size > r->size)
+			return 0;
+		return ftrace_pf_read_num(r, x->off, x->size);
+	case FTRACE_PF_FX_CAST:
+		return expr_get(r, x->l) & x->k;
+	case FTRACE_PF_FX_OP:
+		return ftrace_pf_op_apply(x->op, expr_get(r, x->l), expr_get(r, x->r));
+	case FTRACE_PF_FX_COND:
+		return expr_get(r, expr_get(r, x->c) ? x->l : x->r);
+	default:
+		return ftrace_pf_eval(r, x->arg);
+	}
+}
+
+/*
+ * A value as ftrace_pf_eval() computes it: a field behind casts is read at its place, other
+ * expressions are built once; false when out of memory.
+ */
+static bool val_build(struct pf_print *pp, struct pf_arg *a, struct pf_fast_val *v)
+{
+	uint64_t mask = ~(uint64_t) 0;
+	struct pf_arg *x = a;
+
+	memset(v, 0, sizeof(*v));
+	while (x && x->kind == FTRACE_PF_TYPE) {
+		mask &= x->typecast.mask;
+		x = x->typecast.item;
+	}
+	if (!x || (x->kind == FTRACE_PF_FIELD && !x->field.f))
+		return true; /* reads as 0: an empty place and mask */
+	if (x->kind == FTRACE_PF_FIELD) {
+		v->off = x->field.f->offset;
+		v->size = x->field.f->size;
+		v->mask = mask;
 		return true;
 	}
-	if (pc->kind != FTRACE_PF_PC_DIGIT || !pc->fast || pc->arg < 0 ||
-	    (uint32_t) pc->arg >= pp->n_args || pc->len_arg >= 0 || pc->ls < -2 || pc->ls > 2 ||
-	    pc->spec.overflow || !pc->spec.plain || !pc->spec.bits)
+	v->x = expr_build(pp, a, 0);
+	return v->x != NULL;
+}
+
+static inline uint64_t val_get(const struct pf_rec *r, const struct pf_fast_val *v)
+{
+	if (TK_UNLIKELY(v->x != NULL))
+		return expr_get(r, v->x);
+	if ((uint64_t) v->off + v->size > r->size)
+		return 0;
+	return ftrace_pf_read_num(r, v->off, v->size) & v->mask;
+}
+
+/* The value list of __print_flags() or __print_symbolic() as an array with lengths. */
+static bool syms_build(struct pf_print *pp, const struct pf_arg *a, struct pf_fast_str *s)
+{
+	const struct ftrace_pf_sym *p;
+	struct pf_fast_sym *out;
+	uint32_t n = 0;
+
+	for (p = a->flags.syms; p; p = p->next)
+		n++;
+	out = fast_alloc(pp, (n ? n : 1) * sizeof(*out));
+	if (!out)
 		return false;
-	switch (pc->spec.conv) {
-	case 'd':
-	case 'i':
-		op->code = FTRACE_PF_FAST_DEC_S;
-		break;
-	case 'u':
-		op->code = FTRACE_PF_FAST_DEC_U;
-		break;
-	case 'x':
-		op->code = FTRACE_PF_FAST_HEX_L;
-		break;
-	case 'X':
-		op->code = FTRACE_PF_FAST_HEX_U;
-		break;
-	default:
-		return false;
+	n = 0;
+	for (p = a->flags.syms; p; p = p->next, n++) {
+		out[n].value = p->value;
+		out[n].str = p->str;
+		out[n].len = strlen(p->str);
 	}
-	op->bits = pc->spec.bits;
-	op->off = pc->fast_off;
-	op->size = pc->fast_size;
+	s->syms = out;
+	s->n_syms = n;
+	s->delim = a->flags.delim;
+	s->delim_len = a->flags.delim ? strlen(a->flags.delim) : 0;
 	return true;
 }
 
-/* Build the plan of @pp once; leaves pp->fast NULL when a piece does not qualify. */
-static void fast_build(struct pf_print *pp)
+/* The "%s" argument @a resolved; NULL when out of memory. */
+static const struct pf_fast_str *str_build(struct pf_print *pp, const struct ftrace_ctx *ctx,
+					   struct pf_arg *a, unsigned int depth)
+{
+	struct pf_fast_str *s = fast_alloc(pp, sizeof(*s));
+	const struct pf_field *f;
+
+	if (!s)
+		return NULL;
+	s->kind = FTRACE_PF_FS_GENERAL;
+	s->arg = a;
+	switch (a->kind) {
+	case FTRACE_PF_STRING:
+		if (a->str.f) {
+			s->kind = FTRACE_PF_FS_DYN;
+			s->f = a->str.f;
+		}
+		break;
+	case FTRACE_PF_FIELD:
+		f = a->field.f;
+		if (f && ((f->flags & FTRACE_PF_F_ARRAY) || f->size != ctx->long_size)) {
+			s->kind = FTRACE_PF_FS_ARRAY;
+			s->f = f;
+		}
+		break;
+	case FTRACE_PF_ATOM:
+		s->kind = FTRACE_PF_FS_ATOM;
+		s->len = strlen(a->atom.text);
+		break;
+	case FTRACE_PF_FLAGS:
+	case FTRACE_PF_SYMBOL:
+		if (!syms_build(pp, a, s) || !val_build(pp, a->flags.field, &s->val))
+			return NULL;
+		s->kind = a->kind == FTRACE_PF_FLAGS ? FTRACE_PF_FS_FLAGS : FTRACE_PF_FS_SYMBOLIC;
+		break;
+	case FTRACE_PF_OP:
+		if (depth < FAST_MAX_DEPTH && a->op.op[0] == '?' && !a->op.op[1] && a->op.right &&
+		    a->op.right->kind == FTRACE_PF_OP && a->op.right->op.left &&
+		    a->op.right->op.right) {
+			s->yes = str_build(pp, ctx, a->op.right->op.left, depth + 1);
+			s->no = str_build(pp, ctx, a->op.right->op.right, depth + 1);
+			if (!s->yes || !s->no || !val_build(pp, a->op.left, &s->val))
+				return NULL;
+			s->kind = FTRACE_PF_FS_COND;
+		}
+		break;
+	default:
+		break;
+	}
+	return s;
+}
+
+/* Whether @pc converts an argument with nothing but its conversion (no width, '*', ...). */
+static bool plain_arg(const struct pf_print *pp, const struct pf_piece *pc)
+{
+	return pc->arg >= 0 && (uint32_t) pc->arg < pp->n_args && pc->len_arg < 0 &&
+	       !pc->spec.overflow;
+}
+
+/* The operation of piece @pc. */
+static bool op_build(struct pf_print *pp, const struct ftrace_ctx *ctx, const struct pf_piece *pc,
+		     struct pf_fast_op *op)
+{
+	struct pf_arg *a;
+	const char *p;
+
+	op->code = FTRACE_PF_FAST_PIECE;
+	op->pc = pc;
+	if (pc->kind == FTRACE_PF_PC_STRING) {
+		char *t;
+
+		if (memchr(pc->text, '\0', pc->len) || pc->len > WRITER_MAX_RESERVE / 2)
+			return true;
+		t = fast_alloc(pp, pc->len + FAST_SLACK);
+		if (!t)
+			return false;
+		memcpy(t, pc->text, pc->len);
+		op->code = FTRACE_PF_FAST_LIT;
+		op->text = t;
+		op->len = pc->len;
+		return true;
+	}
+	if (!plain_arg(pp, pc))
+		return true;
+	a = pp->args[pc->arg];
+	switch (pc->kind) {
+	case FTRACE_PF_PC_DIGIT:
+		if (pc->ls < -2 || pc->ls > 2 || !pc->spec.bits || !pc->spec.conv)
+			return true;
+		if (!pc->spec.plain) {
+			/* "%08lx", "%03d": zeros up to a small width, nothing else */
+			const struct pf_spec *sp = &pc->spec;
+
+			if (!sp->zero || sp->minus || sp->hash || sp->plus || sp->space ||
+			    sp->star_width || sp->star_prec || sp->prec >= 0 || sp->width < 1 ||
+			    sp->width > FAST_MAX_WIDTH || !strchr("diuxX", sp->conv))
+				return true;
+			op->width = (uint8_t) sp->width;
+		}
+		switch (pc->spec.conv) {
+		case 'd':
+		case 'i':
+			op->code = FTRACE_PF_FAST_DEC_S;
+			break;
+		case 'u':
+			op->code = FTRACE_PF_FAST_DEC_U;
+			break;
+		case 'x':
+			op->code = FTRACE_PF_FAST_HEX_L;
+			break;
+		case 'X':
+			op->code = FTRACE_PF_FAST_HEX_U;
+			break;
+		case 'o':
+			op->code = FTRACE_PF_FAST_OCT;
+			break;
+		default:
+			return true;
+		}
+		op->bits = pc->spec.bits;
+		if (pc->fast) {
+			op->val.off = pc->fast_off;
+			op->val.size = pc->fast_size;
+			op->val.mask = ~(uint64_t) 0;
+			return true;
+		}
+		return val_build(pp, a, &op->val);
+	case FTRACE_PF_PC_POINTER:
+		if (a->kind == FTRACE_PF_BSTRING)
+			return true;
+		p = strchr(pc->text, 'p');
+		p = p ? p + 1 : "";
+		switch (*p) {
+		case 'F':
+		case 'f':
+		case 'S':
+		case 's':
+			op->code = FTRACE_PF_FAST_SYM;
+			op->how = *p;
+			break;
+		case 'M':
+		case 'm':
+		case 'I':
+		case 'i':
+		case 'U':
+		case 'h':
+			return true;
+		default:
+			op->code = FTRACE_PF_FAST_PTR;
+			break;
+		}
+		return val_build(pp, a, &op->val);
+	case FTRACE_PF_PC_STR:
+		if (!pc->spec.plain || pc->spec.wide || pc->spec.conv != 's')
+			return true;
+		op->str = str_build(pp, ctx, a, 0);
+		if (!op->str)
+			return false;
+		op->code = FTRACE_PF_FAST_STR;
+		return true;
+	default:
+		return true;
+	}
+}
+
+/* Build the plan of @pp once; leaves pp->fast NULL when it cannot be built. */
+static void fast_build(struct pf_print *pp, const struct ftrace_ctx *ctx)
 {
 	struct pf_fast_op *ops;
-	uint64_t max = 0, text = 0;
-	uint32_t i;
-	char *t;
+	uint32_t i, room = 0;
 
 	pp->fast_tried = true;
-	if (pp->flags & (FTRACE_PF_FAILED | FTRACE_PF_BPRINT) || pp->handler || !pp->n_pieces)
+	if (pp->flags & (FTRACE_PF_FAILED | FTRACE_PF_BPRINT) || !pp->n_pieces)
 		return;
-	ops = calloc(pp->n_pieces, sizeof(*ops));
+	ops = fast_alloc(pp, pp->n_pieces * sizeof(*ops));
 	if (!ops)
 		return;
 	for (i = 0; i < pp->n_pieces; i++) {
-		if (!fast_piece(pp, &pp->pieces[i], &ops[i])) {
-			free(ops);
+		if (!op_build(pp, ctx, &pp->pieces[i], &ops[i])) {
+			ftrace_pf_fast_free(pp);
 			return;
 		}
-		max += ops[i].code == FTRACE_PF_FAST_LIT ? ops[i].len : 24;
-		if (ops[i].code == FTRACE_PF_FAST_LIT)
-			text += ops[i].len + 16;
 	}
-	/*
-	 * The literals are copied 16 bytes at a time: keep them in one block with 16 bytes of
-	 * room after each, and reserve 16 more bytes of output than the plan writes.
-	 */
-	max += 16;
-	pp->fast_text = max <= WRITER_MAX_RESERVE ? calloc(1, text + 1) : NULL;
-	if (!pp->fast_text) {
-		free(ops);
-		return;
-	}
-	for (i = 0, t = pp->fast_text; i < pp->n_pieces; i++) {
-		if (ops[i].code != FTRACE_PF_FAST_LIT)
+	/* each run of bounded operations reserves, at its first, what the run writes at most */
+	for (i = pp->n_pieces; i-- > 0;) {
+		uint32_t own;
+
+		if (ops[i].code >= FTRACE_PF_FAST_SYM) {
+			room = 0;
 			continue;
-		memcpy(t, ops[i].text, ops[i].len);
-		ops[i].text = t;
-		t += ops[i].len + 16;
+		}
+		own = ops[i].code == FTRACE_PF_FAST_LIT ? ops[i].len : FAST_NUM_MAX + ops[i].width;
+		if (!room)
+			room = FAST_SLACK;
+		if (room + own > WRITER_MAX_RESERVE) {
+			ops[i].code = FTRACE_PF_FAST_PIECE; /* a literal that ends the run */
+			room = 0;
+			continue;
+		}
+		room += own;
+		ops[i].room = room;
 	}
 	pp->fast = ops;
 	pp->n_fast = pp->n_pieces;
-	pp->fast_max = (uint32_t) max;
 }
+
+/* ------------------------------------------------------------------ running */
 
 static const char hex_lower[513] = "000102030405060708090a0b0c0d0e0f"
 				   "101112131415161718191a1b1c1d1e1f"
@@ -130,49 +491,237 @@ static inline char *put_hex(char *q, uint64_t v, const char *pairs)
 	return q + n;
 }
 
+/* "%0Nd" and the like: a minus sign, zeros up to the width, the digits (glibc's order). */
+static char *run_zero_padded(const struct pf_fast_op *op, uint64_t v, char *q)
+{
+	char digits[24];
+	size_t n, total;
+
+	if (op->code == FTRACE_PF_FAST_DEC_S && (int64_t) v < 0) {
+		*q++ = '-';
+		v = 0 - v;
+		total = 1;
+	} else {
+		total = 0;
+	}
+	if (op->code == FTRACE_PF_FAST_DEC_S || op->code == FTRACE_PF_FAST_DEC_U)
+		n = fmt_u64(digits, v);
+	else
+		n = (size_t) (put_hex(digits, v,
+				      op->code == FTRACE_PF_FAST_HEX_L ? hex_lower
+								       : writer_hex_pairs) -
+			      digits);
+	total += n;
+	if (op->width > total) {
+		memset(q, '0', op->width - total);
+		q += op->width - total;
+	}
+	memcpy(q, digits, n);
+	return q + n;
+}
+
+/* A bounded operation at @q, which has the room the plan reserved; returns the new end. */
+static inline char *run_bounded(const struct pf_rec *r, const struct pf_fast_op *op, char *q)
+{
+	uint64_t v, m;
+
+	if (op->code == FTRACE_PF_FAST_LIT) {
+		for (uint32_t i = 0; i < op->len; i += 16)
+			memcpy(q + i, op->text + i, 16);
+		return q + op->len;
+	}
+	v = val_get(r, &op->val);
+	if (op->code == FTRACE_PF_FAST_PTR) {
+		/* glibc's "%p" */
+		if (!v) {
+			memcpy(q, "(nil)", 5);
+			return q + 5;
+		}
+		memcpy(q, "0x", 2);
+		return put_hex(q + 2, v, hex_lower);
+	}
+	m = op->bits >= 64 ? ~(uint64_t) 0 : ((uint64_t) 1 << op->bits) - 1;
+	v &= m;
+	if (op->code == FTRACE_PF_FAST_DEC_S && op->bits < 64 && (v >> (op->bits - 1)) & 1)
+		v |= ~m;
+	if (TK_UNLIKELY(op->width))
+		return run_zero_padded(op, v, q);
+	switch (op->code) {
+	case FTRACE_PF_FAST_DEC_S:
+		return q + fmt_i64(q, (int64_t) v);
+	case FTRACE_PF_FAST_DEC_U:
+		return q + fmt_u64(q, v);
+	case FTRACE_PF_FAST_HEX_L:
+		return put_hex(q, v, hex_lower);
+	case FTRACE_PF_FAST_OCT:
+		return q + fmt_oct(q, v);
+	default:
+		return put_hex(q, v, writer_hex_pairs);
+	}
+}
+
+/* libtraceevent's print_flags() and print_symbolic(), for a plain "%s". */
+static void run_flags(struct pf_out *o, const struct pf_rec *r, const struct pf_fast_str *s)
+{
+	int64_t val = (int64_t) val_get(r, &s->val);
+	bool printed = false;
+
+	for (uint32_t i = 0; i < s->n_syms; i++) {
+		const struct pf_fast_sym *y = &s->syms[i];
+
+		if (!val && y->value < 0) {
+			ftrace_pf_out_write(o, y->str, y->len);
+			break;
+		}
+		if (y->value > 0 && (val & y->value) == y->value) {
+			if (printed && s->delim)
+				ftrace_pf_out_write(o, s->delim, s->delim_len);
+			ftrace_pf_out_write(o, y->str, y->len);
+			printed = true;
+			val &= ~y->value;
+		}
+	}
+	if (val) {
+		if (printed && s->delim)
+			ftrace_pf_out_write(o, s->delim, s->delim_len);
+		ftrace_pf_out_write(o, "0x", 2);
+		ftrace_pf_out_hex(o, (uint64_t) val, false);
+	}
+}
+
+static void run_symbolic(struct pf_out *o, const struct pf_rec *r, const struct pf_fast_str *s)
+{
+	int64_t val = (int64_t) val_get(r, &s->val);
+
+	for (uint32_t i = 0; i < s->n_syms; i++) {
+		if (val == s->syms[i].value) {
+			ftrace_pf_out_write(o, s->syms[i].str, s->syms[i].len);
+			return;
+		}
+	}
+	ftrace_pf_out_write(o, "0x", 2);
+	ftrace_pf_out_hex(o, (uint64_t) val, false);
+}
+
+/* What ftrace_pf_print_str_arg() prints for a plain "%s" of @s. */
+static void run_str(struct pf_out *o, const struct pf_rec *r, const struct pf_piece *pc,
+		    const struct pf_fast_str *s)
+{
+	uint32_t off, len;
+
+	for (;;) {
+		switch (s->kind) {
+		case FTRACE_PF_FS_DYN:
+			ftrace_pf_dyn_loc(r, s->f, &off, &len);
+			if (len)
+				ftrace_pf_out_cstr(o, r, off, NULL, 0, false);
+			return;
+		case FTRACE_PF_FS_ARRAY: {
+			/* a zero size means the rest of the record */
+			const struct pf_field *f = s->f;
+			uint64_t n = f->size ? f->size : (uint64_t) (r->size - f->offset);
+			uint64_t have = f->offset < r->size ? r->size - f->offset : 0;
+			const char *p =
+				(const char *) r->data + (f->offset < r->size ? f->offset : 0);
+			size_t sl;
+
+			if (n > have)
+				n = have;
+			sl = have ? ftrace_pf_strnlen((const uint8_t *) p, (size_t) n) : 0;
+			ftrace_pf_out_write(o, p, sl);
+			return;
+		}
+		case FTRACE_PF_FS_ATOM:
+			if (s->arg->atom.state == FTRACE_PF_ATOM_NUMBER)
+				break; /* a number now: the general path prints it */
+			ftrace_pf_out_write(o, s->arg->atom.text, s->len);
+			return;
+		case FTRACE_PF_FS_FLAGS:
+			run_flags(o, r, s);
+			return;
+		case FTRACE_PF_FS_SYMBOLIC:
+			run_symbolic(o, r, s);
+			return;
+		case FTRACE_PF_FS_COND:
+			s = val_get(r, &s->val) ? s->yes : s->no;
+			continue;
+		default:
+			break;
+		}
+		ftrace_pf_print_str_arg(o, r, pc, 0, false, s->arg);
+		return;
+	}
+}
+
+/* An unbounded operation, through the pf_out functions. */
+static void run_unbounded(struct pf_out *o, const struct pf_rec *r, const struct pf_fast_op *op)
+{
+	uint64_t v;
+	const struct ftrace_sym *s;
+
+	switch (op->code) {
+	case FTRACE_PF_FAST_SYM:
+		/* print_function() of printfmt-ptr.c */
+		v = val_get(r, &op->val);
+		s = ftrace_pf_sym(r, v);
+		if (s) {
+			ftrace_pf_out_puts(o, s->name);
+			if (op->how == 'F' || op->how == 'S') {
+				ftrace_pf_out_write(o, "+0x", 3);
+				ftrace_pf_out_hex(o, v - s->addr, false);
+			}
+			return;
+		}
+		ftrace_pf_out_write(o, "0x", 2);
+		ftrace_pf_out_hex(o, v, false);
+		return;
+	case FTRACE_PF_FAST_STR:
+		/* the state ftrace_pf_print_piece() keeps around a %s */
+		o->nest = true;
+		run_str(o, r, op->pc, op->str);
+		o->nest = false;
+		o->muted = false;
+		return;
+	default:
+		ftrace_pf_print_piece(o, r, op->pc);
+		return;
+	}
+}
+
 bool ftrace_pf_fast(struct pf_out *o, const struct pf_rec *r)
 {
 	struct pf_print *pp = r->pp;
 	const struct pf_fast_op *op, *end;
-	char *q, *start;
+	char *q = NULL, *start = NULL;
 
-	if (!pp->fast_tried)
-		fast_build(pp);
-	if (!pp->fast || o->dead || o->muted || o->nest || pp->fast_max > o->cap - o->n)
+	if (!pp->fast_tried && !r->ctx->print_general_only)
+		fast_build(pp, r->ctx);
+	if (!pp->fast || o->dead || o->muted || o->nest)
 		return false;
-	start = q = writer_reserve(o->w, pp->fast_max);
 	for (op = pp->fast, end = op + pp->n_fast; op < end; op++) {
-		uint64_t v, m;
-
-		if (op->code == FTRACE_PF_FAST_LIT) {
-			for (uint32_t i = 0; i < op->len; i += 16)
-				memcpy(q + i, op->text + i, 16);
-			q += op->len;
+		if (op->code >= FTRACE_PF_FAST_SYM) {
+			if (q) {
+				writer_commit_to(o->w, q);
+				o->n += (size_t) (q - start);
+				q = NULL;
+			}
+			run_unbounded(o, r, op);
 			continue;
 		}
-		v = (uint64_t) op->off + op->size > r->size
-			    ? 0
-			    : ftrace_pf_read_num(r, op->off, op->size);
-		m = op->bits >= 64 ? ~(uint64_t) 0 : ((uint64_t) 1 << op->bits) - 1;
-		v &= m;
-		switch (op->code) {
-		case FTRACE_PF_FAST_DEC_S:
-			if (op->bits < 64 && (v >> (op->bits - 1)) & 1)
-				v |= ~m;
-			q += fmt_i64(q, (int64_t) v);
-			break;
-		case FTRACE_PF_FAST_DEC_U:
-			q += fmt_u64(q, v);
-			break;
-		case FTRACE_PF_FAST_HEX_L:
-			q = put_hex(q, v, hex_lower);
-			break;
-		default:
-			q = put_hex(q, v, writer_hex_pairs);
-			break;
+		if (!q) {
+			if (o->dead || o->muted || op->room > o->cap - o->n) {
+				/* a NUL was printed, or the cap is near: the general path does the rest */
+				for (uint32_t i = (uint32_t) (op - pp->fast); i < pp->n_fast; i++)
+					ftrace_pf_print_piece(o, r, &pp->pieces[i]);
+				return true;
+			}
+			start = q = writer_reserve(o->w, op->room);
 		}
+		q = run_bounded(r, op, q);
 	}
-	writer_commit_to(o->w, q);
-	o->n += (size_t) (q - start);
+	if (q) {
+		writer_commit_to(o->w, q);
+		o->n += (size_t) (q - start);
+	}
 	return true;
 }

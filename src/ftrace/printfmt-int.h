@@ -323,16 +323,17 @@ struct pf_print {
 
 	/* the fast plan (printfmt-fast.c): built on first use, NULL when not applicable */
 	struct pf_fast_op *fast;
-	char *fast_text; /* its literals, each followed by 16 bytes of padding */
+	void *fast_mem; /* its literals, arguments and flag tables: a list of blocks */
 	uint32_t n_fast;
-	uint32_t fast_max; /* bytes the plan writes at most */
 	bool fast_tried;
 };
 
 /*
- * A print fmt made only of literal text and plain integer conversions of fields at fixed
- * places ("NR %ld = %ld", REC->id, REC->ret) -- most kernel events without a plugin -- runs
- * as a flat list of these, writing straight into the output buffer.
+ * The fast plan of a print fmt (printfmt-fast.c): one operation per piece. Literals, plain
+ * integer conversions and "%p" write a bounded number of bytes straight into the output
+ * buffer; "%pS" and friends, plain "%s" of strings, flags and symbolic values, and of
+ * conditionals over them, write through the pf_out functions with the arguments resolved
+ * once; any other piece runs the general code (ftrace_pf_print_piece()).
  */
 enum pf_fast_code {
 	FTRACE_PF_FAST_LIT,
@@ -340,15 +341,87 @@ enum pf_fast_code {
 	FTRACE_PF_FAST_DEC_U, /* %u */
 	FTRACE_PF_FAST_HEX_L, /* %x */
 	FTRACE_PF_FAST_HEX_U, /* %X */
+	FTRACE_PF_FAST_OCT,   /* %o */
+	FTRACE_PF_FAST_PTR,   /* plain %p: "(nil)" or 0x and lower-case hex */
+	/* the codes below write through pf_out: their size has no bound known in advance */
+	FTRACE_PF_FAST_SYM, /* %pS %ps %pF %pf */
+	FTRACE_PF_FAST_STR, /* plain %s of a compiled argument */
+	FTRACE_PF_FAST_PIECE,
+};
+
+enum pf_fast_expr_kind {
+	FTRACE_PF_FX_CONST,
+	FTRACE_PF_FX_FIELD,
+	FTRACE_PF_FX_CAST,
+	FTRACE_PF_FX_OP,   /* ftrace_pf_op_apply() */
+	FTRACE_PF_FX_COND, /* c ? l : r */
+	FTRACE_PF_FX_EVAL, /* ftrace_pf_eval() of arg */
+};
+
+/* An expression of a print fmt argument, its constant parts computed once. */
+struct pf_fast_expr {
+	enum pf_fast_expr_kind kind;
+	const char *op;
+	uint64_t k;    /* constant; cast: the mask */
+	uint32_t off;  /* field */
+	uint32_t size; /* field */
+	struct pf_arg *arg;
+	const struct pf_fast_expr *l, *r, *c;
+};
+
+/* Where a value comes from: a field at a fixed place with casts as a mask, or an expression. */
+struct pf_fast_val {
+	const struct pf_fast_expr *x; /* not NULL: the value of this expression */
+	uint32_t off, size;
+	uint64_t mask;
+};
+
+/* One value of __print_flags() or __print_symbolic(), its text's length known. */
+struct pf_fast_sym {
+	int64_t value;
+	const char *str;
+	size_t len;
+};
+
+enum pf_fast_str_kind {
+	FTRACE_PF_FS_GENERAL, /* ftrace_pf_print_str_arg() */
+	FTRACE_PF_FS_DYN,     /* __get_str() */
+	FTRACE_PF_FS_ARRAY,   /* a char array field */
+	FTRACE_PF_FS_ATOM,    /* a literal */
+	FTRACE_PF_FS_FLAGS,
+	FTRACE_PF_FS_SYMBOLIC,
+	FTRACE_PF_FS_COND, /* c ? a : b */
+};
+
+/* A "%s" argument, resolved once. */
+struct pf_fast_str {
+	enum pf_fast_str_kind kind;
+	struct pf_arg *arg;
+	const struct pf_field *f;
+	struct pf_fast_val val; /* flags, symbolic, the condition */
+	const struct pf_fast_sym *syms;
+	uint32_t n_syms;
+	const char *delim; /* flags: NULL when absent */
+	size_t delim_len;
+	size_t len; /* a literal's */
+	const struct pf_fast_str *yes, *no;
 };
 
 struct pf_fast_op {
 	uint8_t code;
-	uint8_t bits; /* conversions: width of the value, from the length modifier */
-	uint32_t len; /* literal: bytes */
-	uint32_t off; /* conversions: the field's place in the record */
-	uint32_t size;
+	uint8_t bits;  /* conversions: width of the value, from the length modifier */
+	uint8_t width; /* conversions: zero-padded to this width ("%08lx"), or 0 */
+	char how;      /* FTRACE_PF_FAST_SYM: the letter after "%p" */
+	uint32_t len;  /* literal: bytes */
+	/*
+	 * Bounded operations: the most this one and those after it up to the next unbounded
+	 * one write, 16 bytes of slack for the literal copies included.
+	 */
+	uint32_t room;
+	struct pf_fast_val val;
 	const char *text; /* literal */
+	const struct pf_piece *pc;
+	const struct pf_fast_str *str;
 };
 
 /* Symbol lookups cost a binary search in ~100k symbols; timer callbacks and call sites repeat. */
@@ -484,6 +557,8 @@ void ftrace_pf_dyn_loc(const struct pf_rec *r, const struct pf_field *f, uint32_
 		       uint32_t *len);
 
 uint64_t ftrace_pf_eval(const struct pf_rec *r, struct pf_arg *a);
+/* The value of binary or unary operator @op ("&&", "<<", "!", ...) on @l and @rt. */
+uint64_t ftrace_pf_op_apply(const char *op, uint64_t l, uint64_t rt);
 void ftrace_pf_print_str_arg(struct pf_out *o, const struct pf_rec *r, const struct pf_piece *pc,
 			     int len_arg, bool has_len_arg, struct pf_arg *a);
 void ftrace_pf_print_piece(struct pf_out *o, const struct pf_rec *r, const struct pf_piece *pc);
@@ -568,5 +643,7 @@ void ftrace_pf_state_free(struct pf_print *pp);
 
 /* Print with the fast plan when @r's print fmt has one (printfmt-fast.c); false: do not. */
 bool ftrace_pf_fast(struct pf_out *o, const struct pf_rec *r);
+/* Free the fast plan of @pp. */
+void ftrace_pf_fast_free(struct pf_print *pp);
 
 #endif /* TK_FTRACE_PRINTFMT_INT_H */

@@ -937,10 +937,7 @@ void ftrace_pf_state_free(struct pf_print *pp)
 	pp->n_bfmts = pp->cap_bfmts = 0;
 	free(pp->symcache);
 	pp->symcache = NULL;
-	free(pp->fast);
-	pp->fast = NULL;
-	free(pp->fast_text);
-	pp->fast_text = NULL;
+	ftrace_pf_fast_free(pp);
 	free(pp->bargs);
 	free(pp->bargv);
 	pp->bargs = NULL;
