@@ -85,23 +85,36 @@ void ftrace_pf_dyn_loc(const struct pf_rec *r, const struct pf_field *f, uint32_
 
 /* ------------------------------------------------------------------ symbols and printk */
 
-const struct ftrace_sym *ftrace_pf_sym(const struct pf_rec *r, uint64_t addr)
+const struct ftrace_sym *ftrace_pf_sym_len(const struct pf_rec *r, uint64_t addr, size_t *len)
 {
 	struct pf_print *pp = r->pp;
 	struct pf_symcache *c;
 
 	if (!pp->symcache) {
 		pp->symcache = calloc(FTRACE_PF_SYMCACHE, sizeof(*pp->symcache));
-		if (!pp->symcache)
-			return ftrace_sym_find(r->ctx, addr);
+		if (!pp->symcache) {
+			const struct ftrace_sym *s = ftrace_sym_find(r->ctx, addr);
+
+			*len = s ? strlen(s->name) : 0;
+			return s;
+		}
 	}
 	c = &pp->symcache[(addr ^ addr >> 6 ^ addr >> 16) & (FTRACE_PF_SYMCACHE - 1)];
 	if (!c->valid || c->addr != addr) {
 		c->addr = addr;
 		c->sym = ftrace_sym_find(r->ctx, addr);
+		c->name_len = c->sym ? strlen(c->sym->name) : 0;
 		c->valid = true;
 	}
+	*len = c->name_len;
 	return c->sym;
+}
+
+const struct ftrace_sym *ftrace_pf_sym(const struct pf_rec *r, uint64_t addr)
+{
+	size_t len;
+
+	return ftrace_pf_sym_len(r, addr, &len);
 }
 
 const char *ftrace_pf_printk_find(const struct ftrace_ctx *ctx, uint64_t addr, size_t *len)

@@ -26,6 +26,20 @@
 #define FAST_NUM_MAX 24u
 /* Literal copies are 16 bytes at a time: the slack kept after the last write of a run. */
 #define FAST_SLACK 16
+/* Texts of __print_flags() kept per argument, and their longest. */
+#define FAST_FLAGS_MEMO 8
+#define FAST_FLAGS_TEXT 240
+
+struct pf_fast_memo_entry {
+	uint64_t val;
+	uint32_t len; /* the text's length plus 1; 0: empty slot */
+	char text[FAST_FLAGS_TEXT];
+};
+
+struct pf_fast_memo {
+	struct pf_fast_memo_entry e[FAST_FLAGS_MEMO];
+};
+
 /* Zero-padded conversions up to this width are bounded operations. */
 #define FAST_MAX_WIDTH 64
 /* Conditionals nested deeper than this go the general way. */
@@ -284,6 +298,11 @@ static const struct pf_fast_str *str_build(struct pf_print *pp, const struct ftr
 	case FTRACE_PF_SYMBOL:
 		if (!syms_build(pp, a, s) || !val_build(pp, a->flags.field, &s->val))
 			return NULL;
+		if (a->kind == FTRACE_PF_FLAGS) {
+			s->memo = fast_alloc(pp, sizeof(*s->memo));
+			if (!s->memo)
+				return NULL;
+		}
 		s->kind = a->kind == FTRACE_PF_FLAGS ? FTRACE_PF_FS_FLAGS : FTRACE_PF_FS_SYMBOLIC;
 		break;
 	case FTRACE_PF_OP:
@@ -560,33 +579,73 @@ static inline char *run_bounded(const struct pf_rec *r, const struct pf_fast_op 
 	}
 }
 
-/* libtraceevent's print_flags() and print_symbolic(), for a plain "%s". */
-static void run_flags(struct pf_out *o, const struct pf_rec *r, const struct pf_fast_str *s)
+/*
+ * libtraceevent's print_flags() for a plain "%s" of @val into @buf of FAST_FLAGS_TEXT bytes;
+ * false when the text does not fit.
+ */
+static bool flags_text(const struct pf_fast_str *s, int64_t val, char *buf, size_t *len)
 {
-	int64_t val = (int64_t) val_get(r, &s->val);
+	char *q = buf, *end = buf + FAST_FLAGS_TEXT;
 	bool printed = false;
 
+#define PUT(p, n)                                                                                  \
+	do {                                                                                       \
+		if ((size_t) (end - q) < (n))                                                      \
+			return false;                                                              \
+		memcpy(q, (p), (n));                                                               \
+		q += (n);                                                                          \
+	} while (0)
 	for (uint32_t i = 0; i < s->n_syms; i++) {
 		const struct pf_fast_sym *y = &s->syms[i];
 
 		if (!val && y->value < 0) {
-			ftrace_pf_out_write(o, y->str, y->len);
+			PUT(y->str, y->len);
 			break;
 		}
 		if (y->value > 0 && (val & y->value) == y->value) {
 			if (printed && s->delim)
-				ftrace_pf_out_write(o, s->delim, s->delim_len);
-			ftrace_pf_out_write(o, y->str, y->len);
+				PUT(s->delim, s->delim_len);
+			PUT(y->str, y->len);
 			printed = true;
 			val &= ~y->value;
 		}
 	}
 	if (val) {
 		if (printed && s->delim)
-			ftrace_pf_out_write(o, s->delim, s->delim_len);
-		ftrace_pf_out_write(o, "0x", 2);
-		ftrace_pf_out_hex(o, (uint64_t) val, false);
+			PUT(s->delim, s->delim_len);
+		PUT("0x", 2);
+		if (end - q < 16)
+			return false;
+		q = put_hex(q, (uint64_t) val, hex_lower);
 	}
+#undef PUT
+	*len = (size_t) (q - buf);
+	return true;
+}
+
+/*
+ * __print_flags() of a plain "%s": the same few values come back (GFP_KERNEL...), so the
+ * texts of recent ones are kept; a text too long for that goes the general way.
+ */
+static void run_flags(struct pf_out *o, const struct pf_rec *r, const struct pf_fast_str *s)
+{
+	uint64_t val = val_get(r, &s->val);
+	struct pf_fast_memo *m = s->memo;
+	struct pf_fast_memo_entry *e = &m->e[(val ^ val >> 7 ^ val >> 19) % FAST_FLAGS_MEMO];
+	size_t len;
+
+	if (e->len && e->val == val) {
+		ftrace_pf_out_write(o, e->text, e->len - 1);
+		return;
+	}
+	if (!flags_text(s, (int64_t) val, e->text, &len)) {
+		e->len = 0;
+		ftrace_pf_print_str_arg(o, r, NULL, 0, false, s->arg);
+		return;
+	}
+	e->val = val;
+	e->len = (uint32_t) len + 1;
+	ftrace_pf_out_write(o, e->text, len);
 }
 
 static void run_symbolic(struct pf_out *o, const struct pf_rec *r, const struct pf_fast_str *s)
@@ -658,14 +717,15 @@ static void run_unbounded(struct pf_out *o, const struct pf_rec *r, const struct
 {
 	uint64_t v;
 	const struct ftrace_sym *s;
+	size_t len;
 
 	switch (op->code) {
 	case FTRACE_PF_FAST_SYM:
 		/* print_function() of printfmt-ptr.c */
 		v = val_get(r, &op->val);
-		s = ftrace_pf_sym(r, v);
+		s = ftrace_pf_sym_len(r, v, &len);
 		if (s) {
-			ftrace_pf_out_puts(o, s->name);
+			ftrace_pf_out_write(o, s->name, len);
 			if (op->how == 'F' || op->how == 'S') {
 				ftrace_pf_out_write(o, "+0x", 3);
 				ftrace_pf_out_hex(o, v - s->addr, false);

@@ -405,6 +405,7 @@ struct pf_fast_str {
 	size_t delim_len;
 	size_t len; /* a literal's */
 	const struct pf_fast_str *yes, *no;
+	struct pf_fast_memo *memo; /* flags: texts of recent values (printfmt-fast.c) */
 };
 
 struct pf_fast_op {
@@ -430,6 +431,7 @@ struct pf_fast_op {
 struct pf_symcache {
 	uint64_t addr;
 	const struct ftrace_sym *sym;
+	size_t name_len;
 	bool valid;
 };
 
@@ -568,6 +570,8 @@ void ftrace_pf_print_piece(struct pf_out *o, const struct pf_rec *r, const struc
  * rule), through the event's cache of recent lookups; NULL if none.
  */
 const struct ftrace_sym *ftrace_pf_sym(const struct pf_rec *r, uint64_t addr);
+/* The same, with the length of the symbol's name in *@len. */
+const struct ftrace_sym *ftrace_pf_sym_len(const struct pf_rec *r, uint64_t addr, size_t *len);
 /* A printk format by exact address, as libtraceevent stores it (quotes and "\n" removed). */
 const char *ftrace_pf_printk_find(const struct ftrace_ctx *ctx, uint64_t addr, size_t *len);
 
