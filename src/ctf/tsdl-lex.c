@@ -68,6 +68,51 @@ static struct tsdl_token *push_tok(struct tsdl_parser *p, uint8_t kind, int line
 }
 
 /* Unescape the body of a quoted literal (between the quotes) into the arena. */
+/* Lines (newline bytes) in @s[@from, @to). */
+static int count_lines(const char *s, size_t from, size_t to)
+{
+	int n = 0;
+	const char *p = s + from, *end = s + to;
+
+	while ((p = memchr(p, '\n', (size_t) (end - p))) != NULL) {
+		n++;
+		p++;
+	}
+	return n;
+}
+
+/*
+ * Where the literal that starts at @j ends: its closing @quote, or @len when unterminated. A
+ * backslash escapes the byte after it; newlines met are added to *@line.
+ */
+static size_t literal_end(const char *s, size_t len, size_t j, char quote, int *line)
+{
+	const char *q = NULL; /* the next quote at or after j, found again once passed */
+
+	while (j < len) {
+		size_t stop;
+		const char *b;
+
+		if (!q || q < s + j)
+			q = memchr(s + j, quote, len - j);
+		stop = q ? (size_t) (q - s) : len;
+		b = memchr(s + j, '\\', stop - j);
+
+		if (!b) {
+			*line += count_lines(s, j, stop);
+			return stop;
+		}
+		*line += count_lines(s, j, (size_t) (b - s));
+		j = (size_t) (b - s) + 1;
+		if (j == len)
+			return len; /* a backslash last: unterminated */
+		if (s[j] == '\n')
+			(*line)++;
+		j++;
+	}
+	return len;
+}
+
 static enum tk_status lex_quoted(struct tsdl_parser *p, const char *s, size_t n, int line,
 				 const char **out)
 {
@@ -77,12 +122,16 @@ static enum tk_status lex_quoted(struct tsdl_parser *p, const char *s, size_t n,
 	if (!dst)
 		return TK_FAIL(TK_ERR_NOMEM, "Cannot read metadata string: line=%d", line);
 	for (i = 0; i < n; i++) {
-		char c = s[i];
+		/* the text up to the next escape in one copy: environment strings are long */
+		const char *esc = memchr(s + i, '\\', n - i);
+		size_t run = esc ? (size_t) (esc - (s + i)) : n - i;
+		char c;
 
-		if (c != '\\') {
-			dst[o++] = c;
-			continue;
-		}
+		memcpy(dst + o, s + i, run);
+		o += run;
+		i += run;
+		if (i == n)
+			break;
 		if (++i == n)
 			return TK_FAIL(TK_ERR_FORMAT,
 				       "Cannot read metadata string: line=%d, "
@@ -282,13 +331,7 @@ enum tk_status tsdl_lex(struct tsdl_parser *p, const char *s, size_t len)
 			size_t j = i + 1;
 			const char *text = NULL;
 
-			while (j < len && s[j] != c) {
-				if (s[j] == '\\' && j + 1 < len)
-					j++;
-				if (s[j] == '\n')
-					line++;
-				j++;
-			}
+			j = literal_end(s, len, j, c, &line);
 			if (j >= len)
 				return TK_FAIL(TK_ERR_FORMAT,
 					       "Cannot read metadata: line=%d, "
