@@ -10,7 +10,8 @@
  * every buffer. Without a selection the pages are copied byte for byte. With one, each
  * page is decoded and the records kept are written into new pages by the page encoder; a
  * loss flagged on a page moves to the next record kept, so `EVENTS DROPPED` still shows
- * where it happened. Latency (text) buffers and instances with their own page size have no
+ * where it happened. A time window is read from its first pages on, as the iterator reads
+ * it (reencode()). Latency (text) buffers and instances with their own page size have no
  * place in the writer and are refused.
  */
 #include <inttypes.h>
@@ -95,11 +96,12 @@ static enum tk_status emit_page(const uint8_t *page, size_t size, void *payload)
 }
 
 /*
- * Whether the record goes into the copy: 1, 0, or a negative status. The record is matched
- * as the event the reader makes of it (class, stream, time, CPU, raw bytes); trace.dat
- * events need no decoded values for the filter (their task comes from the raw record).
+ * Whether the record at @ns goes into the copy: 1, 0, or a negative status. The record is
+ * matched as the event the reader makes of it (class, stream, time, CPU, raw bytes);
+ * trace.dat events need no decoded values for the filter (their task comes from the raw
+ * record).
  */
-static int kept(struct copy *c, const struct ftrace_record *r)
+static int kept(struct copy *c, const struct ftrace_record *r, int64_t ns)
 {
 	const struct ftrace_event *fev = tracedat_source_event_of(c->src, r->data, r->size);
 	const struct model_stream_class *sc = c->stream->sc;
@@ -112,7 +114,7 @@ static int kept(struct copy *c, const struct ftrace_record *r)
 		return 0;
 	ev.stream = c->stream;
 	ev.cycles = r->ts;
-	ev.ns = tracedat_source_time(c->src, c->buffer, c->cpu, r->ts);
+	ev.ns = ns;
 	ev.has_ts = 1;
 	ev.raw = r->data;
 	ev.raw_size = (uint32_t) r->size;
@@ -121,19 +123,53 @@ static int kept(struct copy *c, const struct ftrace_record *r)
 	return st < 0 ? (int) st : keep;
 }
 
-/* The records of one CPU that the selection keeps, into new pages. */
+struct copy_seek {
+	struct copy *c;
+	int64_t ns;
+};
+
+/* tracedat_pages_seek()'s test: the page holds records and its time is before the window. */
+static int page_before(void *arg, const uint8_t *page, size_t size)
+{
+	const struct copy_seek *k = arg;
+	const struct ftrace_ctx *ctx = tracedat_source_ftrace(k->c->src);
+	struct ftrace_page pg;
+
+	if (ftrace_page_init(&pg, &ctx->layout, ctx->bo, page, size) < 0) {
+		error_reset(); /* reading reports it, if it is read */
+		return 0;
+	}
+	return pg.end > pg.pos &&
+	       tracedat_source_time(k->c->src, k->c->buffer, k->c->cpu, pg.ts) < k->ns;
+}
+
+/*
+ * The records of one CPU that the selection keeps, into new pages. A time window is read
+ * from its first pages on (a CPU's pages follow each other in time), and a CPU stops at its
+ * first record after the window, as the iterator reads it; losses before the window are
+ * not carried into it.
+ */
 static enum tk_status reencode(struct copy *c, struct tracedat_pages *pr)
 {
 	const struct ftrace_ctx *ctx = tracedat_source_ftrace(c->src);
 	struct ftrace_page_writer pw;
 	const uint8_t *page;
 	size_t size;
-	int64_t missed = 0;
+	int64_t missed = 0, begin, end;
+	int has_begin, has_end, past = 0;
 	enum tk_status st;
 
+	model_filter_window(c->o->filter, &has_begin, &begin, &has_end, &end);
 	st = ftrace_page_writer_init(&pw, &ctx->layout, ctx->bo, c->td->info.page_size, emit_page,
 				     c);
-	while (st >= 0 && (st = tracedat_pages_next(pr, &page, &size)) == TK_OK) {
+	if (st >= 0 && has_begin) {
+		struct copy_seek k = {c, begin};
+		uint64_t skipped = 0;
+
+		st = tracedat_pages_seek(pr, page_before, &k, &skipped);
+		c->done += skipped * c->td->info.page_size;
+	}
+	while (st >= 0 && !past && (st = tracedat_pages_next(pr, &page, &size)) == TK_OK) {
 		struct ftrace_page pg;
 		struct ftrace_record r;
 
@@ -144,8 +180,19 @@ static enum tk_status reencode(struct copy *c, struct tracedat_pages *pr)
 		if (pg.missed)
 			missed = model_missed_add(missed, pg.missed);
 		while ((st = ftrace_page_next(&pg, &r)) == TK_OK) {
-			int keep = kept(c, &r);
+			int64_t ns = tracedat_source_time(c->src, c->buffer, c->cpu, r.ts);
+			int keep;
 
+			if (has_begin && ns < begin) {
+				missed = 0; /* lost before the window */
+				continue;
+			}
+			if (has_end && ns > end) {
+				past = 1;
+				st = TK_END;
+				break;
+			}
+			keep = kept(c, &r, ns);
 			if (keep < 0) {
 				st = (enum tk_status) keep;
 				break;

@@ -11,7 +11,10 @@
 #      lost ranges (window-check.py);
 #   2. a window read does not read what lies before the window: with an early packet, page
 #      or compressed chunk damaged, the full read fails and a window at the end reads
-#      without error the events a full read of the intact trace has there.
+#      without error the events a full read of the intact trace has there;
+#   3. `convert --begin/--end` to trace.dat reads from the window's pages as well: the copy
+#      prints what a window read of the original prints, losses before the window left out,
+#      and a damaged page or chunk before the window is not read.
 # Usage: window.sh TRACEKIT GEN-CTF GEN-DAT
 set -u
 tk=$1
@@ -111,5 +114,45 @@ print(ts[len(ts) * 9 // 10], ts[-1])' "$tmp/full.json")
 	else
 		echo "ok: ${t#*:}: damage before the window not read"
 	fi
+done
+# 3. a window converted to trace.dat is read from where it begins too: printed, the copy
+#    gives the lines a window read of the original gives (losses before the window left
+#    out), and a copy of a window after damage does not read the damage
+window_of() { # window_of TRACE FROM TO: the times at those fractions of the full read
+	"$tk" print --style json "$1" >"$tmp/full.json" || return 1
+	python3 -c '
+import json, sys
+ts = [o["ts"] for o in map(json.loads, open(sys.argv[1])) if "lost" not in o]
+print(ts[int(len(ts) * float(sys.argv[2]))], ts[min(len(ts) - 1, int(len(ts) * float(sys.argv[3])))])
+' "$tmp/full.json" "$2" "$3"
+}
+for t in v6.dat v7-zstd.dat v7-zlib.dat v6-be32.dat v7-shift.dat v6-64k.dat \
+	v6.dat:bad-v6.dat v7-zstd.dat:bad-v7-zstd.dat; do
+	good=$tmp/${t%%:*}
+	src=$tmp/${t#*:}
+	windows="0:0.1 0.4:0.6 0.93:1"
+	[ "$good" = "$src" ] || windows="0.4:0.6 0.93:1" # the damage is in the first tenth
+	before=$fail
+	fail=0
+	for w in $windows; do
+		set -- $(window_of "$good" "${w%%:*}" "${w#*:}") || { fail=1; continue; }
+		rm -f "$tmp/win.dat"
+		if ! "$tk" convert -q --begin="$1ns" --end="$2ns" "$src" -o "$tmp/win.dat" \
+			2>"$tmp/err"; then
+			echo "FAIL: ${t#*:}: converting the window $w fails:"
+			cat "$tmp/err"
+			fail=1
+			continue
+		fi
+		"$tk" print --begin="$1ns" --end="$2ns" "$good" >"$tmp/want" || fail=1
+		"$tk" print "$tmp/win.dat" >"$tmp/got" || fail=1
+		if ! cmp -s "$tmp/want" "$tmp/got" || [ "$(wc -l <"$tmp/want")" -lt 10 ]; then
+			echo "FAIL: ${t#*:}: the window $w converted prints differently:"
+			diff "$tmp/want" "$tmp/got" | head -n 5
+			fail=1
+		fi
+	done
+	[ $fail -eq 0 ] && echo "ok: ${t#*:}: windows converted to trace.dat"
+	[ $before -eq 0 ] || fail=$before
 done
 exit $fail
