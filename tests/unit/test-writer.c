@@ -36,28 +36,37 @@ static uint64_t xorshift(uint64_t *s)
 	return x;
 }
 
+/* The formatters may write up to 20 bytes (their documented room), never one more. */
+static void check_room(const char *got)
+{
+	for (size_t i = 20; i < 48; i++)
+		assert_int_equal((unsigned char) got[i], 0x5a);
+}
+
 static void check_u64(uint64_t v)
 {
-	char got[32], want[32];
+	char got[48], want[32];
 	size_t n;
 
-	memset(got, 0, sizeof(got));
+	memset(got, 0x5a, sizeof(got));
 	n = fmt_u64(got, v);
 	snprintf(want, sizeof(want), "%" PRIu64, v);
 	assert_int_equal(n, strlen(want));
 	assert_memory_equal(got, want, n);
+	check_room(got);
 }
 
 static void check_i64(int64_t v)
 {
-	char got[32], want[32];
+	char got[48], want[32];
 	size_t n;
 
-	memset(got, 0, sizeof(got));
+	memset(got, 0x5a, sizeof(got));
 	n = fmt_i64(got, v);
 	snprintf(want, sizeof(want), "%" PRId64, v);
 	assert_int_equal(n, strlen(want));
 	assert_memory_equal(got, want, n);
+	check_room(got);
 }
 
 static void check_pad(uint64_t v, unsigned int width)
@@ -106,6 +115,41 @@ static void test_fmt_u64_known_strings(void **state)
 	assert_memory_equal(buf, "18446744073709551615", 20);
 }
 
+/*
+ * fmt_ascii8() divides by 100 and 10 with multiplications that are exact only below a
+ * bound: compare it, for every value below 10^8, with a decimal counter kept by hand.
+ */
+static void test_fmt_ascii8_every_value(void **state)
+{
+	char want[8] = {'0', '0', '0', '0', '0', '0', '0', '0'}, got[8];
+	uint32_t v;
+	int i;
+
+	(void) state;
+	for (v = 0; v < 100000000; v++) {
+		tk_store_u64(got, fmt_ascii8(v), TK_BYTE_ORDER_LE);
+		if (memcmp(got, want, 8)) {
+			print_error("fmt_ascii8(%u): got \"%.8s\", want \"%.8s\"\n", v, got, want);
+			fail();
+		}
+		for (i = 7; i >= 0 && want[i] == '9'; i--)
+			want[i] = '0';
+		if (i >= 0)
+			want[i]++;
+	}
+}
+
+static void test_fmt_u64_i64_every_small_value(void **state)
+{
+	int64_t v;
+
+	(void) state;
+	for (v = 0; v < (1 << 20); v++) {
+		check_u64((uint64_t) v);
+		check_i64(-v);
+	}
+}
+
 static void test_fmt_u64_random_values(void **state)
 {
 	uint64_t seed = 0x1234567;
@@ -117,6 +161,7 @@ static void test_fmt_u64_random_values(void **state)
 
 		/* spread over all magnitudes, not only 20-digit numbers */
 		check_u64(v >> (i % 64));
+		check_i64((int64_t) v >> (i % 64)); /* both signs, all magnitudes */
 	}
 }
 
@@ -477,6 +522,8 @@ int main(void)
 	const struct CMUnitTest tests[] = {
 		cmocka_unit_test(test_fmt_u64_powers_of_ten_and_neighbours),
 		cmocka_unit_test(test_fmt_u64_known_strings),
+		cmocka_unit_test(test_fmt_ascii8_every_value),
+		cmocka_unit_test(test_fmt_u64_i64_every_small_value),
 		cmocka_unit_test(test_fmt_u64_random_values),
 		cmocka_unit_test(test_fmt_i64_extremes_and_boundaries),
 		cmocka_unit_test(test_fmt_i64_known_strings),
