@@ -490,7 +490,8 @@ static void test_fmt_double_g_matches_snprintf(void **state)
 		0.0, -0.0, 1.0, -1.0, 0.5, 0.1, 1e-4, 9.99999e-5, 1e-5, 123456.0, 999999.0,
 		999999.5, 1e6, 1234567.0, 0.000123456, 2.5, 1.5, 0.15, 9.9999949, 9.9999951, 1e100,
 		1e-100, 1.7976931348623157e308, 4.9e-324, 2.2250738585072014e-308, 3.0517578125e-05,
-		65536.5, 100000.5, 3.14159265,
+		65536.5, 100000.5, 3.14159265, 1234565.0, 1234575.0, 12345.25, 12345.75, 0.03125,
+		7.62939453125e-06, 0.000244140625,
 	};
 	/* clang-format on */
 	uint64_t seed = UINT64_C(0x243f6a8885a308d3);
@@ -514,6 +515,14 @@ static void test_fmt_double_g_matches_snprintf(void **state)
 		/* values with few significant digits, where ties and carries happen */
 		check_double((double) (int64_t) (bits % 20000001 - 10000000) /
 			     (double) (UINT64_C(1) << (bits >> 58)));
+		/* single-precision fields: few binary digits, so many exact decimal ties */
+		{
+			uint32_t fbits = (uint32_t) (bits >> 32);
+			float f;
+
+			memcpy(&f, &fbits, sizeof(f));
+			check_double((double) f);
+		}
 	}
 }
 
