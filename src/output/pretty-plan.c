@@ -64,12 +64,21 @@ struct plan_op {
  */
 struct enum_table {
 	uint64_t lo;	/* first value (two's complement for signed enums) */
-	uint64_t count; /* values lo .. lo + count - 1 */
-	uint32_t *off;	/* text of value lo + k: text + off[k] .. text + off[k + 1] */
+	uint64_t count; /* values lo .. lo + count - 1; segments with keys */
+	uint32_t *off;	/* text of value lo + k (segment k): text + off[k] .. text + off[k + 1] */
 	char *text;
+	/*
+	 * Segments, for enumerations whose values span too much for a text per value: keys[k]
+	 * is the first value of segment k as an order-preserving unsigned key (value ^ flip,
+	 * flip being the sign bit for signed enumerations), keys[0] = 0, and the text is only
+	 * "( " and the labels, the same for every value of the segment. NULL: a text per value.
+	 */
+	uint64_t *keys;
+	uint64_t flip;
 };
 
 #define ENUM_TABLE_MAX 256
+#define ENUM_SEGS_MAX  1024
 
 struct plan {
 	const struct tk_event_class *ec;
@@ -167,7 +176,103 @@ static void enum_table_free(struct enum_table *t)
 		return;
 	free(t->off);
 	free(t->text);
+	free(t->keys);
 	free(t);
+}
+
+static int key_cmp(const void *a, const void *b)
+{
+	uint64_t x = *(const uint64_t *) a, y = *(const uint64_t *) b;
+
+	return (x > y) - (x < y);
+}
+
+/*
+ * The segments of babeltrace2's text of @fc (see struct enum_table): every range starts a
+ * segment and the value after it starts another, so the labels that match are the same
+ * throughout a segment, and are rendered once here by pretty_put_enum_labels(). NULL (not
+ * an error) for enumerations with too many ranges or labels too long for the scratch writer.
+ */
+static struct enum_table *enum_segs_build(const struct model_fc *fc)
+{
+	struct enum_table *t = NULL;
+	struct writer w = {NULL, 0, 0, -1, 0};
+	uint64_t flip = fc->is_signed ? UINT64_C(1) << 63 : 0, *keys;
+	size_t n = 1, labels = 16, total = 0, i, k;
+	uint32_t j;
+
+	for (i = 0; i < fc->u.en.count; i++) {
+		n += 2 * (size_t) fc->u.en.maps[i].nranges;
+		labels += strlen(fc->u.en.maps[i].label) * 4 + 4;
+	}
+	if (n > ENUM_SEGS_MAX || labels > WRITER_MAX_RESERVE)
+		return NULL;
+	keys = malloc(n * sizeof(*keys));
+	if (!keys)
+		return NULL;
+	keys[0] = 0;
+	n = 1;
+	for (i = 0; i < fc->u.en.count; i++) {
+		const struct model_enum_mapping *mp = &fc->u.en.maps[i];
+
+		for (j = 0; j < mp->nranges; j++) {
+			uint64_t lo = mp->ranges[j].lo.u ^ flip, hi = mp->ranges[j].hi.u ^ flip;
+
+			if (lo > hi) /* matches nothing */
+				continue;
+			keys[n++] = lo;
+			if (hi != UINT64_MAX)
+				keys[n++] = hi + 1;
+		}
+	}
+	qsort(keys, n, sizeof(*keys), key_cmp);
+	for (i = 1, k = 1; i < n; i++)
+		if (keys[i] != keys[k - 1])
+			keys[k++] = keys[i];
+	n = k;
+	if (writer_init(&w, -1, WRITER_MAX_RESERVE * 2) < 0)
+		goto fail;
+	t = calloc(1, sizeof(*t));
+	if (!t)
+		goto fail;
+	t->keys = keys;
+	keys = NULL;
+	t->flip = flip;
+	t->count = n;
+	t->off = malloc((n + 1) * sizeof(*t->off));
+	t->text = malloc(n * labels);
+	if (!t->off || !t->text)
+		goto fail;
+	for (k = 0; k < n; k++) {
+		w.len = 0;
+		pretty_put_enum_labels(&w, fc, t->keys[k] ^ flip);
+		t->off[k] = (uint32_t) total;
+		memcpy(t->text + total, w.buf, w.len);
+		total += w.len;
+	}
+	t->off[n] = (uint32_t) total;
+	writer_fini(&w);
+	return t;
+fail:
+	free(keys);
+	writer_fini(&w);
+	enum_table_free(t);
+	return NULL;
+}
+
+/* The segment of @t holding the value with key @key: the last k with keys[k] <= key. */
+static inline uint64_t enum_segs_find(const struct enum_table *t, uint64_t key)
+{
+	uint64_t lo = 0, n = t->count;
+
+	while (n > 1) {
+		uint64_t half = n / 2;
+
+		if (t->keys[lo + half] <= key)
+			lo += half;
+		n -= half;
+	}
+	return lo;
 }
 
 /*
@@ -246,6 +351,8 @@ static enum tk_status compile_int(struct builder *b, const struct model_fc *fc)
 
 		t = b->json ? enum_table_build(fc, json_put_enum, 6)
 			    : enum_table_build(fc, pretty_put_enum, 4);
+		if (!t && !b->json)
+			t = enum_segs_build(fc);
 		if (t && !(slot = vec_push(&b->enums, sizeof(*slot)))) {
 			enum_table_free(t);
 			return TK_FAIL(TK_ERR_NOMEM, "Cannot build print plan");
@@ -729,7 +836,13 @@ L_P_BIN : {
 	NEXT();
 }
 L_P_ENUM:
-	if (o->enums && v->v.u - o->enums->lo < o->enums->count) {
+	if (o->enums && o->enums->keys) {
+		const struct enum_table *t = o->enums;
+		uint64_t k = enum_segs_find(t, v->v.u ^ t->flip);
+
+		CALL(writer_write(w, t->text + t->off[k], t->off[k + 1] - t->off[k]);
+		     pretty_put_enum_tail(w, o->fc, v->v.u));
+	} else if (o->enums && v->v.u - o->enums->lo < o->enums->count) {
 		const struct enum_table *t = o->enums;
 		uint64_t k = v->v.u - t->lo;
 

@@ -316,7 +316,7 @@ static void put_int(struct writer *w, const struct model_fc *fc, uint64_t u)
 	writer_commit_to(w, p);
 }
 
-void pretty_put_enum(struct writer *w, const struct model_fc *fc, uint64_t u)
+void pretty_put_enum_labels(struct writer *w, const struct model_fc *fc, uint64_t u)
 {
 	uint32_t i, k;
 	int n = 0;
@@ -340,9 +340,19 @@ void pretty_put_enum(struct writer *w, const struct model_fc *fc, uint64_t u)
 	}
 	if (!n)
 		PUT(w, "<unknown>");
+}
+
+void pretty_put_enum_tail(struct writer *w, const struct model_fc *fc, uint64_t u)
+{
 	PUT(w, " : container = ");
 	put_int(w, fc, u);
 	PUT(w, " )");
+}
+
+void pretty_put_enum(struct writer *w, const struct model_fc *fc, uint64_t u)
+{
+	pretty_put_enum_labels(w, fc, u);
+	pretty_put_enum_tail(w, fc, u);
 }
 
 void pretty_put_double(struct writer *w, double d)

@@ -120,6 +120,10 @@ void pretty_put_escaped(struct writer *w, const char *s, size_t n);
 /* An enumeration value: ( "LABEL", ... : container = N ). */
 void pretty_put_enum(struct writer *w, const struct model_fc *fc, uint64_t u);
 
+/* Its two parts: "( " and the labels (or <unknown>), then " : container = N )". */
+void pretty_put_enum_labels(struct writer *w, const struct model_fc *fc, uint64_t u);
+void pretty_put_enum_tail(struct writer *w, const struct model_fc *fc, uint64_t u);
+
 /* A double as printf's %g. */
 void pretty_put_double(struct writer *w, double d);
 
