@@ -196,53 +196,68 @@ static inline unsigned int block_escapes(const char *s)
 #endif
 
 /*
+ * The escaped text of the @k (at most 16) bytes at @blk, whose escapes are the bits of @m,
+ * at @q; returns the new end. @blk has 32 readable bytes: each clean run between escapes
+ * is copied as 16 bytes, so the cost goes by escapes, not by bytes. Writes at most 16
+ * bytes past the end it returns.
+ */
+static char *escape_block(char *q, const char *blk, unsigned int m, size_t k)
+{
+	size_t pos = 0;
+
+	while (m) {
+		unsigned int j = (unsigned int) __builtin_ctz(m);
+		unsigned char c = (unsigned char) blk[j];
+		char e = escape_char[c];
+
+		memcpy(q, blk + pos, 16);
+		q += j - pos;
+		q[0] = '\\';
+		q[1] = e;
+		q[2] = TK_HEX_LOWER[c >> 4]; /* kept for \xHH only */
+		q[3] = TK_HEX_LOWER[c & 15];
+		q += e == 'x' ? 4 : 2;
+		pos = j + 1;
+		m &= m - 1;
+	}
+	memcpy(q, blk + pos, 16);
+	return q + (k - pos);
+}
+
+/*
  * Escaped copy of @n bytes of @s at @q (room for 4 * n + 16 bytes); returns the new end.
- * Strings without escapes (nearly all) are checked and copied 16 bytes at a time: a short
- * string through a zero-padded copy, the end of a long one as a block overlapping the
- * previous one. Only a block holding an escape takes the byte loop.
+ * Strings without escapes (nearly all) are checked and copied 16 bytes at a time, the end
+ * of a long one as a block overlapping the previous one. A block holding escapes, or a
+ * short string, goes through a 32-byte copy to escape_block(), which never reads past @n.
  */
 static char *escape_into(char *q, const char *s, size_t n)
 {
-	const unsigned char *u = (const unsigned char *) s;
+	char blk[32];
 	size_t i = 0;
+	unsigned int m;
 
-	if (n < 16) {
-		char pad[16] = {0};
-
-		memcpy(pad, s, n);
-		if (!(block_escapes(pad) & ((1u << n) - 1))) {
-			memcpy(q, pad, 16);
-			return q + n;
-		}
-	} else {
-		while (n - i >= 16 && !block_escapes(s + i)) {
+	while (n - i >= 16) {
+		m = block_escapes(s + i);
+		if (TK_LIKELY(!m)) {
 			memcpy(q, s + i, 16);
 			q += 16;
-			i += 16;
+		} else {
+			memcpy(blk, s + i, 16);
+			memset(blk + 16, 0, 16);
+			q = escape_block(q, blk, m, 16);
 		}
-		if (i == n)
-			return q;
-		if (n - i < 16 && !block_escapes(s + n - 16)) { /* overlaps clean bytes */
-			memcpy(q + (n - i) - 16, s + n - 16, 16);
-			return q + (n - i);
-		}
+		i += 16;
 	}
-	for (; i < n; i++) {
-		unsigned char c = u[i];
-		char e = escape_char[c];
-
-		if (TK_LIKELY(!e)) {
-			*q++ = (char) c;
-			continue;
-		}
-		*q++ = '\\';
-		*q++ = e;
-		if (e == 'x') {
-			*q++ = TK_HEX_LOWER[c >> 4];
-			*q++ = TK_HEX_LOWER[c & 15];
-		}
+	if (i == n)
+		return q;
+	if (i && !block_escapes(s + n - 16)) { /* overlaps clean bytes */
+		memcpy(q + (n - i) - 16, s + n - 16, 16);
+		return q + (n - i);
 	}
-	return q;
+	memset(blk, 0, sizeof(blk));
+	memcpy(blk, s + i, n - i);
+	m = block_escapes(blk) & ((1u << (n - i)) - 1);
+	return escape_block(q, blk, m, n - i);
 }
 
 void pretty_put_escaped(struct writer *w, const char *s, size_t n)
