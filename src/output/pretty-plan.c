@@ -81,7 +81,7 @@ struct enum_table {
 #define ENUM_SEGS_MAX  1024
 
 struct plan {
-	const struct tk_event_class *ec;
+	struct plan_head head; /* first: plan_event_class() */
 	struct plan_op *ops;
 	uint32_t n;
 	char *text;	    /* all literals */
@@ -578,7 +578,7 @@ static enum tk_status builder_finish(struct builder *b, const struct tk_event_cl
 		return TK_FAIL(TK_ERR_NOMEM, "Cannot build print plan");
 	pl = calloc(1, sizeof(*pl));
 	if (pl) {
-		pl->ec = ec;
+		pl->head.ec = ec;
 		pl->n = (uint32_t) b->ops.len;
 		pl->ops = malloc(b->ops.len * sizeof(struct plan_op));
 		/* padded: literals are copied 16 bytes at a time */
@@ -708,16 +708,12 @@ void plan_free(struct plan *pl)
 	free(pl);
 }
 
-const struct tk_event_class *plan_event_class(const struct plan *pl)
-{
-	return pl->ec;
-}
-
 /*
- * Room kept free at the output position between operations: a literal of up to 16 bytes
- * (copied as 16) plus the widest fixed-size value (0b and 64 binary digits).
+ * Room kept free at the output position between operations: the widest fixed-size value (0b
+ * and 64 binary digits) plus a literal of up to PLAN_LIT_INLINE bytes, copied by 16.
  */
-#define PLAN_SLACK 128
+#define PLAN_LIT_INLINE 128
+#define PLAN_SLACK	256
 
 /*
  * Threaded dispatch (GNU C label addresses), as in the decoder: each operation writes its
@@ -766,6 +762,10 @@ void plan_run(struct tk_printer *p, const struct plan *pl, const struct tk_event
 	do {                                                                                       \
 		if (TK_LIKELY(o->len <= 16)) {                                                     \
 			memcpy(q, o->lit, 16); /* plan text is padded */                           \
+			q += o->len;                                                               \
+		} else if (o->len <= PLAN_LIT_INLINE) {                                            \
+			for (uint32_t i_ = 0; i_ < o->len; i_ += 16)                               \
+				memcpy(q + i_, o->lit + i_, 16);                                   \
 			q += o->len;                                                               \
 		} else {                                                                           \
 			SYNC();                                                                    \

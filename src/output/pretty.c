@@ -670,8 +670,8 @@ enum tk_status pretty_header_text(struct tk_printer *p, const struct tk_event_cl
 	return st;
 }
 
-enum tk_status pretty_plan_for(struct tk_printer *p, const struct tk_event_class *ec,
-			       const struct plan **out)
+enum tk_status pretty_plan_build(struct tk_printer *p, const struct tk_event_class *ec,
+				 const struct plan **out)
 {
 	struct plan *pl;
 	enum tk_status st;

@@ -90,11 +90,34 @@ enum tk_status printer_close(struct tk_printer *p);
 enum tk_status plan_build(struct tk_printer *p, const struct tk_event_class *ec, struct plan **out);
 void plan_run(struct tk_printer *p, const struct plan *pl, const struct tk_event *ev);
 void plan_free(struct plan *pl);
-const struct tk_event_class *plan_event_class(const struct plan *pl);
+
+/* The first member of every plan: its event class is read inline, once per event. */
+struct plan_head {
+	const struct tk_event_class *ec;
+};
+
+static inline const struct tk_event_class *plan_event_class(const struct plan *pl)
+{
+	return ((const struct plan_head *) (const void *) pl)->ec;
+}
+
+/* pretty_plan_for() when @ec has no plan yet: build it and keep it. */
+enum tk_status pretty_plan_build(struct tk_printer *p, const struct tk_event_class *ec,
+				 const struct plan **out);
 
 /* The plan of @ec for the printer's style, built on first use and kept. */
-enum tk_status pretty_plan_for(struct tk_printer *p, const struct tk_event_class *ec,
-			       const struct plan **out);
+static inline enum tk_status pretty_plan_for(struct tk_printer *p, const struct tk_event_class *ec,
+					     const struct plan **out)
+{
+	const struct plan *pl;
+
+	if (TK_LIKELY(ec->index < p->n_plans && (pl = p->plans[ec->index]) &&
+		      plan_event_class(pl) == ec)) {
+		*out = pl;
+		return TK_OK;
+	}
+	return pretty_plan_build(p, ec, out);
+}
 
 /* What a JSON plan holds besides the fields (see plan_build_json()). */
 struct plan_json_spec {
