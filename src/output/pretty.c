@@ -404,6 +404,7 @@ static int time_of_day(struct tk_printer *p, int64_t sec)
 		 tm.tm_min, tm.tm_sec);
 	p->cached_len = strlen(p->cached_time);
 	p->cached_sec = sec;
+	p->cached_sec_ns = (uint64_t) sec * (uint64_t) NS_PER_S;
 	p->has_cached_sec = 1;
 	return 0;
 }
@@ -477,29 +478,44 @@ static void put_timestamp(struct tk_printer *p, const struct tk_event *ev, int *
 	int names = !!(p->flags & TK_PRINT_NAMES_HEADER);
 	char *q;
 
-	/* the default line start, "[HH:MM:SS.nnnnnnnnn] (+S.nnnnnnnnn) ", in one go */
+	/*
+	 * The default line start, "[HH:MM:SS.nnnnnnnnn] (+S.nnnnnnnnn) ", in one go. Within the
+	 * second already cached and for deltas below a second (nearly every event), no division.
+	 */
 	if (!(p->flags & (TK_PRINT_NAMES_HEADER | TK_PRINT_CLOCK_CYCLES | TK_PRINT_CLOCK_SECONDS |
 			  TK_PRINT_NO_DELTA)) &&
-	    ev->ns >= 0 && p->has_last_ns && ev->ns >= p->last_ns &&
-	    time_of_day(p, ev->ns / NS_PER_S) == 0) {
-		uint64_t delta = (uint64_t) ev->ns - (uint64_t) p->last_ns;
+	    ev->ns >= 0 && p->has_last_ns && ev->ns >= p->last_ns) {
+		uint64_t delta = (uint64_t) ev->ns - (uint64_t) p->last_ns, frac;
+		uint64_t sub = (uint64_t) ev->ns - p->cached_sec_ns;
 
+		if (TK_UNLIKELY(!p->has_cached_sec || sub >= (uint64_t) NS_PER_S)) {
+			if (time_of_day(p, ev->ns / NS_PER_S))
+				goto general;
+			sub = (uint64_t) (ev->ns % NS_PER_S);
+		}
 		q = writer_reserve(w, 96);
 		*q++ = '[';
 		memcpy(q, p->cached_time, sizeof(p->cached_time));
 		q += p->cached_len;
 		*q++ = '.';
-		fmt_put_ns9(q, (uint32_t) (ev->ns % NS_PER_S));
+		fmt_put_ns9(q, (uint32_t) sub);
 		memcpy(q + 9, "] (+", 4);
 		q += 13;
-		q += fmt_u64(q, delta / 1000000000u);
+		if (TK_LIKELY(delta < (uint64_t) NS_PER_S)) {
+			*q++ = '0';
+			frac = delta;
+		} else {
+			q += fmt_u64(q, delta / 1000000000u);
+			frac = delta % 1000000000u;
+		}
 		*q++ = '.';
-		fmt_put_ns9(q, (uint32_t) (delta % 1000000000u));
+		fmt_put_ns9(q, (uint32_t) frac);
 		memcpy(q + 9, ") ", 2);
 		writer_commit_to(w, q + 11);
 		*start_line = 1;
 		return;
 	}
+general:
 	if (names)
 		PUT(w, "timestamp = ");
 	else

@@ -40,6 +40,7 @@ struct tk_printer {
 	uint64_t last_cycles;
 	/* time of day of the last whole second printed */
 	int64_t cached_sec;
+	uint64_t cached_sec_ns; /* cached_sec * 10^9, to test a time without dividing */
 	uint8_t has_cached_sec;
 	char cached_time[32]; /* "YYYY-MM-DD " (when dated) then "HH:MM:SS" */
 	size_t cached_len;
