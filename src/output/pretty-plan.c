@@ -52,6 +52,7 @@ struct plan_op {
 	uint32_t len;
 	uint32_t a;
 	uint64_t mask;
+	const void *handler; /* plan_run()'s label for code, filled in when the plan is built */
 	const char *lit;
 	const struct model_fc *fc;
 	const uint32_t *targets;
@@ -606,6 +607,7 @@ static enum tk_status builder_finish(struct builder *b, const struct tk_event_cl
 		if (po->code == P_VARIANT)
 			po->targets = pl->jumps + po->a;
 	}
+	plan_run(NULL, pl, NULL); /* thread it: handler addresses in the operations */
 	*out = pl;
 	return TK_OK;
 }
@@ -717,7 +719,8 @@ void plan_free(struct plan *pl)
 
 /*
  * Threaded dispatch (GNU C label addresses), as in the decoder: each operation writes its
- * literal, does its work and jumps straight to the next one's handler. The output position
+ * literal, does its work and jumps straight to the next one's handler, whose address the
+ * operation holds (a call without an event fills them in when the plan is built). The output position
  * lives in a local (a register) rather than in the writer: before each operation at least
  * PLAN_SLACK bytes are free, so fixed-size values are formatted with no bounds check, and
  * only values of unbounded size (strings, enumerations, floats) go through the writer.
@@ -736,7 +739,7 @@ void plan_run(struct tk_printer *p, const struct plan *pl, const struct tk_event
 		[P_JFLOAT] = &&L_P_JFLOAT,   [P_JSTR] = &&L_P_JSTR,   [P_JARRAY] = &&L_P_JARRAY,
 		[P_JELEM] = &&L_P_JELEM,     [P_JLOOP] = &&L_P_JLOOP,
 	};
-	struct writer *w = &p->out;
+	struct writer *w;
 	const struct plan_op *ops = pl->ops, *o = ops;
 	const struct model_value *v = NULL;
 	struct frame {
@@ -745,7 +748,17 @@ void plan_run(struct tk_printer *p, const struct plan *pl, const struct tk_event
 		const struct plan_op *start;
 	} stack[PLAN_MAX_DEPTH + 1];
 	unsigned int sp = 0;
-	char *q, *lim = w->buf + w->cap - PLAN_SLACK;
+	char *q, *lim;
+
+	if (TK_UNLIKELY(!ev)) { /* each operation's handler, once per plan */
+		struct plan_op *po = ((struct plan *) (uintptr_t) pl)->ops;
+
+		for (uint32_t i = 0; i < pl->n; i++)
+			po[i].handler = labels[po[i].code];
+		return;
+	}
+	w = &p->out;
+	lim = w->buf + w->cap - PLAN_SLACK;
 
 /* hand the position to the writer for a call, and take it back */
 #define SYNC() (w->len = (size_t) (q - w->buf))
@@ -773,7 +786,7 @@ void plan_run(struct tk_printer *p, const struct plan *pl, const struct tk_event
 			LOAD();                                                                    \
 		}                                                                                  \
 		ROOM();                                                                            \
-		goto *labels[o->code];                                                             \
+		goto *(o->handler);                                                                \
 	} while (0)
 #define NEXT()                                                                                     \
 	do {                                                                                       \

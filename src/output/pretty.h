@@ -89,6 +89,7 @@ enum tk_status printer_close(struct tk_printer *p);
  * scopes, compiled once (literals merged, hidden fields skipped, formats chosen).
  */
 enum tk_status plan_build(struct tk_printer *p, const struct tk_event_class *ec, struct plan **out);
+/* Write @ev by @pl; without an event, only thread @pl (its builder's last step). */
 void plan_run(struct tk_printer *p, const struct plan *pl, const struct tk_event *ev);
 void plan_free(struct plan *pl);
 
