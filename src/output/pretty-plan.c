@@ -241,7 +241,7 @@ static struct enum_table *enum_segs_build(const struct model_fc *fc)
 	t->flip = flip;
 	t->count = n;
 	t->off = malloc((n + 1) * sizeof(*t->off));
-	t->text = malloc(n * labels);
+	t->text = malloc(n * labels + 16); /* padded: copied 16 bytes at a time */
 	if (!t->off || !t->text)
 		goto fail;
 	for (k = 0; k < n; k++) {
@@ -324,7 +324,7 @@ enum_table_build(const struct model_fc *fc,
 	t->lo = lo;
 	t->count = hi - lo + 1;
 	t->off = malloc((t->count + 1) * sizeof(*t->off));
-	t->text = malloc(t->count * (labels + 128));
+	t->text = malloc(t->count * (labels + 128) + 16); /* padded, as above */
 	if (!t->off || !t->text)
 		goto fail;
 	for (k = 0; k < t->count; k++) {
@@ -363,6 +363,7 @@ static enum tk_status compile_int(struct builder *b, const struct model_fc *fc)
 		OP(o, b, b->json ? P_JENUM : P_ENUM);
 		o->fc = fc;
 		o->enums = t;
+		o->a = fc->base == 10 ? 1u + fc->is_signed : 0; /* container written inline */
 		return TK_OK;
 	}
 	if (b->json) { /* JSON numbers are decimal */
@@ -798,6 +799,20 @@ void plan_run(struct tk_printer *p, const struct plan *pl, const struct tk_event
 		o = (target);                                                                      \
 		DISPATCH();                                                                        \
 	} while (0)
+/* @n bytes of padded text: copied 16 at a time when short, then room again */
+#define PUT_TEXT(s, n)                                                                             \
+	do {                                                                                       \
+		const char *s_ = (s);                                                              \
+		size_t n_ = (n);                                                                   \
+		if (TK_LIKELY(n_ <= PLAN_LIT_INLINE)) {                                            \
+			for (size_t i_ = 0; i_ < n_; i_ += 16)                                     \
+				memcpy(q + i_, s_ + i_, 16);                                       \
+			q += n_;                                                                   \
+			ROOM();                                                                    \
+		} else {                                                                           \
+			CALL(writer_write(w, s_, n_));                                             \
+		}                                                                                  \
+	} while (0)
 #define CALL(expr)                                                                                 \
 	do {                                                                                       \
 		SYNC();                                                                            \
@@ -848,23 +863,34 @@ L_P_BIN : {
 	v++;
 	NEXT();
 }
-L_P_ENUM:
-	if (o->enums && o->enums->keys) {
-		const struct enum_table *t = o->enums;
-		uint64_t k = enum_segs_find(t, v->v.u ^ t->flip);
+L_P_ENUM : {
+	const struct enum_table *t = o->enums;
+	uint64_t k;
 
-		CALL(writer_write(w, t->text + t->off[k], t->off[k + 1] - t->off[k]);
-		     pretty_put_enum_tail(w, o->fc, v->v.u));
-	} else if (o->enums && v->v.u - o->enums->lo < o->enums->count) {
-		const struct enum_table *t = o->enums;
-		uint64_t k = v->v.u - t->lo;
-
-		CALL(writer_write(w, t->text + t->off[k], t->off[k + 1] - t->off[k]));
+	if (t && t->keys) {
+		k = enum_segs_find(t, v->v.u ^ t->flip);
+	} else if (t && v->v.u - t->lo < t->count) {
+		k = v->v.u - t->lo;
 	} else {
 		CALL(pretty_put_enum(w, o->fc, v->v.u));
+		v++;
+		NEXT();
+	}
+	PUT_TEXT(t->text + t->off[k], t->off[k + 1] - t->off[k]);
+	if (t->keys) { /* segment texts stop before the container */
+		if (o->a) {
+			memcpy(q, " : container = ", 16);
+			q += 15;
+			q += o->a == 2 ? fmt_i64(q, v->v.i) : fmt_u64(q, v->v.u);
+			memcpy(q, " )", 2);
+			q += 2;
+		} else {
+			CALL(pretty_put_enum_tail(w, o->fc, v->v.u));
+		}
 	}
 	v++;
 	NEXT();
+}
 L_P_FLOAT:
 	q += fmt_double_g(q, v->v.d);
 	v++;
@@ -936,7 +962,7 @@ L_P_JENUM:
 		const struct enum_table *t = o->enums;
 		uint64_t k = v->v.u - t->lo;
 
-		CALL(writer_write(w, t->text + t->off[k], t->off[k + 1] - t->off[k]));
+		PUT_TEXT(t->text + t->off[k], t->off[k + 1] - t->off[k]);
 	} else {
 		CALL(json_put_enum(w, o->fc, v->v.u));
 	}
@@ -987,5 +1013,6 @@ L_P_JLOOP : {
 #undef NEXT
 #undef GOTO
 #undef CALL
+#undef PUT_TEXT
 }
 #pragma GCC diagnostic pop
