@@ -236,7 +236,7 @@ size_t fmt_double_g(char *dst, double v)
 {
 	uint64_t bits, m, q = 0;
 	int bexp, e, x, i, n, k;
-	char digits[8], *p = dst;
+	char buf8[8], *digits = buf8 + 2, *p = dst;
 
 	memcpy(&bits, &v, sizeof(bits));
 	bexp = (int) ((bits >> 52) & 0x7ff);
@@ -276,10 +276,8 @@ size_t fmt_double_g(char *dst, double v)
 		q = 100000;
 		x++;
 	}
-	for (i = 5; i >= 0; i--) {
-		digits[i] = (char) ('0' + q % 10);
-		q /= 10;
-	}
+	/* the six digits: q < 10^6, so the first two of eight are zeros */
+	tk_store_u64(buf8, fmt_ascii8((uint32_t) q), TK_BYTE_ORDER_LE);
 	n = 6;
 	if (x < -4 || x >= 6) {
 		while (n > 1 && digits[n - 1] == '0')
