@@ -236,7 +236,7 @@ size_t fmt_double_g(char *dst, double v)
 {
 	uint64_t bits, m, q = 0;
 	int bexp, e, x, i, n, k;
-	char buf8[8], *digits = buf8 + 2, *p = dst;
+	char buf8[16] = {0}, *digits = buf8 + 2, *p = dst;
 
 	memcpy(&bits, &v, sizeof(bits));
 	bexp = (int) ((bits >> 52) & 0x7ff);
@@ -276,7 +276,10 @@ size_t fmt_double_g(char *dst, double v)
 		q = 100000;
 		x++;
 	}
-	/* the six digits: q < 10^6, so the first two of eight are zeros */
+	/*
+	 * The six digits: q < 10^6, so the first two of eight are zeros. Runs of them are copied
+	 * as 8 bytes (at most 6 count; buf8 and the 32 bytes of room hold the rest).
+	 */
 	tk_store_u64(buf8, fmt_ascii8((uint32_t) q), TK_BYTE_ORDER_LE);
 	n = 6;
 	if (x < -4 || x >= 6) {
@@ -285,7 +288,7 @@ size_t fmt_double_g(char *dst, double v)
 		*p++ = digits[0];
 		if (n > 1) {
 			*p++ = '.';
-			memcpy(p, digits + 1, (size_t) (n - 1));
+			memcpy(p, digits + 1, 8);
 			p += n - 1;
 		}
 		*p++ = 'e';
@@ -299,13 +302,13 @@ size_t fmt_double_g(char *dst, double v)
 		return (size_t) (p - dst);
 	}
 	if (x >= 0) {
-		memcpy(p, digits, (size_t) x + 1);
+		memcpy(p, digits, 8);
 		p += x + 1;
 		while (n > x + 1 && digits[n - 1] == '0')
 			n--;
 		if (n > x + 1) {
 			*p++ = '.';
-			memcpy(p, digits + x + 1, (size_t) (n - x - 1));
+			memcpy(p, digits + x + 1, 8);
 			p += n - x - 1;
 		}
 		return (size_t) (p - dst);
@@ -316,7 +319,7 @@ size_t fmt_double_g(char *dst, double v)
 	*p++ = '.';
 	for (i = 0; i < -x - 1; i++)
 		*p++ = '0';
-	memcpy(p, digits, (size_t) n);
+	memcpy(p, digits, 8);
 	p += n;
 	return (size_t) (p - dst);
 slow:

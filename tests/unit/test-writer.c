@@ -467,15 +467,17 @@ static void test_writer_reports_failed_write_and_stays_usable(void **state)
 static void check_double(double v)
 {
 	char got[64], want[64];
-	size_t n;
+	size_t n, i;
 
-	memset(got, 0, sizeof(got));
+	memset(got, 0x5a, sizeof(got));
 	n = fmt_double_g(got, v);
 	snprintf(want, sizeof(want), "%g", v);
 	if (n != strlen(want) || memcmp(got, want, n)) {
 		print_error("fmt_double_g(%a): got \"%.*s\", want \"%s\"\n", v, (int) n, got, want);
 		fail();
 	}
+	for (i = 32; i < sizeof(got); i++) /* its room is 32 bytes */
+		assert_int_equal((unsigned char) got[i], 0x5a);
 }
 
 /*
