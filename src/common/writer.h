@@ -234,19 +234,35 @@ static inline void fmt_put_ns9(char *dst, uint32_t v)
 /* At least @width decimal digits, zero-padded (room for max(20, width) bytes). */
 size_t fmt_u64_pad(char *dst, uint64_t v, unsigned int width);
 
-/* Upper-case hexadecimal without prefix (room for 16 bytes), a byte at a time. */
+/* The two upper-case hex digits of the byte @b as a 16-bit word, the first in the low byte. */
+static inline uint64_t fmt_hex_pair(uint32_t b)
+{
+	return tk_load_u16(writer_hex_pairs + b * 2, TK_BYTE_ORDER_LE);
+}
+
+/* The 8 upper-case hex digits of @v in a 64-bit word, the first in the low byte. */
+static inline uint64_t fmt_hex8(uint32_t v)
+{
+	return fmt_hex_pair(v >> 24) | fmt_hex_pair(v >> 16 & 0xff) << 16 |
+	       fmt_hex_pair(v >> 8 & 0xff) << 32 | fmt_hex_pair(v & 0xff) << 48;
+}
+
+/*
+ * Upper-case hexadecimal without prefix; returns the count. Room for 16 bytes, which may
+ * be written past the digits: the digits of each 32-bit half come from fmt_hex8() and are
+ * stored as 8 bytes, so the only branch is on the value's half.
+ */
 static inline size_t fmt_hex_upper(char *dst, uint64_t v)
 {
 	unsigned int n = (64 - (unsigned int) __builtin_clzll(v | 1) + 3) / 4;
-	char *p = dst + n;
 
-	while (p - dst >= 2) {
-		p -= 2;
-		memcpy(p, writer_hex_pairs + (v & 0xff) * 2, 2);
-		v >>= 8;
+	if (v >> 32) {
+		tk_store_u64(dst, fmt_hex8((uint32_t) (v >> 32)) >> (8 * (16 - n)),
+			     TK_BYTE_ORDER_LE);
+		tk_store_u64(dst + n - 8, fmt_hex8((uint32_t) v), TK_BYTE_ORDER_LE);
+	} else {
+		tk_store_u64(dst, fmt_hex8((uint32_t) v) >> (8 * (8 - n)), TK_BYTE_ORDER_LE);
 	}
-	if (p > dst)
-		dst[0] = writer_hex_pairs[(v & 15) * 2 + 1];
 	return n;
 }
 

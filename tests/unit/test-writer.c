@@ -243,10 +243,13 @@ static void test_fmt_hex_upper_and_oct(void **state)
 		uint64_t v = i < 70 ? (i < 64 ? UINT64_C(1) << i : (uint64_t) (i - 64))
 				    : xorshift(&seed) >> (i % 64);
 
+		memset(got, 0x5a, sizeof(got));
 		n = fmt_hex_upper(got, v);
 		snprintf(want, sizeof(want), "%" PRIX64, v);
 		assert_int_equal(n, strlen(want));
 		assert_memory_equal(got, want, n);
+		for (size_t k = 16; k < sizeof(got); k++) /* its room is 16 bytes */
+			assert_int_equal((unsigned char) got[k], 0x5a);
 		n = fmt_oct(got, v);
 		snprintf(want, sizeof(want), "%" PRIo64, v);
 		assert_int_equal(n, strlen(want));
