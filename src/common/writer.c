@@ -165,8 +165,9 @@ size_t fmt_oct(char *dst, uint64_t v)
 /*
  * %g with 6 significant digits, exactly as printf: the decimal digits are the correct
  * rounding of the binary value, found with 128-bit integer arithmetic for the usual range of
- * magnitudes. Subnormals, infinities, NaNs, very large or small magnitudes and exact ties
- * (where rounding direction matters) go to snprintf.
+ * magnitudes, exact ties rounded to even as glibc rounds them in the default rounding mode
+ * (single-precision fields, whose values have few binary digits, meet ties often).
+ * Subnormals, infinities, NaNs and very large or small magnitudes go to snprintf.
  */
 __extension__ typedef unsigned __int128 u128;
 
@@ -181,11 +182,11 @@ static u128 pow10_128(int k)
 }
 
 /*
- * q = round(m * 2^e * 10^(5 - x)), with *tie set when the value is exactly halfway. @a is
+ * q = round(m * 2^e * 10^(5 - x)), halfway values to even. @a is
  * |value| as a double, for a first estimate of the quotient that exact integer arithmetic
  * then corrects, so no 128-bit division is needed.
  */
-static int g_digits(uint64_t m, int e, int x, double a, uint64_t *q, int *tie)
+static int g_digits(uint64_t m, int e, int x, double a, uint64_t *q)
 {
 	int s = 5 - x;
 	u128 n, d, r, prod;
@@ -226,8 +227,7 @@ static int g_digits(uint64_t m, int e, int x, double a, uint64_t *q, int *tie)
 			r -= d;
 		}
 	}
-	*tie = 2 * r == d;
-	if (2 * r > d)
+	if (2 * r > d || (2 * r == d && (*q & 1)))
 		(*q)++;
 	return 0;
 }
@@ -235,8 +235,8 @@ static int g_digits(uint64_t m, int e, int x, double a, uint64_t *q, int *tie)
 size_t fmt_double_g(char *dst, double v)
 {
 	uint64_t bits, m, q = 0;
-	int bexp, e, x, tie = 0, i, n, k;
-	char digits[8], *p = dst;
+	int bexp, e, x, i, n, k;
+	char buf8[16] = {0}, *digits = buf8 + 2, *p = dst;
 
 	memcpy(&bits, &v, sizeof(bits));
 	bexp = (int) ((bits >> 52) & 0x7ff);
@@ -258,7 +258,7 @@ size_t fmt_double_g(char *dst, double v)
 	/* first guess of the decimal exponent: log10(2) ~ 0.30103 */
 	x = (int) (((e + 52) * 30103L) / 100000L) - ((e + 52) < 0);
 	for (k = 0; k < 4; k++) {
-		if (g_digits(m, e, x, v < 0 ? -v : v, &q, &tie))
+		if (g_digits(m, e, x, v < 0 ? -v : v, &q))
 			goto slow;
 		if (q >= 1000000 && !(q == 1000000 && k)) {
 			x++;
@@ -270,16 +270,17 @@ size_t fmt_double_g(char *dst, double v)
 		}
 		break;
 	}
-	if (k == 4 || tie)
+	if (k == 4)
 		goto slow;
 	if (q == 1000000) { /* rounding carried into a new digit */
 		q = 100000;
 		x++;
 	}
-	for (i = 5; i >= 0; i--) {
-		digits[i] = (char) ('0' + q % 10);
-		q /= 10;
-	}
+	/*
+	 * The six digits: q < 10^6, so the first two of eight are zeros. Runs of them are copied
+	 * as 8 bytes (at most 6 count; buf8 and the 32 bytes of room hold the rest).
+	 */
+	tk_store_u64(buf8, fmt_ascii8((uint32_t) q), TK_BYTE_ORDER_LE);
 	n = 6;
 	if (x < -4 || x >= 6) {
 		while (n > 1 && digits[n - 1] == '0')
@@ -287,7 +288,7 @@ size_t fmt_double_g(char *dst, double v)
 		*p++ = digits[0];
 		if (n > 1) {
 			*p++ = '.';
-			memcpy(p, digits + 1, (size_t) (n - 1));
+			memcpy(p, digits + 1, 8);
 			p += n - 1;
 		}
 		*p++ = 'e';
@@ -301,13 +302,13 @@ size_t fmt_double_g(char *dst, double v)
 		return (size_t) (p - dst);
 	}
 	if (x >= 0) {
-		memcpy(p, digits, (size_t) x + 1);
+		memcpy(p, digits, 8);
 		p += x + 1;
 		while (n > x + 1 && digits[n - 1] == '0')
 			n--;
 		if (n > x + 1) {
 			*p++ = '.';
-			memcpy(p, digits + x + 1, (size_t) (n - x - 1));
+			memcpy(p, digits + x + 1, 8);
 			p += n - x - 1;
 		}
 		return (size_t) (p - dst);
@@ -318,7 +319,7 @@ size_t fmt_double_g(char *dst, double v)
 	*p++ = '.';
 	for (i = 0; i < -x - 1; i++)
 		*p++ = '0';
-	memcpy(p, digits, (size_t) n);
+	memcpy(p, digits, 8);
 	p += n;
 	return (size_t) (p - dst);
 slow:

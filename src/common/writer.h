@@ -19,6 +19,7 @@
 
 #include <tracekit/status.h>
 
+#include "bytes.h"
 #include "error.h"
 
 /* The most any caller asks writer_reserve() for; buffers are never smaller. */
@@ -135,46 +136,90 @@ static inline void fmt_put_digits(char *end, uint64_t v)
 	fmt_put_digits32(end, (uint32_t) v);
 }
 
-/* Decimal digits of @v at @dst (room for 20 bytes); returns the count. */
+/*
+ * The eight decimal digits of @v < 10^8 (leading zeros kept) as eight ASCII bytes in one
+ * 64-bit word, the first digit in the lowest byte, so that tk_store_u64(dst, x, LE) writes
+ * them in reading order. Pure arithmetic, no table and no branch: the value is split into
+ * two 4-digit halves in 32-bit lanes, each lane into 2-digit quarters in 16-bit lanes, each
+ * of those into single digits in bytes. Division by 100 and by 10 inside the lanes is a
+ * multiply and a shift: floor(x * 10486 / 2^20) = x / 100 for x < 10^4, and
+ * floor(x * 103 / 2^10) = x / 10 for x < 100 (test-writer.c checks every value). No lane
+ * product carries into the next lane.
+ */
+static inline uint64_t fmt_ascii8(uint32_t v)
+{
+	uint64_t x = (uint64_t) (v / 10000) | ((uint64_t) (v % 10000) << 32);
+	uint64_t h = ((x * 10486) >> 20) & UINT64_C(0x0000007F0000007F);
+	uint64_t t;
+
+	x = h | ((x - h * 100) << 16);
+	t = ((x * 103) >> 10) & UINT64_C(0x000F000F000F000F);
+	x = t | ((x - t * 10) << 8);
+	return x + UINT64_C(0x3030303030303030);
+}
+
+/*
+ * The digits of @v < 10^8 without leading zeros at @dst, given their count @n (1 to 8):
+ * one 8-byte store, so up to 8 bytes are written whatever @n.
+ */
+static inline void fmt_put_short(char *dst, uint32_t v, unsigned int n)
+{
+	tk_store_u64(dst, fmt_ascii8(v) >> (64 - 8 * n), TK_BYTE_ORDER_LE);
+}
+
+/*
+ * Decimal digits of @v at @dst; returns the count. Room for 20 bytes: the bytes after the
+ * digits, up to dst + 20, may be overwritten. The digit count comes from the bit length
+ * and the digits from fmt_ascii8(), so the only branches are on magnitude (one digit, below
+ * 10^8, below 10^16): printed values vary in length from one field to the next, and the
+ * branch per digit pair this replaces mispredicted often.
+ */
 static inline size_t fmt_u64(char *dst, uint64_t v)
 {
 	unsigned int n;
 
-	/* most printed integers (CPU ids, pids, counts, indexes) have four digits or fewer */
-	if (v < 100) {
-		if (v < 10) {
-			*dst = (char) ('0' + v);
-			return 1;
-		}
-		memcpy(dst, writer_digit_pairs + v * 2, 2);
-		return 2;
-	}
-	if (v < 10000) {
-		uint32_t hi = (uint32_t) v / 100, lo = (uint32_t) v % 100;
-
-		if (hi < 10) {
-			*dst = (char) ('0' + hi);
-			memcpy(dst + 1, writer_digit_pairs + lo * 2, 2);
-			return 3;
-		}
-		memcpy(dst, writer_digit_pairs + hi * 2, 2);
-		memcpy(dst + 2, writer_digit_pairs + lo * 2, 2);
-		return 4;
+	if (v < 10) { /* one digit (CPU numbers, indexes, flags) is common enough to skip */
+		*dst = (char) ('0' + v);
+		return 1;
 	}
 	n = fmt_count_digits(v);
+	if (TK_LIKELY(v < UINT64_C(100000000))) {
+		fmt_put_short(dst, (uint32_t) v, n);
+		return n;
+	}
+	if (v < UINT64_C(10000000000000000)) {
+		uint32_t hi = (uint32_t) (v / UINT64_C(100000000));
 
-	fmt_put_digits(dst + n, v);
-	return n;
+		n -= 8;
+		fmt_put_short(dst, hi, n);
+		tk_store_u64(dst + n, fmt_ascii8((uint32_t) (v - hi * UINT64_C(100000000))),
+			     TK_BYTE_ORDER_LE);
+		return n + 8;
+	} else {
+		uint32_t top = (uint32_t) (v / UINT64_C(10000000000000000)); /* <= 1844 */
+		uint64_t rest = v - top * UINT64_C(10000000000000000);
+		uint32_t hi = (uint32_t) (rest / UINT64_C(100000000));
+
+		n -= 16;
+		fmt_put_short(dst, top, n);
+		tk_store_u64(dst + n, fmt_ascii8(hi), TK_BYTE_ORDER_LE);
+		tk_store_u64(dst + n + 8, fmt_ascii8((uint32_t) (rest - hi * UINT64_C(100000000))),
+			     TK_BYTE_ORDER_LE);
+		return n + 16;
+	}
 }
 
-/* Signed decimal (room for 20 bytes); returns the count. */
+/*
+ * Signed decimal; returns the count. Room for 20 bytes, as fmt_u64(). The sign is written
+ * whatever it is and kept only for negative values, so a random sign costs no branch.
+ */
 static inline size_t fmt_i64(char *dst, int64_t v)
 {
-	if (v < 0) {
-		*dst = '-';
-		return 1 + fmt_u64(dst + 1, (uint64_t) 0 - (uint64_t) v);
-	}
-	return fmt_u64(dst, (uint64_t) v);
+	uint64_t neg = (uint64_t) (v < 0);
+	uint64_t mag = ((uint64_t) v ^ (0 - neg)) + neg; /* |v|, INT64_MIN included */
+
+	*dst = '-';
+	return neg + fmt_u64(dst + neg, mag);
 }
 
 /* Exactly 9 digits of @v < 10^9 (nanoseconds of a second) at @dst. */
@@ -183,25 +228,41 @@ static inline void fmt_put_ns9(char *dst, uint32_t v)
 	uint32_t top = v / 100000000;
 
 	dst[0] = (char) ('0' + top);
-	fmt_put_digits8(dst + 9, v - top * 100000000);
+	tk_store_u64(dst + 1, fmt_ascii8(v - top * 100000000), TK_BYTE_ORDER_LE);
 }
 
 /* At least @width decimal digits, zero-padded (room for max(20, width) bytes). */
 size_t fmt_u64_pad(char *dst, uint64_t v, unsigned int width);
 
-/* Upper-case hexadecimal without prefix (room for 16 bytes), a byte at a time. */
+/* The two upper-case hex digits of the byte @b as a 16-bit word, the first in the low byte. */
+static inline uint64_t fmt_hex_pair(uint32_t b)
+{
+	return tk_load_u16(writer_hex_pairs + b * 2, TK_BYTE_ORDER_LE);
+}
+
+/* The 8 upper-case hex digits of @v in a 64-bit word, the first in the low byte. */
+static inline uint64_t fmt_hex8(uint32_t v)
+{
+	return fmt_hex_pair(v >> 24) | fmt_hex_pair(v >> 16 & 0xff) << 16 |
+	       fmt_hex_pair(v >> 8 & 0xff) << 32 | fmt_hex_pair(v & 0xff) << 48;
+}
+
+/*
+ * Upper-case hexadecimal without prefix; returns the count. Room for 16 bytes, which may
+ * be written past the digits: the digits of each 32-bit half come from fmt_hex8() and are
+ * stored as 8 bytes, so the only branch is on the value's half.
+ */
 static inline size_t fmt_hex_upper(char *dst, uint64_t v)
 {
 	unsigned int n = (64 - (unsigned int) __builtin_clzll(v | 1) + 3) / 4;
-	char *p = dst + n;
 
-	while (p - dst >= 2) {
-		p -= 2;
-		memcpy(p, writer_hex_pairs + (v & 0xff) * 2, 2);
-		v >>= 8;
+	if (v >> 32) {
+		tk_store_u64(dst, fmt_hex8((uint32_t) (v >> 32)) >> (8 * (16 - n)),
+			     TK_BYTE_ORDER_LE);
+		tk_store_u64(dst + n - 8, fmt_hex8((uint32_t) v), TK_BYTE_ORDER_LE);
+	} else {
+		tk_store_u64(dst, fmt_hex8((uint32_t) v) >> (8 * (8 - n)), TK_BYTE_ORDER_LE);
 	}
-	if (p > dst)
-		dst[0] = writer_hex_pairs[(v & 15) * 2 + 1];
 	return n;
 }
 

@@ -52,6 +52,7 @@ struct plan_op {
 	uint32_t len;
 	uint32_t a;
 	uint64_t mask;
+	const void *handler; /* plan_run()'s label for code, filled in when the plan is built */
 	const char *lit;
 	const struct model_fc *fc;
 	const uint32_t *targets;
@@ -64,15 +65,24 @@ struct plan_op {
  */
 struct enum_table {
 	uint64_t lo;	/* first value (two's complement for signed enums) */
-	uint64_t count; /* values lo .. lo + count - 1 */
-	uint32_t *off;	/* text of value lo + k: text + off[k] .. text + off[k + 1] */
+	uint64_t count; /* values lo .. lo + count - 1; segments with keys */
+	uint32_t *off;	/* text of value lo + k (segment k): text + off[k] .. text + off[k + 1] */
 	char *text;
+	/*
+	 * Segments, for enumerations whose values span too much for a text per value: keys[k]
+	 * is the first value of segment k as an order-preserving unsigned key (value ^ flip,
+	 * flip being the sign bit for signed enumerations), keys[0] = 0, and the text is only
+	 * "( " and the labels, the same for every value of the segment. NULL: a text per value.
+	 */
+	uint64_t *keys;
+	uint64_t flip;
 };
 
 #define ENUM_TABLE_MAX 256
+#define ENUM_SEGS_MAX  1024
 
 struct plan {
-	const struct tk_event_class *ec;
+	struct plan_head head; /* first: plan_event_class() */
 	struct plan_op *ops;
 	uint32_t n;
 	char *text;	    /* all literals */
@@ -167,7 +177,103 @@ static void enum_table_free(struct enum_table *t)
 		return;
 	free(t->off);
 	free(t->text);
+	free(t->keys);
 	free(t);
+}
+
+static int key_cmp(const void *a, const void *b)
+{
+	uint64_t x = *(const uint64_t *) a, y = *(const uint64_t *) b;
+
+	return (x > y) - (x < y);
+}
+
+/*
+ * The segments of babeltrace2's text of @fc (see struct enum_table): every range starts a
+ * segment and the value after it starts another, so the labels that match are the same
+ * throughout a segment, and are rendered once here by pretty_put_enum_labels(). NULL (not
+ * an error) for enumerations with too many ranges or labels too long for the scratch writer.
+ */
+static struct enum_table *enum_segs_build(const struct model_fc *fc)
+{
+	struct enum_table *t = NULL;
+	struct writer w = {NULL, 0, 0, -1, 0};
+	uint64_t flip = fc->is_signed ? UINT64_C(1) << 63 : 0, *keys;
+	size_t n = 1, labels = 16, total = 0, i, k;
+	uint32_t j;
+
+	for (i = 0; i < fc->u.en.count; i++) {
+		n += 2 * (size_t) fc->u.en.maps[i].nranges;
+		labels += strlen(fc->u.en.maps[i].label) * 4 + 4;
+	}
+	if (n > ENUM_SEGS_MAX || labels > WRITER_MAX_RESERVE)
+		return NULL;
+	keys = malloc(n * sizeof(*keys));
+	if (!keys)
+		return NULL;
+	keys[0] = 0;
+	n = 1;
+	for (i = 0; i < fc->u.en.count; i++) {
+		const struct model_enum_mapping *mp = &fc->u.en.maps[i];
+
+		for (j = 0; j < mp->nranges; j++) {
+			uint64_t lo = mp->ranges[j].lo.u ^ flip, hi = mp->ranges[j].hi.u ^ flip;
+
+			if (lo > hi) /* matches nothing */
+				continue;
+			keys[n++] = lo;
+			if (hi != UINT64_MAX)
+				keys[n++] = hi + 1;
+		}
+	}
+	qsort(keys, n, sizeof(*keys), key_cmp);
+	for (i = 1, k = 1; i < n; i++)
+		if (keys[i] != keys[k - 1])
+			keys[k++] = keys[i];
+	n = k;
+	if (writer_init(&w, -1, WRITER_MAX_RESERVE * 2) < 0)
+		goto fail;
+	t = calloc(1, sizeof(*t));
+	if (!t)
+		goto fail;
+	t->keys = keys;
+	keys = NULL;
+	t->flip = flip;
+	t->count = n;
+	t->off = malloc((n + 1) * sizeof(*t->off));
+	t->text = malloc(n * labels + 16); /* padded: copied 16 bytes at a time */
+	if (!t->off || !t->text)
+		goto fail;
+	for (k = 0; k < n; k++) {
+		w.len = 0;
+		pretty_put_enum_labels(&w, fc, t->keys[k] ^ flip);
+		t->off[k] = (uint32_t) total;
+		memcpy(t->text + total, w.buf, w.len);
+		total += w.len;
+	}
+	t->off[n] = (uint32_t) total;
+	writer_fini(&w);
+	return t;
+fail:
+	free(keys);
+	writer_fini(&w);
+	enum_table_free(t);
+	return NULL;
+}
+
+/* The segment of @t holding the value with key @key: the last k with keys[k] <= key. */
+static inline uint64_t enum_segs_find(const struct enum_table *t, uint64_t key)
+{
+	uint64_t lo = 0, n = t->count;
+
+	while (n > 1) {
+		uint64_t half = n / 2;
+
+		if (t->keys[lo + half] <= key)
+			lo += half;
+		n -= half;
+	}
+	return lo;
 }
 
 /*
@@ -218,7 +324,7 @@ enum_table_build(const struct model_fc *fc,
 	t->lo = lo;
 	t->count = hi - lo + 1;
 	t->off = malloc((t->count + 1) * sizeof(*t->off));
-	t->text = malloc(t->count * (labels + 128));
+	t->text = malloc(t->count * (labels + 128) + 16); /* padded, as above */
 	if (!t->off || !t->text)
 		goto fail;
 	for (k = 0; k < t->count; k++) {
@@ -246,6 +352,8 @@ static enum tk_status compile_int(struct builder *b, const struct model_fc *fc)
 
 		t = b->json ? enum_table_build(fc, json_put_enum, 6)
 			    : enum_table_build(fc, pretty_put_enum, 4);
+		if (!t && !b->json)
+			t = enum_segs_build(fc);
 		if (t && !(slot = vec_push(&b->enums, sizeof(*slot)))) {
 			enum_table_free(t);
 			return TK_FAIL(TK_ERR_NOMEM, "Cannot build print plan");
@@ -255,6 +363,7 @@ static enum tk_status compile_int(struct builder *b, const struct model_fc *fc)
 		OP(o, b, b->json ? P_JENUM : P_ENUM);
 		o->fc = fc;
 		o->enums = t;
+		o->a = fc->base == 10 ? 1u + fc->is_signed : 0; /* container written inline */
 		return TK_OK;
 	}
 	if (b->json) { /* JSON numbers are decimal */
@@ -471,7 +580,7 @@ static enum tk_status builder_finish(struct builder *b, const struct tk_event_cl
 		return TK_FAIL(TK_ERR_NOMEM, "Cannot build print plan");
 	pl = calloc(1, sizeof(*pl));
 	if (pl) {
-		pl->ec = ec;
+		pl->head.ec = ec;
 		pl->n = (uint32_t) b->ops.len;
 		pl->ops = malloc(b->ops.len * sizeof(struct plan_op));
 		/* padded: literals are copied 16 bytes at a time */
@@ -499,6 +608,7 @@ static enum tk_status builder_finish(struct builder *b, const struct tk_event_cl
 		if (po->code == P_VARIANT)
 			po->targets = pl->jumps + po->a;
 	}
+	plan_run(NULL, pl, NULL); /* thread it: handler addresses in the operations */
 	*out = pl;
 	return TK_OK;
 }
@@ -601,20 +711,17 @@ void plan_free(struct plan *pl)
 	free(pl);
 }
 
-const struct tk_event_class *plan_event_class(const struct plan *pl)
-{
-	return pl->ec;
-}
-
 /*
- * Room kept free at the output position between operations: a literal of up to 16 bytes
- * (copied as 16) plus the widest fixed-size value (0b and 64 binary digits).
+ * Room kept free at the output position between operations: the widest fixed-size value (0b
+ * and 64 binary digits) plus a literal of up to PLAN_LIT_INLINE bytes, copied by 16.
  */
-#define PLAN_SLACK 128
+#define PLAN_LIT_INLINE 128
+#define PLAN_SLACK	256
 
 /*
  * Threaded dispatch (GNU C label addresses), as in the decoder: each operation writes its
- * literal, does its work and jumps straight to the next one's handler. The output position
+ * literal, does its work and jumps straight to the next one's handler, whose address the
+ * operation holds (a call without an event fills them in when the plan is built). The output position
  * lives in a local (a register) rather than in the writer: before each operation at least
  * PLAN_SLACK bytes are free, so fixed-size values are formatted with no bounds check, and
  * only values of unbounded size (strings, enumerations, floats) go through the writer.
@@ -633,7 +740,7 @@ void plan_run(struct tk_printer *p, const struct plan *pl, const struct tk_event
 		[P_JFLOAT] = &&L_P_JFLOAT,   [P_JSTR] = &&L_P_JSTR,   [P_JARRAY] = &&L_P_JARRAY,
 		[P_JELEM] = &&L_P_JELEM,     [P_JLOOP] = &&L_P_JLOOP,
 	};
-	struct writer *w = &p->out;
+	struct writer *w;
 	const struct plan_op *ops = pl->ops, *o = ops;
 	const struct model_value *v = NULL;
 	struct frame {
@@ -642,7 +749,17 @@ void plan_run(struct tk_printer *p, const struct plan *pl, const struct tk_event
 		const struct plan_op *start;
 	} stack[PLAN_MAX_DEPTH + 1];
 	unsigned int sp = 0;
-	char *q, *lim = w->buf + w->cap - PLAN_SLACK;
+	char *q, *lim;
+
+	if (TK_UNLIKELY(!ev)) { /* each operation's handler, once per plan */
+		struct plan_op *po = ((struct plan *) (uintptr_t) pl)->ops;
+
+		for (uint32_t i = 0; i < pl->n; i++)
+			po[i].handler = labels[po[i].code];
+		return;
+	}
+	w = &p->out;
+	lim = w->buf + w->cap - PLAN_SLACK;
 
 /* hand the position to the writer for a call, and take it back */
 #define SYNC() (w->len = (size_t) (q - w->buf))
@@ -660,13 +777,17 @@ void plan_run(struct tk_printer *p, const struct plan *pl, const struct tk_event
 		if (TK_LIKELY(o->len <= 16)) {                                                     \
 			memcpy(q, o->lit, 16); /* plan text is padded */                           \
 			q += o->len;                                                               \
+		} else if (o->len <= PLAN_LIT_INLINE) {                                            \
+			for (uint32_t i_ = 0; i_ < o->len; i_ += 16)                               \
+				memcpy(q + i_, o->lit + i_, 16);                                   \
+			q += o->len;                                                               \
 		} else {                                                                           \
 			SYNC();                                                                    \
 			writer_write(w, o->lit, o->len);                                           \
 			LOAD();                                                                    \
 		}                                                                                  \
 		ROOM();                                                                            \
-		goto *labels[o->code];                                                             \
+		goto *(o->handler);                                                                \
 	} while (0)
 #define NEXT()                                                                                     \
 	do {                                                                                       \
@@ -677,6 +798,20 @@ void plan_run(struct tk_printer *p, const struct plan *pl, const struct tk_event
 	do {                                                                                       \
 		o = (target);                                                                      \
 		DISPATCH();                                                                        \
+	} while (0)
+/* @n bytes of padded text: copied 16 at a time when short, then room again */
+#define PUT_TEXT(s, n)                                                                             \
+	do {                                                                                       \
+		const char *s_ = (s);                                                              \
+		size_t n_ = (n);                                                                   \
+		if (TK_LIKELY(n_ <= PLAN_LIT_INLINE)) {                                            \
+			for (size_t i_ = 0; i_ < n_; i_ += 16)                                     \
+				memcpy(q + i_, s_ + i_, 16);                                       \
+			q += n_;                                                                   \
+			ROOM();                                                                    \
+		} else {                                                                           \
+			CALL(writer_write(w, s_, n_));                                             \
+		}                                                                                  \
 	} while (0)
 #define CALL(expr)                                                                                 \
 	do {                                                                                       \
@@ -728,17 +863,34 @@ L_P_BIN : {
 	v++;
 	NEXT();
 }
-L_P_ENUM:
-	if (o->enums && v->v.u - o->enums->lo < o->enums->count) {
-		const struct enum_table *t = o->enums;
-		uint64_t k = v->v.u - t->lo;
+L_P_ENUM : {
+	const struct enum_table *t = o->enums;
+	uint64_t k;
 
-		CALL(writer_write(w, t->text + t->off[k], t->off[k + 1] - t->off[k]));
+	if (t && t->keys) {
+		k = enum_segs_find(t, v->v.u ^ t->flip);
+	} else if (t && v->v.u - t->lo < t->count) {
+		k = v->v.u - t->lo;
 	} else {
 		CALL(pretty_put_enum(w, o->fc, v->v.u));
+		v++;
+		NEXT();
+	}
+	PUT_TEXT(t->text + t->off[k], t->off[k + 1] - t->off[k]);
+	if (t->keys) { /* segment texts stop before the container */
+		if (o->a) {
+			memcpy(q, " : container = ", 16);
+			q += 15;
+			q += o->a == 2 ? fmt_i64(q, v->v.i) : fmt_u64(q, v->v.u);
+			memcpy(q, " )", 2);
+			q += 2;
+		} else {
+			CALL(pretty_put_enum_tail(w, o->fc, v->v.u));
+		}
 	}
 	v++;
 	NEXT();
+}
 L_P_FLOAT:
 	q += fmt_double_g(q, v->v.d);
 	v++;
@@ -810,7 +962,7 @@ L_P_JENUM:
 		const struct enum_table *t = o->enums;
 		uint64_t k = v->v.u - t->lo;
 
-		CALL(writer_write(w, t->text + t->off[k], t->off[k + 1] - t->off[k]));
+		PUT_TEXT(t->text + t->off[k], t->off[k + 1] - t->off[k]);
 	} else {
 		CALL(json_put_enum(w, o->fc, v->v.u));
 	}
@@ -861,5 +1013,6 @@ L_P_JLOOP : {
 #undef NEXT
 #undef GOTO
 #undef CALL
+#undef PUT_TEXT
 }
 #pragma GCC diagnostic pop

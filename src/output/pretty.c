@@ -196,53 +196,68 @@ static inline unsigned int block_escapes(const char *s)
 #endif
 
 /*
+ * The escaped text of the @k (at most 16) bytes at @blk, whose escapes are the bits of @m,
+ * at @q; returns the new end. @blk has 32 readable bytes: each clean run between escapes
+ * is copied as 16 bytes, so the cost goes by escapes, not by bytes. Writes at most 16
+ * bytes past the end it returns.
+ */
+static char *escape_block(char *q, const char *blk, unsigned int m, size_t k)
+{
+	size_t pos = 0;
+
+	while (m) {
+		unsigned int j = (unsigned int) __builtin_ctz(m);
+		unsigned char c = (unsigned char) blk[j];
+		char e = escape_char[c];
+
+		memcpy(q, blk + pos, 16);
+		q += j - pos;
+		q[0] = '\\';
+		q[1] = e;
+		q[2] = TK_HEX_LOWER[c >> 4]; /* kept for \xHH only */
+		q[3] = TK_HEX_LOWER[c & 15];
+		q += e == 'x' ? 4 : 2;
+		pos = j + 1;
+		m &= m - 1;
+	}
+	memcpy(q, blk + pos, 16);
+	return q + (k - pos);
+}
+
+/*
  * Escaped copy of @n bytes of @s at @q (room for 4 * n + 16 bytes); returns the new end.
- * Strings without escapes (nearly all) are checked and copied 16 bytes at a time: a short
- * string through a zero-padded copy, the end of a long one as a block overlapping the
- * previous one. Only a block holding an escape takes the byte loop.
+ * Strings without escapes (nearly all) are checked and copied 16 bytes at a time, the end
+ * of a long one as a block overlapping the previous one. A block holding escapes, or a
+ * short string, goes through a 32-byte copy to escape_block(), which never reads past @n.
  */
 static char *escape_into(char *q, const char *s, size_t n)
 {
-	const unsigned char *u = (const unsigned char *) s;
+	char blk[32];
 	size_t i = 0;
+	unsigned int m;
 
-	if (n < 16) {
-		char pad[16] = {0};
-
-		memcpy(pad, s, n);
-		if (!(block_escapes(pad) & ((1u << n) - 1))) {
-			memcpy(q, pad, 16);
-			return q + n;
-		}
-	} else {
-		while (n - i >= 16 && !block_escapes(s + i)) {
+	while (n - i >= 16) {
+		m = block_escapes(s + i);
+		if (TK_LIKELY(!m)) {
 			memcpy(q, s + i, 16);
 			q += 16;
-			i += 16;
+		} else {
+			memcpy(blk, s + i, 16);
+			memset(blk + 16, 0, 16);
+			q = escape_block(q, blk, m, 16);
 		}
-		if (i == n)
-			return q;
-		if (n - i < 16 && !block_escapes(s + n - 16)) { /* overlaps clean bytes */
-			memcpy(q + (n - i) - 16, s + n - 16, 16);
-			return q + (n - i);
-		}
+		i += 16;
 	}
-	for (; i < n; i++) {
-		unsigned char c = u[i];
-		char e = escape_char[c];
-
-		if (TK_LIKELY(!e)) {
-			*q++ = (char) c;
-			continue;
-		}
-		*q++ = '\\';
-		*q++ = e;
-		if (e == 'x') {
-			*q++ = TK_HEX_LOWER[c >> 4];
-			*q++ = TK_HEX_LOWER[c & 15];
-		}
+	if (i == n)
+		return q;
+	if (i && !block_escapes(s + n - 16)) { /* overlaps clean bytes */
+		memcpy(q + (n - i) - 16, s + n - 16, 16);
+		return q + (n - i);
 	}
-	return q;
+	memset(blk, 0, sizeof(blk));
+	memcpy(blk, s + i, n - i);
+	m = block_escapes(blk) & ((1u << (n - i)) - 1);
+	return escape_block(q, blk, m, n - i);
 }
 
 void pretty_put_escaped(struct writer *w, const char *s, size_t n)
@@ -316,7 +331,7 @@ static void put_int(struct writer *w, const struct model_fc *fc, uint64_t u)
 	writer_commit_to(w, p);
 }
 
-void pretty_put_enum(struct writer *w, const struct model_fc *fc, uint64_t u)
+void pretty_put_enum_labels(struct writer *w, const struct model_fc *fc, uint64_t u)
 {
 	uint32_t i, k;
 	int n = 0;
@@ -340,9 +355,19 @@ void pretty_put_enum(struct writer *w, const struct model_fc *fc, uint64_t u)
 	}
 	if (!n)
 		PUT(w, "<unknown>");
+}
+
+void pretty_put_enum_tail(struct writer *w, const struct model_fc *fc, uint64_t u)
+{
 	PUT(w, " : container = ");
 	put_int(w, fc, u);
 	PUT(w, " )");
+}
+
+void pretty_put_enum(struct writer *w, const struct model_fc *fc, uint64_t u)
+{
+	pretty_put_enum_labels(w, fc, u);
+	pretty_put_enum_tail(w, fc, u);
 }
 
 void pretty_put_double(struct writer *w, double d)
@@ -379,6 +404,7 @@ static int time_of_day(struct tk_printer *p, int64_t sec)
 		 tm.tm_min, tm.tm_sec);
 	p->cached_len = strlen(p->cached_time);
 	p->cached_sec = sec;
+	p->cached_sec_ns = (uint64_t) sec * (uint64_t) NS_PER_S;
 	p->has_cached_sec = 1;
 	return 0;
 }
@@ -452,29 +478,44 @@ static void put_timestamp(struct tk_printer *p, const struct tk_event *ev, int *
 	int names = !!(p->flags & TK_PRINT_NAMES_HEADER);
 	char *q;
 
-	/* the default line start, "[HH:MM:SS.nnnnnnnnn] (+S.nnnnnnnnn) ", in one go */
+	/*
+	 * The default line start, "[HH:MM:SS.nnnnnnnnn] (+S.nnnnnnnnn) ", in one go. Within the
+	 * second already cached and for deltas below a second (nearly every event), no division.
+	 */
 	if (!(p->flags & (TK_PRINT_NAMES_HEADER | TK_PRINT_CLOCK_CYCLES | TK_PRINT_CLOCK_SECONDS |
 			  TK_PRINT_NO_DELTA)) &&
-	    ev->ns >= 0 && p->has_last_ns && ev->ns >= p->last_ns &&
-	    time_of_day(p, ev->ns / NS_PER_S) == 0) {
-		uint64_t delta = (uint64_t) ev->ns - (uint64_t) p->last_ns;
+	    ev->ns >= 0 && p->has_last_ns && ev->ns >= p->last_ns) {
+		uint64_t delta = (uint64_t) ev->ns - (uint64_t) p->last_ns, frac;
+		uint64_t sub = (uint64_t) ev->ns - p->cached_sec_ns;
 
+		if (TK_UNLIKELY(!p->has_cached_sec || sub >= (uint64_t) NS_PER_S)) {
+			if (time_of_day(p, ev->ns / NS_PER_S))
+				goto general;
+			sub = (uint64_t) (ev->ns % NS_PER_S);
+		}
 		q = writer_reserve(w, 96);
 		*q++ = '[';
 		memcpy(q, p->cached_time, sizeof(p->cached_time));
 		q += p->cached_len;
 		*q++ = '.';
-		fmt_put_ns9(q, (uint32_t) (ev->ns % NS_PER_S));
+		fmt_put_ns9(q, (uint32_t) sub);
 		memcpy(q + 9, "] (+", 4);
 		q += 13;
-		q += fmt_u64(q, delta / 1000000000u);
+		if (TK_LIKELY(delta < (uint64_t) NS_PER_S)) {
+			*q++ = '0';
+			frac = delta;
+		} else {
+			q += fmt_u64(q, delta / 1000000000u);
+			frac = delta % 1000000000u;
+		}
 		*q++ = '.';
-		fmt_put_ns9(q, (uint32_t) (delta % 1000000000u));
+		fmt_put_ns9(q, (uint32_t) frac);
 		memcpy(q + 9, ") ", 2);
 		writer_commit_to(w, q + 11);
 		*start_line = 1;
 		return;
 	}
+general:
 	if (names)
 		PUT(w, "timestamp = ");
 	else
@@ -645,8 +686,8 @@ enum tk_status pretty_header_text(struct tk_printer *p, const struct tk_event_cl
 	return st;
 }
 
-enum tk_status pretty_plan_for(struct tk_printer *p, const struct tk_event_class *ec,
-			       const struct plan **out)
+enum tk_status pretty_plan_build(struct tk_printer *p, const struct tk_event_class *ec,
+				 const struct plan **out)
 {
 	struct plan *pl;
 	enum tk_status st;

@@ -40,6 +40,7 @@ struct tk_printer {
 	uint64_t last_cycles;
 	/* time of day of the last whole second printed */
 	int64_t cached_sec;
+	uint64_t cached_sec_ns; /* cached_sec * 10^9, to test a time without dividing */
 	uint8_t has_cached_sec;
 	char cached_time[32]; /* "YYYY-MM-DD " (when dated) then "HH:MM:SS" */
 	size_t cached_len;
@@ -88,13 +89,37 @@ enum tk_status printer_close(struct tk_printer *p);
  * scopes, compiled once (literals merged, hidden fields skipped, formats chosen).
  */
 enum tk_status plan_build(struct tk_printer *p, const struct tk_event_class *ec, struct plan **out);
+/* Write @ev by @pl; without an event, only thread @pl (its builder's last step). */
 void plan_run(struct tk_printer *p, const struct plan *pl, const struct tk_event *ev);
 void plan_free(struct plan *pl);
-const struct tk_event_class *plan_event_class(const struct plan *pl);
+
+/* The first member of every plan: its event class is read inline, once per event. */
+struct plan_head {
+	const struct tk_event_class *ec;
+};
+
+static inline const struct tk_event_class *plan_event_class(const struct plan *pl)
+{
+	return ((const struct plan_head *) (const void *) pl)->ec;
+}
+
+/* pretty_plan_for() when @ec has no plan yet: build it and keep it. */
+enum tk_status pretty_plan_build(struct tk_printer *p, const struct tk_event_class *ec,
+				 const struct plan **out);
 
 /* The plan of @ec for the printer's style, built on first use and kept. */
-enum tk_status pretty_plan_for(struct tk_printer *p, const struct tk_event_class *ec,
-			       const struct plan **out);
+static inline enum tk_status pretty_plan_for(struct tk_printer *p, const struct tk_event_class *ec,
+					     const struct plan **out)
+{
+	const struct plan *pl;
+
+	if (TK_LIKELY(ec->index < p->n_plans && (pl = p->plans[ec->index]) &&
+		      plan_event_class(pl) == ec)) {
+		*out = pl;
+		return TK_OK;
+	}
+	return pretty_plan_build(p, ec, out);
+}
 
 /* What a JSON plan holds besides the fields (see plan_build_json()). */
 struct plan_json_spec {
@@ -119,6 +144,10 @@ void pretty_put_escaped(struct writer *w, const char *s, size_t n);
 
 /* An enumeration value: ( "LABEL", ... : container = N ). */
 void pretty_put_enum(struct writer *w, const struct model_fc *fc, uint64_t u);
+
+/* Its two parts: "( " and the labels (or <unknown>), then " : container = N )". */
+void pretty_put_enum_labels(struct writer *w, const struct model_fc *fc, uint64_t u);
+void pretty_put_enum_tail(struct writer *w, const struct model_fc *fc, uint64_t u);
 
 /* A double as printf's %g. */
 void pretty_put_double(struct writer *w, double d);

@@ -292,7 +292,10 @@ static int fast_line(struct tc_cache *c, const struct tc_name *nm, const struct 
 		k += len;
 		c->head[k++] = '-';
 		n = fmt_i64(c->head + k, pid);
-		k += n < 5 ? 5 : n;
+		/* "%-5d": fmt_i64() may scribble after the digits, so pad again */
+		for (; n < 5; n++)
+			c->head[k + n] = ' ';
+		k += n;
 		c->head_len = (uint32_t) k;
 		c->head_pid = pid;
 		c->head_comm = comm;

@@ -8,11 +8,18 @@
  * babeltrace2 follows, written here from its documented output: backslash, both quotes and
  * '?' get a backslash, the C control characters their letter (ESC is \e), other control
  * characters and DEL \xHH, and every other byte (UTF-8 included) is printed as it is.
+ *
+ * Enumerations: print plans pre-render an enumeration's labels, per value for small spans
+ * and per segment of values for wide ones (src/output/pretty-plan.c); a plan's line must
+ * show what pretty_put_enum(), which searches the mappings per value, shows, and what
+ * babeltrace2 shows for hand-picked values: every matching label in mapping order, or
+ * <unknown>.
  */
 #include <stdarg.h>
 #include <stddef.h>
 #include <setjmp.h>
 #include <stdint.h>
+#include <inttypes.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -145,11 +152,157 @@ static void test_random_strings(void **state)
 	}
 }
 
+/* ---- enumerations in print plans ----------------------------------------------------------- */
+
+/* Lines of a plan for events "e" with one payload field "x" of class @en, one per value. */
+static void plan_line(struct model_fc *en, const uint64_t *u, size_t n_values, char **lines)
+{
+	struct model_member mb = {"x", "x", en};
+	struct model_fc payload;
+	struct model_stream_class sc;
+	struct tk_event_class ec;
+	struct tk_printer p;
+	struct tk_event ev;
+	struct model_value v[1];
+	struct plan *pl;
+	size_t i;
+
+	memset(&payload, 0, sizeof(payload));
+	payload.kind = MODEL_FC_STRUCT;
+	payload.u.st.members = &mb;
+	payload.u.st.count = 1;
+	memset(&sc, 0, sizeof(sc));
+	memset(&ec, 0, sizeof(ec));
+	ec.name = "e";
+	ec.payload = &payload;
+	ec.sc = &sc;
+	memset(&p, 0, sizeof(p));
+	p.flags = TK_PRINT_NAMES_PAYLOAD;
+	assert_int_equal(writer_init(&p.out, -1, 1 << 16), TK_OK);
+	assert_int_equal(plan_build(&p, &ec, &pl), TK_OK);
+	memset(&ev, 0, sizeof(ev));
+	ev.ec = &ec;
+	ev.scope[MODEL_SCOPE_PAYLOAD] = v;
+	for (i = 0; i < n_values; i++) {
+		p.out.len = 0;
+		v[0].v.u = u[i];
+		plan_run(&p, pl, &ev);
+		lines[i] = strndup(p.out.buf, p.out.len);
+		assert_non_null(lines[i]);
+	}
+	plan_free(pl);
+	writer_fini(&p.out);
+}
+
+/* What the line must be: the slow path's text of the value inside the fixed parts. */
+static void check_enum_lines(struct model_fc *en, const uint64_t *u, size_t n)
+{
+	char **lines = calloc(n, sizeof(*lines));
+	struct writer w;
+	size_t i;
+
+	assert_non_null(lines);
+	plan_line(en, u, n, lines);
+	assert_int_equal(writer_init(&w, -1, 0), TK_OK);
+	for (i = 0; i < n; i++) {
+		w.len = 0;
+		writer_write(&w, "e: { x = ", 9);
+		pretty_put_enum(&w, en, u[i]);
+		writer_write(&w, " }\n", 3);
+		if (strlen(lines[i]) != w.len || memcmp(lines[i], w.buf, w.len)) {
+			print_error("value %#" PRIx64 ": got \"%s\", want \"%.*s\"\n", u[i],
+				    lines[i], (int) w.len, w.buf);
+			fail();
+		}
+		free(lines[i]);
+	}
+	writer_fini(&w);
+	free(lines);
+}
+
+/* Every range bound, its neighbours and values between, in both signednesses. */
+static void test_enum_plans_match_slow_path(void **state)
+{
+	struct model_range r_neg = {{.i = -100}, {.i = -1}}, r_ok = {{.i = 0}, {.i = 0}},
+			   r_a = {{.i = 10}, {.i = 20}},
+			   r_b[2] = {{{.i = 15}, {.i = 25}}, {{.i = INT64_MIN}, {.i = -1000}}},
+			   r_big = {{.i = 1000000}, {.i = 1000000}},
+			   r_max = {{.i = INT64_MAX - 1}, {.i = INT64_MAX}};
+	struct model_enum_mapping maps[6] = {
+		{"NEG", &r_neg, 1}, {"OK", &r_ok, 1},	{"A", &r_a, 1},
+		{"B?", r_b, 2},	    {"big", &r_big, 1}, {"max", &r_max, 1},
+	};
+	static const int64_t bounds[] = {INT64_MIN, -1000,   -100,	    -1,	      0, 10, 15, 20,
+					 25,	    1000000, INT64_MAX - 1, INT64_MAX};
+	uint64_t values[200];
+	size_t n = 0, i;
+	struct model_fc en;
+	int sign;
+
+	(void) state;
+	for (i = 0; i < sizeof(bounds) / sizeof(bounds[0]); i++) {
+		values[n++] = (uint64_t) bounds[i] - 1;
+		values[n++] = (uint64_t) bounds[i];
+		values[n++] = (uint64_t) bounds[i] + 1;
+	}
+	for (i = 0; i < 50; i++)
+		values[n++] = (uint64_t) (i * 7919 % 1001) - 500;
+	for (sign = 0; sign < 2; sign++) {
+		memset(&en, 0, sizeof(en));
+		en.kind = MODEL_FC_ENUM;
+		en.is_signed = (uint8_t) sign;
+		en.size = 64;
+		en.base = 10;
+		en.u.en.maps = maps;
+		en.u.en.count = 6;
+		check_enum_lines(&en, values, n);
+		en.base = 16;
+		check_enum_lines(&en, values, n);
+	}
+}
+
+/* Hand-written lines: overlapping ranges list both labels, in mapping order. */
+static void test_enum_plan_known_lines(void **state)
+{
+	struct model_range r_a = {{.i = 10}, {.i = 20}}, r_b = {{.i = 15}, {.i = 25}},
+			   r_n = {{.i = -100}, {.i = -1}}, r_big = {{.i = 1000000}, {.i = 1000000}};
+	struct model_enum_mapping maps[4] = {
+		{"NEG", &r_n, 1}, {"RANGE_A", &r_a, 1}, {"RANGE_B", &r_b, 1}, {"big", &r_big, 1}};
+	const uint64_t values[] = {(uint64_t) -5, 12, 17, 25, 26, 1000000};
+	static const char *const want[] = {
+		"e: { x = ( \"NEG\" : container = -5 ) }\n",
+		"e: { x = ( \"RANGE_A\" : container = 12 ) }\n",
+		"e: { x = ( \"RANGE_A\", \"RANGE_B\" : container = 17 ) }\n",
+		"e: { x = ( \"RANGE_B\" : container = 25 ) }\n",
+		"e: { x = ( <unknown> : container = 26 ) }\n",
+		"e: { x = ( \"big\" : container = 1000000 ) }\n",
+	};
+	char *lines[6];
+	struct model_fc en;
+	size_t i;
+
+	(void) state;
+	memset(&en, 0, sizeof(en));
+	en.kind = MODEL_FC_ENUM;
+	en.is_signed = 1;
+	en.size = 32;
+	en.base = 10;
+	en.u.en.maps = maps;
+	en.u.en.count = 4;
+	plan_line(&en, values, 6, lines);
+	for (i = 0; i < 6; i++) {
+		assert_string_equal(lines[i], want[i]);
+		free(lines[i]);
+	}
+}
+
 int main(void)
 {
 	const struct CMUnitTest tests[] = {
 		cmocka_unit_test(test_each_byte_at_each_position),
 		cmocka_unit_test(test_random_strings),
+		cmocka_unit_test(test_enum_plans_match_slow_path),
+		cmocka_unit_test(test_enum_plan_known_lines),
 	};
 
 	return cmocka_run_group_tests(tests, NULL, NULL);

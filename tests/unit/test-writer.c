@@ -36,28 +36,37 @@ static uint64_t xorshift(uint64_t *s)
 	return x;
 }
 
+/* The formatters may write up to 20 bytes (their documented room), never one more. */
+static void check_room(const char *got)
+{
+	for (size_t i = 20; i < 48; i++)
+		assert_int_equal((unsigned char) got[i], 0x5a);
+}
+
 static void check_u64(uint64_t v)
 {
-	char got[32], want[32];
+	char got[48], want[32];
 	size_t n;
 
-	memset(got, 0, sizeof(got));
+	memset(got, 0x5a, sizeof(got));
 	n = fmt_u64(got, v);
 	snprintf(want, sizeof(want), "%" PRIu64, v);
 	assert_int_equal(n, strlen(want));
 	assert_memory_equal(got, want, n);
+	check_room(got);
 }
 
 static void check_i64(int64_t v)
 {
-	char got[32], want[32];
+	char got[48], want[32];
 	size_t n;
 
-	memset(got, 0, sizeof(got));
+	memset(got, 0x5a, sizeof(got));
 	n = fmt_i64(got, v);
 	snprintf(want, sizeof(want), "%" PRId64, v);
 	assert_int_equal(n, strlen(want));
 	assert_memory_equal(got, want, n);
+	check_room(got);
 }
 
 static void check_pad(uint64_t v, unsigned int width)
@@ -106,6 +115,41 @@ static void test_fmt_u64_known_strings(void **state)
 	assert_memory_equal(buf, "18446744073709551615", 20);
 }
 
+/*
+ * fmt_ascii8() divides by 100 and 10 with multiplications that are exact only below a
+ * bound: compare it, for every value below 10^8, with a decimal counter kept by hand.
+ */
+static void test_fmt_ascii8_every_value(void **state)
+{
+	char want[8] = {'0', '0', '0', '0', '0', '0', '0', '0'}, got[8];
+	uint32_t v;
+	int i;
+
+	(void) state;
+	for (v = 0; v < 100000000; v++) {
+		tk_store_u64(got, fmt_ascii8(v), TK_BYTE_ORDER_LE);
+		if (memcmp(got, want, 8)) {
+			print_error("fmt_ascii8(%u): got \"%.8s\", want \"%.8s\"\n", v, got, want);
+			fail();
+		}
+		for (i = 7; i >= 0 && want[i] == '9'; i--)
+			want[i] = '0';
+		if (i >= 0)
+			want[i]++;
+	}
+}
+
+static void test_fmt_u64_i64_every_small_value(void **state)
+{
+	int64_t v;
+
+	(void) state;
+	for (v = 0; v < (1 << 20); v++) {
+		check_u64((uint64_t) v);
+		check_i64(-v);
+	}
+}
+
 static void test_fmt_u64_random_values(void **state)
 {
 	uint64_t seed = 0x1234567;
@@ -117,6 +161,7 @@ static void test_fmt_u64_random_values(void **state)
 
 		/* spread over all magnitudes, not only 20-digit numbers */
 		check_u64(v >> (i % 64));
+		check_i64((int64_t) v >> (i % 64)); /* both signs, all magnitudes */
 	}
 }
 
@@ -198,10 +243,13 @@ static void test_fmt_hex_upper_and_oct(void **state)
 		uint64_t v = i < 70 ? (i < 64 ? UINT64_C(1) << i : (uint64_t) (i - 64))
 				    : xorshift(&seed) >> (i % 64);
 
+		memset(got, 0x5a, sizeof(got));
 		n = fmt_hex_upper(got, v);
 		snprintf(want, sizeof(want), "%" PRIX64, v);
 		assert_int_equal(n, strlen(want));
 		assert_memory_equal(got, want, n);
+		for (size_t k = 16; k < sizeof(got); k++) /* its room is 16 bytes */
+			assert_int_equal((unsigned char) got[k], 0x5a);
 		n = fmt_oct(got, v);
 		snprintf(want, sizeof(want), "%" PRIo64, v);
 		assert_int_equal(n, strlen(want));
@@ -422,15 +470,17 @@ static void test_writer_reports_failed_write_and_stays_usable(void **state)
 static void check_double(double v)
 {
 	char got[64], want[64];
-	size_t n;
+	size_t n, i;
 
-	memset(got, 0, sizeof(got));
+	memset(got, 0x5a, sizeof(got));
 	n = fmt_double_g(got, v);
 	snprintf(want, sizeof(want), "%g", v);
 	if (n != strlen(want) || memcmp(got, want, n)) {
 		print_error("fmt_double_g(%a): got \"%.*s\", want \"%s\"\n", v, (int) n, got, want);
 		fail();
 	}
+	for (i = 32; i < sizeof(got); i++) /* its room is 32 bytes */
+		assert_int_equal((unsigned char) got[i], 0x5a);
 }
 
 /*
@@ -445,7 +495,8 @@ static void test_fmt_double_g_matches_snprintf(void **state)
 		0.0, -0.0, 1.0, -1.0, 0.5, 0.1, 1e-4, 9.99999e-5, 1e-5, 123456.0, 999999.0,
 		999999.5, 1e6, 1234567.0, 0.000123456, 2.5, 1.5, 0.15, 9.9999949, 9.9999951, 1e100,
 		1e-100, 1.7976931348623157e308, 4.9e-324, 2.2250738585072014e-308, 3.0517578125e-05,
-		65536.5, 100000.5, 3.14159265,
+		65536.5, 100000.5, 3.14159265, 1234565.0, 1234575.0, 12345.25, 12345.75, 0.03125,
+		7.62939453125e-06, 0.000244140625,
 	};
 	/* clang-format on */
 	uint64_t seed = UINT64_C(0x243f6a8885a308d3);
@@ -469,6 +520,14 @@ static void test_fmt_double_g_matches_snprintf(void **state)
 		/* values with few significant digits, where ties and carries happen */
 		check_double((double) (int64_t) (bits % 20000001 - 10000000) /
 			     (double) (UINT64_C(1) << (bits >> 58)));
+		/* single-precision fields: few binary digits, so many exact decimal ties */
+		{
+			uint32_t fbits = (uint32_t) (bits >> 32);
+			float f;
+
+			memcpy(&f, &fbits, sizeof(f));
+			check_double((double) f);
+		}
 	}
 }
 
@@ -477,6 +536,8 @@ int main(void)
 	const struct CMUnitTest tests[] = {
 		cmocka_unit_test(test_fmt_u64_powers_of_ten_and_neighbours),
 		cmocka_unit_test(test_fmt_u64_known_strings),
+		cmocka_unit_test(test_fmt_ascii8_every_value),
+		cmocka_unit_test(test_fmt_u64_i64_every_small_value),
 		cmocka_unit_test(test_fmt_u64_random_values),
 		cmocka_unit_test(test_fmt_i64_extremes_and_boundaries),
 		cmocka_unit_test(test_fmt_i64_known_strings),
