@@ -395,13 +395,15 @@ unsigned int ftrace_print_comms(const struct ftrace_ctx *ctx, const struct ftrac
 				const uint8_t *rec, size_t size, struct ftrace_comm_ref out[2])
 {
 	const struct pf_print *pp = ftrace_pf_print_of(ctx, ev);
-	struct pf_rec r = {.ctx = ctx, .data = rec, .size = size};
+	struct pf_rec r;
 	unsigned int n = 0;
 	int pid_k[2], comm_k[2], count;
 
-	if (!pp)
+	/* most events name no task: return before setting up the record */
+	if (!pp ||
+	    (pp->handler != FTRACE_PF_H_SCHED_SWITCH && pp->handler != FTRACE_PF_H_SCHED_WAKEUP))
 		return 0;
-	r.pp = (struct pf_print *) pp;
+	r = (struct pf_rec){.ctx = ctx, .data = rec, .size = size, .pp = (struct pf_print *) pp};
 	if (pp->handler == FTRACE_PF_H_SCHED_SWITCH) {
 		pid_k[0] = 0, comm_k[0] = 1, pid_k[1] = 4, comm_k[1] = 5, count = 2;
 	} else if (pp->handler == FTRACE_PF_H_SCHED_WAKEUP) {
