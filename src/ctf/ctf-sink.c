@@ -46,7 +46,6 @@
  */
 #include <inttypes.h>
 #include <limits.h>
-#include <pthread.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -59,118 +58,12 @@
 #include "../model/model.h"
 #include "../model/sink.h"
 #include "../model/walk.h"
+#include "ctf-sink-priv.h"
 #include "ctf-sink.h"
 #include "ctf.h"
 
 /* Structures nest this deep at most in a converted scope (the writer's own limit). */
 #define CC_MAX_DEPTH 32
-
-/* What a length or tag refers to: its field class, and its value in the current event. */
-struct cc_len {
-	const struct model_fc *fc;
-	uint64_t value;
-};
-
-/*
- * One source: the writer of its output trace (shared by every source when merged), and the
- * IDs its clocks and stream classes have there.
- */
-struct cc_out {
-	const struct tk_source *src;
-	struct tk_ctf_writer *w;
-	uint64_t *clock_ids; /* by the source's clock index */
-	/* by the source's stream class index: */
-	uint64_t *sc_ids; /* UINT64_MAX until declared (merged: when first needed) */
-	const struct tk_ctf_field_decl **sc_ctx; /* the event context declared */
-	uint8_t *sc_cpu;			 /* the writer's cpu_id is the packet context */
-};
-
-/* Bytes of a cache line, at least: what threads write apart stays apart. */
-#define CC_LINE 64
-
-/* @n zeroed bytes on a cache line of their own (free() releases them), or NULL. */
-static void *line_alloc(size_t n)
-{
-	size_t size = (n + CC_LINE - 1) / CC_LINE * CC_LINE;
-	void *p = aligned_alloc(CC_LINE, size);
-
-	if (p)
-		memset(p, 0, size);
-	return p;
-}
-
-/* A stream of the input, as written. */
-struct cc_stream {
-	/* a cache line of its own: streams on threads write theirs at every event */
-	_Alignas(CC_LINE) struct cc_out *out;
-	struct tk_ctf_writer_stream *ws;
-	uint64_t last;	   /* clock value of the last event written, or of the last loss */
-	uint8_t *pctx_key; /* the packet-context values last set, serialized */
-	size_t pctx_key_len;
-	int has_pctx;	  /* its class has packet-context fields readers show */
-	int64_t missed;	  /* events lost before dropped events (tk_event.missed), not written yet */
-	uint64_t last_ev; /* clock value of the last event written */
-	size_t sci;	  /* the index of its stream class in its source */
-};
-
-struct cc {
-	struct arena arena; /* declarations */
-	struct cc_out *outs;
-	size_t n_outs;
-	struct cc_stream *streams; /* by the trace's stream index */
-	size_t n_streams;
-	struct tk_ctf_value *vals; /* values of one scope of the current event */
-	size_t cap;
-	size_t n;
-	struct cc_len lens[64]; /* lengths of text sequences seen in the current scope */
-	size_t n_lens;
-	uint8_t *key; /* packet-context values of the current event, serialized */
-	size_t key_len, key_cap;
-	struct sink_ctx *filter;
-	enum tk_status err;  /* a failure met in the notice callback */
-	int merged;	     /* one trace for every source, times in nanoseconds */
-	const char *own_ref; /* the length member declared just before (own_length()) */
-	/* by the trace's event class index: */
-	uint64_t *ec_ids;			 /* CTF IDs; merged: UINT64_MAX until first met */
-	uint8_t *ec_common;			 /* where its common fields go (enum cc_common) */
-	const struct tk_ctf_field_decl **ec_ctx; /* the context and payload declared */
-	const struct tk_ctf_field_decl **ec_pay;
-	int64_t time_base; /* merged: the ns of clock value 0 */
-	struct tk_trace *t;
-	/* streams on threads (ctf_sink_share()): the sink's, and each thread's lane */
-	struct cc_par *par;
-	struct cc *main; /* a lane: the sink, which declares; NULL for the sink itself */
-	size_t at;	 /* a lane: the stream it writes */
-	size_t *pending; /* a lane: classes of provisional IDs, in the order first met */
-	size_t n_pending;
-};
-
-/*
- * The sink's streams written by threads (ctf_sink_share()), under one lock. The output must
- * be what the streams one after the other give, and what one stream writes depends on the
- * streams before it only through the order of first use: stream IDs in the order streams
- * open, event class IDs (and so their event headers) in the order classes are first met,
- * stream after stream. So a stream opens once every stream before it opened or ended; the
- * first stream not ended (the head) declares the classes it meets; another stream's thread
- * takes the ID of a class declared already, else a provisional ID (ctf_writer_share(),
- * waiting until the header of a final ID cannot be shorter), and puts the final IDs over
- * the provisional ones once its stream is the head: the classes it met first are declared
- * then, in the order it met them, as they would have been.
- */
-enum cc_stage {
-	CC_STAGE_WAITING, /* not open yet */
-	CC_STAGE_OPEN,
-	CC_STAGE_ENDED,
-};
-
-struct cc_par {
-	pthread_mutex_t lock;
-	pthread_cond_t cond; /* a stream opened or ended, a class declared, a failure */
-	uint8_t *stage;	     /* by the trace's stream index: enum cc_stage */
-	size_t head;	     /* the first stream not ended */
-	uint64_t *prov;	     /* by event class index: its provisional ID, or UINT64_MAX */
-	int failed;
-};
 
 /*
  * Where the fields a format keeps apart (tk_event_class.common: ftrace's common_type, flags,
@@ -184,6 +77,16 @@ enum cc_common {
 	CC_COMMON_STREAM,
 	CC_COMMON_EVENT,
 };
+
+void *ctf_sink_line_alloc(size_t n)
+{
+	size_t size = (n + CC_LINE - 1) / CC_LINE * CC_LINE;
+	void *p = aligned_alloc(CC_LINE, size);
+
+	if (p)
+		memset(p, 0, size);
+	return p;
+}
 
 /* ---- declarations ------------------------------------------------------------------------- */
 
@@ -707,8 +610,6 @@ static enum tk_status update_pctx(struct cc *c, struct cc_stream *s, const struc
 
 static enum tk_status declare_sc(struct cc *c, struct cc_out *o, size_t i, int cpu_known);
 static enum tk_status declare_ec(struct cc *c, struct cc_out *o, const struct tk_event_class *ec);
-static enum tk_status declare_ec_as(struct cc *c, struct cc_out *o, const struct tk_event_class *ec,
-				    uint64_t *prov);
 static size_t sc_index(const struct tk_source *src, const struct model_stream_class *sc);
 
 /*
@@ -735,8 +636,8 @@ static uint64_t event_time(const struct cc *c, struct cc_stream *s, const struct
  * class): its CPU is @ev's when the writer's cpu_id holds the packet context, else the
  * input stream's ID.
  */
-static enum tk_status open_stream(struct cc *c, struct cc_stream *s, const struct tk_stream *is,
-				  const struct tk_event *ev)
+enum tk_status ctf_sink_open_stream(struct cc *c, struct cc_stream *s, const struct tk_stream *is,
+				    const struct tk_event *ev)
 {
 	struct tk_ctf_stream_desc d = TK_CTF_STREAM_DESC_INIT;
 	struct cc_out *o = s->out;
@@ -754,113 +655,14 @@ static enum tk_status open_stream(struct cc *c, struct cc_stream *s, const struc
 	return TK_OK;
 }
 
-/* ---- streams on threads (struct cc_par) --------------------------------------------------- */
-
-/*
- * A lane: declare the classes of its provisional IDs not declared yet, in the order it met
- * them, and put the final IDs in its stream. Its stream is the head; the lock is held.
- */
-static enum tk_status lane_settle(struct cc *c)
-{
-	struct cc *m = c->main;
-	struct cc_stream *s = &m->streams[c->at];
-	enum tk_status st = TK_OK;
-	size_t i, k;
-
-	for (i = 0; i < c->n_pending && st >= 0; i++) {
-		k = c->pending[i];
-		if (m->ec_ids[k] == UINT64_MAX)
-			st = declare_ec(m, s->out, m->t->ecs[k]);
-		c->ec_ids[k] = m->ec_ids[k];
-	}
-	if (st >= 0 && c->n_pending && s->ws)
-		st = ctf_writer_stream_patch(s->out->w, s->ws);
-	c->n_pending = 0;
-	return st;
-}
-
-/* Open stream @s of a lane once the streams before it opened or ended (they open first). */
-static enum tk_status lane_open_stream(struct cc *c, struct cc_stream *s,
-				       const struct tk_stream *is, const struct tk_event *ev)
-{
-	struct cc_par *p = c->par;
-	enum tk_status st;
-	size_t j;
-
-	pthread_mutex_lock(&p->lock);
-	for (;;) {
-		for (j = p->head; j < is->index && p->stage[j] != CC_STAGE_WAITING; j++)
-			;
-		if (p->failed || j == is->index)
-			break;
-		pthread_cond_wait(&p->cond, &p->lock);
-	}
-	st = p->failed ? TK_ERR_CANCELED : open_stream(c->main, s, is, ev);
-	if (st >= 0)
-		p->stage[is->index] = CC_STAGE_OPEN;
-	pthread_cond_broadcast(&p->cond);
-	pthread_mutex_unlock(&p->lock);
-	return st;
-}
-
-/*
- * The ID of class @ec for a lane writing @s: the class's own when declared, declared now when
- * the lane's stream is the head, else a provisional one (waiting until one may be given).
- */
-static enum tk_status lane_class(struct cc *c, struct cc_stream *s, const struct tk_event_class *ec)
-{
-	struct cc *m = c->main;
-	struct cc_par *p = c->par;
-	size_t k = ec->index;
-	enum tk_status st = TK_OK;
-
-	pthread_mutex_lock(&p->lock);
-	for (;;) {
-		if (p->failed) {
-			st = TK_ERR_CANCELED;
-			break;
-		}
-		if (m->ec_ids[k] != UINT64_MAX) {
-			c->ec_ids[k] = m->ec_ids[k];
-			break;
-		}
-		if (p->head == c->at) { /* the classes met before it first */
-			st = lane_settle(c);
-			if (st >= 0)
-				st = declare_ec(m, s->out, ec);
-			c->ec_ids[k] = m->ec_ids[k];
-			pthread_cond_broadcast(&p->cond);
-			break;
-		}
-		if (p->prov[k] == UINT64_MAX) {
-			st = declare_ec_as(m, s->out, ec, &p->prov[k]);
-			if (st == TK_AGAIN) {
-				st = TK_OK;
-				pthread_cond_wait(&p->cond, &p->lock);
-				continue;
-			}
-			if (st < 0)
-				break;
-		}
-		c->ec_ids[k] = p->prov[k];
-		c->pending[c->n_pending++] = k; /* met once: a class is pending once */
-		break;
-	}
-	if (st >= 0) {
-		c->ec_ctx[k] = m->ec_ctx[k];
-		c->ec_pay[k] = m->ec_pay[k];
-	}
-	pthread_mutex_unlock(&p->lock);
-	return st;
-}
-
 /* Open @s when it is not: in its order when on threads. */
 static inline enum tk_status ensure_stream(struct cc *c, struct cc_stream *s,
 					   const struct tk_stream *is, const struct tk_event *ev)
 {
 	if (s->ws)
 		return TK_OK;
-	return c->main ? lane_open_stream(c, s, is, ev) : open_stream(c, s, is, ev);
+	return c->main ? ctf_sink_lane_open_stream(c, s, is, ev)
+		       : ctf_sink_open_stream(c, s, is, ev);
 }
 
 enum tk_status ctf_sink_place(void *state, const struct tk_event *ev, struct ctf_sink_at *at)
@@ -876,7 +678,7 @@ enum tk_status ctf_sink_place(void *state, const struct tk_event *ev, struct ctf
 	if (!s->ws && (st = ensure_stream(c, s, ev->stream, ev)) < 0)
 		return st;
 	if (c->ec_ids[k] == UINT64_MAX &&
-	    (st = c->main ? lane_class(c, s, ev->ec) : declare_ec(c, s->out, ev->ec)) < 0)
+	    (st = c->main ? ctf_sink_lane_class(c, s, ev->ec) : declare_ec(c, s->out, ev->ec)) < 0)
 		return st;
 	if (s->has_pctx) {
 		st = model_event_values(ev);
@@ -1189,8 +991,8 @@ static enum tk_status declare_sc(struct cc *c, struct cc_out *o, size_t i, int c
  * or with @prov, as a provisional class of a shared writer, its ID in *@prov (TK_AGAIN when
  * not yet possible, ctf_writer_add_provisional()).
  */
-static enum tk_status declare_ec_as(struct cc *c, struct cc_out *o, const struct tk_event_class *ec,
-				    uint64_t *prov)
+enum tk_status ctf_sink_declare_ec(struct cc *c, struct cc_out *o, const struct tk_event_class *ec,
+				   uint64_t *prov)
 {
 	struct tk_ctf_event_class_desc e = TK_CTF_EVENT_CLASS_DESC_INIT;
 	uint64_t id;
@@ -1222,15 +1024,15 @@ static enum tk_status declare_ec_as(struct cc *c, struct cc_out *o, const struct
 	c->ec_pay[ec->index] = e.payload;
 	if (prov)
 		return TK_OK;
-	if (c->par && c->par->prov[ec->index] != UINT64_MAX)
-		ctf_writer_resolve(o->w, c->par->prov[ec->index], id);
+	if (c->par)
+		ctf_sink_lane_declared(c, ec->index, id);
 	c->ec_ids[ec->index] = id;
 	return TK_OK;
 }
 
 static enum tk_status declare_ec(struct cc *c, struct cc_out *o, const struct tk_event_class *ec)
 {
-	return declare_ec_as(c, o, ec, NULL);
+	return ctf_sink_declare_ec(c, o, ec, NULL);
 }
 
 /*
@@ -1454,7 +1256,7 @@ static enum tk_status open_outs(struct cc *c, struct tk_trace *t, const char *co
 	size_t i;
 
 	c->outs = calloc(t->n_sources + 1, sizeof(*c->outs));
-	c->streams = line_alloc((t->n_streams + 1) * sizeof(*c->streams));
+	c->streams = ctf_sink_line_alloc((t->n_streams + 1) * sizeof(*c->streams));
 	if (!c->outs || !c->streams)
 		return TK_FAIL(TK_ERR_NOMEM, "Cannot convert to CTF");
 	c->n_streams = t->n_streams;
@@ -1543,13 +1345,7 @@ static void cc_free(struct cc *c)
 {
 	size_t i;
 
-	if (c->par) {
-		pthread_cond_destroy(&c->par->cond);
-		pthread_mutex_destroy(&c->par->lock);
-		free(c->par->stage);
-		free(c->par->prov);
-		free(c->par);
-	}
+	ctf_sink_par_free(c->par);
 	for (i = 0; i < c->n_streams; i++)
 		free(c->streams[i].pctx_key);
 	free(c->streams);
@@ -1654,149 +1450,3 @@ const struct sink_class ctf_sink = {
 	.notice = cc_notice,
 	.close = cc_close,
 };
-
-/* ---- streams on threads ------------------------------------------------------------------- */
-
-enum tk_status ctf_sink_share(void *state)
-{
-	struct cc *c = state;
-	struct cc_par *p;
-	size_t i;
-
-	/* one merged trace of one source with one stream class, nothing written yet */
-	if (c->par || !c->merged || c->n_outs != 1 || c->t->n_sources != 1 ||
-	    c->t->sources[0]->n_scs != 1 || c->outs[0].sc_ids[0] != UINT64_MAX)
-		return TK_AGAIN;
-	p = calloc(1, sizeof(*p));
-	if (!p)
-		return TK_FAIL(TK_ERR_NOMEM, "Cannot convert to CTF");
-	p->stage = calloc(c->n_streams + 1, sizeof(*p->stage));
-	p->prov = malloc((c->t->n_ecs + 1) * sizeof(*p->prov));
-	if (!p->stage || !p->prov || pthread_mutex_init(&p->lock, NULL)) {
-		free(p->stage);
-		free(p->prov);
-		free(p);
-		return TK_FAIL(TK_ERR_NOMEM, "Cannot convert to CTF");
-	}
-	if (pthread_cond_init(&p->cond, NULL)) {
-		pthread_mutex_destroy(&p->lock);
-		free(p->stage);
-		free(p->prov);
-		free(p);
-		return TK_FAIL(TK_ERR_NOMEM, "Cannot convert to CTF");
-	}
-	for (i = 0; i <= c->t->n_ecs; i++)
-		p->prov[i] = UINT64_MAX;
-	c->par = p;
-	return ctf_writer_share(c->outs[0].w);
-}
-
-void *ctf_sink_lane_create(void *state)
-{
-	struct cc *m = state, *c = line_alloc(sizeof(*c));
-	size_t i, n = m->t->n_ecs + 1;
-
-	if (!c)
-		return NULL;
-	*c = *m; /* the shared parts; the scratch and the class IDs are the lane's own */
-	arena_init(&c->arena);
-	c->vals = NULL;
-	c->cap = c->n = c->n_lens = 0;
-	c->key = NULL;
-	c->key_len = c->key_cap = 0;
-	c->err = TK_OK;
-	c->main = m;
-	c->n_pending = 0;
-	c->ec_ids = malloc(n * sizeof(*c->ec_ids));
-	c->ec_ctx = calloc(n, sizeof(*c->ec_ctx));
-	c->ec_pay = calloc(n, sizeof(*c->ec_pay));
-	c->pending = malloc(n * sizeof(*c->pending));
-	if (!c->ec_ids || !c->ec_ctx || !c->ec_pay || !c->pending) {
-		ctf_sink_lane_destroy(c);
-		return NULL;
-	}
-	for (i = 0; i < n; i++)
-		c->ec_ids[i] = UINT64_MAX;
-	return c;
-}
-
-void ctf_sink_lane_begin(void *lane, size_t stream)
-{
-	struct cc *c = lane;
-
-	c->at = stream;
-	c->err = TK_OK;
-}
-
-/*
- * Provisional IDs a lane may hold at once (8 bytes each): past them, it waits to be the head,
- * so that memory stays flat whatever the trace.
- */
-#define CC_MAX_PROVISIONAL (1u << 20)
-
-enum tk_status ctf_sink_lane_poll(void *lane)
-{
-	struct cc *c = lane;
-	struct cc_par *p = c->par;
-	struct cc_stream *s = &c->streams[c->at];
-	enum tk_status st = TK_OK;
-	size_t i;
-
-	if (!c->n_pending)
-		return TK_OK;
-	pthread_mutex_lock(&p->lock);
-	/* classes an earlier stream declared since: their final IDs from now on */
-	for (i = 0; i < c->n_pending; i++)
-		if (c->main->ec_ids[c->pending[i]] != UINT64_MAX)
-			c->ec_ids[c->pending[i]] = c->main->ec_ids[c->pending[i]];
-	if (s->ws && ctf_writer_stream_provisional(s->ws) >= CC_MAX_PROVISIONAL)
-		while (!p->failed && p->head != c->at)
-			pthread_cond_wait(&p->cond, &p->lock);
-	if (p->failed)
-		st = TK_ERR_CANCELED;
-	else if (p->head == c->at)
-		st = lane_settle(c);
-	pthread_mutex_unlock(&p->lock);
-	return st;
-}
-
-enum tk_status ctf_sink_lane_end(void *lane, enum tk_status st)
-{
-	struct cc *c = lane;
-	struct cc_par *p = c->par;
-
-	if (st >= 0 && c->err < 0)
-		st = c->err;
-	pthread_mutex_lock(&p->lock);
-	while (st >= 0 && !p->failed && p->head != c->at)
-		pthread_cond_wait(&p->cond, &p->lock);
-	if (st >= 0 && p->failed)
-		st = TK_ERR_CANCELED;
-	if (st >= 0)
-		st = lane_settle(c);
-	if (st >= 0) {
-		p->stage[c->at] = CC_STAGE_ENDED;
-		p->head++;
-	} else {
-		p->failed = 1;
-	}
-	pthread_cond_broadcast(&p->cond);
-	pthread_mutex_unlock(&p->lock);
-	return st;
-}
-
-void ctf_sink_lane_destroy(void *lane)
-{
-	struct cc *c = lane;
-
-	if (!c)
-		return;
-	free(c->ec_ids);
-	free(c->ec_ctx);
-	free(c->ec_pay);
-	free(c->pending);
-	free(c->vals);
-	free(c->key);
-	arena_fini(&c->arena);
-	free(c);
-}

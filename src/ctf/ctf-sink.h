@@ -60,7 +60,7 @@ enum tk_status ctf_sink_write(void *state, const struct tk_event *ev, const stru
 
 /*
  * Streams written by threads, each stream by one, with the bytes the streams one after the
- * other give (ctf-sink.c, struct cc_par, says how): for one merged trace of one source of one
+ * other give (ctf-sink-lane.c, struct cc_par, says how): for one merged trace of one source of one
  * stream class, nothing written yet; TK_AGAIN when the sink is not such. Each thread takes a
  * lane of its own, and writes the events and losses of one stream after another, streams
  * taken in the order of their index, with ctf_sink_place(), ctf_sink_decl(),
