@@ -58,70 +58,12 @@
 #include "../model/model.h"
 #include "../model/sink.h"
 #include "../model/walk.h"
+#include "ctf-sink-priv.h"
 #include "ctf-sink.h"
 #include "ctf.h"
 
 /* Structures nest this deep at most in a converted scope (the writer's own limit). */
 #define CC_MAX_DEPTH 32
-
-/* What a length or tag refers to: its field class, and its value in the current event. */
-struct cc_len {
-	const struct model_fc *fc;
-	uint64_t value;
-};
-
-/*
- * One source: the writer of its output trace (shared by every source when merged), and the
- * IDs its clocks and stream classes have there.
- */
-struct cc_out {
-	const struct tk_source *src;
-	struct tk_ctf_writer *w;
-	uint64_t *clock_ids; /* by the source's clock index */
-	/* by the source's stream class index: */
-	uint64_t *sc_ids; /* UINT64_MAX until declared (merged: when first needed) */
-	const struct tk_ctf_field_decl **sc_ctx; /* the event context declared */
-	uint8_t *sc_cpu;			 /* the writer's cpu_id is the packet context */
-};
-
-/* A stream of the input, as written. */
-struct cc_stream {
-	struct cc_out *out;
-	struct tk_ctf_writer_stream *ws;
-	uint64_t last;	   /* clock value of the last event written, or of the last loss */
-	uint8_t *pctx_key; /* the packet-context values last set, serialized */
-	size_t pctx_key_len;
-	int has_pctx;	  /* its class has packet-context fields readers show */
-	int64_t missed;	  /* events lost before dropped events (tk_event.missed), not written yet */
-	uint64_t last_ev; /* clock value of the last event written */
-	size_t sci;	  /* the index of its stream class in its source */
-};
-
-struct cc {
-	struct arena arena; /* declarations */
-	struct cc_out *outs;
-	size_t n_outs;
-	struct cc_stream *streams; /* by the trace's stream index */
-	size_t n_streams;
-	struct tk_ctf_value *vals; /* values of one scope of the current event */
-	size_t cap;
-	size_t n;
-	struct cc_len lens[64]; /* lengths of text sequences seen in the current scope */
-	size_t n_lens;
-	uint8_t *key; /* packet-context values of the current event, serialized */
-	size_t key_len, key_cap;
-	struct sink_ctx *filter;
-	enum tk_status err;  /* a failure met in the notice callback */
-	int merged;	     /* one trace for every source, times in nanoseconds */
-	const char *own_ref; /* the length member declared just before (own_length()) */
-	/* by the trace's event class index: */
-	uint64_t *ec_ids;			 /* CTF IDs; merged: UINT64_MAX until first met */
-	uint8_t *ec_common;			 /* where its common fields go (enum cc_common) */
-	const struct tk_ctf_field_decl **ec_ctx; /* the context and payload declared */
-	const struct tk_ctf_field_decl **ec_pay;
-	int64_t time_base; /* merged: the ns of clock value 0 */
-	struct tk_trace *t;
-};
 
 /*
  * Where the fields a format keeps apart (tk_event_class.common: ftrace's common_type, flags,
@@ -135,6 +77,16 @@ enum cc_common {
 	CC_COMMON_STREAM,
 	CC_COMMON_EVENT,
 };
+
+void *ctf_sink_line_alloc(size_t n)
+{
+	size_t size = (n + CC_LINE - 1) / CC_LINE * CC_LINE;
+	void *p = aligned_alloc(CC_LINE, size);
+
+	if (p)
+		memset(p, 0, size);
+	return p;
+}
 
 /* ---- declarations ------------------------------------------------------------------------- */
 
@@ -684,8 +636,8 @@ static uint64_t event_time(const struct cc *c, struct cc_stream *s, const struct
  * class): its CPU is @ev's when the writer's cpu_id holds the packet context, else the
  * input stream's ID.
  */
-static enum tk_status open_stream(struct cc *c, struct cc_stream *s, const struct tk_stream *is,
-				  const struct tk_event *ev)
+enum tk_status ctf_sink_open_stream(struct cc *c, struct cc_stream *s, const struct tk_stream *is,
+				    const struct tk_event *ev)
 {
 	struct tk_ctf_stream_desc d = TK_CTF_STREAM_DESC_INIT;
 	struct cc_out *o = s->out;
@@ -703,6 +655,16 @@ static enum tk_status open_stream(struct cc *c, struct cc_stream *s, const struc
 	return TK_OK;
 }
 
+/* Open @s when it is not: in its order when on threads. */
+static inline enum tk_status ensure_stream(struct cc *c, struct cc_stream *s,
+					   const struct tk_stream *is, const struct tk_event *ev)
+{
+	if (s->ws)
+		return TK_OK;
+	return c->main ? ctf_sink_lane_open_stream(c, s, is, ev)
+		       : ctf_sink_open_stream(c, s, is, ev);
+}
+
 enum tk_status ctf_sink_place(void *state, const struct tk_event *ev, struct ctf_sink_at *at)
 {
 	struct cc *c = state;
@@ -713,9 +675,10 @@ enum tk_status ctf_sink_place(void *state, const struct tk_event *ev, struct ctf
 
 	if (c->err < 0)
 		return c->err;
-	if (!s->ws && (st = open_stream(c, s, ev->stream, ev)) < 0)
+	if (!s->ws && (st = ensure_stream(c, s, ev->stream, ev)) < 0)
 		return st;
-	if (c->ec_ids[k] == UINT64_MAX && (st = declare_ec(c, s->out, ev->ec)) < 0)
+	if (c->ec_ids[k] == UINT64_MAX &&
+	    (st = c->main ? ctf_sink_lane_class(c, s, ev->ec) : declare_ec(c, s->out, ev->ec)) < 0)
 		return st;
 	if (s->has_pctx) {
 		st = model_event_values(ev);
@@ -815,7 +778,7 @@ static void on_notice(const struct tk_notice *n, void *payload)
 	s = &c->streams[n->stream->index];
 	if (!s->out)
 		return; /* a stream of a source not converted here */
-	if (!s->ws && (st = open_stream(c, s, n->stream, NULL)) < 0) {
+	if (!s->ws && (st = ensure_stream(c, s, n->stream, NULL)) < 0) {
 		c->err = st;
 		return;
 	}
@@ -1023,8 +986,13 @@ static enum tk_status declare_sc(struct cc *c, struct cc_out *o, size_t i, int c
 	return TK_OK;
 }
 
-/* Declare event class @ec of @o's source (merged: with the next free ID of its stream class). */
-static enum tk_status declare_ec(struct cc *c, struct cc_out *o, const struct tk_event_class *ec)
+/*
+ * Declare event class @ec of @o's source (merged: with the next free ID of its stream class),
+ * or with @prov, as a provisional class of a shared writer, its ID in *@prov (TK_AGAIN when
+ * not yet possible, ctf_writer_add_provisional()).
+ */
+enum tk_status ctf_sink_declare_ec(struct cc *c, struct cc_out *o, const struct tk_event_class *ec,
+				   uint64_t *prov)
 {
 	struct tk_ctf_event_class_desc e = TK_CTF_EVENT_CLASS_DESC_INIT;
 	uint64_t id;
@@ -1040,16 +1008,31 @@ static enum tk_status declare_ec(struct cc *c, struct cc_out *o, const struct tk
 	st = decl_context(c, ec, &e.context);
 	if (st >= 0)
 		st = decl_scope(c, ec->payload, &e.payload);
-	if (st >= 0)
+	if (st >= 0 && prov) {
+		st = ctf_writer_add_provisional(o->w, o->sc_ids[sc_index(o->src, ec->sc)], &e,
+						prov);
+		if (st == TK_AGAIN)
+			return st;
+	} else if (st >= 0) {
 		st = tk_ctf_writer_add_event_class_desc(o->w, o->sc_ids[sc_index(o->src, ec->sc)],
 							&e, &id);
+	}
 	if (st < 0)
 		return TK_FAIL(st, "Cannot convert event class: name=%s, id=%" PRIu64,
 			       ec->name ? ec->name : "", ec->id);
-	c->ec_ids[ec->index] = id;
 	c->ec_ctx[ec->index] = e.context;
 	c->ec_pay[ec->index] = e.payload;
+	if (prov)
+		return TK_OK;
+	if (c->par)
+		ctf_sink_lane_declared(c, ec->index, id);
+	c->ec_ids[ec->index] = id;
 	return TK_OK;
+}
+
+static enum tk_status declare_ec(struct cc *c, struct cc_out *o, const struct tk_event_class *ec)
+{
+	return ctf_sink_declare_ec(c, o, ec, NULL);
 }
 
 /*
@@ -1273,7 +1256,7 @@ static enum tk_status open_outs(struct cc *c, struct tk_trace *t, const char *co
 	size_t i;
 
 	c->outs = calloc(t->n_sources + 1, sizeof(*c->outs));
-	c->streams = calloc(t->n_streams + 1, sizeof(*c->streams));
+	c->streams = ctf_sink_line_alloc((t->n_streams + 1) * sizeof(*c->streams));
 	if (!c->outs || !c->streams)
 		return TK_FAIL(TK_ERR_NOMEM, "Cannot convert to CTF");
 	c->n_streams = t->n_streams;
@@ -1362,6 +1345,7 @@ static void cc_free(struct cc *c)
 {
 	size_t i;
 
+	ctf_sink_par_free(c->par);
 	for (i = 0; i < c->n_streams; i++)
 		free(c->streams[i].pctx_key);
 	free(c->streams);

@@ -59,6 +59,34 @@ void ctf_sink_decl(void *state, const struct tk_event *ev, struct ctf_sink_decl 
 enum tk_status ctf_sink_write(void *state, const struct tk_event *ev, const struct ctf_sink_at *at);
 
 /*
+ * Streams written by threads, each stream by one, with the bytes the streams one after the
+ * other give (ctf-sink-lane.c, struct cc_par, says how): for one merged trace of one source of one
+ * stream class, nothing written yet; TK_AGAIN when the sink is not such. Each thread takes a
+ * lane of its own, and writes the events and losses of one stream after another, streams
+ * taken in the order of their index, with ctf_sink_place(), ctf_sink_decl(),
+ * ctf_sink_write() and the sink's notice method called on its lane:
+ *
+ *	st = ctf_sink_share(state);			// then the threads:
+ *	lane = ctf_sink_lane_create(state);
+ *	per stream i, in increasing order of i over the threads:
+ *		ctf_sink_lane_begin(lane, i);
+ *		... its events; now and then: st = ctf_sink_lane_poll(lane);
+ *		st = ctf_sink_lane_end(lane, st);	// waits for the streams before i
+ *	ctf_sink_lane_destroy(lane);
+ *	st = ctf_sink.close(state, st);			// once every thread is done
+ *
+ * A failure in any lane makes the others fail with TK_ERR_CANCELED; the sink must then be
+ * closed with the failure (and what it wrote removed). Lanes wait on each other, so every
+ * stream must be taken by a running thread, up to its end.
+ */
+enum tk_status ctf_sink_share(void *state);
+void *ctf_sink_lane_create(void *state); /* NULL when out of memory */
+void ctf_sink_lane_begin(void *lane, size_t stream);
+enum tk_status ctf_sink_lane_poll(void *lane);
+enum tk_status ctf_sink_lane_end(void *lane, enum tk_status st);
+void ctf_sink_lane_destroy(void *lane);
+
+/*
  * Where the sink writes a CTF source @src of a trace of @n_sources sources read from
  * @inputs: OUTPUT/PATH, PATH being its directory relative to the input that holds it ("" for
  * the input itself), or its directory's last name when no input holds it or several sources

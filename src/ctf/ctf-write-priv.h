@@ -43,6 +43,12 @@
 /* Event class IDs below this are found through a table, larger ones by a search. */
 #define CW_EC_TABLE_MAX 65536
 
+/*
+ * Shared writers (ctf_writer_share()): IDs from here to CW_EC_TABLE_MAX are provisional, the
+ * IDs of classes a stream uses before their own IDs are known; listed classes stay below.
+ */
+#define CW_PROV_BASE 32768
+
 /* Packet buffers of a stream at most: one filled while the others wait for their write. */
 #define CW_IO_DEPTH 4
 
@@ -208,6 +214,12 @@ struct tk_ctf_writer_stream {
 	size_t pctx_len;
 	uint8_t pctx_pad; /* bits after their last one, up to the byte */
 	size_t prefix;	  /* bytes of the packet header and context */
+	/*
+	 * Shared writers: where provisional IDs were written, to put the final ones there;
+	 * uint64_t each, the offset shifted left by 16 bits over the ID - CW_PROV_BASE.
+	 */
+	struct vec prov_pkt;  /* offsets in the open packet */
+	struct vec prov_file; /* offsets in the data file */
 };
 
 struct tk_ctf_writer {
@@ -225,9 +237,12 @@ struct tk_ctf_writer {
 	struct vec clocks;     /* struct cw_clock */
 	struct vec scs;	       /* struct cw_sc *, in the order declared */
 	uint64_t next_sc_id;
-	struct vec streams; /* struct tk_ctf_writer_stream * */
-	struct cw_io *io;   /* the thread writing packets (ctf-write-io.c), or NULL */
-	int io_failed;	    /* it could not start: packets are written synchronously */
+	struct vec streams;   /* struct tk_ctf_writer_stream * */
+	struct cw_io *io;     /* the thread writing packets (ctf-write-io.c), or NULL */
+	int io_failed;	      /* it could not start: packets are written synchronously */
+	uint8_t shared;	      /* ctf_writer_share(): streams written by threads of their own */
+	uint64_t next_prov;   /* the next provisional event class ID */
+	uint32_t *prov_final; /* by provisional ID - CW_PROV_BASE: its final ID, or UINT32_MAX */
 };
 
 /* ---- ctf-write-decl.c --------------------------------------------------------------------- */
@@ -357,6 +372,12 @@ static inline uint8_t *put_header(uint8_t *p, size_t hs, uint64_t id, uint64_t t
 	}
 }
 
+/*
+ * Note that the 32-bit ID at @pos in the open packet of @s is the provisional @id
+ * (ctf_writer_add_provisional()): TK_OK, or TK_ERR_NOMEM with its cause.
+ */
+enum tk_status ctf_write_note_provisional(struct tk_ctf_writer_stream *s, size_t pos, uint64_t id);
+
 /* ctf_write_event_reserve() for the cases it does not handle inline (see there). */
 uint8_t *ctf_write_event_reserve_slow(struct tk_ctf_writer *w, struct tk_ctf_writer_stream *s,
 				      uint64_t ec_id, uint64_t ts, size_t body, enum tk_status *st);
@@ -390,6 +411,9 @@ static inline uint8_t *ctf_write_event_reserve(struct tk_ctf_writer *w,
 	hs = header_size(sc, ec_id, s->clock, ts);
 	if (__builtin_expect(body + hs > w->packet_size - s->pos || body + hs > s->cap - s->pos, 0))
 		return ctf_write_event_reserve_slow(w, s, ec_id, ts, body, st);
+	if (__builtin_expect(ec_id >= CW_PROV_BASE, 0) &&
+	    (*st = ctf_write_note_provisional(s, s->pos + 1, ec_id)) < 0)
+		return NULL; /* a compact header's extended ID: after the 5-bit 31 and padding */
 	p = put_header(s->buf + s->pos, hs, ec_id, ts, w->bo);
 	s->pos = (size_t) (p - s->buf) + body;
 	s->tail_pad = 0;

@@ -28,6 +28,7 @@
 #include <inttypes.h>
 #include <stdlib.h>
 #include <string.h>
+#include <sys/mman.h>
 #include <sys/random.h>
 #include <sys/stat.h>
 #include <time.h>
@@ -368,6 +369,8 @@ static void layout_sc(const struct tk_ctf_writer *w, struct cw_sc *sc)
 	sc->std_end = off;
 }
 
+static void freeze(struct cw_sc *sc);
+
 static enum tk_status add_sc(struct tk_ctf_writer *w, const struct tk_ctf_stream_class_desc *d,
 			     uint64_t *sc_id)
 {
@@ -404,6 +407,13 @@ static enum tk_status add_sc(struct tk_ctf_writer *w, const struct tk_ctf_stream
 		return TK_FAIL(TK_ERR_NOMEM, "Cannot add stream class");
 	layout_sc(w, sc);
 	*slot = sc;
+	if (w->shared) { /* threads read the table: it never moves, its header kind is fixed */
+		if (vec_reserve(&sc->ec_table, sizeof(struct cw_ec *), CW_EC_TABLE_MAX))
+			return TK_FAIL(TK_ERR_NOMEM, "Cannot add stream class");
+		memset(sc->ec_table.data, 0, CW_EC_TABLE_MAX * sizeof(struct cw_ec *));
+		sc->ec_table.len = CW_EC_TABLE_MAX;
+		freeze(sc);
+	}
 	if (id >= w->next_sc_id)
 		w->next_sc_id = id + 1;
 	*sc_id = id;
@@ -462,8 +472,11 @@ enum tk_status tk_ctf_writer_set_event_context(struct tk_ctf_writer *w, uint64_t
 	return TK_OK;
 }
 
-/* Register @ec under its id: in the table when small, in the list in any case. */
-static enum tk_status index_ec(struct cw_sc *sc, struct cw_ec *ec)
+/*
+ * Register @ec under its id: in the table when small, in the list (which the metadata
+ * declares) unless @listed is 0, as provisional classes are (ctf_writer_add_provisional()).
+ */
+static enum tk_status index_ec(struct cw_sc *sc, struct cw_ec *ec, int listed)
 {
 	struct cw_ec **slot;
 
@@ -476,6 +489,8 @@ static enum tk_status index_ec(struct cw_sc *sc, struct cw_ec *ec)
 		}
 		VEC_AT(&sc->ec_table, struct cw_ec *, ec->id) = ec;
 	}
+	if (!listed)
+		return TK_OK;
 	slot = vec_push(&sc->ecs, sizeof(*slot));
 	if (!slot)
 		return TK_ERR_NOMEM;
@@ -490,7 +505,7 @@ static enum tk_status index_ec(struct cw_sc *sc, struct cw_ec *ec)
 static enum tk_status add_ec(struct tk_ctf_writer *w, uint64_t sc_id,
 			     const struct tk_ctf_event_class_desc *d,
 			     const struct tk_ctf_field_decl *payload_list, size_t n_payload,
-			     uint64_t *ec_id)
+			     uint64_t *ec_id, int listed)
 {
 	const char *name = d->name ? d->name : "(no name)";
 	struct cw_sc *sc = find_sc(w, sc_id);
@@ -505,10 +520,17 @@ static enum tk_status add_ec(struct tk_ctf_writer *w, uint64_t sc_id,
 			       ", reason=no such stream class",
 			       name, sc_id);
 	id = d->has_id ? d->id : sc->next_ec_id;
+	if (!listed)
+		id = w->next_prov;
 	if (id > UINT32_MAX - 1 || find_ec(sc, id))
 		return TK_FAIL(TK_ERR_INVAL,
 			       "Cannot add event class: name=%s, id=%" PRIu64 ", reason=%s", name,
 			       id, id > UINT32_MAX - 1 ? "IDs are below 2^32 - 1" : "ID in use");
+	if (w->shared && (listed ? id >= CW_PROV_BASE : id >= CW_EC_TABLE_MAX))
+		return TK_FAIL(TK_ERR_UNSUPPORTED,
+			       "Cannot add event class: name=%s, id=%" PRIu64
+			       ", reason=too many classes for a shared writer",
+			       name, id);
 	ec = arena_alloc(&w->arena, sizeof(*ec));
 	if (!ec || (d->name && !(ec->name = arena_strdup(&w->arena, d->name))) ||
 	    (d->emf_uri && !(ec->emf_uri = arena_strdup(&w->arena, d->emf_uri))))
@@ -527,9 +549,11 @@ static enum tk_status add_ec(struct tk_ctf_writer *w, uint64_t sc_id,
 	}
 	if (st < 0)
 		return TK_FAIL(st, "Cannot add event class: name=%s", name);
-	if (index_ec(sc, ec) < 0)
+	if (index_ec(sc, ec, listed) < 0)
 		return TK_FAIL(TK_ERR_NOMEM, "Cannot add event class: name=%s", name);
-	if (id >= sc->next_ec_id)
+	if (!listed)
+		w->next_prov++;
+	else if (id >= sc->next_ec_id)
 		sc->next_ec_id = id + 1;
 	*ec_id = id;
 	return TK_OK;
@@ -547,7 +571,7 @@ enum tk_status tk_ctf_writer_add_event_class(struct tk_ctf_writer *w, uint64_t s
 	TK_ASSERT_PRE(w && name && (fields || !n) && ec_id);
 	d.name = name;
 	d.loglevel = loglevel;
-	return add_ec(w, sc_id, &d, fields ? fields : none, n, ec_id);
+	return add_ec(w, sc_id, &d, fields ? fields : none, n, ec_id, 1);
 }
 
 enum tk_status tk_ctf_writer_add_event_class_desc(struct tk_ctf_writer *w, uint64_t sc_id,
@@ -559,7 +583,136 @@ enum tk_status tk_ctf_writer_add_event_class_desc(struct tk_ctf_writer *w, uint6
 	error_reset();
 	TK_ASSERT_PRE(w && desc && ec_id && desc->size >= sizeof(size_t));
 	memcpy(&d, desc, desc->size < sizeof(d) ? desc->size : sizeof(d));
-	return add_ec(w, sc_id, &d, NULL, 0, ec_id);
+	return add_ec(w, sc_id, &d, NULL, 0, ec_id, 1);
+}
+
+/* ---- shared writers ------------------------------------------------------------------------- */
+
+enum tk_status ctf_writer_share(struct tk_ctf_writer *w)
+{
+	size_t i;
+
+	if (w->scs.len || w->streams.len || w->io)
+		return TK_FAIL(TK_ERR_INVAL, "Cannot share CTF writer: dir=%s, reason=in use",
+			       w->dir);
+	w->prov_final = malloc((CW_EC_TABLE_MAX - CW_PROV_BASE) * sizeof(*w->prov_final));
+	if (!w->prov_final)
+		return TK_FAIL(TK_ERR_NOMEM, "Cannot share CTF writer: dir=%s", w->dir);
+	for (i = 0; i < CW_EC_TABLE_MAX - CW_PROV_BASE; i++)
+		w->prov_final[i] = UINT32_MAX;
+	w->shared = 1;
+	w->next_prov = CW_PROV_BASE;
+	w->io_failed = 1; /* each thread writes its own stream's packets */
+	return TK_OK;
+}
+
+enum tk_status ctf_writer_add_provisional(struct tk_ctf_writer *w, uint64_t sc_id,
+					  const struct tk_ctf_event_class_desc *desc,
+					  uint64_t *ec_id)
+{
+	struct tk_ctf_event_class_desc d = TK_CTF_EVENT_CLASS_DESC_INIT;
+	struct cw_sc *sc = find_sc(w, sc_id);
+
+	if (!w->shared || !sc)
+		return TK_FAIL(TK_ERR_INVAL,
+			       "Cannot add provisional class: stream-class-id=%" PRIu64, sc_id);
+	/* a final ID below 31 has a shorter header: wait for it */
+	if (sc->large || (sc->ecs.len < CW_COMPACT_EXT && sc->next_ec_id <= CW_COMPACT_EXT))
+		return TK_AGAIN;
+	memcpy(&d, desc, desc->size < sizeof(d) ? desc->size : sizeof(d));
+	return add_ec(w, sc_id, &d, NULL, 0, ec_id, 0);
+}
+
+void ctf_writer_resolve(struct tk_ctf_writer *w, uint64_t prov_id, uint64_t ec_id)
+{
+	if (prov_id >= CW_PROV_BASE && prov_id < CW_EC_TABLE_MAX && ec_id < CW_PROV_BASE)
+		w->prov_final[prov_id - CW_PROV_BASE] = (uint32_t) ec_id;
+}
+
+enum tk_status ctf_write_note_provisional(struct tk_ctf_writer_stream *s, size_t pos, uint64_t id)
+{
+	uint64_t *at = vec_push(&s->prov_pkt, sizeof(*at));
+
+	if (!at)
+		return TK_FAIL(TK_ERR_NOMEM, "Cannot write event: stream=%s", s->name);
+	*at = (uint64_t) pos << 16 | (id - CW_PROV_BASE);
+	return TK_OK;
+}
+
+/* Bytes of a stream file mapped at once to put final IDs in (its pages are in the cache). */
+#define CW_PATCH_WINDOW (8u << 20)
+
+/* The final ID of provisional entry @e (struct tk_ctf_writer_stream.prov_pkt), or UINT32_MAX. */
+static uint32_t final_id(const struct tk_ctf_writer *w, uint64_t e)
+{
+	return w->prov_final[e & 0xffff];
+}
+
+/*
+ * Put the final IDs of the entries of s->prov_file from @i on in the file, through a mapping
+ * of CW_PATCH_WINDOW bytes from the page of the first: the entries in it are done, and the
+ * index of the first after them returned in *@next.
+ */
+static enum tk_status patch_window(struct tk_ctf_writer *w, struct tk_ctf_writer_stream *s,
+				   size_t i, size_t *next)
+{
+	uint64_t page = (uint64_t) sysconf(_SC_PAGESIZE), e;
+	uint64_t at = (VEC_AT(&s->prov_file, uint64_t, i) >> 16) / page * page;
+	uint64_t end = at + CW_PATCH_WINDOW; /* past the first entry's ID */
+	uint8_t *m;
+
+	if (end > s->offset)
+		end = s->offset; /* the packets written, every ID in one of them */
+	m = mmap(NULL, end - at, PROT_READ | PROT_WRITE, MAP_SHARED, s->fd, (off_t) at);
+	if (m == MAP_FAILED)
+		return TK_FAIL(TK_ERR_IO, "Cannot write event: stream=%s, errno=%s", s->name,
+			       strerror(errno));
+	for (; i < s->prov_file.len; i++) {
+		e = VEC_AT(&s->prov_file, uint64_t, i);
+		if ((e >> 16) + 4 > end)
+			break;
+		if (final_id(w, e) == UINT32_MAX)
+			break;
+		tk_store_u32(m + (e >> 16) - at, final_id(w, e), w->bo);
+	}
+	munmap(m, end - at);
+	*next = i;
+	if (i < s->prov_file.len && final_id(w, VEC_AT(&s->prov_file, uint64_t, i)) == UINT32_MAX)
+		return TK_FAIL(TK_ERR_INVAL,
+			       "Cannot write event: stream=%s, reason=class of a provisional ID "
+			       "not declared",
+			       s->name);
+	return TK_OK;
+}
+
+size_t ctf_writer_stream_provisional(const struct tk_ctf_writer_stream *s)
+{
+	return s->prov_pkt.len + s->prov_file.len;
+}
+
+enum tk_status ctf_writer_stream_patch(struct tk_ctf_writer *w, struct tk_ctf_writer_stream *s)
+{
+	enum tk_status st = ctf_write_io_wait(w, s);
+	uint64_t e;
+	size_t i;
+
+	for (i = 0; i < s->prov_pkt.len && st >= 0; i++) {
+		e = VEC_AT(&s->prov_pkt, uint64_t, i);
+		if (final_id(w, e) == UINT32_MAX)
+			st = TK_FAIL(TK_ERR_INVAL,
+				     "Cannot write event: stream=%s, reason=class of a provisional "
+				     "ID not declared",
+				     s->name);
+		else
+			tk_store_u32(s->buf + (e >> 16), final_id(w, e), w->bo);
+	}
+	for (i = 0; i < s->prov_file.len && st >= 0;)
+		st = patch_window(w, s, i, &i);
+	s->prov_pkt.len = 0;
+	s->prov_file.len = 0;
+	if (st < 0)
+		w->status = st;
+	return st;
 }
 
 /* ---- streams and their packet contexts ------------------------------------------------------ */
@@ -623,7 +776,9 @@ static enum tk_status open_stream(struct tk_ctf_writer *w, struct tk_ctf_writer_
 	s->buf = malloc(s->cap);
 	if (!s->buf)
 		return TK_FAIL(TK_ERR_NOMEM, "Cannot add stream: name=%s", s->name);
-	s->fd = openat(w->dirfd, s->name, O_WRONLY | O_CREAT | O_EXCL | O_CLOEXEC, 0666);
+	/* shared: read too, to put final IDs over provisional ones (ctf_writer_stream_patch()) */
+	s->fd = openat(w->dirfd, s->name,
+		       (w->shared ? O_RDWR : O_WRONLY) | O_CREAT | O_EXCL | O_CLOEXEC, 0666);
 	if (s->fd < 0)
 		return TK_FAIL(TK_ERR_IO, "Cannot create stream file: dir=%s, name=%s, errno=%s",
 			       w->dir, s->name, strerror(errno));
@@ -647,6 +802,8 @@ static void free_stream(struct tk_ctf_writer_stream *s)
 		free(s->free_buf[--s->n_free]);
 	free(s->pctx);
 	vec_fini(&s->index);
+	vec_fini(&s->prov_pkt);
+	vec_fini(&s->prov_file);
 	free(s);
 }
 
@@ -758,6 +915,19 @@ static enum tk_status packet_emit(struct tk_ctf_writer *w, struct tk_ctf_writer_
 	tk_store_u64(buf + sc->off_disc, disc, w->bo);
 	if (sc->has_cpu_id)
 		tk_store_u32(buf + sc->off_cpu, s->cpu_id, w->bo);
+	if (buf == s->buf && s->prov_pkt.len) {
+		/* provisional IDs in this packet: where they will be in the file */
+		size_t i;
+
+		if (vec_reserve(&s->prov_file, sizeof(uint64_t), s->prov_pkt.len)) {
+			w->status = TK_ERR_NOMEM;
+			return TK_FAIL(TK_ERR_NOMEM, "Cannot write packet: stream=%s", s->name);
+		}
+		for (i = 0; i < s->prov_pkt.len; i++)
+			VEC_AT(&s->prov_file, uint64_t, s->prov_file.len++) =
+				VEC_AT(&s->prov_pkt, uint64_t, i) + (s->offset << 16);
+		s->prov_pkt.len = 0;
+	}
 	if (buf == s->buf) {
 		st = ctf_write_io_submit(w, s, size);
 	} else {
@@ -954,6 +1124,8 @@ enum tk_status tk_ctf_writer_set_packet_context(struct tk_ctf_writer *w,
  */
 static void freeze(struct cw_sc *sc)
 {
+	if (sc->frozen)
+		return;
 	sc->frozen = 1;
 	sc->large = sc->ecs.len >= CW_COMPACT_EXT || sc->next_ec_id > CW_COMPACT_EXT;
 }
@@ -1007,6 +1179,9 @@ static enum tk_status event_begin(struct tk_ctf_writer *w, struct tk_ctf_writer_
 	if (TK_UNLIKELY(need > s->cap - s->pos) && (st = grow(s, need)) < 0)
 		return st;
 	p = s->buf + s->pos;
+	if (TK_UNLIKELY(ec_id >= CW_PROV_BASE) &&
+	    (st = ctf_write_note_provisional(s, s->pos + (clocked ? 1 : 0), ec_id)) < 0)
+		return st; /* the ID after a compact header's 31, or the whole header */
 	if (clocked) {
 		p = put_header(p, hs, ec_id, ts, w->bo);
 	} else {
@@ -1314,6 +1489,7 @@ void tk_ctf_writer_destroy(struct tk_ctf_writer *w)
 	if (w->dirfd >= 0)
 		close(w->dirfd);
 	arena_fini(&w->arena);
+	free(w->prov_final);
 	free(w->dir);
 	free(w);
 }

@@ -343,6 +343,7 @@ enum tk_status ctf_metadata_decode(const uint8_t *data, size_t size, const char 
  */
 struct tk_ctf_writer;
 struct tk_ctf_writer_stream;
+struct tk_ctf_event_class_desc;
 
 /*
  * An environment entry into the CTF writer @writer, as struct model_env_out puts it: text
@@ -352,5 +353,37 @@ enum tk_status ctf_writer_put_env(void *writer, const char *key, const char *str
 
 uint8_t *ctf_writer_event_reserve(struct tk_ctf_writer *w, struct tk_ctf_writer_stream *s,
 				  uint64_t ec_id, uint64_t ts, size_t body, enum tk_status *st);
+
+/*
+ * A writer whose streams are written by threads of their own, each stream by one thread,
+ * while the caller serialises every other call (declarations, streams, the calls below)
+ * under a lock of its own: made so before anything is declared, its stream classes keep a
+ * table of event classes that never moves and the compact event header (what a merged
+ * trace declared class by class has), and each stream's packets are written by the thread
+ * that fills them.
+ *
+ * A shared writer takes provisional event classes: a class a thread must write events of
+ * before it may learn the ID the class will have (the order of first use over the streams
+ * decides IDs, and a later stream runs ahead of an earlier one). ctf_writer_add_provisional()
+ * gives one an ID of its own, not declared in the metadata, once the stream class has 31
+ * classes, so that the final ID takes the same header bytes; TK_AGAIN before that. Once the
+ * final class is added, ctf_writer_resolve() says which it is, and
+ * ctf_writer_stream_patch() writes the final IDs over the provisional ones of a stream
+ * (those of the open packet in memory, the others in the file).
+ *
+ *	ctf_writer_share(w);			// before the first stream class
+ *	lock; st = ctf_writer_add_provisional(w, sc, &desc, &prov); unlock;
+ *	... events of class prov ...
+ *	lock; tk_ctf_writer_add_event_class_desc(w, sc, &desc, &id);
+ *	      ctf_writer_resolve(w, prov, id); ctf_writer_stream_patch(w, s); unlock;
+ */
+enum tk_status ctf_writer_share(struct tk_ctf_writer *w);
+enum tk_status ctf_writer_add_provisional(struct tk_ctf_writer *w, uint64_t sc_id,
+					  const struct tk_ctf_event_class_desc *desc,
+					  uint64_t *ec_id);
+void ctf_writer_resolve(struct tk_ctf_writer *w, uint64_t prov_id, uint64_t ec_id);
+enum tk_status ctf_writer_stream_patch(struct tk_ctf_writer *w, struct tk_ctf_writer_stream *s);
+/* How many provisional IDs stream @s holds, to put final ones over (8 bytes of memory each). */
+size_t ctf_writer_stream_provisional(const struct tk_ctf_writer_stream *s);
 
 #endif /* TK_CTF_CTF_H */

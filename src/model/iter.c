@@ -183,19 +183,19 @@ enum tk_status model_iter_create_by_stream(struct tk_iter **out, struct tk_trace
 	return st;
 }
 
-enum tk_status tk_iter_create(struct tk_iter **out, struct tk_trace *trace)
+/* An iterator over @n streams of @trace from index @first. */
+static enum tk_status iter_create(struct tk_iter **out, struct tk_trace *trace, size_t first,
+				  size_t n)
 {
 	struct tk_iter *it;
 	size_t i;
 	enum tk_status st;
 
-	error_reset();
-	TK_ASSERT_PRE(out && trace);
 	it = calloc(1, sizeof(*it));
 	if (!it)
 		return TK_FAIL(TK_ERR_NOMEM, "Cannot create iterator");
 	it->trace = trace;
-	it->n_slots = trace->n_streams;
+	it->n_slots = n;
 	it->slots = calloc(it->n_slots ? it->n_slots : 1, sizeof(*it->slots));
 	it->heap = calloc(it->n_slots ? it->n_slots : 1, sizeof(*it->heap));
 	if (!it->slots || !it->heap) {
@@ -204,7 +204,7 @@ enum tk_status tk_iter_create(struct tk_iter **out, struct tk_trace *trace)
 	}
 	it->last_ts = INT64_MIN;
 	for (i = 0; i < it->n_slots; i++) {
-		struct tk_stream *s = trace->streams[i];
+		struct tk_stream *s = trace->streams[first + i];
 
 		it->slots[i].stream = s;
 		it->slots[i].k2_base = ((uint64_t) s->rank_major << 42) | s->rank_minor;
@@ -216,6 +216,25 @@ enum tk_status tk_iter_create(struct tk_iter **out, struct tk_trace *trace)
 	}
 	*out = it;
 	return TK_OK;
+}
+
+enum tk_status tk_iter_create(struct tk_iter **out, struct tk_trace *trace)
+{
+	error_reset();
+	TK_ASSERT_PRE(out && trace);
+	return iter_create(out, trace, 0, trace->n_streams);
+}
+
+enum tk_status model_iter_create_stream(struct tk_iter **out, struct tk_trace *trace, size_t i)
+{
+	enum tk_status st;
+
+	if (i >= trace->n_streams)
+		return TK_FAIL(TK_ERR_INVAL, "Cannot create iterator: stream=%zu", i);
+	st = iter_create(out, trace, i, 1);
+	if (st >= 0)
+		(*out)->by_stream = 1;
+	return st;
 }
 
 void tk_iter_set_notice_cb(struct tk_iter *it, tk_notice_cb cb, void *payload)

@@ -550,6 +550,12 @@ enum tk_status model_trace_check_clocks(const struct tk_trace *trace);
 enum tk_status model_iter_create_by_stream(struct tk_iter **out, struct tk_trace *trace);
 
 /*
+ * The same over stream @i of @trace alone (trace->streams[i]), as model_iter_create_by_stream()
+ * reads it: for a sink whose streams are written by threads, each with an iterator of its own.
+ */
+enum tk_status model_iter_create_stream(struct tk_iter **out, struct tk_trace *trace, size_t i);
+
+/*
  * tk_iter_next() for loops inside the library: the same, without clearing the error chain
  * first (the loop's caller did, once).
  */

@@ -13,7 +13,8 @@
  *
  *   trace.dat -> trace.dat   tracedat_copy(): pages copied, or records re-encoded when
  *                            events or a time window are selected
- *   trace.dat -> CTF         dat-to-ctf.c: per-class copy plans, CPU stream after stream
+ *   trace.dat -> CTF         dat-to-ctf.c: per-class copy plans, CPU stream after stream,
+ *                            or with nothing selected CPUs on threads, the same bytes
  *   CTF -> CTF               ctf_copy() (src/ctf/ctf-copy.c): with nothing selected, each
  *                            trace's files copied as they are once read as the sink's path
  *                            reads them, streams in parallel; it gives up (TK_AGAIN) for the

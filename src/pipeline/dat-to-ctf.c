@@ -14,13 +14,25 @@
  * to a NUL, and a NUL; dynamic arrays their length, then their elements. A plan needs the
  * record and the CTF trace in the same (the host's) byte order and every field in that list;
  * events of other classes, and records too short for their plan, go through the sink.
+ *
+ * With nothing selected and more than one core, the CPUs are converted on threads, each CPU
+ * by one, into lanes of the sink (ctf_sink_share(), ctf-sink.h), with the bytes the CPUs one
+ * after the other give: the sink orders what depends on the order of the CPUs (stream and
+ * event class IDs). CPU time per event stays what it is (each thread writes its own packets,
+ * the writer's thread is not started); a thread that fails, whatever the reason (damage
+ * included), makes them all stop, and the output is emptied for the one loop to write it,
+ * or fail where and as it fails.
  */
+#include <stdatomic.h>
 #include <stdlib.h>
 #include <string.h>
+#include <unistd.h>
 
 #include <tracekit/tracekit.h>
 
 #include "../common/error.h"
+#include "../common/outfile.h"
+#include "../common/worker.h"
 #include "../ctf/ctf-sink.h"
 #include "../ctf/ctf.h"
 #include "../ftrace/ftrace.h"
@@ -456,12 +468,197 @@ static const struct sink_class dat_ctf_sink = {
 	.close = dc_close,
 };
 
+/* ---- CPUs on threads ----------------------------------------------------------------------- */
+
+/*
+ * Threads converting CPUs at once, the caller's included. Each maps or inflates a little of
+ * its CPU's pages and fills a packet at a time, so memory stays flat only with a bound that
+ * does not grow with the cores.
+ */
+#define DC_THREADS 4
+
+/* What the threads share: the sink and the next stream to take. */
+struct dc_par {
+	struct dat_ctf *c;
+	struct tk_trace *t;
+	struct sink_ctx *cx;
+	atomic_size_t next;
+	atomic_uint_fast64_t events;
+	atomic_int failed;
+};
+
+/* A thread: its lane of the CTF sink, with copy plans of its own. */
+struct dc_lane {
+	struct worker wk;
+	struct dc_par *p;
+	struct dat_ctf c;
+	enum tk_status st;
+	int stop; /* set by worker_stop(): the thread ends by itself when the streams do */
+	int started;
+	int reports; /* the caller's thread tells the progress */
+};
+
+static void lane_notice(const struct tk_notice *n, void *payload)
+{
+	ctf_sink.notice(payload, n);
+}
+
+/* Convert stream @i of the trace into @l's lane: TK_OK, or why it could not. */
+static enum tk_status lane_stream(struct dc_lane *l, size_t i)
+{
+	struct dc_par *p = l->p;
+	const struct tk_convert_opts *o = p->cx->o;
+	const struct tk_event *ev;
+	struct tk_iter *it = NULL;
+	uint64_t n = 0;
+	enum tk_status st;
+
+	ctf_sink_lane_begin(l->c.sink, i);
+	st = atomic_load(&p->failed) ? TK_ERR_CANCELED : model_iter_create_stream(&it, p->t, i);
+	if (st >= 0)
+		tk_iter_set_notice_cb(it, lane_notice, l->c.sink);
+	while (st >= 0 && (st = model_iter_next(it, &ev)) == TK_OK) {
+		st = dc_event(&l->c, ev);
+		if (st < 0 || ++n % 4096)
+			continue;
+		st = ctf_sink_lane_poll(l->c.sink); /* fewer provisional IDs, as soon as it may */
+		if (st < 0 || n % 65536)
+			continue;
+		atomic_fetch_add(&p->events, 65536);
+		if (p->cx->stop && *p->cx->stop)
+			st = TK_ERR_CANCELED;
+		if (st >= 0 && l->reports && o->progress)
+			o->progress(atomic_load(&p->events), p->cx->total, o->payload);
+	}
+	if (st == TK_END)
+		st = TK_OK;
+	atomic_fetch_add(&p->events, n % 65536);
+	tk_iter_destroy(it);
+	return ctf_sink_lane_end(l->c.sink, st);
+}
+
+/* Take streams in order until none is left, or one failed. */
+static void lane_run(struct dc_lane *l)
+{
+	struct dc_par *p = l->p;
+	size_t i;
+
+	while ((i = atomic_fetch_add(&p->next, 1)) < p->t->n_streams) {
+		l->st = lane_stream(l, i);
+		if (l->st < 0) {
+			atomic_store(&p->failed, 1);
+			break;
+		}
+	}
+}
+
+static void *lane_main(void *arg)
+{
+	lane_run(arg);
+	return NULL;
+}
+
+static void lane_fini(struct dc_lane *l)
+{
+	size_t i;
+
+	for (i = 0; l->c.ecs && i < l->c.n_ecs; i++)
+		free(l->c.ecs[i]);
+	free(l->c.ecs);
+	ctf_sink_lane_destroy(l->c.sink);
+}
+
+/*
+ * Every CPU by a thread of its own, up to one per core and DC_THREADS, into the sink @c
+ * (shared already): TK_OK, or the first failure.
+ */
+static enum tk_status run_lanes(struct dat_ctf *c, struct tk_trace *t, struct sink_ctx *cx,
+				size_t n)
+{
+	struct dc_par p = {.c = c, .t = t, .cx = cx};
+	struct dc_lane *ls = calloc(n, sizeof(*ls));
+	enum tk_status st = TK_OK;
+	size_t i;
+
+	atomic_init(&p.next, 0);
+	atomic_init(&p.events, 0);
+	atomic_init(&p.failed, 0);
+	if (!ls)
+		return TK_FAIL(TK_ERR_NOMEM, "Cannot convert to CTF");
+	for (i = 0; i < n; i++) {
+		ls[i].p = &p;
+		ls[i].c = *c;
+		ls[i].c.sink = ctf_sink_lane_create(c->sink);
+		ls[i].c.ecs = calloc(t->n_ecs + 1, sizeof(*ls[i].c.ecs));
+		if (!ls[i].c.sink || !ls[i].c.ecs)
+			st = TK_FAIL(TK_ERR_NOMEM, "Cannot convert to CTF");
+	}
+	ls[0].reports = 1;
+	/* every stream must be taken by a running thread: the caller's takes what others cannot */
+	for (i = 1; st >= 0 && i < n; i++)
+		ls[i].started = !worker_start(&ls[i].wk, lane_main, &ls[i]);
+	if (st >= 0)
+		lane_run(&ls[0]);
+	for (i = 1; i < n; i++)
+		if (ls[i].started)
+			worker_stop(&ls[i].wk, &ls[i].stop);
+	for (i = 0; i < n; i++) {
+		if (st >= 0 && ls[i].st < 0)
+			st = ls[i].st;
+		lane_fini(&ls[i]);
+	}
+	free(ls);
+	cx->events = atomic_load(&p.events);
+	return st;
+}
+
+/*
+ * The CPUs of a lone trace.dat file on threads, nothing selected: the same bytes as the
+ * streams one after the other (ctf_sink_share() says how). TK_AGAIN, having written
+ * nothing, when the trace is not for it or anything fails on the way: the one loop then
+ * writes the output, and fails where and as it fails.
+ */
+static enum tk_status dat_to_ctf_threads(struct tk_trace *t, const char *output,
+					 struct sink_ctx *cx)
+{
+	long cores = sysconf(_SC_NPROCESSORS_ONLN);
+	size_t n = cores > DC_THREADS ? DC_THREADS : cores > 1 ? (size_t) cores : 1;
+	size_t depth = error_depth();
+	void *state = NULL;
+	enum tk_status st;
+
+	if (n > t->n_streams)
+		n = t->n_streams;
+	if (n < 2 || !model_filter_all(cx->tf))
+		return TK_AGAIN;
+	st = dc_open(&state, t, output, cx);
+	if (st >= 0)
+		st = ctf_sink_share(((struct dat_ctf *) state)->sink);
+	if (st >= 0 && st != TK_AGAIN)
+		st = run_lanes(state, t, cx, n);
+	if (state)
+		st = dc_close(state, st == TK_AGAIN ? TK_ERR_CANCELED : st);
+	if (st >= 0)
+		return st;
+	outdir_empty(output);
+	cx->events = 0;
+	error_truncate(depth);
+	if (cx->stop && *cx->stop)
+		return sink_stopped(cx->stop);
+	return TK_AGAIN;
+}
+
 enum tk_status convert_dat_to_ctf(struct tk_trace *t, const char *output, struct sink_ctx *cx)
 {
+	enum tk_status st;
+
 	if (t->n_sources != 1 || !tracedat_source_container(t->sources[0]))
 		return TK_FAIL(
 			TK_ERR_UNSUPPORTED,
 			"Cannot convert to CTF: sources=%zu, reason=one trace.dat input only",
 			t->n_sources);
+	st = dat_to_ctf_threads(t, output, cx);
+	if (st != TK_AGAIN)
+		return st;
 	return pipeline_run_sink(t, output, &dat_ctf_sink, cx);
 }

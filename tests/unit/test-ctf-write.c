@@ -34,6 +34,7 @@
 #include <tracekit/tracekit.h>
 
 #include "ctf-write-oracle.h"
+#include "ctf/ctf.h"
 #include "model/model.h"
 
 /* ---- tests -------------------------------------------------------------------------------- */
@@ -1001,6 +1002,117 @@ static void test_without_index(void **state)
 	free(t);
 }
 
+/*
+ * A shared writer (ctf_writer_share(), src/ctf/ctf.h) writing events of provisional classes
+ * and then putting their final IDs over them, in packets already in the file and in the
+ * packet still open, gives the bytes of a plain writer that knew the final IDs: the oracle is
+ * that plain writer, the same calls with the final IDs. Provisional classes wait for 31
+ * listed ones (a smaller final ID would take a shorter event header).
+ */
+static void write_provisional(const char *name, int shared, int prov_late)
+{
+	struct tk_ctf_writer_opts o = TK_CTF_WRITER_OPTS_INIT;
+	struct tk_ctf_event_class_desc d = TK_CTF_EVENT_CLASS_DESC_INIT;
+	static const struct tk_ctf_field_decl one[] = {INT_F("v", 32, 0, 0)};
+	struct tk_ctf_field_decl pl = {.name = "p", .kind = TK_CTF_FIELD_KIND_STRUCT};
+	struct tk_ctf_writer_stream *s;
+	struct tk_ctf_writer *w;
+	struct tk_ctf_value v;
+	uint64_t clock, sc, ids[40], prov[40], id;
+	char dir[300], cls[16];
+	size_t i;
+
+	o.packet_size = 256; /* many packets: most provisional IDs are in the file already */
+	o.has_uuid = 1;
+	memset(o.uuid, 7, sizeof(o.uuid));
+	snprintf(dir, sizeof(dir), "%s/%s", ctfw_tmpdir, name);
+	OK(tk_ctf_writer_create(&w, dir, &o));
+	if (shared)
+		OK(ctf_writer_share(w));
+	OK(tk_ctf_writer_add_clock(w, "c", 1000000000, 0, 0, NULL, 0, &clock));
+	OK(tk_ctf_writer_add_stream_class(w, clock, &sc));
+	pl.members = one;
+	pl.n_members = 1;
+	d.payload = &pl;
+	OK(tk_ctf_writer_add_stream(w, sc, 0, &s));
+	memset(&v, 0, sizeof(v));
+	for (i = 0; i < 40; i++) {
+		snprintf(cls, sizeof(cls), "e%zu", i);
+		d.name = cls;
+		if (!shared || i < 31) {
+			OK(tk_ctf_writer_add_event_class_desc(w, sc, &d, &ids[i]));
+			assert_int_equal(ids[i], i);
+		} else {
+			OK(ctf_writer_add_provisional(w, sc, &d, &prov[i]));
+			assert_true(prov[i] >= 40);
+			ids[i] = prov[i];
+		}
+		if (shared && i == 29) /* 30 listed: a final ID could still be 30 */
+			assert_int_equal(ctf_writer_add_provisional(w, sc, &d, &id), TK_AGAIN);
+		if (!i) /* an event of the first class fixes the compact header, as in the sink */
+			OK(tk_ctf_writer_append(w, s, ids[0], 500, NULL, &v));
+	}
+	for (i = 0; i < 500; i++) {
+		memset(&v, 0, sizeof(v));
+		v.v.u = i;
+		OK(tk_ctf_writer_append(w, s, ids[(i * 7) % 40], 1000 + i * 3, NULL, &v));
+		if (shared && i == (prov_late ? 450u : 200u)) {
+			/* the final classes, in their order; events after this keep their
+			 * provisional IDs when prov_late, the final ones otherwise */
+			for (id = 31; id < 40; id++) {
+				snprintf(cls, sizeof(cls), "e%" PRIu64, id);
+				d.name = cls;
+				OK(tk_ctf_writer_add_event_class_desc(w, sc, &d, &ids[id]));
+				assert_int_equal(ids[id], id);
+				ctf_writer_resolve(w, prov[id], ids[id]);
+				if (prov_late)
+					ids[id] = prov[id];
+			}
+			assert_true(ctf_writer_stream_provisional(s) > 0);
+			if (!prov_late)
+				OK(ctf_writer_stream_patch(w, s));
+		}
+	}
+	if (shared && prov_late)
+		OK(ctf_writer_stream_patch(w, s));
+	if (shared)
+		assert_int_equal(ctf_writer_stream_provisional(s), 0);
+	OK(tk_ctf_writer_close(w));
+}
+
+static void same_file(const char *a, const char *b, const char *file)
+{
+	char pa[400], pb[400];
+	size_t na, nb;
+	uint8_t *da, *db;
+
+	snprintf(pa, sizeof(pa), "%s/%s/%s", ctfw_tmpdir, a, file);
+	snprintf(pb, sizeof(pb), "%s/%s/%s", ctfw_tmpdir, b, file);
+	da = slurp(pa, &na);
+	db = slurp(pb, &nb);
+	assert_non_null(da);
+	assert_non_null(db);
+	assert_int_equal(na, nb);
+	assert_memory_equal(da, db, na);
+	free(da);
+	free(db);
+}
+
+static void test_shared_writer_provisional_ids(void **state)
+{
+	static const char *const files[] = {"metadata", "channel0_0", "index/channel0_0.idx"};
+	size_t i;
+
+	(void) state;
+	write_provisional("prov-plain", 0, 0);
+	write_provisional("prov-shared", 1, 0);
+	write_provisional("prov-late", 1, 1);
+	for (i = 0; i < ARRAY_SIZE(files); i++) {
+		same_file("prov-plain", "prov-shared", files[i]);
+		same_file("prov-plain", "prov-late", files[i]);
+	}
+}
+
 int main(void)
 {
 	const struct CMUnitTest tests[] = {
@@ -1021,6 +1133,7 @@ int main(void)
 		cmocka_unit_test(test_defaults),
 		cmocka_unit_test(test_destroy_does_not_finish),
 		cmocka_unit_test(test_without_index),
+		cmocka_unit_test(test_shared_writer_provisional_ids),
 	};
 
 	return cmocka_run_group_tests(tests, ctfw_setup, ctfw_teardown);
