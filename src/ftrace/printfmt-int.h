@@ -426,7 +426,7 @@ struct pf_fast_op {
 };
 
 /* Symbol lookups cost a binary search in ~100k symbols; timer callbacks and call sites repeat. */
-#define FTRACE_PF_SYMCACHE 64
+#define FTRACE_PF_SYMCACHE 256
 
 struct pf_symcache {
 	uint64_t addr;
