@@ -41,6 +41,10 @@ struct tc_cache {
 	const char *head_comm;
 	uint32_t head_len;
 	char head[64];
+	/* "%5llu." of the last second printed (sec_len 0: none yet) */
+	uint64_t sec;
+	uint32_t sec_len;
+	char sec_text[32];
 };
 
 /*
@@ -314,11 +318,19 @@ static int fast_line(struct tc_cache *c, const struct tc_name *nm, const struct 
 	us = ((uint64_t) ev->ns + 500) / 1000;
 	sec = us / 1000000;
 	frac = (uint32_t) (us % 1000000);
-	/* straight into the line: a copy of freshly stored digits stalls the load */
-	for (i = fmt_count_digits(sec); i < 5; i++)
-		*q++ = ' ';
-	q += fmt_u64(q, sec);
-	*q++ = '.';
+	/* the seconds change seldom: their text is kept, and copied as a block of 32 */
+	if (!c->sec_len || sec != c->sec) {
+		char *t = c->sec_text;
+
+		for (i = fmt_count_digits(sec); i < 5; i++)
+			*t++ = ' ';
+		t += fmt_u64(t, sec);
+		*t++ = '.';
+		c->sec = sec;
+		c->sec_len = (uint32_t) (t - c->sec_text);
+	}
+	memcpy(q, c->sec_text, 32);
+	q += c->sec_len;
 	memcpy(q, writer_digit_pairs + (frac / 10000) * 2, 2);
 	memcpy(q + 2, writer_digit_pairs + (frac / 100 % 100) * 2, 2);
 	memcpy(q + 4, writer_digit_pairs + (frac % 100) * 2, 2);
