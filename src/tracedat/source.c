@@ -526,14 +526,21 @@ struct tracedat *tracedat_source_container(const struct tk_source *src)
 	return src && src->ops == &td_source_ops ? ((const struct td_source *) src->fmt)->td : NULL;
 }
 
+/* The TIME_SHIFT samples of CPU @cpu of buffer @buffer, or NULL. */
+static const struct tracedat_tsync_cpu *td_shift(const struct td_source *ts, size_t buffer,
+						 uint32_t cpu)
+{
+	const struct tracedat_tsync *tsync = ts->td->info.tsync;
+
+	/* libtracecmd moves the top buffer's times only: instances get no host sync */
+	return buffer == 0 && tsync && cpu < tsync->n_cpus ? &tsync->cpus[cpu] : NULL;
+}
+
 int64_t tracedat_source_time(const struct tk_source *src, size_t buffer, uint32_t cpu, uint64_t raw)
 {
 	const struct td_source *ts = src->fmt;
-	const struct tracedat_tsync *tsync = ts->td->info.tsync;
 
-	/* as td_cursor_open() picks the samples: the top buffer's CPUs only */
-	return td_time(ts, buffer == 0 && tsync && cpu < tsync->n_cpus ? &tsync->cpus[cpu] : NULL,
-		       raw);
+	return td_time(ts, td_shift(ts, buffer, cpu), raw);
 }
 
 const struct ftrace_event *tracedat_source_event_of(const struct tk_source *src, const uint8_t *rec,
@@ -703,7 +710,8 @@ static enum tk_status td_cursor_values(struct model_cursor *mc)
 }
 
 struct td_seek {
-	const struct td_cursor *c;
+	const struct td_source *ts;
+	const struct tracedat_tsync_cpu *shift;
 	int64_t ns;
 };
 
@@ -711,26 +719,41 @@ struct td_seek {
 static int td_page_before(void *arg, const uint8_t *page, size_t size)
 {
 	const struct td_seek *k = arg;
-	const struct td_cursor *c = k->c;
 	struct ftrace_page pg;
 
-	if (ftrace_page_init(&pg, &c->ts->ctx.layout, c->ts->ctx.bo, page, size) < 0) {
+	if (ftrace_page_init(&pg, &k->ts->ctx.layout, k->ts->ctx.bo, page, size) < 0) {
 		error_reset(); /* reading reports it, if it is read */
 		return 0;
 	}
-	return pg.end > pg.pos && td_time(c->ts, c->shift, pg.ts) < k->ns;
+	return pg.end > pg.pos && td_time(k->ts, k->shift, pg.ts) < k->ns;
 }
 
 /*
- * model_cursor_ops.seek: to the pages around @ns, found by their time stamps (every record
- * of a page is at or after its stamp, and a CPU's pages follow each other in time).
+ * @pr to the pages around @ns, found by their time stamps (every record of a page is at or
+ * after its stamp, and a CPU's pages follow each other in time).
  */
+static enum tk_status td_seek(const struct td_source *ts, const struct tracedat_tsync_cpu *shift,
+			      struct tracedat_pages *pr, int64_t ns, uint64_t *skipped)
+{
+	struct td_seek k = {ts, shift, ns};
+
+	return tracedat_pages_seek(pr, td_page_before, &k, skipped);
+}
+
+enum tk_status tracedat_source_seek(const struct tk_source *src, size_t buffer, uint32_t cpu,
+				    struct tracedat_pages *pr, int64_t ns, uint64_t *skipped)
+{
+	const struct td_source *ts = src->fmt;
+
+	return td_seek(ts, td_shift(ts, buffer, cpu), pr, ns, skipped);
+}
+
+/* model_cursor_ops.seek */
 static enum tk_status td_cursor_seek(struct model_cursor *mc, int64_t ns)
 {
 	struct td_cursor *c = (struct td_cursor *) mc;
-	struct td_seek k = {c, ns};
 	uint64_t skipped = 0;
-	enum tk_status st = tracedat_pages_seek(c->pages, td_page_before, &k, &skipped);
+	enum tk_status st = td_seek(c->ts, c->shift, c->pages, ns, &skipped);
 
 	c->page_no += skipped;
 	return st;
@@ -756,7 +779,6 @@ static enum tk_status td_cursor_open(struct tk_stream *stream, struct model_curs
 {
 	struct td_source *ts = stream->source->fmt;
 	const struct td_stream *tds = stream->fmt;
-	const struct tracedat_tsync *tsync = ts->td->info.tsync;
 	struct td_cursor *c = calloc(1, sizeof(*c));
 	enum tk_status st;
 
@@ -769,13 +791,8 @@ static enum tk_status td_cursor_open(struct tk_stream *stream, struct model_curs
 	c->ev.stream = stream;
 	c->ev.has_ts = 1;
 	c->ev.cpu = (int32_t) stream->id;
-	/* libtracecmd moves the top buffer's times only: instances get no host sync */
-	if (tds->buffer == 0 && tsync) {
-		uint32_t cpu = ts->td->info.buffers[0].cpus[tds->cpu_index].cpu;
-
-		if (cpu < tsync->n_cpus)
-			c->shift = &tsync->cpus[cpu];
-	}
+	c->shift = td_shift(ts, tds->buffer,
+			    ts->td->info.buffers[tds->buffer].cpus[tds->cpu_index].cpu);
 	st = tracedat_pages_open(ts->td, tds->buffer, tds->cpu_index, &c->pages);
 	if (st < 0) {
 		free(c);

@@ -50,6 +50,13 @@ struct tracedat *tracedat_source_container(const struct tk_source *src);
 int64_t tracedat_source_time(const struct tk_source *src, size_t buffer, uint32_t cpu,
 			     uint64_t raw);
 
+/*
+ * Before the first page of @pr (CPU @cpu of buffer @buffer): skip to the pages around @ns,
+ * as the cursors seek (tracedat_pages_seek()); *@skipped: the pages passed over.
+ */
+enum tk_status tracedat_source_seek(const struct tk_source *src, size_t buffer, uint32_t cpu,
+				    struct tracedat_pages *pr, int64_t ns, uint64_t *skipped);
+
 /* The event format of record @rec (@size bytes), by its common_type; NULL when unknown. */
 const struct ftrace_event *tracedat_source_event_of(const struct tk_source *src, const uint8_t *rec,
 						    size_t size);

@@ -123,26 +123,6 @@ static int kept(struct copy *c, const struct ftrace_record *r, int64_t ns)
 	return st < 0 ? (int) st : keep;
 }
 
-struct copy_seek {
-	struct copy *c;
-	int64_t ns;
-};
-
-/* tracedat_pages_seek()'s test: the page holds records and its time is before the window. */
-static int page_before(void *arg, const uint8_t *page, size_t size)
-{
-	const struct copy_seek *k = arg;
-	const struct ftrace_ctx *ctx = tracedat_source_ftrace(k->c->src);
-	struct ftrace_page pg;
-
-	if (ftrace_page_init(&pg, &ctx->layout, ctx->bo, page, size) < 0) {
-		error_reset(); /* reading reports it, if it is read */
-		return 0;
-	}
-	return pg.end > pg.pos &&
-	       tracedat_source_time(k->c->src, k->c->buffer, k->c->cpu, pg.ts) < k->ns;
-}
-
 /*
  * The records of one CPU that the selection keeps, into new pages. A time window is read
  * from its first pages on (a CPU's pages follow each other in time), and a CPU stops at its
@@ -163,10 +143,9 @@ static enum tk_status reencode(struct copy *c, struct tracedat_pages *pr)
 	st = ftrace_page_writer_init(&pw, &ctx->layout, ctx->bo, c->td->info.page_size, emit_page,
 				     c);
 	if (st >= 0 && has_begin) {
-		struct copy_seek k = {c, begin};
 		uint64_t skipped = 0;
 
-		st = tracedat_pages_seek(pr, page_before, &k, &skipped);
+		st = tracedat_source_seek(c->src, c->buffer, c->cpu, pr, begin, &skipped);
 		c->done += skipped * c->td->info.page_size;
 	}
 	while (st >= 0 && !past && (st = tracedat_pages_next(pr, &page, &size)) == TK_OK) {
