@@ -410,6 +410,18 @@ static void print_int_array(struct pf_out *o, const struct pf_rec *r, struct pf_
 	}
 }
 
+size_t ftrace_pf_field_text(const struct pf_rec *r, const struct pf_field *f, const char **s)
+{
+	/* a zero size means the rest of the record */
+	uint64_t n = f->size ? f->size : (uint64_t) (r->size - f->offset);
+	uint64_t have = f->offset < r->size ? r->size - f->offset : 0;
+
+	*s = (const char *) r->data + (f->offset < r->size ? f->offset : 0);
+	if (n > have)
+		n = have;
+	return have ? ftrace_pf_strnlen((const uint8_t *) *s, (size_t) n) : 0;
+}
+
 /*
  * An argument printed through "%s" (libtraceevent's print_str_arg()). @pc gives the %s spec
  * (flags, width, precision) or is NULL for a plain "%s".
@@ -443,16 +455,9 @@ void ftrace_pf_print_str_arg(struct pf_out *o, const struct pf_rec *r, const str
 			return;
 		}
 		{
-			/* a zero size means the rest of the record */
-			uint64_t n = f->size ? f->size : (uint64_t) (r->size - f->offset);
-			uint64_t have = f->offset < r->size ? r->size - f->offset : 0;
-			const char *s =
-				(const char *) r->data + (f->offset < r->size ? f->offset : 0);
-			size_t sl;
+			const char *s;
+			size_t sl = ftrace_pf_field_text(r, f, &s);
 
-			if (n > have)
-				n = have;
-			sl = have ? ftrace_pf_strnlen((const uint8_t *) s, (size_t) n) : 0;
 			out_str(o, pc, len_arg, has_len_arg, sl ? s : "", sl);
 		}
 		return;

@@ -400,8 +400,7 @@ static bool op_build(struct pf_print *pp, const struct ftrace_ctx *ctx, const st
 	case FTRACE_PF_PC_POINTER:
 		if (a->kind == FTRACE_PF_BSTRING)
 			return true;
-		p = strchr(pc->text, 'p');
-		p = p ? p + 1 : "";
+		p = ftrace_pf_ptr_ext(pc);
 		switch (*p) {
 		case 'F':
 		case 'f':
@@ -676,17 +675,9 @@ static void run_str(struct pf_out *o, const struct pf_rec *r, const struct pf_pi
 				ftrace_pf_out_cstr(o, r, off, NULL, 0, false);
 			return;
 		case FTRACE_PF_FS_ARRAY: {
-			/* a zero size means the rest of the record */
-			const struct pf_field *f = s->f;
-			uint64_t n = f->size ? f->size : (uint64_t) (r->size - f->offset);
-			uint64_t have = f->offset < r->size ? r->size - f->offset : 0;
-			const char *p =
-				(const char *) r->data + (f->offset < r->size ? f->offset : 0);
-			size_t sl;
+			const char *p;
+			size_t sl = ftrace_pf_field_text(r, s->f, &p);
 
-			if (n > have)
-				n = have;
-			sl = have ? ftrace_pf_strnlen((const uint8_t *) p, (size_t) n) : 0;
 			ftrace_pf_out_write(o, p, sl);
 			return;
 		}
@@ -715,25 +706,9 @@ static void run_str(struct pf_out *o, const struct pf_rec *r, const struct pf_pi
 /* An unbounded operation, through the pf_out functions. */
 static void run_unbounded(struct pf_out *o, const struct pf_rec *r, const struct pf_fast_op *op)
 {
-	uint64_t v;
-	const struct ftrace_sym *s;
-	size_t len;
-
 	switch (op->code) {
 	case FTRACE_PF_FAST_SYM:
-		/* print_function() of printfmt-ptr.c */
-		v = val_get(r, &op->val);
-		s = ftrace_pf_sym_len(r, v, &len);
-		if (s) {
-			ftrace_pf_out_write(o, s->name, len);
-			if (op->how == 'F' || op->how == 'S') {
-				ftrace_pf_out_write(o, "+0x", 3);
-				ftrace_pf_out_hex(o, v - s->addr, false);
-			}
-			return;
-		}
-		ftrace_pf_out_write(o, "0x", 2);
-		ftrace_pf_out_hex(o, v, false);
+		ftrace_pf_out_function(o, r, op->how, val_get(r, &op->val));
 		return;
 	case FTRACE_PF_FAST_STR:
 		/* the state ftrace_pf_print_piece() keeps around a %s */

@@ -575,7 +575,12 @@ const struct ftrace_sym *ftrace_pf_sym_len(const struct pf_rec *r, uint64_t addr
 /* A printk format by exact address, as libtraceevent stores it (quotes and "\n" removed). */
 const char *ftrace_pf_printk_find(const struct ftrace_ctx *ctx, uint64_t addr, size_t *len);
 
-/* %p and its extensions (printfmt-ptr.c). */
+/* %p and its extensions (printfmt-ptr.c). What follows the 'p' of pointer piece @pc. */
+const char *ftrace_pf_ptr_ext(const struct pf_piece *pc);
+/* "%pS" and the like of address @v (@how: S, s, F or f): symbol[+0xoffset], or 0x and hex. */
+void ftrace_pf_out_function(struct pf_out *o, const struct pf_rec *r, char how, uint64_t v);
+/* The text of char array field @f ("%s" of it): at *@s, its length returned. */
+size_t ftrace_pf_field_text(const struct pf_rec *r, const struct pf_field *f, const char **s);
 void ftrace_pf_print_pointer(struct pf_out *o, const struct pf_rec *r, const struct pf_piece *pc,
 			     int plen, struct pf_arg *a);
 void ftrace_pf_print_bitmask(struct pf_out *o, const struct pf_rec *r, const struct pf_piece *pc,

@@ -29,13 +29,13 @@ static struct pf_arg *strip_casts(struct pf_arg *a)
 	return a;
 }
 
-static void print_function(struct pf_out *o, const struct pf_rec *r, char how, struct pf_arg *a)
+void ftrace_pf_out_function(struct pf_out *o, const struct pf_rec *r, char how, uint64_t v)
 {
-	uint64_t v = ftrace_pf_eval(r, a);
-	const struct ftrace_sym *s = ftrace_pf_sym(r, v);
+	size_t len;
+	const struct ftrace_sym *s = ftrace_pf_sym_len(r, v, &len);
 
 	if (s) {
-		ftrace_pf_out_puts(o, s->name);
+		ftrace_pf_out_write(o, s->name, len);
 		if (how == 'F' || how == 'S') {
 			ftrace_pf_out_write(o, "+0x", 3);
 			ftrace_pf_out_hex(o, v - s->addr, false);
@@ -424,23 +424,29 @@ static void print_raw_buf(struct pf_out *o, const struct pf_rec *r, const char *
 	}
 }
 
+const char *ftrace_pf_ptr_ext(const struct pf_piece *pc)
+{
+	const char *p = strchr(pc->text, 'p');
+
+	return p ? p + 1 : "";
+}
+
 void ftrace_pf_print_pointer(struct pf_out *o, const struct pf_rec *r, const struct pf_piece *pc,
 			     int plen, struct pf_arg *a)
 {
-	const char *p = strchr(pc->text, 'p');
+	const char *p = ftrace_pf_ptr_ext(pc);
 	uint64_t v;
 
 	if (a->kind == FTRACE_PF_BSTRING) {
 		ftrace_pf_out_write(o, (const char *) a->bstr.p, a->bstr.len);
 		return;
 	}
-	p = p ? p + 1 : "";
 	switch (*p) {
 	case 'F':
 	case 'f':
 	case 'S':
 	case 's':
-		print_function(o, r, *p, a);
+		ftrace_pf_out_function(o, r, *p, ftrace_pf_eval(r, a));
 		return;
 	case 'M':
 	case 'm':
