@@ -13,6 +13,7 @@
 #ifndef TK_COMMON_WRITER_H
 #define TK_COMMON_WRITER_H
 
+#include <stdbool.h>
 #include <stddef.h>
 #include <stdint.h>
 #include <string.h>
@@ -234,36 +235,46 @@ static inline void fmt_put_ns9(char *dst, uint32_t v)
 /* At least @width decimal digits, zero-padded (room for max(20, width) bytes). */
 size_t fmt_u64_pad(char *dst, uint64_t v, unsigned int width);
 
-/* The two upper-case hex digits of the byte @b as a 16-bit word, the first in the low byte. */
-static inline uint64_t fmt_hex_pair(uint32_t b)
+/*
+ * The 8 hex digits of @v in a 64-bit word, the first in the low byte, without a table or a
+ * branch: the nibbles are spread one per byte, then each gets '0', and 7 more ('A' - '9' - 1)
+ * or 39 more ('a' - '9' - 1), @alpha, where it is above 9.
+ */
+static inline uint64_t fmt_hex8(uint32_t v, uint64_t alpha)
 {
-	return tk_load_u16(writer_hex_pairs + b * 2, TK_BYTE_ORDER_LE);
-}
+	uint64_t x = __builtin_bswap32(v), m;
 
-/* The 8 upper-case hex digits of @v in a 64-bit word, the first in the low byte. */
-static inline uint64_t fmt_hex8(uint32_t v)
-{
-	return fmt_hex_pair(v >> 24) | fmt_hex_pair(v >> 16 & 0xff) << 16 |
-	       fmt_hex_pair(v >> 8 & 0xff) << 32 | fmt_hex_pair(v & 0xff) << 48;
+	x = (x | x << 16) & UINT64_C(0x0000FFFF0000FFFF);
+	x = (x | x << 8) & UINT64_C(0x00FF00FF00FF00FF);
+	x = (x >> 4 & UINT64_C(0x000F000F000F000F)) | (x & UINT64_C(0x000F000F000F000F)) << 8;
+	m = (x + UINT64_C(0x0606060606060606)) >> 4 & UINT64_C(0x0101010101010101);
+	return x + UINT64_C(0x3030303030303030) + m * alpha;
 }
 
 /*
- * Upper-case hexadecimal without prefix; returns the count. Room for 16 bytes, which may
- * be written past the digits: the digits of each 32-bit half come from fmt_hex8() and are
- * stored as 8 bytes, so the only branch is on the value's half.
+ * Hexadecimal without prefix, upper case or not; returns the count. Room for 16 bytes, which
+ * may be written past the digits: the digits of each 32-bit half come from fmt_hex8() and
+ * are stored as 8 bytes, so the only branch is on the value's half.
  */
-static inline size_t fmt_hex_upper(char *dst, uint64_t v)
+static inline size_t fmt_hex(char *dst, uint64_t v, bool upper)
 {
 	unsigned int n = (64 - (unsigned int) __builtin_clzll(v | 1) + 3) / 4;
+	uint64_t alpha = upper ? 7 : 39;
 
 	if (v >> 32) {
-		tk_store_u64(dst, fmt_hex8((uint32_t) (v >> 32)) >> (8 * (16 - n)),
+		tk_store_u64(dst, fmt_hex8((uint32_t) (v >> 32), alpha) >> (8 * (16 - n)),
 			     TK_BYTE_ORDER_LE);
-		tk_store_u64(dst + n - 8, fmt_hex8((uint32_t) v), TK_BYTE_ORDER_LE);
+		tk_store_u64(dst + n - 8, fmt_hex8((uint32_t) v, alpha), TK_BYTE_ORDER_LE);
 	} else {
-		tk_store_u64(dst, fmt_hex8((uint32_t) v) >> (8 * (8 - n)), TK_BYTE_ORDER_LE);
+		tk_store_u64(dst, fmt_hex8((uint32_t) v, alpha) >> (8 * (8 - n)), TK_BYTE_ORDER_LE);
 	}
 	return n;
+}
+
+/* Upper-case hexadecimal without prefix (fmt_hex()). */
+static inline size_t fmt_hex_upper(char *dst, uint64_t v)
+{
+	return fmt_hex(dst, v, true);
 }
 
 /* Octal without prefix (room for 22 bytes). */

@@ -85,27 +85,45 @@ void ftrace_pf_dyn_loc(const struct pf_rec *r, const struct pf_field *f, uint32_
 
 /* ------------------------------------------------------------------ symbols and printk */
 
-const struct ftrace_sym *ftrace_pf_sym_len(const struct pf_rec *r, uint64_t addr, size_t *len)
+static void symcache_fill(struct pf_symcache *c, const struct pf_rec *r, uint64_t addr)
+{
+	c->addr = addr;
+	c->sym = ftrace_sym_find(r->ctx, addr);
+	c->name_len = 0;
+	c->off_len = 0;
+	if (c->sym) {
+		size_t n = strlen(c->sym->name);
+
+		c->name_len = n < UINT32_MAX ? (uint32_t) n : UINT32_MAX;
+		memcpy(c->off_text, "+0x", 3);
+		c->off_len = (uint8_t) (3 + fmt_hex(c->off_text + 3, addr - c->sym->addr, false));
+	}
+	c->valid = true;
+}
+
+const struct pf_symcache *ftrace_pf_sym_entry(const struct pf_rec *r, uint64_t addr)
 {
 	struct pf_print *pp = r->pp;
 	struct pf_symcache *c;
 
-	if (!pp->symcache) {
+	if (TK_UNLIKELY(!pp->symcache)) {
 		pp->symcache = calloc(FTRACE_PF_SYMCACHE, sizeof(*pp->symcache));
 		if (!pp->symcache) {
-			const struct ftrace_sym *s = ftrace_sym_find(r->ctx, addr);
-
-			*len = s ? strlen(s->name) : 0;
-			return s;
+			/* no memory for a cache: the entry of the context's scratch */
+			symcache_fill(&pp->symscratch, r, addr);
+			return &pp->symscratch;
 		}
 	}
-	c = &pp->symcache[(addr ^ addr >> 6 ^ addr >> 16) & (FTRACE_PF_SYMCACHE - 1)];
-	if (!c->valid || c->addr != addr) {
-		c->addr = addr;
-		c->sym = ftrace_sym_find(r->ctx, addr);
-		c->name_len = c->sym ? strlen(c->sym->name) : 0;
-		c->valid = true;
-	}
+	c = &pp->symcache[(addr ^ addr >> 10 ^ addr >> 20) & (FTRACE_PF_SYMCACHE - 1)];
+	if (!c->valid || c->addr != addr)
+		symcache_fill(c, r, addr);
+	return c;
+}
+
+const struct ftrace_sym *ftrace_pf_sym_len(const struct pf_rec *r, uint64_t addr, size_t *len)
+{
+	const struct pf_symcache *c = ftrace_pf_sym_entry(r, addr);
+
 	*len = c->name_len;
 	return c->sym;
 }

@@ -7,9 +7,9 @@
  * __print_symbolic() of fields, and conditionals choosing between such strings
  * ("gfp_flags=%s", REC->gfp_flags ? __print_flags(...) : "none").
  *
- * Each print fmt is turned once, on first use, into one operation per piece. Bounded ones
- * (literals, integers, "%p") are written straight into the output buffer, a run of them at a
- * time; the others write through the pf_out functions with their arguments resolved once
+ * Each print fmt is turned once, on first use, into one operation per piece, a literal and
+ * the bounded conversion after it making one. Bounded ones (literals, integers, "%p") are
+ * written straight into the output buffer, a run of them at a time; the others write through the pf_out functions with their arguments resolved once
  * (field places, casts folded into masks, flag texts with their lengths); any piece of
  * another shape runs the general code (ftrace_pf_print_piece()). The output is byte for byte
  * what ftrace_pf_pretty() prints without the plan: every operation does what the general path
@@ -40,6 +40,8 @@ struct pf_fast_memo {
 	struct pf_fast_memo_entry e[FAST_FLAGS_MEMO];
 };
 
+/* Literals up to this length are merged into the bounded conversion after them. */
+#define FAST_PRE_MAX 256
 /* Zero-padded conversions up to this width are bounded operations. */
 #define FAST_MAX_WIDTH 64
 /* Conditionals nested deeper than this go the general way. */
@@ -227,17 +229,33 @@ static bool val_build(struct pf_print *pp, struct pf_arg *a, struct pf_fast_val 
 		v->mask = mask;
 		return true;
 	}
+	v->mask = ~(uint64_t) 0;
 	v->x = expr_build(pp, a, 0);
 	return v->x != NULL;
 }
 
+/* The value of @v, its mask applied (a conversion's width is folded into it). */
 static inline uint64_t val_get(const struct pf_rec *r, const struct pf_fast_val *v)
 {
+	const uint8_t *p;
+
 	if (TK_UNLIKELY(v->x != NULL))
-		return expr_get(r, v->x);
+		return expr_get(r, v->x) & v->mask;
 	if ((uint64_t) v->off + v->size > r->size)
 		return 0;
-	return ftrace_pf_read_num(r, v->off, v->size) & v->mask;
+	p = r->data + v->off;
+	switch (v->size) {
+	case 1:
+		return *p & v->mask;
+	case 2:
+		return tk_load_u16(p, r->ctx->bo) & v->mask;
+	case 4:
+		return tk_load_u32(p, r->ctx->bo) & v->mask;
+	case 8:
+		return tk_load_u64(p, r->ctx->bo) & v->mask;
+	default:
+		return 0;
+	}
 }
 
 /* The value list of __print_flags() or __print_symbolic() as an array with lengths. */
@@ -390,13 +408,18 @@ static bool op_build(struct pf_print *pp, const struct ftrace_ctx *ctx, const st
 			return true;
 		}
 		op->bits = pc->spec.bits;
+		if (op->code == FTRACE_PF_FAST_DEC_S && op->bits < 64)
+			op->sign = (uint64_t) 1 << (op->bits - 1);
 		if (pc->fast) {
 			op->val.off = pc->fast_off;
 			op->val.size = pc->fast_size;
 			op->val.mask = ~(uint64_t) 0;
-			return true;
+		} else if (!val_build(pp, a, &op->val)) {
+			return false;
 		}
-		return val_build(pp, a, &op->val);
+		if (op->bits < 64)
+			op->val.mask &= ((uint64_t) 1 << op->bits) - 1;
+		return true;
 	case FTRACE_PF_PC_POINTER:
 		if (a->kind == FTRACE_PF_BSTRING)
 			return true;
@@ -434,11 +457,19 @@ static bool op_build(struct pf_print *pp, const struct ftrace_ctx *ctx, const st
 	}
 }
 
+/* The literal of a conversion without one: 16 bytes for the copy that writes none. */
+static const char no_text[16];
+
+static bool is_conversion(uint8_t code)
+{
+	return code > FTRACE_PF_FAST_LIT && code < FTRACE_PF_FAST_SYM;
+}
+
 /* Build the plan of @pp once; leaves pp->fast NULL when it cannot be built. */
 static void fast_build(struct pf_print *pp, const struct ftrace_ctx *ctx)
 {
 	struct pf_fast_op *ops;
-	uint32_t i, room = 0;
+	uint32_t i, n = 0, room = 0;
 
 	pp->fast_tried = true;
 	if (pp->flags & (FTRACE_PF_FAILED | FTRACE_PF_BPRINT) || !pp->n_pieces)
@@ -447,24 +478,43 @@ static void fast_build(struct pf_print *pp, const struct ftrace_ctx *ctx)
 	if (!ops)
 		return;
 	for (i = 0; i < pp->n_pieces; i++) {
-		if (!op_build(pp, ctx, &pp->pieces[i], &ops[i])) {
+		struct pf_fast_op *op = &ops[n];
+
+		memset(op, 0, sizeof(*op));
+		if (!op_build(pp, ctx, &pp->pieces[i], op)) {
 			ftrace_pf_fast_free(pp);
 			return;
 		}
+		op->piece = i;
+		if (!op->text)
+			op->text = no_text;
+		/* a conversion takes in the literal before it */
+		if (n && is_conversion(op->code) && ops[n - 1].code == FTRACE_PF_FAST_LIT &&
+		    ops[n - 1].len <= FAST_PRE_MAX) {
+			op->text = ops[n - 1].text;
+			op->len = ops[n - 1].len;
+			op->piece = ops[n - 1].piece;
+			ops[n - 1] = *op;
+			continue;
+		}
+		n++;
 	}
 	/* each run of bounded operations reserves, at its first, what the run writes at most */
-	for (i = pp->n_pieces; i-- > 0;) {
+	for (i = n; i-- > 0;) {
 		uint32_t own;
 
 		if (ops[i].code >= FTRACE_PF_FAST_SYM) {
 			room = 0;
 			continue;
 		}
-		own = ops[i].code == FTRACE_PF_FAST_LIT ? ops[i].len : FAST_NUM_MAX + ops[i].width;
+		own = ops[i].len;
+		if (ops[i].code != FTRACE_PF_FAST_LIT)
+			own += FAST_NUM_MAX + ops[i].width;
 		if (!room)
 			room = FAST_SLACK;
 		if (room + own > WRITER_MAX_RESERVE) {
-			ops[i].code = FTRACE_PF_FAST_PIECE; /* a literal that ends the run */
+			/* ends the run: printed by the general code, its literal included */
+			ops[i].code = FTRACE_PF_FAST_PIECE;
 			room = 0;
 			continue;
 		}
@@ -472,41 +522,15 @@ static void fast_build(struct pf_print *pp, const struct ftrace_ctx *ctx)
 		ops[i].room = room;
 	}
 	pp->fast = ops;
-	pp->n_fast = pp->n_pieces;
+	pp->n_fast = n;
 }
 
 /* ------------------------------------------------------------------ running */
 
-static const char hex_lower[513] = "000102030405060708090a0b0c0d0e0f"
-				   "101112131415161718191a1b1c1d1e1f"
-				   "202122232425262728292a2b2c2d2e2f"
-				   "303132333435363738393a3b3c3d3e3f"
-				   "404142434445464748494a4b4c4d4e4f"
-				   "505152535455565758595a5b5c5d5e5f"
-				   "606162636465666768696a6b6c6d6e6f"
-				   "707172737475767778797a7b7c7d7e7f"
-				   "808182838485868788898a8b8c8d8e8f"
-				   "909192939495969798999a9b9c9d9e9f"
-				   "a0a1a2a3a4a5a6a7a8a9aaabacadaeaf"
-				   "b0b1b2b3b4b5b6b7b8b9babbbcbdbebf"
-				   "c0c1c2c3c4c5c6c7c8c9cacbcccdcecf"
-				   "d0d1d2d3d4d5d6d7d8d9dadbdcdddedf"
-				   "e0e1e2e3e4e5e6e7e8e9eaebecedeeef"
-				   "f0f1f2f3f4f5f6f7f8f9fafbfcfdfeff";
-
-static inline char *put_hex(char *q, uint64_t v, const char *pairs)
+/* Hex digits at @q from @pairs (room for 16 bytes); returns the new end. */
+static inline char *put_hex(char *q, uint64_t v, bool upper)
 {
-	unsigned int n = (64 - (unsigned int) __builtin_clzll(v | 1) + 3) / 4;
-	char *p = q + n;
-
-	while (p - q >= 2) {
-		p -= 2;
-		memcpy(p, pairs + (v & 0xff) * 2, 2);
-		v >>= 8;
-	}
-	if (p > q)
-		q[0] = pairs[(v & 15) * 2 + 1];
-	return q + n;
+	return q + fmt_hex(q, v, upper);
 }
 
 /* "%0Nd" and the like: a minus sign, zeros up to the width, the digits (glibc's order). */
@@ -525,10 +549,7 @@ static char *run_zero_padded(const struct pf_fast_op *op, uint64_t v, char *q)
 	if (op->code == FTRACE_PF_FAST_DEC_S || op->code == FTRACE_PF_FAST_DEC_U)
 		n = fmt_u64(digits, v);
 	else
-		n = (size_t) (put_hex(digits, v,
-				      op->code == FTRACE_PF_FAST_HEX_L ? hex_lower
-								       : writer_hex_pairs) -
-			      digits);
+		n = (size_t) (put_hex(digits, v, op->code == FTRACE_PF_FAST_HEX_U) - digits);
 	total += n;
 	if (op->width > total) {
 		memset(q, '0', op->width - total);
@@ -541,13 +562,15 @@ static char *run_zero_padded(const struct pf_fast_op *op, uint64_t v, char *q)
 /* A bounded operation at @q, which has the room the plan reserved; returns the new end. */
 static inline char *run_bounded(const struct pf_rec *r, const struct pf_fast_op *op, char *q)
 {
-	uint64_t v, m;
+	uint64_t v;
 
-	if (op->code == FTRACE_PF_FAST_LIT) {
-		for (uint32_t i = 0; i < op->len; i += 16)
-			memcpy(q + i, op->text + i, 16);
-		return q + op->len;
-	}
+	/* the literal, or the one before the conversion: its text is padded for 16-byte copies */
+	memcpy(q, op->text, 16);
+	for (uint32_t i = 16; i < op->len; i += 16)
+		memcpy(q + i, op->text + i, 16);
+	q += op->len;
+	if (op->code == FTRACE_PF_FAST_LIT)
+		return q;
 	v = val_get(r, &op->val);
 	if (op->code == FTRACE_PF_FAST_PTR) {
 		/* glibc's "%p" */
@@ -556,12 +579,10 @@ static inline char *run_bounded(const struct pf_rec *r, const struct pf_fast_op 
 			return q + 5;
 		}
 		memcpy(q, "0x", 2);
-		return put_hex(q + 2, v, hex_lower);
+		return put_hex(q + 2, v, false);
 	}
-	m = op->bits >= 64 ? ~(uint64_t) 0 : ((uint64_t) 1 << op->bits) - 1;
-	v &= m;
-	if (op->code == FTRACE_PF_FAST_DEC_S && op->bits < 64 && (v >> (op->bits - 1)) & 1)
-		v |= ~m;
+	if (v & op->sign) /* sign-extended from the conversion's width */
+		v |= ~(op->sign * 2 - 1);
 	if (TK_UNLIKELY(op->width))
 		return run_zero_padded(op, v, q);
 	switch (op->code) {
@@ -570,11 +591,11 @@ static inline char *run_bounded(const struct pf_rec *r, const struct pf_fast_op 
 	case FTRACE_PF_FAST_DEC_U:
 		return q + fmt_u64(q, v);
 	case FTRACE_PF_FAST_HEX_L:
-		return put_hex(q, v, hex_lower);
+		return put_hex(q, v, false);
 	case FTRACE_PF_FAST_OCT:
 		return q + fmt_oct(q, v);
 	default:
-		return put_hex(q, v, writer_hex_pairs);
+		return put_hex(q, v, true);
 	}
 }
 
@@ -615,7 +636,7 @@ static bool flags_text(const struct pf_fast_str *s, int64_t val, char *buf, size
 		PUT("0x", 2);
 		if (end - q < 16)
 			return false;
-		q = put_hex(q, (uint64_t) val, hex_lower);
+		q = put_hex(q, (uint64_t) val, false);
 	}
 #undef PUT
 	*len = (size_t) (q - buf);
@@ -718,7 +739,9 @@ static void run_unbounded(struct pf_out *o, const struct pf_rec *r, const struct
 		o->muted = false;
 		return;
 	default:
-		ftrace_pf_print_piece(o, r, op->pc);
+		/* the pieces of the operation: a literal before a conversion, or one piece */
+		for (uint32_t i = op->piece; &r->pp->pieces[i] <= op->pc; i++)
+			ftrace_pf_print_piece(o, r, &r->pp->pieces[i]);
 		return;
 	}
 }
@@ -746,7 +769,7 @@ bool ftrace_pf_fast(struct pf_out *o, const struct pf_rec *r)
 		if (!q) {
 			if (o->dead || o->muted || op->room > o->cap - o->n) {
 				/* a NUL was printed, or the cap is near: the general path does the rest */
-				for (uint32_t i = (uint32_t) (op - pp->fast); i < pp->n_fast; i++)
+				for (uint32_t i = op->piece; i < pp->n_pieces; i++)
 					ftrace_pf_print_piece(o, r, &pp->pieces[i]);
 				return true;
 			}

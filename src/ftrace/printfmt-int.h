@@ -287,6 +287,21 @@ struct pf_bfmt {
 	uint32_t nargs; /* arguments the pieces use (the ip counts as the first) */
 };
 
+/*
+ * Symbol lookups cost a binary search in ~100k symbols; timer callbacks and call sites
+ * repeat. Each entry keeps the name's length and the text of the offset, "+0x3e".
+ */
+#define FTRACE_PF_SYMCACHE 1024
+
+struct pf_symcache {
+	uint64_t addr;
+	const struct ftrace_sym *sym;
+	uint32_t name_len;
+	uint8_t off_len; /* bytes of off_text */
+	bool valid;
+	char off_text[22]; /* "+0x" and the lower-case hex of addr - sym->addr, padded */
+};
+
 struct pf_print {
 	const struct ftrace_event *ev;
 	uint32_t flags; /* enum pf_flag; FTRACE_PF_FAILED may be set while printing */
@@ -320,6 +335,7 @@ struct pf_print {
 
 	/* recent symbol lookups (heap, FTRACE_PF_SYMCACHE entries, allocated on first use) */
 	struct pf_symcache *symcache;
+	struct pf_symcache symscratch; /* the entry when the cache cannot be allocated */
 
 	/* the fast plan (printfmt-fast.c): built on first use, NULL when not applicable */
 	struct pf_fast_op *fast;
@@ -329,11 +345,12 @@ struct pf_print {
 };
 
 /*
- * The fast plan of a print fmt (printfmt-fast.c): one operation per piece. Literals, plain
- * integer conversions and "%p" write a bounded number of bytes straight into the output
- * buffer; "%pS" and friends, plain "%s" of strings, flags and symbolic values, and of
- * conditionals over them, write through the pf_out functions with the arguments resolved
- * once; any other piece runs the general code (ftrace_pf_print_piece()).
+ * The fast plan of a print fmt (printfmt-fast.c): one operation per piece, but for a literal
+ * followed by a bounded conversion, which is one operation. Literals, plain integer
+ * conversions and "%p" write a bounded number of bytes straight into the output buffer;
+ * "%pS" and friends, plain "%s" of strings, flags and symbolic values, and of conditionals
+ * over them, write through the pf_out functions with the arguments resolved once; any other
+ * piece runs the general code (ftrace_pf_print_piece()).
  */
 enum pf_fast_code {
 	FTRACE_PF_FAST_LIT,
@@ -410,29 +427,21 @@ struct pf_fast_str {
 
 struct pf_fast_op {
 	uint8_t code;
-	uint8_t bits;  /* conversions: width of the value, from the length modifier */
-	uint8_t width; /* conversions: zero-padded to this width ("%08lx"), or 0 */
-	char how;      /* FTRACE_PF_FAST_SYM: the letter after "%p" */
-	uint32_t len;  /* literal: bytes */
+	uint8_t bits;	/* conversions: width of the value, from the length modifier */
+	uint8_t width;	/* conversions: zero-padded to this width ("%08lx"), or 0 */
+	char how;	/* FTRACE_PF_FAST_SYM: the letter after "%p" */
+	uint32_t len;	/* literal, or the literal before a bounded conversion: bytes */
+	uint32_t piece; /* the first piece the operation prints (the literal's, if any) */
+	uint64_t sign;	/* %d %i of fewer than 64 bits: the sign bit of the value, else 0 */
 	/*
 	 * Bounded operations: the most this one and those after it up to the next unbounded
 	 * one write, 16 bytes of slack for the literal copies included.
 	 */
 	uint32_t room;
 	struct pf_fast_val val;
-	const char *text; /* literal */
+	const char *text; /* literal, or the literal before a bounded conversion (len bytes) */
 	const struct pf_piece *pc;
 	const struct pf_fast_str *str;
-};
-
-/* Symbol lookups cost a binary search in ~100k symbols; timer callbacks and call sites repeat. */
-#define FTRACE_PF_SYMCACHE 256
-
-struct pf_symcache {
-	uint64_t addr;
-	const struct ftrace_sym *sym;
-	size_t name_len;
-	bool valid;
 };
 
 /* ------------------------------------------------------------------ output */
@@ -572,6 +581,11 @@ void ftrace_pf_print_piece(struct pf_out *o, const struct pf_rec *r, const struc
 const struct ftrace_sym *ftrace_pf_sym(const struct pf_rec *r, uint64_t addr);
 /* The same, with the length of the symbol's name in *@len. */
 const struct ftrace_sym *ftrace_pf_sym_len(const struct pf_rec *r, uint64_t addr, size_t *len);
+/*
+ * The same with the text of the offset ("+0x3e") of @addr in the symbol, from the print
+ * fmt's cache.
+ */
+const struct pf_symcache *ftrace_pf_sym_entry(const struct pf_rec *r, uint64_t addr);
 /* A printk format by exact address, as libtraceevent stores it (quotes and "\n" removed). */
 const char *ftrace_pf_printk_find(const struct ftrace_ctx *ctx, uint64_t addr, size_t *len);
 

@@ -103,36 +103,10 @@ void ftrace_pf_out_i64(struct pf_out *o, int64_t v)
 }
 
 /* Hexadecimal digits of @v at @dst, a byte at a time from the digit-pair tables. */
+/* Hex digits at @dst (room for 16 bytes); returns how many. */
 static size_t put_hex(char *dst, uint64_t v, bool upper)
 {
-	static const char lower_pairs[513] = "000102030405060708090a0b0c0d0e0f"
-					     "101112131415161718191a1b1c1d1e1f"
-					     "202122232425262728292a2b2c2d2e2f"
-					     "303132333435363738393a3b3c3d3e3f"
-					     "404142434445464748494a4b4c4d4e4f"
-					     "505152535455565758595a5b5c5d5e5f"
-					     "606162636465666768696a6b6c6d6e6f"
-					     "707172737475767778797a7b7c7d7e7f"
-					     "808182838485868788898a8b8c8d8e8f"
-					     "909192939495969798999a9b9c9d9e9f"
-					     "a0a1a2a3a4a5a6a7a8a9aaabacadaeaf"
-					     "b0b1b2b3b4b5b6b7b8b9babbbcbdbebf"
-					     "c0c1c2c3c4c5c6c7c8c9cacbcccdcecf"
-					     "d0d1d2d3d4d5d6d7d8d9dadbdcdddedf"
-					     "e0e1e2e3e4e5e6e7e8e9eaebecedeeef"
-					     "f0f1f2f3f4f5f6f7f8f9fafbfcfdfeff";
-	const char *pairs = upper ? writer_hex_pairs : lower_pairs;
-	unsigned int n = (64 - (unsigned int) __builtin_clzll(v | 1) + 3) / 4;
-	char *p = dst + n;
-
-	while (p - dst >= 2) {
-		p -= 2;
-		memcpy(p, pairs + (v & 0xff) * 2, 2);
-		v >>= 8;
-	}
-	if (p > dst)
-		dst[0] = pairs[(v & 15) * 2 + 1];
-	return n;
+	return fmt_hex(dst, v, upper);
 }
 
 /* Digits of @v in @base (8, 10, 16), right-aligned before @end; returns how many. */

@@ -462,20 +462,23 @@ static bool h_hrtimer(struct pf_out *o, const struct pf_rec *r, bool start)
 static bool h_kmem(struct pf_out *o, const struct pf_rec *r)
 {
 	const struct pf_field *f = r->pp->hf[0];
-	const struct ftrace_sym *s;
+	const struct pf_symcache *c;
 	uint64_t v;
-	size_t len;
 
 	if (!f || (f->size != 1 && f->size != 2 && f->size != 4 && f->size != 8))
 		return true;
 	v = ftrace_pf_read_num(r, f->offset, f->size);
-	s = ftrace_pf_sym_len(r, v, &len);
-	if (!s)
+	c = ftrace_pf_sym_entry(r, v);
+	if (!c->sym)
 		return true;
 	ftrace_pf_out_putc(o, '(');
-	ftrace_pf_out_write(o, s->name, len);
-	ftrace_pf_out_write(o, "+0x", 3);
-	ftrace_pf_out_hex(o, (uint32_t) (v - s->addr), false);
+	ftrace_pf_out_write(o, c->sym->name, c->name_len);
+	if ((v - c->sym->addr) >> 32 == 0) {
+		ftrace_pf_out_write(o, c->off_text, c->off_len);
+	} else { /* the plugin prints the offset as an int */
+		ftrace_pf_out_write(o, "+0x", 3);
+		ftrace_pf_out_hex(o, (uint32_t) (v - c->sym->addr), false);
+	}
 	ftrace_pf_out_write(o, ") ", 2);
 	return true;
 }

@@ -31,15 +31,12 @@ static struct pf_arg *strip_casts(struct pf_arg *a)
 
 void ftrace_pf_out_function(struct pf_out *o, const struct pf_rec *r, char how, uint64_t v)
 {
-	size_t len;
-	const struct ftrace_sym *s = ftrace_pf_sym_len(r, v, &len);
+	const struct pf_symcache *c = ftrace_pf_sym_entry(r, v);
 
-	if (s) {
-		ftrace_pf_out_write(o, s->name, len);
-		if (how == 'F' || how == 'S') {
-			ftrace_pf_out_write(o, "+0x", 3);
-			ftrace_pf_out_hex(o, v - s->addr, false);
-		}
+	if (c->sym) {
+		ftrace_pf_out_write(o, c->sym->name, c->name_len);
+		if (how == 'F' || how == 'S')
+			ftrace_pf_out_write(o, c->off_text, c->off_len);
 		return;
 	}
 	ftrace_pf_out_write(o, "0x", 2);

@@ -36,9 +36,13 @@ struct tc_cache {
 	 */
 	char **prefix;
 	size_t n_prefix;
-	/* "%16s-%-5d" of the last task (pid and name), rendered (head_len 0: not rendered) */
+	/*
+	 * "%16s-%-5d [%03d] " of the last task (pid and name) and CPU, rendered (head_len 0: not
+	 * rendered)
+	 */
 	int64_t head_pid;
 	const char *head_comm;
+	uint32_t head_cpu;
 	uint32_t head_len;
 	char head[64];
 	/* "%5llu." of the last second printed (sec_len 0: none yet) */
@@ -285,7 +289,7 @@ static int fast_line(struct tc_cache *c, const struct tc_name *nm, const struct 
 
 	if (!c->in_ns || (flags & TK_PRINT_NSEC) || cpu >= 1000 || nm->len > 96 || ev->ns < 0)
 		return 0;
-	if (!c->head_len || pid != c->head_pid || comm != c->head_comm) {
+	if (!c->head_len || pid != c->head_pid || comm != c->head_comm || cpu != c->head_cpu) {
 		size_t len = strlen(comm), k;
 
 		if (len > 32)
@@ -300,21 +304,21 @@ static int fast_line(struct tc_cache *c, const struct tc_name *nm, const struct 
 		for (; n < 5; n++)
 			c->head[k + n] = ' ';
 		k += n;
-		c->head_len = (uint32_t) k;
+		c->head[k] = ' ';
+		c->head[k + 1] = '[';
+		c->head[k + 2] = (char) ('0' + cpu / 100);
+		c->head[k + 3] = (char) ('0' + cpu / 10 % 10);
+		c->head[k + 4] = (char) ('0' + cpu % 10);
+		c->head[k + 5] = ']';
+		c->head[k + 6] = ' ';
+		c->head_len = (uint32_t) k + 7;
 		c->head_pid = pid;
 		c->head_comm = comm;
+		c->head_cpu = cpu;
 	}
 	q = writer_reserve(w, 256);
 	memcpy(q, c->head, 64);
 	q += c->head_len;
-	q[0] = ' ';
-	q[1] = '[';
-	q[2] = (char) ('0' + cpu / 100);
-	q[3] = (char) ('0' + cpu / 10 % 10);
-	q[4] = (char) ('0' + cpu % 10);
-	q[5] = ']';
-	q[6] = ' ';
-	q += 7;
 	us = ((uint64_t) ev->ns + 500) / 1000;
 	sec = us / 1000000;
 	frac = (uint32_t) (us % 1000000);

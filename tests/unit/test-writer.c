@@ -231,6 +231,7 @@ static void test_fmt_u64_pad_never_truncates(void **state)
 	assert_memory_equal(buf, "00000001967640810463", 20);
 }
 
+/* Hex in both cases and octal against the C library. */
 static void test_fmt_hex_upper_and_oct(void **state)
 {
 	uint64_t seed = 99;
@@ -250,11 +251,21 @@ static void test_fmt_hex_upper_and_oct(void **state)
 		assert_memory_equal(got, want, n);
 		for (size_t k = 16; k < sizeof(got); k++) /* its room is 16 bytes */
 			assert_int_equal((unsigned char) got[k], 0x5a);
+		memset(got, 0x5a, sizeof(got));
+		n = fmt_hex(got, v, false);
+		snprintf(want, sizeof(want), "%" PRIx64, v);
+		assert_int_equal(n, strlen(want));
+		assert_memory_equal(got, want, n);
+		for (size_t k = 16; k < sizeof(got); k++)
+			assert_int_equal((unsigned char) got[k], 0x5a);
 		n = fmt_oct(got, v);
 		snprintf(want, sizeof(want), "%" PRIo64, v);
 		assert_int_equal(n, strlen(want));
 		assert_memory_equal(got, want, n);
 	}
+	n = fmt_hex(got, UINT64_C(0xabcdef0123456789), false);
+	assert_int_equal(n, 16);
+	assert_memory_equal(got, "abcdef0123456789", 16);
 	n = fmt_hex_upper(got, UINT64_MAX);
 	assert_int_equal(n, 16);
 	assert_memory_equal(got, "FFFFFFFFFFFFFFFF", 16);
