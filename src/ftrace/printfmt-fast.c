@@ -133,6 +133,7 @@ static const struct pf_fast_expr *expr_build(struct pf_print *pp, struct pf_arg 
 		if (x && a->field.f) {
 			x->off = a->field.f->offset;
 			x->size = a->field.f->size;
+			x->k = ~(uint64_t) 0;
 		}
 		return x;
 	case FTRACE_PF_TYPE:
@@ -140,8 +141,9 @@ static const struct pf_fast_expr *expr_build(struct pf_print *pp, struct pf_arg 
 		x = l ? expr_new(pp, FTRACE_PF_FX_CAST, a) : NULL;
 		if (!x)
 			return NULL;
-		if (l->kind == FTRACE_PF_FX_CONST) {
-			x->kind = FTRACE_PF_FX_CONST;
+		if (l->kind == FTRACE_PF_FX_CONST || l->kind == FTRACE_PF_FX_FIELD) {
+			/* a cast of a constant is one; a field keeps the mask */
+			*x = *l;
 			x->k = l->k & a->typecast.mask;
 			return x;
 		}
@@ -187,19 +189,31 @@ static const struct pf_fast_expr *expr_build(struct pf_print *pp, struct pf_arg 
 	return expr_new(pp, FTRACE_PF_FX_EVAL, a);
 }
 
+static uint64_t expr_get(const struct pf_rec *r, const struct pf_fast_expr *x);
+
+/* A field's or a constant's value without a call, else expr_get(). */
+static inline uint64_t expr_leaf(const struct pf_rec *r, const struct pf_fast_expr *x)
+{
+	if (x->kind == FTRACE_PF_FX_CONST)
+		return x->k;
+	if (x->kind == FTRACE_PF_FX_FIELD) {
+		if ((uint64_t) x->off + x->size > r->size)
+			return 0;
+		return ftrace_pf_read_num(r, x->off, x->size) & x->k;
+	}
+	return expr_get(r, x);
+}
+
 static uint64_t expr_get(const struct pf_rec *r, const struct pf_fast_expr *x)
 {
 	switch (x->kind) {
 	case FTRACE_PF_FX_CONST:
-		return x->k;
 	case FTRACE_PF_FX_FIELD:
-		if ((uint64_t) x->off + x->size > r->size)
-			return 0;
-		return ftrace_pf_read_num(r, x->off, x->size);
+		return expr_leaf(r, x);
 	case FTRACE_PF_FX_CAST:
-		return expr_get(r, x->l) & x->k;
+		return expr_leaf(r, x->l) & x->k;
 	case FTRACE_PF_FX_OP:
-		return ftrace_pf_op_apply(x->op, expr_get(r, x->l), expr_get(r, x->r));
+		return ftrace_pf_op_apply(x->op, expr_leaf(r, x->l), expr_leaf(r, x->r));
 	case FTRACE_PF_FX_COND:
 		return expr_get(r, expr_get(r, x->c) ? x->l : x->r);
 	default:

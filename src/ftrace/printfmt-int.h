@@ -379,7 +379,7 @@ enum pf_fast_expr_kind {
 struct pf_fast_expr {
 	enum pf_fast_expr_kind kind;
 	const char *op;
-	uint64_t k;    /* constant; cast: the mask */
+	uint64_t k;    /* constant; cast and field: the mask */
 	uint32_t off;  /* field */
 	uint32_t size; /* field */
 	struct pf_arg *arg;
