@@ -212,6 +212,61 @@ TK_EXPORT const struct tk_stream *tk_notice_get_stream(const struct tk_notice *n
  */
 TK_EXPORT int tk_notice_get_range(const struct tk_notice *notice, int64_t *begin, int64_t *end);
 
+/**
+ * struct tk_trace_counts - What reading a whole trace counts (tk_trace_count()).
+ * @events:              Events read.
+ * @class_events:        Events of each event class, by tk_event_class_get_index()
+ *                       (tk_trace_get_event_class_count() entries).
+ * @stream_events:       Events of each stream, by tk_stream_get_index()
+ *                       (tk_trace_get_stream_count() entries).
+ * @lost_events:         Events lost, as the loss notices and tk_event_get_lost_before() say.
+ * @lost_events_unknown: Losses whose number of events the tracer did not say.
+ * @lost_packets:        Packets missing (sequence number gaps).
+ * @has_time:            1 when an event has a time; then @first_ns and @last_ns are the
+ *                       earliest and the latest (ftrace CPU buffers may go back in time).
+ * @first_ns:            The earliest event time, in nanoseconds from the clock origin.
+ * @last_ns:             The latest event time.
+ */
+struct tk_trace_counts {
+	uint64_t events;
+	uint64_t *class_events;
+	uint64_t *stream_events;
+	uint64_t lost_events;
+	uint64_t lost_events_unknown;
+	uint64_t lost_packets;
+	int has_time;
+	int64_t first_ns;
+	int64_t last_ns;
+};
+
+/**
+ * tk_trace_count() - Read every event of a trace and count them.
+ * @trace: An open trace.
+ * @out:   Filled in, on failure too.
+ *
+ * The counts are those of a tk_iter_next() loop over the whole trace. The streams are read
+ * on threads, one per core and four at most, when there are several of both: counting
+ * needs no time order. When a stream cannot be read, the trace is read again by one
+ * tk_iter, so that the counts cover exactly the events that loop returns before the
+ * failure, which the error chain describes.
+ *
+ * Return: TK_OK, or a negative status with its causes in the error chain. When the failure
+ * came before any event could be read (a stream that cannot be opened, as tk_iter_create()
+ * fails), the arrays of *@out are NULL.
+ * Ownership: @trace is borrowed. The arrays of *@out belong to the caller, who releases them
+ * with tk_trace_counts_fini(), whatever the return.
+ */
+TK_EXPORT enum tk_status tk_trace_count(struct tk_trace *trace, struct tk_trace_counts *out);
+
+/**
+ * tk_trace_counts_fini() - Release the arrays of counts filled in by tk_trace_count().
+ * @counts: The counts, or NULL.
+ *
+ * Return: Nothing.
+ * Ownership: Frees @counts' arrays and sets them to NULL; @counts itself is the caller's.
+ */
+TK_EXPORT void tk_trace_counts_fini(struct tk_trace_counts *counts);
+
 #ifdef __cplusplus
 }
 #endif

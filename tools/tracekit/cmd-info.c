@@ -28,32 +28,6 @@ static void help(void)
 	       "the events before the damage), 2 on a usage error.\n");
 }
 
-struct info {
-	uint64_t *ec_counts;
-	uint64_t *stream_counts;
-	uint64_t events;
-	uint64_t lost_events;
-	uint64_t lost_events_unknown; /* notices without a count */
-	uint64_t lost_packets;
-	int has_time;
-	int64_t first_ns;
-	int64_t last_ns;
-};
-
-static void on_notice(const struct tk_notice *n, void *payload)
-{
-	struct info *in = payload;
-	uint64_t count = tk_notice_get_count(n);
-
-	if (tk_notice_get_kind(n) == TK_NOTICE_DISCARDED_PACKETS)
-		in->lost_packets += count;
-	else if (count == UINT64_MAX)
-		in->lost_events_unknown++;
-	else
-		in->lost_events += count;
-}
-
-/* Seconds from @first to @last; damaged times may be far apart (no overflow then). */
 static double duration_s(int64_t first, int64_t last)
 {
 	int64_t d;
@@ -91,7 +65,7 @@ static int cmp_count_desc(const void *a, const void *b, void *counts)
 }
 
 static void print_source(const struct tk_trace *trace, const struct tk_source *src, size_t nr,
-			 const struct info *in)
+			 const struct tk_trace_counts *in)
 {
 	const uint8_t *u = tk_source_get_uuid(src);
 	size_t i;
@@ -135,7 +109,7 @@ static void print_source(const struct tk_trace *trace, const struct tk_source *s
 		printf("  stream:       %s (class %" PRIu64 ", id %" PRIu64 "): %" PRIu64
 		       " events\n",
 		       tk_stream_get_path(s), tk_stream_get_class_id(s), tk_stream_get_id(s),
-		       in->stream_counts[i]);
+		       in->stream_events[i]);
 	}
 }
 
@@ -148,12 +122,9 @@ int cmd_info(int argc, char **argv)
 	static const char shortopts[] = "h";
 	struct tk_trace *trace = NULL;
 	struct tk_trace_opts topts = TK_TRACE_OPTS_INIT;
-	struct tk_iter *it = NULL;
-	struct info in;
-	const struct tk_event *ev;
+	struct tk_trace_counts in;
 	enum tk_status st;
 	size_t i, n_ec, *order = NULL;
-	int64_t lost;
 	int c, rc = 0;
 	char *err = NULL;
 
@@ -174,41 +145,19 @@ int cmd_info(int argc, char **argv)
 		return cli_fail(NULL);
 	memset(&in, 0, sizeof(in));
 	n_ec = tk_trace_get_event_class_count(trace);
-	in.ec_counts = calloc(n_ec + 1, sizeof(uint64_t));
-	in.stream_counts = calloc(tk_trace_get_stream_count(trace) + 1, sizeof(uint64_t));
 	order = calloc(n_ec + 1, sizeof(size_t));
-	if (!in.ec_counts || !in.stream_counts || !order) {
+	if (!order) {
 		fprintf(stderr, "tracekit: out of memory\n");
 		rc = 1;
 		goto out;
 	}
-	st = tk_iter_create(&it, trace);
+	/* every event is read, the streams on threads where there are cores for them */
+	st = tk_trace_count(trace, &in);
 	if (st < 0) {
-		rc = cli_fail("Cannot read trace");
-		goto out;
-	}
-	tk_iter_set_notice_cb(it, on_notice, &in);
-	while ((st = tk_iter_next(it, &ev)) == TK_OK) {
-		in.ec_counts[tk_event_class_get_index(tk_event_get_class(ev))]++;
-		in.stream_counts[tk_stream_get_index(tk_event_get_stream(ev))]++;
-		in.events++;
-		lost = tk_event_get_lost_before(ev);
-		if (lost < 0)
-			in.lost_events_unknown++;
-		else
-			in.lost_events += (uint64_t) lost;
-		if (tk_event_has_timestamp(ev)) {
-			int64_t ns = tk_event_get_timestamp(ev);
-
-			/* ftrace CPU buffers may go back in time: keep the extremes */
-			if (!in.has_time || ns < in.first_ns)
-				in.first_ns = ns;
-			if (!in.has_time || ns > in.last_ns)
-				in.last_ns = ns;
-			in.has_time = 1;
+		if (!in.class_events || !in.stream_events) {
+			rc = cli_fail("Cannot read trace");
+			goto out;
 		}
-	}
-	if (st < 0) {
 		err = cli_error_text("Cannot read trace");
 		rc = 1;
 	}
@@ -228,15 +177,15 @@ int cmd_info(int argc, char **argv)
 	printf("Event classes:  %zu\n", n_ec);
 	for (i = 0; i < n_ec; i++)
 		order[i] = i;
-	qsort_r(order, n_ec, sizeof(size_t), cmp_count_desc, in.ec_counts);
+	qsort_r(order, n_ec, sizeof(size_t), cmp_count_desc, in.class_events);
 	printf("  %12s  %s\n", "events", "name (stream class, id)");
 	for (i = 0; i < n_ec; i++) {
 		const struct tk_event_class *ec = tk_trace_get_event_class(trace, order[i]);
 		const char *name = tk_event_class_get_name(ec);
 
-		printf("  %12" PRIu64 "  %s (%" PRIu64 ", %" PRIu64 ")\n", in.ec_counts[order[i]],
-		       name ? name : "<unknown>", tk_event_class_get_stream_class_id(ec),
-		       tk_event_class_get_id(ec));
+		printf("  %12" PRIu64 "  %s (%" PRIu64 ", %" PRIu64 ")\n",
+		       in.class_events[order[i]], name ? name : "<unknown>",
+		       tk_event_class_get_stream_class_id(ec), tk_event_class_get_id(ec));
 	}
 	fflush(stdout);
 	if (err)
@@ -244,9 +193,7 @@ int cmd_info(int argc, char **argv)
 out:
 	free(err);
 	free(order);
-	free(in.ec_counts);
-	free(in.stream_counts);
-	tk_iter_destroy(it);
+	tk_trace_counts_fini(&in);
 	tk_trace_close(trace);
 	return rc;
 }
