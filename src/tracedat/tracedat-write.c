@@ -864,11 +864,9 @@ void tracedat_writer_destroy(struct tracedat_writer *w)
 	vec_fini(&w->buffers);
 	vec_fini(&w->strings);
 	free(w->clock_name);
+	tracedat_w_zjob_free(w);
 	free(w->chunk);
-	free(w->zbuf);
-	ZSTD_freeCCtx(w->zstd);
-	if (w->zlib_ready)
-		deflateEnd(&w->zlib);
+	tracedat_w_comp_fini(&w->comp);
 	free(w->buf);
 	free(w->path);
 	free(w);
