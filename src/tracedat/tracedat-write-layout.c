@@ -404,7 +404,7 @@ static enum tk_status v7_options_section(struct tracedat_writer *w,
 	uint8_t done[V7_DONE_SIZE];
 	uint64_t at = w->pos;
 	enum tk_status st;
-	uint32_t desc;
+	uint32_t desc = 0; /* set by add_string() before any use */
 
 	if (opts->nomem)
 		return TK_FAIL(TK_ERR_NOMEM, "Cannot write trace.dat options: path=%s", w->path);
@@ -438,7 +438,7 @@ enum tk_status tracedat_w_v7_metadata(struct tracedat_writer *w)
 	uint64_t sec[6];
 	enum tk_status st = TK_OK;
 	unsigned int k;
-	uint32_t id;
+	uint32_t id = 0; /* set by add_string() before any use */
 
 	for (k = 0; k < 6 && st >= 0; k++) {
 		struct tracedat_w_bb b = {.bo = w->o.bo};
@@ -472,7 +472,7 @@ enum tk_status tracedat_w_v7_metadata(struct tracedat_writer *w)
 enum tk_status tracedat_w_v7_start_buffer(struct tracedat_writer *w, struct tracedat_w_buffer *buf)
 {
 	enum tk_status st;
-	uint32_t desc;
+	uint32_t desc = 0; /* set by add_string() before any use */
 	char *s;
 
 	s = malloc(strlen(buf->name) + sizeof("buffer flyrecord "));
@@ -529,7 +529,7 @@ enum tk_status tracedat_w_v7_end_buffer(struct tracedat_writer *w,
 enum tk_status tracedat_w_v7_finish(struct tracedat_writer *w)
 {
 	enum tk_status st;
-	uint32_t desc;
+	uint32_t desc = 0; /* set by add_string() before any use */
 
 	st = add_string(w, "strings", &desc);
 	if (st >= 0)
