@@ -182,8 +182,13 @@ enum tk_status tracedat_chunks_next(struct tracedat_chunks *w, struct tracedat_c
 
 /* ---- page reader --------------------------------------------------------------------------- */
 
-/* Read ahead this many inflated bytes at a time (whole chunks), to wake the thread seldom. */
+/*
+ * Read ahead this many inflated bytes at a time (whole chunks), to wake the thread seldom;
+ * the first batch is AHEAD_FIRST, and each next one twice the one before up to AHEAD_BYTES,
+ * so that a reader that stops soon (a time window) has not had much inflated for nothing.
+ */
 #define AHEAD_BYTES (512u << 10)
+#define AHEAD_FIRST (64u << 10)
 #define AHEAD_MAX   64 /* chunks in one batch */
 
 /*
@@ -213,8 +218,9 @@ struct ahead {
 	struct chunk_buf buf;
 	int ready; /* buf holds the next chunk (or its failure) */
 	int stop;
-	int idle;    /* the thread waits for the buffer back: wake it */
-	int waiting; /* the reader waits for the buffer: wake it */
+	int idle;     /* the thread waits for the buffer back: wake it */
+	int waiting;  /* the reader waits for the buffer: wake it */
+	size_t batch; /* bytes of the next batch: the thread's own */
 };
 
 struct tracedat_pages {
@@ -411,7 +417,9 @@ static void *ahead_main(void *arg)
 			continue;
 		}
 		pthread_mutex_unlock(&a->wk.lock);
-		load_batch(pr, &a->buf, AHEAD_BYTES);
+		load_batch(pr, &a->buf, a->batch);
+		if (a->batch < AHEAD_BYTES)
+			a->batch *= 2;
 		done = a->buf.st != TK_OK; /* nothing follows the end or a failure */
 		pthread_mutex_lock(&a->wk.lock);
 		a->ready = 1;
@@ -437,6 +445,8 @@ static void ahead_start(struct tracedat_pages *pr)
 	}
 	a = calloc(1, sizeof(*a));
 	pr->ahead = a;
+	if (a)
+		a->batch = AHEAD_FIRST;
 	if (!a || worker_start(&a->wk, ahead_main, pr)) {
 		free(a);
 		atomic_fetch_sub(&n_ahead, 1);
