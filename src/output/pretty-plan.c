@@ -12,10 +12,12 @@
  * the event's values (laid out as model.h describes) once, with no string length, name or
  * type decision per field.
  */
+#include <assert.h>
 #include <stdlib.h>
 #include <string.h>
 
 #include "../common/error.h"
+#include "../model/walk.h"
 #include "json.h"
 #include "pretty.h"
 
@@ -44,18 +46,52 @@ enum plan_code {
 	P_JARRAY, /* count from the value; empty: "[]" and go to op a */
 	P_JELEM,  /* "," before an element but the first */
 	P_JLOOP,  /* next element, or "]" */
+	/*
+	 * Fused plans (plan_fuse()): values read from the bytes of a skipped fixed-layout body
+	 * (tk_event.body) at offset off. P_RAW loads any kind into a value for the operation
+	 * whose handler is inner; the others print the common integers directly.
+	 */
+	P_RAW,
+	P_RU8, /* unsigned decimal */
+	P_RU16LE,
+	P_RU16BE,
+	P_RU32LE,
+	P_RU32BE,
+	P_RU64LE,
+	P_RU64BE,
+	P_RS8, /* signed decimal */
+	P_RS16LE,
+	P_RS16BE,
+	P_RS32LE,
+	P_RS32BE,
+	P_RS64LE,
+	P_RS64BE,
+	P_RX8, /* hexadecimal, as P_HEX */
+	P_RX16LE,
+	P_RX16BE,
+	P_RX32LE,
+	P_RX32BE,
+	P_RX64LE,
+	P_RX64BE,
+	P_N,
 };
 
 struct plan_op {
 	uint8_t code;
 	uint8_t names;
+	uint8_t load;  /* P_RAW: enum model_load */
+	uint8_t inner; /* P_RAW: the operation printing the loaded value */
 	uint32_t len;
 	uint32_t a;
-	uint64_t mask;
+	uint32_t off;	     /* fused operations: the value's offset in the body */
+	uint64_t mask;	     /* P_RAW of text: its length */
 	const void *handler; /* plan_run()'s label for code, filled in when the plan is built */
 	const char *lit;
 	const struct model_fc *fc;
-	const uint32_t *targets;
+	union {
+		const uint32_t *targets;   /* P_VARIANT */
+		const void *inner_handler; /* P_RAW: the label of inner */
+	} u;
 	const struct enum_table *enums; /* P_ENUM: pre-rendered values, or NULL */
 };
 
@@ -82,9 +118,11 @@ struct enum_table {
 #define ENUM_SEGS_MAX  1024
 
 struct plan {
-	struct plan_head head; /* first: plan_event_class() */
+	struct plan_head head; /* first: plan_event_class(), plan_fused() */
 	struct plan_op *ops;
 	uint32_t n;
+	struct plan_op *fused; /* the same for skipped bodies (plan_fuse()), or NULL */
+	uint32_t n_fused;
 	char *text;	    /* all literals */
 	uint32_t *jumps;    /* variant option targets */
 	uint32_t max_depth; /* array nesting */
@@ -558,6 +596,139 @@ static enum tk_status compile_scope(struct builder *b, const struct model_fc *fc
 	return compile(b, fc, field_names);
 }
 
+/* The fast fused operation printing a value of kind @load with @code, or P_RAW for any other. */
+static uint8_t fused_code(uint8_t code, unsigned int load)
+{
+	static const uint8_t udec[MODEL_LOAD_N] = {
+		[MODEL_LOAD_U8] = P_RU8,       [MODEL_LOAD_U16LE] = P_RU16LE,
+		[MODEL_LOAD_U16BE] = P_RU16BE, [MODEL_LOAD_U32LE] = P_RU32LE,
+		[MODEL_LOAD_U32BE] = P_RU32BE, [MODEL_LOAD_U64LE] = P_RU64LE,
+		[MODEL_LOAD_U64BE] = P_RU64BE,
+	};
+	static const uint8_t sdec[MODEL_LOAD_N] = {
+		[MODEL_LOAD_S8] = P_RS8,       [MODEL_LOAD_S16LE] = P_RS16LE,
+		[MODEL_LOAD_S16BE] = P_RS16BE, [MODEL_LOAD_S32LE] = P_RS32LE,
+		[MODEL_LOAD_S32BE] = P_RS32BE, [MODEL_LOAD_U64LE] = P_RS64LE,
+		[MODEL_LOAD_U64BE] = P_RS64BE,
+	};
+	/* hexadecimal masks to the field's size: the sign extension of signed loads goes */
+	static const uint8_t hex[MODEL_LOAD_N] = {
+		[MODEL_LOAD_U8] = P_RX8,       [MODEL_LOAD_S8] = P_RX8,
+		[MODEL_LOAD_U16LE] = P_RX16LE, [MODEL_LOAD_S16LE] = P_RX16LE,
+		[MODEL_LOAD_U16BE] = P_RX16BE, [MODEL_LOAD_S16BE] = P_RX16BE,
+		[MODEL_LOAD_U32LE] = P_RX32LE, [MODEL_LOAD_S32LE] = P_RX32LE,
+		[MODEL_LOAD_U32BE] = P_RX32BE, [MODEL_LOAD_S32BE] = P_RX32BE,
+		[MODEL_LOAD_U64LE] = P_RX64LE, [MODEL_LOAD_U64BE] = P_RX64BE,
+	};
+	uint8_t c = 0;
+
+	if (load < MODEL_LOAD_N) {
+		if (code == P_UDEC)
+			c = udec[load];
+		else if (code == P_SDEC)
+			c = sdec[load];
+		else if (code == P_HEX)
+			c = hex[load];
+	}
+	return c ? c : P_RAW;
+}
+
+/*
+ * The fused form of @pl for events whose body the reader skipped (tk_event.body, laid out as
+ * @fx says): each operation on a value of the body reads it from the bytes where it lies,
+ * and the scope and skip operations of the body disappear (their literals join the next
+ * operation's, as literals are laid out one after the other). Left NULL (not an error) when
+ * the body holds what a fixed layout does not fix here: arrays and variants, whose operations
+ * walk the values, or more values than @fx lists.
+ */
+static enum tk_status plan_fuse(struct plan *pl, const struct model_fixed *fx)
+{
+	struct plan_op *r = malloc(pl->n * sizeof(*r));
+	const char *carry = NULL; /* literal of the operations dropped just before */
+	uint32_t carry_len = 0, i, k = 0;
+	uint64_t idx = 0;
+	int body = 0;
+
+	if (!r)
+		return TK_FAIL(TK_ERR_NOMEM, "Cannot build print plan");
+	for (i = 0; i < pl->n; i++) {
+		struct plan_op o = pl->ops[i];
+		const struct model_fixed_field *f;
+		int64_t skip;
+
+		if (carry_len) {
+			if (carry + carry_len != o.lit)
+				goto none;
+			o.lit = carry;
+			o.len += carry_len;
+			carry_len = 0;
+		}
+		switch (o.code) {
+		case P_SCOPE:
+			body = o.a >= MODEL_SCOPE_EVENT_COMMON_CONTEXT &&
+			       o.a <= MODEL_SCOPE_PAYLOAD;
+			if (!body)
+				break;
+			idx = fx->marks[o.a - MODEL_SCOPE_EVENT_COMMON_CONTEXT];
+			carry = o.lit;
+			carry_len = o.len;
+			continue;
+		case P_SKIP:
+		case P_SKIP_FC:
+			if (!body)
+				break;
+			skip = o.code == P_SKIP ? (int64_t) o.a : model_fc_fixed_values(o.fc);
+			if (skip < 0)
+				goto none;
+			idx += (uint64_t) skip;
+			carry = o.lit;
+			carry_len = o.len;
+			continue;
+		case P_UDEC:
+		case P_SDEC:
+		case P_HEX:
+		case P_OCT:
+		case P_BIN:
+		case P_ENUM:
+		case P_FLOAT:
+		case P_STR:
+		case P_JENUM:
+		case P_JFLOAT:
+		case P_JSTR:
+			if (!body)
+				break;
+			if (idx >= fx->n)
+				goto none;
+			f = &fx->fields[idx++];
+			if (f->load == MODEL_LOAD_COUNT)
+				goto none;
+			o.off = f->off;
+			o.load = f->load;
+			o.inner = o.code;
+			if (f->load == MODEL_LOAD_TEXT)
+				o.mask = f->len;
+			o.code = fused_code(o.code, f->load);
+			break;
+		case P_END:
+			break;
+		default: /* arrays and variants */
+			if (body)
+				goto none;
+			break;
+		}
+		r[k++] = o;
+	}
+	if (carry_len)
+		goto none;
+	pl->fused = r;
+	pl->n_fused = k;
+	pl->head.fused = 1;
+	return TK_OK;
+none:
+	free(r);
+	return TK_OK;
+}
+
 static void builder_fini(struct builder *b)
 {
 	vec_fini(&b->ops);
@@ -571,7 +742,7 @@ static void builder_fini(struct builder *b)
 
 /* Move what @b compiled into a new plan for @ec; @b is left for builder_fini(). */
 static enum tk_status builder_finish(struct builder *b, const struct tk_event_class *ec,
-				     struct plan **out)
+				     const struct model_fixed *fx, struct plan **out)
 {
 	struct plan *pl;
 	size_t i;
@@ -606,7 +777,11 @@ static enum tk_status builder_finish(struct builder *b, const struct tk_event_cl
 
 		po->lit = pl->text + (uintptr_t) po->lit;
 		if (po->code == P_VARIANT)
-			po->targets = pl->jumps + po->a;
+			po->u.targets = pl->jumps + po->a;
+	}
+	if (fx && plan_fuse(pl, fx) < 0) {
+		plan_free(pl);
+		return TK_FAIL(TK_ERR_NOMEM, "Cannot build print plan");
 	}
 	plan_run(NULL, pl, NULL); /* thread it: handler addresses in the operations */
 	*out = pl;
@@ -640,7 +815,7 @@ enum tk_status plan_build(struct tk_printer *p, const struct tk_event_class *ec,
 	if (st >= 0)
 		st = LIT(&b, "\n");
 	if (st >= 0)
-		st = builder_finish(&b, ec, out);
+		st = builder_finish(&b, ec, ec->fixed, out);
 	builder_fini(&b);
 	return st;
 }
@@ -693,7 +868,7 @@ enum tk_status plan_build_json(const struct tk_event_class *ec, const struct pla
 	if (st >= 0)
 		st = lit(&b, spec->tail, spec->tail_len);
 	if (st >= 0)
-		st = builder_finish(&b, ec, out);
+		st = builder_finish(&b, ec, NULL, out);
 	builder_fini(&b);
 	return st;
 }
@@ -703,6 +878,7 @@ void plan_free(struct plan *pl)
 	if (!pl)
 		return;
 	free(pl->ops);
+	free(pl->fused);
 	free(pl->text);
 	free(pl->jumps);
 	for (size_t i = 0; i < pl->n_enums; i++)
@@ -731,18 +907,28 @@ void plan_free(struct plan *pl)
 void plan_run(struct tk_printer *p, const struct plan *pl, const struct tk_event *ev)
 {
 	static const void *const labels[] = {
-		[P_END] = &&L_P_END,	     [P_SCOPE] = &&L_P_SCOPE, [P_UDEC] = &&L_P_UDEC,
-		[P_SDEC] = &&L_P_SDEC,	     [P_HEX] = &&L_P_HEX,     [P_OCT] = &&L_P_OCT,
-		[P_BIN] = &&L_P_BIN,	     [P_ENUM] = &&L_P_ENUM,   [P_FLOAT] = &&L_P_FLOAT,
-		[P_STR] = &&L_P_STR,	     [P_SKIP] = &&L_P_SKIP,   [P_SKIP_FC] = &&L_P_SKIP_FC,
-		[P_ARRAY] = &&L_P_ARRAY,     [P_ELEM] = &&L_P_ELEM,   [P_LOOP] = &&L_P_LOOP,
-		[P_VARIANT] = &&L_P_VARIANT, [P_VEND] = &&L_P_VEND,   [P_JENUM] = &&L_P_JENUM,
-		[P_JFLOAT] = &&L_P_JFLOAT,   [P_JSTR] = &&L_P_JSTR,   [P_JARRAY] = &&L_P_JARRAY,
-		[P_JELEM] = &&L_P_JELEM,     [P_JLOOP] = &&L_P_JLOOP,
+		[P_END] = &&L_P_END,	     [P_SCOPE] = &&L_P_SCOPE,	[P_UDEC] = &&L_P_UDEC,
+		[P_SDEC] = &&L_P_SDEC,	     [P_HEX] = &&L_P_HEX,	[P_OCT] = &&L_P_OCT,
+		[P_BIN] = &&L_P_BIN,	     [P_ENUM] = &&L_P_ENUM,	[P_FLOAT] = &&L_P_FLOAT,
+		[P_STR] = &&L_P_STR,	     [P_SKIP] = &&L_P_SKIP,	[P_SKIP_FC] = &&L_P_SKIP_FC,
+		[P_ARRAY] = &&L_P_ARRAY,     [P_ELEM] = &&L_P_ELEM,	[P_LOOP] = &&L_P_LOOP,
+		[P_VARIANT] = &&L_P_VARIANT, [P_VEND] = &&L_P_VEND,	[P_JENUM] = &&L_P_JENUM,
+		[P_JFLOAT] = &&L_P_JFLOAT,   [P_JSTR] = &&L_P_JSTR,	[P_JARRAY] = &&L_P_JARRAY,
+		[P_JELEM] = &&L_P_JELEM,     [P_JLOOP] = &&L_P_JLOOP,	[P_RAW] = &&L_P_RAW,
+		[P_RU8] = &&L_P_RU8,	     [P_RU16LE] = &&L_P_RU16LE, [P_RU16BE] = &&L_P_RU16BE,
+		[P_RU32LE] = &&L_P_RU32LE,   [P_RU32BE] = &&L_P_RU32BE, [P_RU64LE] = &&L_P_RU64LE,
+		[P_RU64BE] = &&L_P_RU64BE,   [P_RS8] = &&L_P_RS8,	[P_RS16LE] = &&L_P_RS16LE,
+		[P_RS16BE] = &&L_P_RS16BE,   [P_RS32LE] = &&L_P_RS32LE, [P_RS32BE] = &&L_P_RS32BE,
+		[P_RS64LE] = &&L_P_RS64LE,   [P_RS64BE] = &&L_P_RS64BE, [P_RX8] = &&L_P_RX8,
+		[P_RX16LE] = &&L_P_RX16LE,   [P_RX16BE] = &&L_P_RX16BE, [P_RX32LE] = &&L_P_RX32LE,
+		[P_RX32BE] = &&L_P_RX32BE,   [P_RX64LE] = &&L_P_RX64LE, [P_RX64BE] = &&L_P_RX64BE,
 	};
 	struct writer *w;
-	const struct plan_op *ops = pl->ops, *o = ops;
+	const struct plan_op *ops = pl->ops, *o;
 	const struct model_value *v = NULL;
+	const uint8_t *body = NULL;
+	struct model_value tmp;
+	uint64_t u;
 	struct frame {
 		uint64_t count;
 		uint64_t idx;
@@ -751,13 +937,25 @@ void plan_run(struct tk_printer *p, const struct plan *pl, const struct tk_event
 	unsigned int sp = 0;
 	char *q, *lim;
 
+	static_assert(TK_ARRAY_SIZE(labels) == P_N, "a label for each operation");
 	if (TK_UNLIKELY(!ev)) { /* each operation's handler, once per plan */
 		struct plan_op *po = ((struct plan *) (uintptr_t) pl)->ops;
 
 		for (uint32_t i = 0; i < pl->n; i++)
 			po[i].handler = labels[po[i].code];
+		po = ((struct plan *) (uintptr_t) pl)->fused;
+		for (uint32_t i = 0; po && i < pl->n_fused; i++) {
+			po[i].handler = labels[po[i].code];
+			if (po[i].code == P_RAW)
+				po[i].u.inner_handler = labels[po[i].inner];
+		}
 		return;
 	}
+	if (pl->fused && ev->body) { /* see plan_uses_body() */
+		ops = pl->fused;
+		body = ev->body;
+	}
+	o = ops;
 	w = &p->out;
 	lim = w->buf + w->cap - PLAN_SLACK;
 
@@ -953,7 +1151,7 @@ L_P_VARIANT : {
 	uint64_t opt = v->n;
 
 	v++;
-	GOTO(ops + o->targets[opt]);
+	GOTO(ops + o->u.targets[opt]);
 }
 L_P_VEND:
 	GOTO(ops + o->a);
@@ -1006,6 +1204,80 @@ L_P_JLOOP : {
 	*q++ = ']';
 	NEXT();
 }
+L_P_RAW:
+	model_fixed_load(&tmp, o->load, body + o->off, o->mask);
+	v = &tmp;
+	goto * o->u.inner_handler;
+L_P_RU8:
+	u = body[o->off];
+	goto udec;
+L_P_RU16LE:
+	u = tk_load_le16(body + o->off);
+	goto udec;
+L_P_RU16BE:
+	u = tk_load_be16(body + o->off);
+	goto udec;
+L_P_RU32LE:
+	u = tk_load_le32(body + o->off);
+	goto udec;
+L_P_RU32BE:
+	u = tk_load_be32(body + o->off);
+	goto udec;
+L_P_RU64LE:
+	u = tk_load_le64(body + o->off);
+	goto udec;
+L_P_RU64BE:
+	u = tk_load_be64(body + o->off);
+udec:
+	q += fmt_u64(q, u);
+	NEXT();
+L_P_RS8:
+	u = (uint64_t) (int64_t) (int8_t) body[o->off];
+	goto sdec;
+L_P_RS16LE:
+	u = (uint64_t) (int64_t) (int16_t) tk_load_le16(body + o->off);
+	goto sdec;
+L_P_RS16BE:
+	u = (uint64_t) (int64_t) (int16_t) tk_load_be16(body + o->off);
+	goto sdec;
+L_P_RS32LE:
+	u = (uint64_t) (int64_t) (int32_t) tk_load_le32(body + o->off);
+	goto sdec;
+L_P_RS32BE:
+	u = (uint64_t) (int64_t) (int32_t) tk_load_be32(body + o->off);
+	goto sdec;
+L_P_RS64LE:
+	u = tk_load_le64(body + o->off);
+	goto sdec;
+L_P_RS64BE:
+	u = tk_load_be64(body + o->off);
+sdec:
+	q += fmt_i64(q, (int64_t) u);
+	NEXT();
+L_P_RX8:
+	u = body[o->off];
+	goto hex;
+L_P_RX16LE:
+	u = tk_load_le16(body + o->off);
+	goto hex;
+L_P_RX16BE:
+	u = tk_load_be16(body + o->off);
+	goto hex;
+L_P_RX32LE:
+	u = tk_load_le32(body + o->off);
+	goto hex;
+L_P_RX32BE:
+	u = tk_load_be32(body + o->off);
+	goto hex;
+L_P_RX64LE:
+	u = tk_load_le64(body + o->off);
+	goto hex;
+L_P_RX64BE:
+	u = tk_load_be64(body + o->off);
+hex:
+	memcpy(q, "0x", 2);
+	q += 2 + fmt_hex_upper(q + 2, u & o->mask);
+	NEXT();
 #undef SYNC
 #undef LOAD
 #undef ROOM

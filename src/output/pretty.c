@@ -744,9 +744,9 @@ enum tk_status pretty_print_event(struct tk_printer *p, const struct tk_event *e
 	const struct plan *pl = NULL;
 	enum tk_status st;
 
-	st = model_event_values(ev);
-	if (st >= 0)
-		st = pretty_plan_for(p, ev->ec, &pl);
+	st = pretty_plan_for(p, ev->ec, &pl);
+	if (st >= 0 && !plan_uses_body(pl, ev))
+		st = model_event_values(ev);
 	if (st < 0)
 		return st;
 	if (ev->ec->sc->clock) {

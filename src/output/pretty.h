@@ -96,11 +96,21 @@ void plan_free(struct plan *pl);
 /* The first member of every plan: its event class is read inline, once per event. */
 struct plan_head {
 	const struct tk_event_class *ec;
+	uint8_t fused; /* it reads skipped fixed-layout bodies where they lie */
 };
 
 static inline const struct tk_event_class *plan_event_class(const struct plan *pl)
 {
 	return ((const struct plan_head *) (const void *) pl)->ec;
+}
+
+/*
+ * Whether plan_run() prints @ev from the bytes of its skipped body (tk_event.body) rather
+ * than from its values: then nobody needs to decode them (model_event_values()).
+ */
+static inline bool plan_uses_body(const struct plan *pl, const struct tk_event *ev)
+{
+	return ((const struct plan_head *) (const void *) pl)->fused && ev->body;
 }
 
 /* pretty_plan_for() when @ec has no plan yet: build it and keep it. */
