@@ -171,10 +171,9 @@ static const char escape_char[256] = {
 #ifdef __SSE2__
 #include <emmintrin.h>
 
-/* Bit i set when byte i of the 16 at @s needs an escape (see escape_char). */
-static inline unsigned int block_escapes(const char *s)
+/* Bit i set when byte i of @x needs an escape (see escape_char). */
+static inline unsigned int vec_escapes(__m128i x)
 {
-	__m128i x = _mm_loadu_si128((const __m128i *) s);
 	__m128i ctl = _mm_cmpeq_epi8(_mm_max_epu8(x, _mm_set1_epi8(0x1f)), _mm_set1_epi8(0x1f));
 	__m128i m = _mm_or_si128(ctl, _mm_cmpeq_epi8(x, _mm_set1_epi8(0x7f)));
 
@@ -183,6 +182,18 @@ static inline unsigned int block_escapes(const char *s)
 	m = _mm_or_si128(m, _mm_cmpeq_epi8(x, _mm_set1_epi8('"')));
 	m = _mm_or_si128(m, _mm_cmpeq_epi8(x, _mm_set1_epi8('?')));
 	return (unsigned int) _mm_movemask_epi8(m);
+}
+
+/* Bit i set when byte i of the 16 at @s needs an escape. */
+static inline unsigned int block_escapes(const char *s)
+{
+	return vec_escapes(_mm_loadu_si128((const __m128i *) s));
+}
+
+/* The same for the 16 bytes of @w[0] then @w[1], little-endian, kept in registers. */
+static inline unsigned int words_escapes(const uint64_t w[2])
+{
+	return vec_escapes(_mm_set_epi64x((long long) w[1], (long long) w[0]));
 }
 #else
 static inline unsigned int block_escapes(const char *s)
@@ -193,7 +204,37 @@ static inline unsigned int block_escapes(const char *s)
 		m |= (unsigned int) (escape_char[(unsigned char) s[i]] != 0) << i;
 	return m;
 }
+
+static inline unsigned int words_escapes(const uint64_t w[2])
+{
+	char b[16];
+
+	tk_store_u64(b, w[0], TK_BYTE_ORDER_LE);
+	tk_store_u64(b + 8, w[1], TK_BYTE_ORDER_LE);
+	return block_escapes(b);
+}
 #endif
+
+/*
+ * The @r (1 to 15) bytes at @s as 16 bytes, zero after them, in two little-endian words:
+ * read by loads that overlap inside the @r bytes, so no byte past them is read, and built
+ * in registers, as a block copied to the stack byte by byte made the 16-byte load after it
+ * wait for the stores (a store-forwarding stall on every short string).
+ */
+static inline void tail_words(const char *s, size_t r, uint64_t w[2])
+{
+	if (r >= 8) {
+		w[0] = tk_load_le64(s);
+		w[1] = r > 8 ? tk_load_le64(s + r - 8) >> (8 * (16 - r)) : 0;
+	} else if (r >= 4) {
+		w[0] = tk_load_le32(s) | (uint64_t) tk_load_le32(s + r - 4) << (8 * (r - 4));
+		w[1] = 0;
+	} else {
+		w[0] = (uint64_t) (uint8_t) s[0] | (uint64_t) (uint8_t) s[r / 2] << (8 * (r / 2)) |
+		       (uint64_t) (uint8_t) s[r - 1] << (8 * (r - 1));
+		w[1] = 0;
+	}
+}
 
 /*
  * The escaped text of the @k (at most 16) bytes at @blk, whose escapes are the bits of @m,
@@ -227,12 +268,14 @@ static char *escape_block(char *q, const char *blk, unsigned int m, size_t k)
 /*
  * Escaped copy of @n bytes of @s at @q (room for 4 * n + 16 bytes); returns the new end.
  * Strings without escapes (nearly all) are checked and copied 16 bytes at a time, the end
- * of a long one as a block overlapping the previous one. A block holding escapes, or a
- * short string, goes through a 32-byte copy to escape_block(), which never reads past @n.
+ * of a long one as a block overlapping the previous one, a short one from registers
+ * (tail_words()). A block holding escapes goes through a 32-byte copy to escape_block(),
+ * which never reads past @n.
  */
 static char *escape_into(char *q, const char *s, size_t n)
 {
 	char blk[32];
+	uint64_t w[2];
 	size_t i = 0;
 	unsigned int m;
 
@@ -254,9 +297,16 @@ static char *escape_into(char *q, const char *s, size_t n)
 		memcpy(q + (n - i) - 16, s + n - 16, 16);
 		return q + (n - i);
 	}
-	memset(blk, 0, sizeof(blk));
-	memcpy(blk, s + i, n - i);
-	m = block_escapes(blk) & ((1u << (n - i)) - 1);
+	tail_words(s + i, n - i, w);
+	m = words_escapes(w) & ((1u << (n - i)) - 1);
+	if (TK_LIKELY(!m)) {
+		tk_store_u64(q, w[0], TK_BYTE_ORDER_LE);
+		tk_store_u64(q + 8, w[1], TK_BYTE_ORDER_LE);
+		return q + (n - i);
+	}
+	tk_store_u64(blk, w[0], TK_BYTE_ORDER_LE);
+	tk_store_u64(blk + 8, w[1], TK_BYTE_ORDER_LE);
+	memset(blk + 16, 0, 16);
 	return escape_block(q, blk, m, n - i);
 }
 
