@@ -51,8 +51,11 @@ enum plan_code {
 	 * (tk_event.body) at offset off. P_RAW loads any kind into a value for the operation
 	 * whose handler is inner; the others print the common integers directly.
 	 */
+	P_TIME, /* the line's time and delta (pretty_time_fast(), pretty_put_time()) */
 	P_RAW,
-	P_RU8, /* unsigned decimal */
+	P_LIT,	/* a literal of any length, a bytes (plan_layout()) */
+	P_ROOM, /* make room again (plan_layout()) */
+	P_RU8,	/* unsigned decimal */
 	P_RU16LE,
 	P_RU16BE,
 	P_RU32LE,
@@ -519,6 +522,7 @@ static enum tk_status compile_variant(struct builder *b, const struct model_fc *
 	if (!b->json && LIT(b, "{ ") < 0)
 		return TK_FAIL(TK_ERR_NOMEM, "Cannot build print plan");
 	OP(o, b, P_VARIANT);
+	o->fc = fc; /* its options are counted by plan_layout() */
 	at = b->ops.len - 1;
 	first = b->jumps.len;
 	if (vec_reserve(&b->jumps, sizeof(uint32_t), fc->u.var.count + 1))
@@ -637,13 +641,15 @@ static uint8_t fused_code(uint8_t code, unsigned int load)
  * The fused form of @pl for events whose body the reader skipped (tk_event.body, laid out as
  * @fx says): each operation on a value of the body reads it from the bytes where it lies,
  * and the scope and skip operations of the body disappear (their literals join the next
- * operation's, as literals are laid out one after the other). Left NULL (not an error) when
+ * operation's, as literals are laid out one after the other, or become a P_LIT of their own
+ * where the next one's would pass 16 bytes). Room is checked where @pl checks it: no
+ * operation writes more than it did. Left NULL (not an error) when
  * the body holds what a fixed layout does not fix here: arrays and variants, whose operations
  * walk the values, or more values than @fx lists.
  */
 static enum tk_status plan_fuse(struct plan *pl, const struct model_fixed *fx)
 {
-	struct plan_op *r = malloc(pl->n * sizeof(*r));
+	struct plan_op *r = malloc(2 * (size_t) pl->n * sizeof(*r));
 	const char *carry = NULL; /* literal of the operations dropped just before */
 	uint32_t carry_len = 0, i, k = 0;
 	uint64_t idx = 0;
@@ -659,8 +665,18 @@ static enum tk_status plan_fuse(struct plan *pl, const struct model_fixed *fx)
 		if (carry_len) {
 			if (carry + carry_len != o.lit)
 				goto none;
-			o.lit = carry;
-			o.len += carry_len;
+			if (o.code == P_LIT) {
+				o.lit = carry;
+				o.a += carry_len;
+			} else if (o.len + carry_len <= 16) {
+				o.lit = carry;
+				o.len += carry_len;
+			} else { /* literals stay within 16 bytes (plan_layout()) */
+				memset(&r[k], 0, sizeof(r[k]));
+				r[k].code = P_LIT;
+				r[k].lit = carry;
+				r[k++].a = carry_len;
+			}
 			carry_len = 0;
 		}
 		switch (o.code) {
@@ -710,6 +726,8 @@ static enum tk_status plan_fuse(struct plan *pl, const struct model_fixed *fx)
 			o.code = fused_code(o.code, f->load);
 			break;
 		case P_END:
+		case P_LIT:
+		case P_ROOM:
 			break;
 		default: /* arrays and variants */
 			if (body)
@@ -740,6 +758,149 @@ static void builder_fini(struct builder *b)
 	vec_fini(&b->enums);
 }
 
+/*
+ * Room a plan keeps free at the output position (see plan_run()), and how much of it the
+ * operations between two checks may use: each writes its literal as 16 bytes and at most
+ * op_room() bytes more before it checks room itself, if it does.
+ */
+#define PLAN_SLACK	4096
+#define PLAN_BUDGET	(PLAN_SLACK - 512)
+#define PLAN_LIT_INLINE 128
+
+/*
+ * The bytes @code writes besides its literal before it makes room itself (*@after: what it
+ * may write after that, -1 when it never makes room).
+ */
+static uint32_t op_room(unsigned int code, int32_t *after)
+{
+	*after = -1;
+	switch (code) {
+	case P_UDEC:
+	case P_SDEC:
+	case P_HEX:
+		return 24; /* the formatters may write up to 20 bytes, sign or 0x first */
+	case P_OCT:
+		return 40;
+	case P_BIN:
+		return 72;
+	case P_FLOAT:
+	case P_JFLOAT:
+		return 64;
+	case P_ENUM:
+		*after = 48; /* the container, after the labels */
+		return PLAN_LIT_INLINE;
+	case P_JENUM:
+	case P_LIT:
+		*after = 0;
+		return PLAN_LIT_INLINE;
+	case P_STR:
+	case P_JSTR:
+	case P_ROOM:
+		*after = 0;
+		return 0;
+	case P_TIME:
+		return 96;
+	case P_ARRAY:
+		return 3;
+	case P_ELEM:
+		return 48;
+	case P_LOOP: /* and room again before each further element */
+	case P_JARRAY:
+		return 2;
+	case P_JELEM:
+	case P_JLOOP:
+		return 1;
+	default:
+		return 0;
+	}
+}
+
+/*
+ * Lay out the operations of @b for plan_run(), which copies each literal as 16 bytes and
+ * checks room only where it must: a literal longer than 16 bytes becomes a P_LIT of its own,
+ * and a P_ROOM goes wherever the operations since the last check could use more than
+ * PLAN_BUDGET bytes. The bytes since the last check are counted along the operations, and
+ * at each jump target as the most of any way there (a skipped array, a variant option, a
+ * variant's end); a loop makes room before it goes back. Jumps are renumbered.
+ */
+static enum tk_status plan_layout(struct builder *b)
+{
+	struct vec out = VEC_INIT;
+	uint32_t n = (uint32_t) b->ops.len, *map = malloc((n + 1) * sizeof(*map));
+	uint32_t *in_room = calloc(n + 1, sizeof(*in_room)), i, k, acc = 0;
+	enum tk_status st = TK_FAIL(TK_ERR_NOMEM, "Cannot build print plan");
+	struct plan_op *o;
+
+	if (!map || !in_room)
+		goto out;
+	for (i = 0; i < n; i++) {
+		struct plan_op cur = VEC_AT(&b->ops, struct plan_op, i);
+		int32_t after;
+		uint32_t room = op_room(cur.code, &after);
+
+		if (in_room[i] > acc)
+			acc = in_room[i];
+		map[i] = (uint32_t) out.len;
+		if (cur.len > 16) {
+			if (!(o = vec_push(&out, sizeof(*o))))
+				goto out;
+			memset(o, 0, sizeof(*o));
+			o->code = P_LIT;
+			o->lit = cur.lit;
+			o->a = cur.len;
+			cur.lit = (const char *) ((uintptr_t) cur.lit + cur.len);
+			cur.len = 0;
+			acc = 0;
+		} else if (acc + 16 + room > PLAN_BUDGET) {
+			if (!(o = vec_push(&out, sizeof(*o))))
+				goto out;
+			memset(o, 0, sizeof(*o));
+			o->code = P_ROOM;
+			o->lit = cur.lit;
+			acc = 0;
+		}
+		if (!(o = vec_push(&out, sizeof(*o))))
+			goto out;
+		*o = cur;
+		acc = after >= 0 ? (uint32_t) after : acc + 16 + room;
+		switch (cur.code) {
+		case P_ARRAY:
+		case P_JARRAY:
+		case P_VEND:
+			if (cur.a <= n && in_room[cur.a] < acc)
+				in_room[cur.a] = acc;
+			break;
+		case P_VARIANT:
+			for (k = 0; k < cur.fc->u.var.count; k++) {
+				uint32_t t = VEC_AT(&b->jumps, uint32_t, cur.a + k);
+
+				if (t <= n && in_room[t] < acc)
+					in_room[t] = acc;
+			}
+			break;
+		default:
+			break;
+		}
+	}
+	map[n] = (uint32_t) out.len;
+	for (i = 0; i < out.len; i++) {
+		o = &VEC_AT(&out, struct plan_op, i);
+		if (o->code == P_ARRAY || o->code == P_JARRAY || o->code == P_VEND)
+			o->a = map[o->a];
+	}
+	for (i = 0; i < b->jumps.len; i++)
+		VEC_AT(&b->jumps, uint32_t, i) = map[VEC_AT(&b->jumps, uint32_t, i)];
+	vec_fini(&b->ops);
+	b->ops = out;
+	out = (struct vec) VEC_INIT;
+	st = TK_OK;
+out:
+	vec_fini(&out);
+	free(map);
+	free(in_room);
+	return st;
+}
+
 /* Move what @b compiled into a new plan for @ec; @b is left for builder_fini(). */
 static enum tk_status builder_finish(struct builder *b, const struct tk_event_class *ec,
 				     const struct model_fixed *fx, struct plan **out)
@@ -748,6 +909,8 @@ static enum tk_status builder_finish(struct builder *b, const struct tk_event_cl
 	size_t i;
 
 	if (!op(b, P_END))
+		return TK_FAIL(TK_ERR_NOMEM, "Cannot build print plan");
+	if (plan_layout(b) < 0)
 		return TK_FAIL(TK_ERR_NOMEM, "Cannot build print plan");
 	pl = calloc(1, sizeof(*pl));
 	if (pl) {
@@ -799,6 +962,8 @@ enum tk_status plan_build(struct tk_printer *p, const struct tk_event_class *ec,
 	enum tk_status st;
 
 	memset(&b, 0, sizeof(b));
+	if (sc->clock && !op(&b, P_TIME)) /* the line starts with the time */
+		return TK_FAIL(TK_ERR_NOMEM, "Cannot build print plan");
 	st = pretty_header_text(p, ec, &b.pending);
 	if (st >= 0)
 		st = compile_scope(&b, sc->packet_context, MODEL_SCOPE_PACKET_CONTEXT,
@@ -888,19 +1053,15 @@ void plan_free(struct plan *pl)
 }
 
 /*
- * Room kept free at the output position between operations: the widest fixed-size value (0b
- * and 64 binary digits) plus a literal of up to PLAN_LIT_INLINE bytes, copied by 16.
- */
-#define PLAN_LIT_INLINE 128
-#define PLAN_SLACK	256
-
-/*
  * Threaded dispatch (GNU C label addresses), as in the decoder: each operation writes its
  * literal, does its work and jumps straight to the next one's handler, whose address the
  * operation holds (a call without an event fills them in when the plan is built). The output position
- * lives in a local (a register) rather than in the writer: before each operation at least
- * PLAN_SLACK bytes are free, so fixed-size values are formatted with no bounds check, and
- * only values of unbounded size (strings, enumerations, floats) go through the writer.
+ * lives in a local (a register) rather than in the writer. Room is made (PLAN_SLACK bytes
+ * free, the writer flushed when they are not) when the plan starts, after each value of
+ * unbounded size (strings, enumerations, long literals), before a loop goes back and at the
+ * P_ROOM operations plan_layout() placed so that the operations between two checks never
+ * write more than PLAN_BUDGET bytes: literals and fixed-size values are written with no
+ * check at all. The writer's buffer holds more than PLAN_SLACK bytes (tk_printer_open()).
  */
 #pragma GCC diagnostic push
 #pragma GCC diagnostic ignored "-Wpedantic"
@@ -915,6 +1076,7 @@ void plan_run(struct tk_printer *p, const struct plan *pl, const struct tk_event
 		[P_VARIANT] = &&L_P_VARIANT, [P_VEND] = &&L_P_VEND,	[P_JENUM] = &&L_P_JENUM,
 		[P_JFLOAT] = &&L_P_JFLOAT,   [P_JSTR] = &&L_P_JSTR,	[P_JARRAY] = &&L_P_JARRAY,
 		[P_JELEM] = &&L_P_JELEM,     [P_JLOOP] = &&L_P_JLOOP,	[P_RAW] = &&L_P_RAW,
+		[P_TIME] = &&L_P_TIME,	     [P_LIT] = &&L_P_LIT,	[P_ROOM] = &&L_P_ROOM,
 		[P_RU8] = &&L_P_RU8,	     [P_RU16LE] = &&L_P_RU16LE, [P_RU16BE] = &&L_P_RU16BE,
 		[P_RU32LE] = &&L_P_RU32LE,   [P_RU32BE] = &&L_P_RU32BE, [P_RU64LE] = &&L_P_RU64LE,
 		[P_RU64BE] = &&L_P_RU64BE,   [P_RS8] = &&L_P_RS8,	[P_RS16LE] = &&L_P_RS16LE,
@@ -972,19 +1134,8 @@ void plan_run(struct tk_printer *p, const struct plan *pl, const struct tk_event
 	} while (0)
 #define DISPATCH()                                                                                 \
 	do {                                                                                       \
-		if (TK_LIKELY(o->len <= 16)) {                                                     \
-			memcpy(q, o->lit, 16); /* plan text is padded */                           \
-			q += o->len;                                                               \
-		} else if (o->len <= PLAN_LIT_INLINE) {                                            \
-			for (uint32_t i_ = 0; i_ < o->len; i_ += 16)                               \
-				memcpy(q + i_, o->lit + i_, 16);                                   \
-			q += o->len;                                                               \
-		} else {                                                                           \
-			SYNC();                                                                    \
-			writer_write(w, o->lit, o->len);                                           \
-			LOAD();                                                                    \
-		}                                                                                  \
-		ROOM();                                                                            \
+		memcpy(q, o->lit, 16); /* at most 16 bytes (plan_layout()), padded text */         \
+		q += o->len;                                                                       \
 		goto *(o->handler);                                                                \
 	} while (0)
 #define NEXT()                                                                                     \
@@ -1140,6 +1291,7 @@ L_P_LOOP : {
 	struct frame *fr = &stack[sp - 1];
 
 	if (++fr->idx < fr->count) {
+		ROOM(); /* the elements' operations check no room of their own */
 		GOTO(fr->start);
 	}
 	sp--;
@@ -1198,12 +1350,28 @@ L_P_JLOOP : {
 	struct frame *fr = &stack[sp - 1];
 
 	if (++fr->idx < fr->count) {
+		ROOM();
 		GOTO(fr->start);
 	}
 	sp--;
 	*q++ = ']';
 	NEXT();
 }
+L_P_TIME : {
+	char *end = pretty_time_fast(p, ev, q);
+
+	if (TK_LIKELY(end != NULL))
+		q = end;
+	else
+		CALL(pretty_put_time(p, ev));
+	NEXT();
+}
+L_P_LIT:
+	PUT_TEXT(o->lit, o->a);
+	NEXT();
+L_P_ROOM:
+	ROOM();
+	NEXT();
 L_P_RAW:
 	model_fixed_load(&tmp, o->load, body + o->off, o->mask);
 	v = &tmp;

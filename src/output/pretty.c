@@ -522,48 +522,28 @@ seconds:
 
 /* ---- one event ---------------------------------------------------------------------------------- */
 
-static void put_timestamp(struct tk_printer *p, const struct tk_event *ev, int *start_line)
+/*
+ * The time and delta at the start of a line in babeltrace2's layout, however the options
+ * ask for them (pretty_time_fast() is the usual case, tried first).
+ */
+void pretty_put_time(struct tk_printer *p, const struct tk_event *ev)
 {
 	struct writer *w = &p->out;
 	int names = !!(p->flags & TK_PRINT_NAMES_HEADER);
 	char *q;
 
-	/*
-	 * The default line start, "[HH:MM:SS.nnnnnnnnn] (+S.nnnnnnnnn) ", in one go. Within the
-	 * second already cached and for deltas below a second (nearly every event), no division.
-	 */
-	if (!(p->flags & (TK_PRINT_NAMES_HEADER | TK_PRINT_CLOCK_CYCLES | TK_PRINT_CLOCK_SECONDS |
-			  TK_PRINT_NO_DELTA)) &&
-	    ev->ns >= 0 && p->has_last_ns && ev->ns >= p->last_ns) {
-		uint64_t delta = (uint64_t) ev->ns - (uint64_t) p->last_ns, frac;
-		uint64_t sub = (uint64_t) ev->ns - p->cached_sec_ns;
-
-		if (TK_UNLIKELY(!p->has_cached_sec || sub >= (uint64_t) NS_PER_S)) {
+	if (!(p->flags & PRETTY_TIME_SLOW) && ev->ns >= 0 && p->has_last_ns &&
+	    ev->ns >= p->last_ns) {
+		if (!p->has_cached_sec ||
+		    (uint64_t) ev->ns - p->cached_sec_ns >= (uint64_t) NS_PER_S) {
 			if (time_of_day(p, ev->ns / NS_PER_S))
 				goto general;
-			sub = (uint64_t) (ev->ns % NS_PER_S);
 		}
-		q = writer_reserve(w, 96);
-		*q++ = '[';
-		memcpy(q, p->cached_time, sizeof(p->cached_time));
-		q += p->cached_len;
-		*q++ = '.';
-		fmt_put_ns9(q, (uint32_t) sub);
-		memcpy(q + 9, "] (+", 4);
-		q += 13;
-		if (TK_LIKELY(delta < (uint64_t) NS_PER_S)) {
-			*q++ = '0';
-			frac = delta;
-		} else {
-			q += fmt_u64(q, delta / 1000000000u);
-			frac = delta % 1000000000u;
+		q = pretty_time_fast(p, ev, writer_reserve(w, 96));
+		if (q) {
+			writer_commit_to(w, q);
+			return;
 		}
-		*q++ = '.';
-		fmt_put_ns9(q, (uint32_t) frac);
-		memcpy(q + 9, ") ", 2);
-		writer_commit_to(w, q + 11);
-		*start_line = 1;
-		return;
 	}
 general:
 	if (names)
@@ -608,7 +588,6 @@ general:
 		if (!names)
 			PUT(w, ") ");
 	}
-	*start_line = !names;
 }
 
 /* A growable byte string (the header text of print plans). */
@@ -799,16 +778,13 @@ enum tk_status pretty_print_event(struct tk_printer *p, const struct tk_event *e
 		st = model_event_values(ev);
 	if (st < 0)
 		return st;
+	plan_run(p, pl, ev); /* the time first (P_TIME) when the stream class has a clock */
 	if (ev->ec->sc->clock) {
-		int start_line;
-
-		put_timestamp(p, ev, &start_line);
 		p->last_ns = ev->ns;
 		p->has_last_ns = 1;
 		p->last_cycles = ev->cycles;
 		p->has_last_cycles = 1;
 	}
-	plan_run(p, pl, ev);
 	if (TK_UNLIKELY(p->out.err))
 		return writer_flush(&p->out);
 	return TK_OK;

@@ -171,7 +171,8 @@ def fixed_seeds():
     with tempfile.TemporaryDirectory() as tmp:
         for order in ("le", "be"):
             out = os.path.join(tmp, order)
-            subprocess.run([sys.executable, script, out, order, "5", "1024", "2"], check=True)
+            subprocess.run([sys.executable, script, "--narrow", out, order, "5", "1024", "2"],
+                           check=True)
             meta = read(os.path.join(out, "metadata"))
             s0 = read(os.path.join(out, "stream_0"))
             write_seed("corpus/ctf-packet/fixed-" + order, struct.pack("<I", len(meta)) + meta +

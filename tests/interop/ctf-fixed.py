@@ -3,9 +3,10 @@
 """Write a CTF 1.8 trace of event classes with fixed layouts, the bodies a printer may read
 where they lie instead of decoding them first (tk_event.body, plan_fuse()).
 
-Usage: ctf-fixed.py DIR le|be [SEED [PACKET-SIZE [PACKETS]]]
+Usage: ctf-fixed.py [--narrow] DIR le|be [SEED [PACKET-SIZE [PACKETS]]]
 
-One stream, PACKETS packets (6) of PACKET-SIZE bytes (4096), events of these classes in a seeded random order:
+One stream, PACKETS packets (120: the text passes the printer's 1 MiB buffer) of
+PACKET-SIZE bytes (4096), events of these classes in a seeded random order:
   fx:ints     integers of 8, 16, 32 and 64 bits, signed and unsigned, in bases 10, 16, 8 and 2,
               some in the byte order opposite to the trace's
   fx:misc     a signed and an unsigned enumeration, a float and a double (one in the other
@@ -17,6 +18,10 @@ One stream, PACKETS packets (6) of PACKET-SIZE bytes (4096), events of these cla
   fx:align64  a field aligned to 64 bits, so the body sometimes starts unaligned (decoded by
               the general program then)
   fx:empty    no payload (only the stream's event context)
+  fx:wide     150 64-bit integers in every base: lines of about 9 KiB, more than a print
+              plan writes between two checks of room (plan_layout())
+  fx:warr     a fixed array of 300 64-bit integers (a loop that checks room as it goes)
+With --narrow, no fx:wide and fx:warr (small fuzzing seeds, make-packet-seeds.py).
 Every event has the stream event context { int32 vtid }. Values include 0, -1 and each
 size's extremes. The expected text is babeltrace2's (tests/interop/ctf-fixed.sh).
 """
@@ -28,9 +33,15 @@ import sys
 OTHER = {"le": "be", "be": "le"}
 
 
-def metadata(bo):
+WIDE = 150
+
+
+def metadata(bo, narrow):
     ob = OTHER[bo]
-    return f"""/* CTF 1.8 */
+    wide = "\n".join("\t\tinteger {{ size = 64; align = 8; signed = {}; base = {}; }} w{};"
+                     .format("true" if k % 3 == 0 else "false", (2, 8, 10, 16)[k % 4], k)
+                     for k in range(WIDE))
+    text = f"""/* CTF 1.8 */
 typealias integer {{ size = 8; align = 8; signed = false; }} := uint8_t;
 typealias integer {{ size = 16; align = 8; signed = false; }} := uint16_t;
 typealias integer {{ size = 32; align = 8; signed = false; }} := uint32_t;
@@ -160,7 +171,26 @@ event {{
 	stream_id = 0;
 	fields := struct {{ }};
 }};
+
+event {{
+	name = "fx:wide";
+	id = 6;
+	stream_id = 0;
+	fields := struct {{
+{wide}
+	}};
+}};
+
+event {{
+	name = "fx:warr";
+	id = 7;
+	stream_id = 0;
+	fields := struct {{
+		integer {{ size = 64; align = 8; signed = false; base = 16; }} vals[300];
+	}};
+}};
 """
+    return text[:text.index('event {\n\tname = "fx:wide"')] if narrow else text
 
 
 def ext(bits, signed, rnd):
@@ -257,16 +287,26 @@ def event_body(w, cls, rnd):
         w.align(8)
         w.int(64, True, ext(64, True, rnd))
         w.int(8, False, ext(8, False, rnd))
+    elif cls == 6:
+        for k in range(WIDE):
+            w.int(64, k % 3 == 0, ext(64, k % 3 == 0, rnd))
+    elif cls == 7:
+        for _ in range(300):
+            w.int(64, False, ext(64, False, rnd))
 
 
 def main():
-    out, bo = sys.argv[1], sys.argv[2]
-    rnd = random.Random(int(sys.argv[3]) if len(sys.argv) > 3 else 1)
+    args = sys.argv[1:]
+    narrow = args[:1] == ["--narrow"]
+    if narrow:
+        args = args[1:]
+    out, bo = args[0], args[1]
+    rnd = random.Random(int(args[2]) if len(args) > 2 else 1)
     os.makedirs(out, exist_ok=True)
     with open(os.path.join(out, "metadata"), "w") as f:
-        f.write(metadata(bo))
-    size = int(sys.argv[4]) if len(sys.argv) > 4 else 4096
-    count = int(sys.argv[5]) if len(sys.argv) > 5 else 6
+        f.write(metadata(bo, narrow))
+    size = int(args[3]) if len(args) > 3 else 4096
+    count = int(args[4]) if len(args) > 4 else 120
     packets = []
     ts = 1000
     for _ in range(count):
@@ -278,6 +318,8 @@ def main():
         begin = ts
         while True:
             cls = rnd.randrange(6)
+            if not narrow and not rnd.randrange(12):
+                cls = rnd.choice([6, 7])
             e = Writer(bo)
             e.buf = bytearray(w.buf)
             e.int(32, False, cls)
