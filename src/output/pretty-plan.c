@@ -766,6 +766,7 @@ static void builder_fini(struct builder *b)
 #define PLAN_SLACK	4096
 #define PLAN_BUDGET	(PLAN_SLACK - 512)
 #define PLAN_LIT_INLINE 128
+#define PLAN_STR_INLINE 96 /* strings escaped in place up to this length */
 
 /*
  * The bytes @code writes besides its literal before it makes room itself (*@after: what it
@@ -794,6 +795,8 @@ static uint32_t op_room(unsigned int code, int32_t *after)
 		*after = 0;
 		return PLAN_LIT_INLINE;
 	case P_STR:
+		*after = 0;
+		return 4 * PLAN_STR_INLINE + 18;
 	case P_JSTR:
 	case P_ROOM:
 		*after = 0;
@@ -1245,7 +1248,12 @@ L_P_FLOAT:
 	v++;
 	NEXT();
 L_P_STR:
-	CALL(pretty_put_escaped(w, v->v.s, v->n));
+	if (TK_LIKELY(v->n <= PLAN_STR_INLINE)) { /* within the room op_room() counts */
+		q = pretty_quote_into(q, v->v.s, v->n);
+		ROOM();
+	} else {
+		CALL(pretty_put_escaped(w, v->v.s, v->n));
+	}
 	v++;
 	NEXT();
 L_P_SKIP:

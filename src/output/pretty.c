@@ -310,6 +310,14 @@ static char *escape_into(char *q, const char *s, size_t n)
 	return escape_block(q, blk, m, n - i);
 }
 
+char *pretty_quote_into(char *q, const char *s, size_t n)
+{
+	*q = '"';
+	q = escape_into(q + 1, s, n);
+	*q = '"';
+	return q + 1;
+}
+
 void pretty_put_escaped(struct writer *w, const char *s, size_t n)
 {
 	const size_t chunk = (WRITER_MAX_RESERVE - 18) / 4;
@@ -317,10 +325,7 @@ void pretty_put_escaped(struct writer *w, const char *s, size_t n)
 
 	if (TK_LIKELY(n <= chunk)) { /* one reservation for the whole quoted string */
 		q = writer_reserve(w, n * 4 + 18);
-		*q = '"';
-		q = escape_into(q + 1, s, n);
-		*q = '"';
-		writer_commit_to(w, q + 1);
+		writer_commit_to(w, pretty_quote_into(q, s, n));
 		return;
 	}
 	q = writer_reserve(w, 1);

@@ -195,6 +195,12 @@ enum tk_status pretty_header_text(struct tk_printer *p, const struct tk_event_cl
 /* A string between double quotes with babeltrace2's escapes. */
 void pretty_put_escaped(struct writer *w, const char *s, size_t n);
 
+/*
+ * The same at @q, which has room for 4 * @n + 18 bytes (the last 16 scratch); returns the
+ * end. For print plans, whose free room is known.
+ */
+char *pretty_quote_into(char *q, const char *s, size_t n);
+
 /* An enumeration value: ( "LABEL", ... : container = N ). */
 void pretty_put_enum(struct writer *w, const struct model_fc *fc, uint64_t u);
 

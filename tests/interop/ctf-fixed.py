@@ -10,9 +10,11 @@ PACKET-SIZE bytes (4096), events of these classes in a seeded random order:
   fx:ints     integers of 8, 16, 32 and 64 bits, signed and unsigned, in bases 10, 16, 8 and 2,
               some in the byte order opposite to the trace's
   fx:misc     a signed and an unsigned enumeration, a float and a double (one in the other
-              byte order), a text array of 8 bytes (full, cut by a NUL, with escapes; never empty, as
-              babeltrace2 2.0 may print an empty one as the text before, stale-empty.py), a
-              field mapped to the clock (hidden by babeltrace2) and a field after it
+              byte order), a text array of 8 bytes (full, cut by a NUL, with escapes;
+              never empty, as babeltrace2 2.0 may print an empty one as the text before,
+              stale-empty.py), a field mapped to the clock (hidden by babeltrace2), a field
+              after it, and a text array of 100 bytes holding 88 to 100 (around the length
+              up to which a print plan escapes a string in place)
   fx:arr      a fixed array of integers (a fixed layout the fused plan does not take)
   fx:bits     bit fields (a fixed layout that is not whole bytes: never read where it lies)
   fx:align64  a field aligned to 64 bits, so the body sometimes starts unaligned (decoded by
@@ -131,6 +133,7 @@ event {{
 		integer {{ size = 8; align = 8; signed = true; encoding = UTF8; }} tag[8];
 		clk64_t when;
 		integer {{ size = 16; align = 8; signed = false; }} after;
+		integer {{ size = 8; align = 8; signed = false; encoding = UTF8; }} note[100];
 	}};
 }};
 
@@ -273,6 +276,8 @@ def event_body(w, cls, rnd):
         w.raw(rnd.choice(TAGS).ljust(8, b"\0"))
         w.int(64, False, ext(64, False, rnd))
         w.int(16, False, ext(16, False, rnd))
+        note = bytes(rnd.choice(b"abcdefghij \"?\n") for _ in range(rnd.randint(88, 100)))
+        w.raw(note.ljust(100, b"\0"))
     elif cls == 2:
         for _ in range(3):
             w.int(16, False, ext(16, False, rnd))
