@@ -479,31 +479,21 @@ static int static_layout(const struct model_fc *fc, uint64_t *pos, uint32_t *max
 	}
 }
 
+/*
+ * A static field is loaded as enum model_load says, or, for what is not whole bytes, by the
+ * bit reader: these kinds follow the model's.
+ */
 enum static_kind {
-	SF_U8,
-	SF_S8,
-	SF_U16LE,
-	SF_U16BE,
-	SF_S16LE,
-	SF_S16BE,
-	SF_U32LE,
-	SF_U32BE,
-	SF_S32LE,
-	SF_S32BE,
-	SF_U64LE,
-	SF_U64BE,
-	SF_BITS,
-	SF_F32,
+	SF_BITS = MODEL_LOAD_N, /* an integer of any size at any bit */
+	SF_F32,			/* a float at any bit */
 	SF_F64,
-	SF_TEXT,
-	SF_COUNT, /* the length value of a static array */
 };
 
 static enum tk_status grow_vals(struct ctf_dec *d);
 
 struct ctf_static_field {
 	uint32_t off; /* bits from the body start */
-	uint8_t kind;
+	uint8_t kind; /* enum model_load, or enum static_kind */
 	uint8_t size;
 	uint8_t bo;
 	uint8_t is_signed;
@@ -560,16 +550,18 @@ static void static_fields(struct static_builder *sb, const struct model_fc *fc)
 		if (!(sb->pos & 7)) {
 			switch (fc->size) {
 			case 8:
-				kind = s ? SF_S8 : SF_U8;
+				kind = s ? MODEL_LOAD_S8 : MODEL_LOAD_U8;
 				break;
 			case 16:
-				kind = s ? (be ? SF_S16BE : SF_S16LE) : (be ? SF_U16BE : SF_U16LE);
+				kind = s ? (be ? MODEL_LOAD_S16BE : MODEL_LOAD_S16LE)
+					 : (be ? MODEL_LOAD_U16BE : MODEL_LOAD_U16LE);
 				break;
 			case 32:
-				kind = s ? (be ? SF_S32BE : SF_S32LE) : (be ? SF_U32BE : SF_U32LE);
+				kind = s ? (be ? MODEL_LOAD_S32BE : MODEL_LOAD_S32LE)
+					 : (be ? MODEL_LOAD_U32BE : MODEL_LOAD_U32LE);
 				break;
 			case 64:
-				kind = be ? SF_U64BE : SF_U64LE;
+				kind = be ? MODEL_LOAD_U64BE : MODEL_LOAD_U64LE;
 				break;
 			default:
 				break;
@@ -584,21 +576,28 @@ static void static_fields(struct static_builder *sb, const struct model_fc *fc)
 		sb->pos += fc->size;
 		return;
 	}
-	case MODEL_FC_FLOAT:
-		sf_add(sb, fc->size == 32 ? SF_F32 : SF_F64, fc, 0);
+	case MODEL_FC_FLOAT: {
+		int be = fc->byte_order == TK_BYTE_ORDER_BE;
+		uint8_t kind = fc->size == 32 ? SF_F32 : SF_F64;
+
+		if (!(sb->pos & 7))
+			kind = fc->size == 32 ? (be ? MODEL_LOAD_F32BE : MODEL_LOAD_F32LE)
+					      : (be ? MODEL_LOAD_F64BE : MODEL_LOAD_F64LE);
+		sf_add(sb, kind, fc, 0);
 		sb->pos += fc->size;
 		return;
+	}
 	case MODEL_FC_STRUCT:
 		for (i = 0; i < fc->u.st.count; i++)
 			static_fields(sb, fc->u.st.members[i].fc);
 		return;
 	case MODEL_FC_ARRAY:
 		if (fc->is_text) {
-			sf_add(sb, SF_TEXT, NULL, fc->u.arr.length);
+			sf_add(sb, MODEL_LOAD_TEXT, NULL, fc->u.arr.length);
 			sb->pos += fc->u.arr.length * 8;
 			return;
 		}
-		sf_add(sb, SF_COUNT, NULL, fc->u.arr.length);
+		sf_add(sb, MODEL_LOAD_COUNT, NULL, fc->u.arr.length);
 		for (k = 0; k < fc->u.arr.length && sb->ok; k++)
 			static_fields(sb, fc->u.arr.elem);
 		return;
@@ -623,45 +622,7 @@ enum tk_status ctf_static_decode(const struct ctf_ec *cec, struct ctf_dec *d, ui
 	}
 	v = d->vals + d->nv;
 	for (; f < end; f++, v++) {
-		const uint8_t *q = b + (f->off >> 3);
-
 		switch (f->kind) {
-		case SF_U8:
-			v->v.u = *q;
-			break;
-		case SF_S8:
-			v->v.i = (int8_t) *q;
-			break;
-		case SF_U16LE:
-			v->v.u = tk_load_le16(q);
-			break;
-		case SF_U16BE:
-			v->v.u = tk_load_be16(q);
-			break;
-		case SF_S16LE:
-			v->v.i = (int16_t) tk_load_le16(q);
-			break;
-		case SF_S16BE:
-			v->v.i = (int16_t) tk_load_be16(q);
-			break;
-		case SF_U32LE:
-			v->v.u = tk_load_le32(q);
-			break;
-		case SF_U32BE:
-			v->v.u = tk_load_be32(q);
-			break;
-		case SF_S32LE:
-			v->v.i = (int32_t) tk_load_le32(q);
-			break;
-		case SF_S32BE:
-			v->v.i = (int32_t) tk_load_be32(q);
-			break;
-		case SF_U64LE:
-			v->v.u = tk_load_le64(q);
-			break;
-		case SF_U64BE:
-			v->v.u = tk_load_be64(q);
-			break;
 		case SF_BITS:
 			v->v.u = tk_bits_read(d->base, pos + f->off, f->size,
 					      (enum tk_byte_order) f->bo);
@@ -684,12 +645,8 @@ enum tk_status ctf_static_decode(const struct ctf_ec *cec, struct ctf_dec *d, ui
 			memcpy(&v->v.d, &r, sizeof(v->v.d));
 			break;
 		}
-		case SF_TEXT:
-			v->v.s = (const char *) q;
-			v->n = f->len ? strnlen((const char *) q, f->len) : 0;
-			break;
-		case SF_COUNT:
-			v->n = f->len;
+		default:
+			model_fixed_load(v, f->kind, b + (f->off >> 3), f->len);
 			break;
 		}
 	}
@@ -699,6 +656,35 @@ enum tk_status ctf_static_decode(const struct ctf_ec *cec, struct ctf_dec *d, ui
 	d->marks[2] = base_nv + cec->marks[2];
 	if (cec->body_last_bo >= 0)
 		d->last_bo = cec->body_last_bo;
+	return TK_OK;
+}
+
+/*
+ * The model's view of a static body (struct model_fixed) when all of it is whole bytes, so
+ * that printers can read its values where they lie; cec->fixed stays NULL otherwise.
+ */
+static enum tk_status static_model_fixed(struct arena *a, struct ctf_ec *cec)
+{
+	struct model_fixed *fx;
+	struct model_fixed_field *ff;
+	uint32_t i;
+
+	for (i = 0; i < cec->n_fields; i++)
+		if (cec->fields[i].kind >= MODEL_LOAD_N)
+			return TK_OK;
+	fx = arena_alloc(a, sizeof(*fx));
+	ff = arena_alloc(a, (cec->n_fields + 1) * sizeof(*ff));
+	if (!fx || !ff)
+		return TK_FAIL(TK_ERR_NOMEM, "Cannot compile event decoder");
+	for (i = 0; i < cec->n_fields; i++) {
+		ff[i].off = cec->fields[i].off >> 3;
+		ff[i].load = cec->fields[i].kind;
+		ff[i].len = cec->fields[i].len;
+	}
+	fx->fields = ff;
+	fx->n = cec->n_fields;
+	memcpy(fx->marks, cec->marks, sizeof(fx->marks));
+	cec->fixed = fx;
 	return TK_OK;
 }
 
@@ -741,6 +727,7 @@ enum tk_status ctf_prog_compile_body(struct arena *a, const struct model_fc *ect
 	cec->body_align = align;
 	cec->body_bits = pos;
 	cec->body_last_bo = -1;
+	cec->fixed = NULL;
 	if (is_static) {
 		struct static_builder sb;
 
@@ -765,12 +752,13 @@ enum tk_status ctf_prog_compile_body(struct arena *a, const struct model_fc *ect
 			cec->fields = f;
 			cec->n_fields = (uint32_t) sb.fields.len;
 			cec->body_last_bo = (int8_t) sb.last_bo;
+			st = static_model_fixed(a, cec);
 		} else {
 			cec->body_static = 0; /* keep the checked program */
 		}
 		vec_fini(&sb.fields);
 	}
-	return TK_OK;
+	return st;
 }
 
 static int plain_uint(const struct model_fc *fc)

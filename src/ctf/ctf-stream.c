@@ -930,6 +930,8 @@ static enum tk_status cursor_read_packet(struct ctf_cursor *c)
 			       f->path, c->pkt_no, (unsigned long long) c->pkt_off);
 	c->pctx_off = pi.header_values;
 	c->npkt_vals = c->d.nv;
+	/* valid for the packet's skipped bodies too (tk_event.body) */
+	c->ev.scope[MODEL_SCOPE_PACKET_CONTEXT] = c->d.vals ? c->d.vals + c->pctx_off : NULL;
 	if (c->cpu_member >= 0)
 		c->ev.cpu = packet_cpu(c, c->stream->sc->packet_context);
 	c->pkt_bits = pi.packet_bits;
@@ -1050,11 +1052,13 @@ static enum tk_status cursor_decode_event(struct ctf_cursor *c)
 	if (cec->body_static && !(d->pos & (cec->body_align - 1)) &&
 	    cec->body_bits <= d->limit - d->pos) {
 		/* fixed layout that fits: skip it, decode only if someone asks */
+		c->ev.body = d->base + (d->pos >> 3); /* aligned to whole bytes at least */
 		d->pos += cec->body_bits;
 		if (cec->body_last_bo >= 0)
 			d->last_bo = cec->body_last_bo;
 		c->ev.pending = &c->base;
 	} else {
+		c->ev.body = NULL;
 		st = ctf_prog_run(cec->body_prog, d);
 		if (st < 0)
 			return st;

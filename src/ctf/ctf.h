@@ -72,6 +72,8 @@ struct ctf_ec {
 	const struct ctf_static_field *fields;
 	uint32_t n_fields;
 	uint32_t marks[3];
+	/* the same, for the model (tk_event_class.fixed), when all of it is whole bytes */
+	const struct model_fixed *fixed;
 	int line; /* of its event block in the metadata */
 };
 

@@ -92,19 +92,12 @@ static inline int slot_less(const struct iter_slot *a, const struct iter_slot *b
 	return a->k1 < b->k1 || (a->k1 == b->k1 && a->k2 < b->k2);
 }
 
-static void heap_sift_down(struct tk_iter *it, size_t i)
+static TK_NOINLINE void heap_sift_down_many(struct tk_iter *it, size_t i)
 {
 	uint32_t *h = it->heap;
 	size_t n = it->heap_len;
 	uint32_t v = h[i];
 
-	if (n <= 2) { /* the common one- and two-stream cases */
-		if (n == 2 && i == 0 && slot_less(&it->slots[h[1]], &it->slots[v])) {
-			h[0] = h[1];
-			h[1] = v;
-		}
-		return;
-	}
 	for (;;) {
 		size_t c = 2 * i + 1;
 
@@ -118,6 +111,22 @@ static void heap_sift_down(struct tk_iter *it, size_t i)
 		i = c;
 	}
 	h[i] = v;
+}
+
+/* The common one- and two-stream cases inline, once per event; more streams call. */
+static inline void heap_sift_down(struct tk_iter *it, size_t i)
+{
+	uint32_t *h = it->heap;
+	uint32_t v = h[i];
+
+	if (TK_LIKELY(it->heap_len <= 2)) {
+		if (it->heap_len == 2 && i == 0 && slot_less(&it->slots[h[1]], &it->slots[v])) {
+			h[0] = h[1];
+			h[1] = v;
+		}
+		return;
+	}
+	heap_sift_down_many(it, i);
 }
 
 static void heap_sift_up(struct tk_iter *it, size_t i)

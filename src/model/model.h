@@ -18,6 +18,7 @@
 #include <stdbool.h>
 #include <stddef.h>
 #include <stdint.h>
+#include <string.h>
 
 #include <tracekit/iter.h>
 #include <tracekit/trace.h>
@@ -124,6 +125,50 @@ struct model_fc {
 	} u;
 };
 
+/*
+ * How one value of a fixed-layout body is loaded from its bytes: whole bytes only, in the
+ * stated order (a reader lists no body with bit fields or unaligned floats here).
+ */
+enum model_load {
+	MODEL_LOAD_U8,
+	MODEL_LOAD_S8,
+	MODEL_LOAD_U16LE,
+	MODEL_LOAD_U16BE,
+	MODEL_LOAD_S16LE,
+	MODEL_LOAD_S16BE,
+	MODEL_LOAD_U32LE,
+	MODEL_LOAD_U32BE,
+	MODEL_LOAD_S32LE,
+	MODEL_LOAD_S32BE,
+	MODEL_LOAD_U64LE, /* signed or not: the same 64 bits */
+	MODEL_LOAD_U64BE,
+	MODEL_LOAD_F32LE,
+	MODEL_LOAD_F32BE,
+	MODEL_LOAD_F64LE,
+	MODEL_LOAD_F64BE,
+	MODEL_LOAD_TEXT,  /* a text array of len bytes: up to its first NUL */
+	MODEL_LOAD_COUNT, /* a fixed array's length, len; no byte is read */
+	MODEL_LOAD_N,
+};
+
+/* One value of a fixed-layout body: where it is and how to load it. */
+struct model_fixed_field {
+	uint32_t off; /* bytes from the body's start */
+	uint8_t load; /* enum model_load */
+	uint64_t len; /* MODEL_LOAD_TEXT and MODEL_LOAD_COUNT */
+};
+
+/*
+ * A body whose every value lies at a fixed byte offset (tk_event_class.fixed): one field per
+ * value, in the order of the decoded values, the body's scopes starting at fields marks[0]
+ * (stream event context), marks[1] (event context) and marks[2] (payload).
+ */
+struct model_fixed {
+	const struct model_fixed_field *fields;
+	uint32_t n;
+	uint32_t marks[3];
+};
+
 /* A decoded value; see the file comment for the layout of a scope. */
 struct model_value {
 	union {
@@ -212,7 +257,12 @@ struct tk_event_class {
 	struct model_stream_class *sc;
 	size_t index;  /* dense, across the whole trace */
 	uint32_t rank; /* order of (id, name, log level, EMF URI) across the trace */
-	void *fmt;     /* reader-private */
+	/*
+	 * Where the values of the body (stream event context, event context, payload) lie in
+	 * tk_event.body when the reader skips it, or NULL (see struct model_fixed).
+	 */
+	const struct model_fixed *fixed;
+	void *fmt; /* reader-private */
 };
 
 struct tk_stream {
@@ -391,6 +441,13 @@ struct tk_event {
 	 * asked): call model_event_values() before reading scope[].
 	 */
 	struct model_cursor *pending;
+	/*
+	 * The bytes of a body the reader skipped because its layout is fixed (ec->fixed says
+	 * where each of its values lies), else NULL. While it is set, scope[] may be stale for
+	 * the body's scopes (pending is set too) but scope[MODEL_SCOPE_PACKET_CONTEXT] is valid:
+	 * a printer may read the values straight from here without decoding them.
+	 */
+	const uint8_t *body;
 	/* formats with raw records (ftrace): the record as written, else NULL */
 	const uint8_t *raw;
 	uint32_t raw_size;
@@ -489,6 +546,77 @@ struct model_cursor {
 static inline int64_t model_missed_add(int64_t a, int64_t b)
 {
 	return a < 0 || b < 0 ? -1 : a + b;
+}
+
+/*
+ * The value a field of kind @load (enum model_load) at @p holds, into @v; @len as in struct
+ * model_fixed_field. Readers decode fixed layouts with it and printers read skipped bodies
+ * with it, so both give the same values.
+ */
+static inline void model_fixed_load(struct model_value *v, unsigned int load, const uint8_t *p,
+				    uint64_t len)
+{
+	uint32_t r32;
+	float f;
+
+	switch (load) {
+	case MODEL_LOAD_U8:
+		v->v.u = *p;
+		break;
+	case MODEL_LOAD_S8:
+		v->v.i = (int8_t) *p;
+		break;
+	case MODEL_LOAD_U16LE:
+		v->v.u = tk_load_le16(p);
+		break;
+	case MODEL_LOAD_U16BE:
+		v->v.u = tk_load_be16(p);
+		break;
+	case MODEL_LOAD_S16LE:
+		v->v.i = (int16_t) tk_load_le16(p);
+		break;
+	case MODEL_LOAD_S16BE:
+		v->v.i = (int16_t) tk_load_be16(p);
+		break;
+	case MODEL_LOAD_U32LE:
+		v->v.u = tk_load_le32(p);
+		break;
+	case MODEL_LOAD_U32BE:
+		v->v.u = tk_load_be32(p);
+		break;
+	case MODEL_LOAD_S32LE:
+		v->v.i = (int32_t) tk_load_le32(p);
+		break;
+	case MODEL_LOAD_S32BE:
+		v->v.i = (int32_t) tk_load_be32(p);
+		break;
+	case MODEL_LOAD_U64LE:
+		v->v.u = tk_load_le64(p);
+		break;
+	case MODEL_LOAD_U64BE:
+		v->v.u = tk_load_be64(p);
+		break;
+	case MODEL_LOAD_F32LE:
+	case MODEL_LOAD_F32BE:
+		r32 = load == MODEL_LOAD_F32LE ? tk_load_le32(p) : tk_load_be32(p);
+		memcpy(&f, &r32, sizeof(f));
+		v->v.d = f;
+		break;
+	case MODEL_LOAD_F64LE:
+	case MODEL_LOAD_F64BE: {
+		uint64_t r64 = load == MODEL_LOAD_F64LE ? tk_load_le64(p) : tk_load_be64(p);
+
+		memcpy(&v->v.d, &r64, sizeof(v->v.d));
+		break;
+	}
+	case MODEL_LOAD_TEXT:
+		v->v.s = (const char *) p;
+		v->n = len ? strnlen((const char *) p, len) : 0;
+		break;
+	default: /* MODEL_LOAD_COUNT */
+		v->n = len;
+		break;
+	}
 }
 
 /* Make sure the values of @ev are decoded (scope[] valid). */

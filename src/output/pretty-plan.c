@@ -12,10 +12,12 @@
  * the event's values (laid out as model.h describes) once, with no string length, name or
  * type decision per field.
  */
+#include <assert.h>
 #include <stdlib.h>
 #include <string.h>
 
 #include "../common/error.h"
+#include "../model/walk.h"
 #include "json.h"
 #include "pretty.h"
 
@@ -44,18 +46,55 @@ enum plan_code {
 	P_JARRAY, /* count from the value; empty: "[]" and go to op a */
 	P_JELEM,  /* "," before an element but the first */
 	P_JLOOP,  /* next element, or "]" */
+	/*
+	 * Fused plans (plan_fuse()): values read from the bytes of a skipped fixed-layout body
+	 * (tk_event.body) at offset off. P_RAW loads any kind into a value for the operation
+	 * whose handler is inner; the others print the common integers directly.
+	 */
+	P_TIME, /* the line's time and delta (pretty_time_fast(), pretty_put_time()) */
+	P_RAW,
+	P_LIT,	/* a literal of any length, a bytes (plan_layout()) */
+	P_ROOM, /* make room again (plan_layout()) */
+	P_RU8,	/* unsigned decimal */
+	P_RU16LE,
+	P_RU16BE,
+	P_RU32LE,
+	P_RU32BE,
+	P_RU64LE,
+	P_RU64BE,
+	P_RS8, /* signed decimal */
+	P_RS16LE,
+	P_RS16BE,
+	P_RS32LE,
+	P_RS32BE,
+	P_RS64LE,
+	P_RS64BE,
+	P_RX8, /* hexadecimal, as P_HEX */
+	P_RX16LE,
+	P_RX16BE,
+	P_RX32LE,
+	P_RX32BE,
+	P_RX64LE,
+	P_RX64BE,
+	P_N,
 };
 
 struct plan_op {
 	uint8_t code;
 	uint8_t names;
+	uint8_t load;  /* P_RAW: enum model_load */
+	uint8_t inner; /* P_RAW: the operation printing the loaded value */
 	uint32_t len;
 	uint32_t a;
-	uint64_t mask;
+	uint32_t off;	     /* fused operations: the value's offset in the body */
+	uint64_t mask;	     /* P_RAW of text: its length */
 	const void *handler; /* plan_run()'s label for code, filled in when the plan is built */
 	const char *lit;
 	const struct model_fc *fc;
-	const uint32_t *targets;
+	union {
+		const uint32_t *targets;   /* P_VARIANT */
+		const void *inner_handler; /* P_RAW: the label of inner */
+	} u;
 	const struct enum_table *enums; /* P_ENUM: pre-rendered values, or NULL */
 };
 
@@ -82,9 +121,11 @@ struct enum_table {
 #define ENUM_SEGS_MAX  1024
 
 struct plan {
-	struct plan_head head; /* first: plan_event_class() */
+	struct plan_head head; /* first: plan_event_class(), plan_fused() */
 	struct plan_op *ops;
 	uint32_t n;
+	struct plan_op *fused; /* the same for skipped bodies (plan_fuse()), or NULL */
+	uint32_t n_fused;
 	char *text;	    /* all literals */
 	uint32_t *jumps;    /* variant option targets */
 	uint32_t max_depth; /* array nesting */
@@ -481,6 +522,7 @@ static enum tk_status compile_variant(struct builder *b, const struct model_fc *
 	if (!b->json && LIT(b, "{ ") < 0)
 		return TK_FAIL(TK_ERR_NOMEM, "Cannot build print plan");
 	OP(o, b, P_VARIANT);
+	o->fc = fc; /* its options are counted by plan_layout() */
 	at = b->ops.len - 1;
 	first = b->jumps.len;
 	if (vec_reserve(&b->jumps, sizeof(uint32_t), fc->u.var.count + 1))
@@ -558,6 +600,153 @@ static enum tk_status compile_scope(struct builder *b, const struct model_fc *fc
 	return compile(b, fc, field_names);
 }
 
+/* The fast fused operation printing a value of kind @load with @code, or P_RAW for any other. */
+static uint8_t fused_code(uint8_t code, unsigned int load)
+{
+	static const uint8_t udec[MODEL_LOAD_N] = {
+		[MODEL_LOAD_U8] = P_RU8,       [MODEL_LOAD_U16LE] = P_RU16LE,
+		[MODEL_LOAD_U16BE] = P_RU16BE, [MODEL_LOAD_U32LE] = P_RU32LE,
+		[MODEL_LOAD_U32BE] = P_RU32BE, [MODEL_LOAD_U64LE] = P_RU64LE,
+		[MODEL_LOAD_U64BE] = P_RU64BE,
+	};
+	static const uint8_t sdec[MODEL_LOAD_N] = {
+		[MODEL_LOAD_S8] = P_RS8,       [MODEL_LOAD_S16LE] = P_RS16LE,
+		[MODEL_LOAD_S16BE] = P_RS16BE, [MODEL_LOAD_S32LE] = P_RS32LE,
+		[MODEL_LOAD_S32BE] = P_RS32BE, [MODEL_LOAD_U64LE] = P_RS64LE,
+		[MODEL_LOAD_U64BE] = P_RS64BE,
+	};
+	/* hexadecimal masks to the field's size: the sign extension of signed loads goes */
+	static const uint8_t hex[MODEL_LOAD_N] = {
+		[MODEL_LOAD_U8] = P_RX8,       [MODEL_LOAD_S8] = P_RX8,
+		[MODEL_LOAD_U16LE] = P_RX16LE, [MODEL_LOAD_S16LE] = P_RX16LE,
+		[MODEL_LOAD_U16BE] = P_RX16BE, [MODEL_LOAD_S16BE] = P_RX16BE,
+		[MODEL_LOAD_U32LE] = P_RX32LE, [MODEL_LOAD_S32LE] = P_RX32LE,
+		[MODEL_LOAD_U32BE] = P_RX32BE, [MODEL_LOAD_S32BE] = P_RX32BE,
+		[MODEL_LOAD_U64LE] = P_RX64LE, [MODEL_LOAD_U64BE] = P_RX64BE,
+	};
+	uint8_t c = 0;
+
+	if (load < MODEL_LOAD_N) {
+		if (code == P_UDEC)
+			c = udec[load];
+		else if (code == P_SDEC)
+			c = sdec[load];
+		else if (code == P_HEX)
+			c = hex[load];
+	}
+	return c ? c : P_RAW;
+}
+
+/*
+ * The fused form of @pl for events whose body the reader skipped (tk_event.body, laid out as
+ * @fx says): each operation on a value of the body reads it from the bytes where it lies,
+ * and the scope and skip operations of the body disappear (their literals join the next
+ * operation's, as literals are laid out one after the other, or become a P_LIT of their own
+ * where the next one's would pass 16 bytes). Room is checked where @pl checks it: no
+ * operation writes more than it did. Left NULL (not an error) when
+ * the body holds what a fixed layout does not fix here: arrays and variants, whose operations
+ * walk the values, or more values than @fx lists.
+ */
+static enum tk_status plan_fuse(struct plan *pl, const struct model_fixed *fx)
+{
+	struct plan_op *r = malloc(2 * (size_t) pl->n * sizeof(*r));
+	const char *carry = NULL; /* literal of the operations dropped just before */
+	uint32_t carry_len = 0, i, k = 0;
+	uint64_t idx = 0;
+	int body = 0;
+
+	if (!r)
+		return TK_FAIL(TK_ERR_NOMEM, "Cannot build print plan");
+	for (i = 0; i < pl->n; i++) {
+		struct plan_op o = pl->ops[i];
+		const struct model_fixed_field *f;
+		int64_t skip;
+
+		if (carry_len) {
+			if (carry + carry_len != o.lit)
+				goto none;
+			if (o.code == P_LIT) {
+				o.lit = carry;
+				o.a += carry_len;
+			} else if (o.len + carry_len <= 16) {
+				o.lit = carry;
+				o.len += carry_len;
+			} else { /* literals stay within 16 bytes (plan_layout()) */
+				memset(&r[k], 0, sizeof(r[k]));
+				r[k].code = P_LIT;
+				r[k].lit = carry;
+				r[k++].a = carry_len;
+			}
+			carry_len = 0;
+		}
+		switch (o.code) {
+		case P_SCOPE:
+			body = o.a >= MODEL_SCOPE_EVENT_COMMON_CONTEXT &&
+			       o.a <= MODEL_SCOPE_PAYLOAD;
+			if (!body)
+				break;
+			idx = fx->marks[o.a - MODEL_SCOPE_EVENT_COMMON_CONTEXT];
+			carry = o.lit;
+			carry_len = o.len;
+			continue;
+		case P_SKIP:
+		case P_SKIP_FC:
+			if (!body)
+				break;
+			skip = o.code == P_SKIP ? (int64_t) o.a : model_fc_fixed_values(o.fc);
+			if (skip < 0)
+				goto none;
+			idx += (uint64_t) skip;
+			carry = o.lit;
+			carry_len = o.len;
+			continue;
+		case P_UDEC:
+		case P_SDEC:
+		case P_HEX:
+		case P_OCT:
+		case P_BIN:
+		case P_ENUM:
+		case P_FLOAT:
+		case P_STR:
+		case P_JENUM:
+		case P_JFLOAT:
+		case P_JSTR:
+			if (!body)
+				break;
+			if (idx >= fx->n)
+				goto none;
+			f = &fx->fields[idx++];
+			if (f->load == MODEL_LOAD_COUNT)
+				goto none;
+			o.off = f->off;
+			o.load = f->load;
+			o.inner = o.code;
+			if (f->load == MODEL_LOAD_TEXT)
+				o.mask = f->len;
+			o.code = fused_code(o.code, f->load);
+			break;
+		case P_END:
+		case P_LIT:
+		case P_ROOM:
+			break;
+		default: /* arrays and variants */
+			if (body)
+				goto none;
+			break;
+		}
+		r[k++] = o;
+	}
+	if (carry_len)
+		goto none;
+	pl->fused = r;
+	pl->n_fused = k;
+	pl->head.fused = 1;
+	return TK_OK;
+none:
+	free(r);
+	return TK_OK;
+}
+
 static void builder_fini(struct builder *b)
 {
 	vec_fini(&b->ops);
@@ -569,14 +758,162 @@ static void builder_fini(struct builder *b)
 	vec_fini(&b->enums);
 }
 
+/*
+ * Room a plan keeps free at the output position (see plan_run()), and how much of it the
+ * operations between two checks may use: each writes its literal as 16 bytes and at most
+ * op_room() bytes more before it checks room itself, if it does.
+ */
+#define PLAN_SLACK	4096
+#define PLAN_BUDGET	(PLAN_SLACK - 512)
+#define PLAN_LIT_INLINE 128
+#define PLAN_STR_INLINE 96 /* strings escaped in place up to this length */
+
+/*
+ * The bytes @code writes besides its literal before it makes room itself (*@after: what it
+ * may write after that, -1 when it never makes room).
+ */
+static uint32_t op_room(unsigned int code, int32_t *after)
+{
+	*after = -1;
+	switch (code) {
+	case P_UDEC:
+	case P_SDEC:
+	case P_HEX:
+		return 24; /* the formatters may write up to 20 bytes, sign or 0x first */
+	case P_OCT:
+		return 40;
+	case P_BIN:
+		return 72;
+	case P_FLOAT:
+	case P_JFLOAT:
+		return 64;
+	case P_ENUM:
+		*after = 48; /* the container, after the labels */
+		return PLAN_LIT_INLINE;
+	case P_JENUM:
+	case P_LIT:
+		*after = 0;
+		return PLAN_LIT_INLINE;
+	case P_STR:
+		*after = 0;
+		return 4 * PLAN_STR_INLINE + 18;
+	case P_JSTR:
+	case P_ROOM:
+		*after = 0;
+		return 0;
+	case P_TIME:
+		return 96;
+	case P_ARRAY:
+		return 3;
+	case P_ELEM:
+		return 48;
+	case P_LOOP: /* and room again before each further element */
+	case P_JARRAY:
+		return 2;
+	case P_JELEM:
+	case P_JLOOP:
+		return 1;
+	default:
+		return 0;
+	}
+}
+
+/*
+ * Lay out the operations of @b for plan_run(), which copies each literal as 16 bytes and
+ * checks room only where it must: a literal longer than 16 bytes becomes a P_LIT of its own,
+ * and a P_ROOM goes wherever the operations since the last check could use more than
+ * PLAN_BUDGET bytes. The bytes since the last check are counted along the operations, and
+ * at each jump target as the most of any way there (a skipped array, a variant option, a
+ * variant's end); a loop makes room before it goes back. Jumps are renumbered.
+ */
+static enum tk_status plan_layout(struct builder *b)
+{
+	struct vec out = VEC_INIT;
+	uint32_t n = (uint32_t) b->ops.len, *map = malloc((n + 1) * sizeof(*map));
+	uint32_t *in_room = calloc(n + 1, sizeof(*in_room)), i, k, acc = 0;
+	enum tk_status st = TK_FAIL(TK_ERR_NOMEM, "Cannot build print plan");
+	struct plan_op *o;
+
+	if (!map || !in_room)
+		goto out;
+	for (i = 0; i < n; i++) {
+		struct plan_op cur = VEC_AT(&b->ops, struct plan_op, i);
+		int32_t after;
+		uint32_t room = op_room(cur.code, &after);
+
+		if (in_room[i] > acc)
+			acc = in_room[i];
+		map[i] = (uint32_t) out.len;
+		if (cur.len > 16) {
+			if (!(o = vec_push(&out, sizeof(*o))))
+				goto out;
+			memset(o, 0, sizeof(*o));
+			o->code = P_LIT;
+			o->lit = cur.lit;
+			o->a = cur.len;
+			cur.lit = (const char *) ((uintptr_t) cur.lit + cur.len);
+			cur.len = 0;
+			acc = 0;
+		} else if (acc + 16 + room > PLAN_BUDGET) {
+			if (!(o = vec_push(&out, sizeof(*o))))
+				goto out;
+			memset(o, 0, sizeof(*o));
+			o->code = P_ROOM;
+			o->lit = cur.lit;
+			acc = 0;
+		}
+		if (!(o = vec_push(&out, sizeof(*o))))
+			goto out;
+		*o = cur;
+		acc = after >= 0 ? (uint32_t) after : acc + 16 + room;
+		switch (cur.code) {
+		case P_ARRAY:
+		case P_JARRAY:
+		case P_VEND:
+			if (cur.a <= n && in_room[cur.a] < acc)
+				in_room[cur.a] = acc;
+			break;
+		case P_VARIANT:
+			for (k = 0; k < cur.fc->u.var.count; k++) {
+				uint32_t t = VEC_AT(&b->jumps, uint32_t, cur.a + k);
+
+				if (t <= n && in_room[t] < acc)
+					in_room[t] = acc;
+			}
+			break;
+		default:
+			break;
+		}
+	}
+	map[n] = (uint32_t) out.len;
+	for (i = 0; i < out.len; i++) {
+		o = &VEC_AT(&out, struct plan_op, i);
+		if (o->code == P_ARRAY || o->code == P_JARRAY || o->code == P_VEND)
+			o->a = map[o->a];
+	}
+	for (i = 0; i < b->jumps.len; i++)
+		VEC_AT(&b->jumps, uint32_t, i) = map[VEC_AT(&b->jumps, uint32_t, i)];
+	vec_fini(&b->ops);
+	b->ops = out;
+	out = (struct vec) VEC_INIT;
+	st = TK_OK;
+out:
+	vec_fini(&out);
+	free(map);
+	free(in_room);
+	return st;
+}
+
 /* Move what @b compiled into a new plan for @ec; @b is left for builder_fini(). */
 static enum tk_status builder_finish(struct builder *b, const struct tk_event_class *ec,
-				     struct plan **out)
+				     const struct model_fixed *fx, struct plan **out)
 {
 	struct plan *pl;
 	size_t i;
 
 	if (!op(b, P_END))
+		return TK_FAIL(TK_ERR_NOMEM, "Cannot build print plan");
+	if (plan_layout(b) < 0)
 		return TK_FAIL(TK_ERR_NOMEM, "Cannot build print plan");
 	pl = calloc(1, sizeof(*pl));
 	if (pl) {
@@ -606,7 +943,11 @@ static enum tk_status builder_finish(struct builder *b, const struct tk_event_cl
 
 		po->lit = pl->text + (uintptr_t) po->lit;
 		if (po->code == P_VARIANT)
-			po->targets = pl->jumps + po->a;
+			po->u.targets = pl->jumps + po->a;
+	}
+	if (fx && plan_fuse(pl, fx) < 0) {
+		plan_free(pl);
+		return TK_FAIL(TK_ERR_NOMEM, "Cannot build print plan");
 	}
 	plan_run(NULL, pl, NULL); /* thread it: handler addresses in the operations */
 	*out = pl;
@@ -624,6 +965,8 @@ enum tk_status plan_build(struct tk_printer *p, const struct tk_event_class *ec,
 	enum tk_status st;
 
 	memset(&b, 0, sizeof(b));
+	if (sc->clock && !op(&b, P_TIME)) /* the line starts with the time */
+		return TK_FAIL(TK_ERR_NOMEM, "Cannot build print plan");
 	st = pretty_header_text(p, ec, &b.pending);
 	if (st >= 0)
 		st = compile_scope(&b, sc->packet_context, MODEL_SCOPE_PACKET_CONTEXT,
@@ -640,7 +983,7 @@ enum tk_status plan_build(struct tk_printer *p, const struct tk_event_class *ec,
 	if (st >= 0)
 		st = LIT(&b, "\n");
 	if (st >= 0)
-		st = builder_finish(&b, ec, out);
+		st = builder_finish(&b, ec, ec->fixed, out);
 	builder_fini(&b);
 	return st;
 }
@@ -693,7 +1036,7 @@ enum tk_status plan_build_json(const struct tk_event_class *ec, const struct pla
 	if (st >= 0)
 		st = lit(&b, spec->tail, spec->tail_len);
 	if (st >= 0)
-		st = builder_finish(&b, ec, out);
+		st = builder_finish(&b, ec, NULL, out);
 	builder_fini(&b);
 	return st;
 }
@@ -703,6 +1046,7 @@ void plan_free(struct plan *pl)
 	if (!pl)
 		return;
 	free(pl->ops);
+	free(pl->fused);
 	free(pl->text);
 	free(pl->jumps);
 	for (size_t i = 0; i < pl->n_enums; i++)
@@ -712,37 +1056,44 @@ void plan_free(struct plan *pl)
 }
 
 /*
- * Room kept free at the output position between operations: the widest fixed-size value (0b
- * and 64 binary digits) plus a literal of up to PLAN_LIT_INLINE bytes, copied by 16.
- */
-#define PLAN_LIT_INLINE 128
-#define PLAN_SLACK	256
-
-/*
  * Threaded dispatch (GNU C label addresses), as in the decoder: each operation writes its
  * literal, does its work and jumps straight to the next one's handler, whose address the
  * operation holds (a call without an event fills them in when the plan is built). The output position
- * lives in a local (a register) rather than in the writer: before each operation at least
- * PLAN_SLACK bytes are free, so fixed-size values are formatted with no bounds check, and
- * only values of unbounded size (strings, enumerations, floats) go through the writer.
+ * lives in a local (a register) rather than in the writer. Room is made (PLAN_SLACK bytes
+ * free, the writer flushed when they are not) when the plan starts, after each value of
+ * unbounded size (strings, enumerations, long literals), before a loop goes back and at the
+ * P_ROOM operations plan_layout() placed so that the operations between two checks never
+ * write more than PLAN_BUDGET bytes: literals and fixed-size values are written with no
+ * check at all. The writer's buffer holds more than PLAN_SLACK bytes (tk_printer_open()).
  */
 #pragma GCC diagnostic push
 #pragma GCC diagnostic ignored "-Wpedantic"
 void plan_run(struct tk_printer *p, const struct plan *pl, const struct tk_event *ev)
 {
 	static const void *const labels[] = {
-		[P_END] = &&L_P_END,	     [P_SCOPE] = &&L_P_SCOPE, [P_UDEC] = &&L_P_UDEC,
-		[P_SDEC] = &&L_P_SDEC,	     [P_HEX] = &&L_P_HEX,     [P_OCT] = &&L_P_OCT,
-		[P_BIN] = &&L_P_BIN,	     [P_ENUM] = &&L_P_ENUM,   [P_FLOAT] = &&L_P_FLOAT,
-		[P_STR] = &&L_P_STR,	     [P_SKIP] = &&L_P_SKIP,   [P_SKIP_FC] = &&L_P_SKIP_FC,
-		[P_ARRAY] = &&L_P_ARRAY,     [P_ELEM] = &&L_P_ELEM,   [P_LOOP] = &&L_P_LOOP,
-		[P_VARIANT] = &&L_P_VARIANT, [P_VEND] = &&L_P_VEND,   [P_JENUM] = &&L_P_JENUM,
-		[P_JFLOAT] = &&L_P_JFLOAT,   [P_JSTR] = &&L_P_JSTR,   [P_JARRAY] = &&L_P_JARRAY,
-		[P_JELEM] = &&L_P_JELEM,     [P_JLOOP] = &&L_P_JLOOP,
+		[P_END] = &&L_P_END,	     [P_SCOPE] = &&L_P_SCOPE,	[P_UDEC] = &&L_P_UDEC,
+		[P_SDEC] = &&L_P_SDEC,	     [P_HEX] = &&L_P_HEX,	[P_OCT] = &&L_P_OCT,
+		[P_BIN] = &&L_P_BIN,	     [P_ENUM] = &&L_P_ENUM,	[P_FLOAT] = &&L_P_FLOAT,
+		[P_STR] = &&L_P_STR,	     [P_SKIP] = &&L_P_SKIP,	[P_SKIP_FC] = &&L_P_SKIP_FC,
+		[P_ARRAY] = &&L_P_ARRAY,     [P_ELEM] = &&L_P_ELEM,	[P_LOOP] = &&L_P_LOOP,
+		[P_VARIANT] = &&L_P_VARIANT, [P_VEND] = &&L_P_VEND,	[P_JENUM] = &&L_P_JENUM,
+		[P_JFLOAT] = &&L_P_JFLOAT,   [P_JSTR] = &&L_P_JSTR,	[P_JARRAY] = &&L_P_JARRAY,
+		[P_JELEM] = &&L_P_JELEM,     [P_JLOOP] = &&L_P_JLOOP,	[P_RAW] = &&L_P_RAW,
+		[P_TIME] = &&L_P_TIME,	     [P_LIT] = &&L_P_LIT,	[P_ROOM] = &&L_P_ROOM,
+		[P_RU8] = &&L_P_RU8,	     [P_RU16LE] = &&L_P_RU16LE, [P_RU16BE] = &&L_P_RU16BE,
+		[P_RU32LE] = &&L_P_RU32LE,   [P_RU32BE] = &&L_P_RU32BE, [P_RU64LE] = &&L_P_RU64LE,
+		[P_RU64BE] = &&L_P_RU64BE,   [P_RS8] = &&L_P_RS8,	[P_RS16LE] = &&L_P_RS16LE,
+		[P_RS16BE] = &&L_P_RS16BE,   [P_RS32LE] = &&L_P_RS32LE, [P_RS32BE] = &&L_P_RS32BE,
+		[P_RS64LE] = &&L_P_RS64LE,   [P_RS64BE] = &&L_P_RS64BE, [P_RX8] = &&L_P_RX8,
+		[P_RX16LE] = &&L_P_RX16LE,   [P_RX16BE] = &&L_P_RX16BE, [P_RX32LE] = &&L_P_RX32LE,
+		[P_RX32BE] = &&L_P_RX32BE,   [P_RX64LE] = &&L_P_RX64LE, [P_RX64BE] = &&L_P_RX64BE,
 	};
 	struct writer *w;
-	const struct plan_op *ops = pl->ops, *o = ops;
+	const struct plan_op *ops = pl->ops, *o;
 	const struct model_value *v = NULL;
+	const uint8_t *body = NULL;
+	struct model_value tmp;
+	uint64_t u;
 	struct frame {
 		uint64_t count;
 		uint64_t idx;
@@ -751,13 +1102,25 @@ void plan_run(struct tk_printer *p, const struct plan *pl, const struct tk_event
 	unsigned int sp = 0;
 	char *q, *lim;
 
+	static_assert(TK_ARRAY_SIZE(labels) == P_N, "a label for each operation");
 	if (TK_UNLIKELY(!ev)) { /* each operation's handler, once per plan */
 		struct plan_op *po = ((struct plan *) (uintptr_t) pl)->ops;
 
 		for (uint32_t i = 0; i < pl->n; i++)
 			po[i].handler = labels[po[i].code];
+		po = ((struct plan *) (uintptr_t) pl)->fused;
+		for (uint32_t i = 0; po && i < pl->n_fused; i++) {
+			po[i].handler = labels[po[i].code];
+			if (po[i].code == P_RAW)
+				po[i].u.inner_handler = labels[po[i].inner];
+		}
 		return;
 	}
+	if (pl->fused && ev->body) { /* see plan_uses_body() */
+		ops = pl->fused;
+		body = ev->body;
+	}
+	o = ops;
 	w = &p->out;
 	lim = w->buf + w->cap - PLAN_SLACK;
 
@@ -774,19 +1137,8 @@ void plan_run(struct tk_printer *p, const struct plan *pl, const struct tk_event
 	} while (0)
 #define DISPATCH()                                                                                 \
 	do {                                                                                       \
-		if (TK_LIKELY(o->len <= 16)) {                                                     \
-			memcpy(q, o->lit, 16); /* plan text is padded */                           \
-			q += o->len;                                                               \
-		} else if (o->len <= PLAN_LIT_INLINE) {                                            \
-			for (uint32_t i_ = 0; i_ < o->len; i_ += 16)                               \
-				memcpy(q + i_, o->lit + i_, 16);                                   \
-			q += o->len;                                                               \
-		} else {                                                                           \
-			SYNC();                                                                    \
-			writer_write(w, o->lit, o->len);                                           \
-			LOAD();                                                                    \
-		}                                                                                  \
-		ROOM();                                                                            \
+		memcpy(q, o->lit, 16); /* at most 16 bytes (plan_layout()), padded text */         \
+		q += o->len;                                                                       \
 		goto *(o->handler);                                                                \
 	} while (0)
 #define NEXT()                                                                                     \
@@ -896,7 +1248,12 @@ L_P_FLOAT:
 	v++;
 	NEXT();
 L_P_STR:
-	CALL(pretty_put_escaped(w, v->v.s, v->n));
+	if (TK_LIKELY(v->n <= PLAN_STR_INLINE)) { /* within the room op_room() counts */
+		q = pretty_quote_into(q, v->v.s, v->n);
+		ROOM();
+	} else {
+		CALL(pretty_put_escaped(w, v->v.s, v->n));
+	}
 	v++;
 	NEXT();
 L_P_SKIP:
@@ -942,6 +1299,7 @@ L_P_LOOP : {
 	struct frame *fr = &stack[sp - 1];
 
 	if (++fr->idx < fr->count) {
+		ROOM(); /* the elements' operations check no room of their own */
 		GOTO(fr->start);
 	}
 	sp--;
@@ -953,7 +1311,7 @@ L_P_VARIANT : {
 	uint64_t opt = v->n;
 
 	v++;
-	GOTO(ops + o->targets[opt]);
+	GOTO(ops + o->u.targets[opt]);
 }
 L_P_VEND:
 	GOTO(ops + o->a);
@@ -1000,12 +1358,102 @@ L_P_JLOOP : {
 	struct frame *fr = &stack[sp - 1];
 
 	if (++fr->idx < fr->count) {
+		ROOM();
 		GOTO(fr->start);
 	}
 	sp--;
 	*q++ = ']';
 	NEXT();
 }
+L_P_TIME : {
+	char *end = pretty_time_fast(p, ev, q);
+
+	if (TK_LIKELY(end != NULL))
+		q = end;
+	else
+		CALL(pretty_put_time(p, ev));
+	NEXT();
+}
+L_P_LIT:
+	PUT_TEXT(o->lit, o->a);
+	NEXT();
+L_P_ROOM:
+	ROOM();
+	NEXT();
+L_P_RAW:
+	model_fixed_load(&tmp, o->load, body + o->off, o->mask);
+	v = &tmp;
+	goto * o->u.inner_handler;
+L_P_RU8:
+	u = body[o->off];
+	goto udec;
+L_P_RU16LE:
+	u = tk_load_le16(body + o->off);
+	goto udec;
+L_P_RU16BE:
+	u = tk_load_be16(body + o->off);
+	goto udec;
+L_P_RU32LE:
+	u = tk_load_le32(body + o->off);
+	goto udec;
+L_P_RU32BE:
+	u = tk_load_be32(body + o->off);
+	goto udec;
+L_P_RU64LE:
+	u = tk_load_le64(body + o->off);
+	goto udec;
+L_P_RU64BE:
+	u = tk_load_be64(body + o->off);
+udec:
+	q += fmt_u64(q, u);
+	NEXT();
+L_P_RS8:
+	u = (uint64_t) (int64_t) (int8_t) body[o->off];
+	goto sdec;
+L_P_RS16LE:
+	u = (uint64_t) (int64_t) (int16_t) tk_load_le16(body + o->off);
+	goto sdec;
+L_P_RS16BE:
+	u = (uint64_t) (int64_t) (int16_t) tk_load_be16(body + o->off);
+	goto sdec;
+L_P_RS32LE:
+	u = (uint64_t) (int64_t) (int32_t) tk_load_le32(body + o->off);
+	goto sdec;
+L_P_RS32BE:
+	u = (uint64_t) (int64_t) (int32_t) tk_load_be32(body + o->off);
+	goto sdec;
+L_P_RS64LE:
+	u = tk_load_le64(body + o->off);
+	goto sdec;
+L_P_RS64BE:
+	u = tk_load_be64(body + o->off);
+sdec:
+	q += fmt_i64(q, (int64_t) u);
+	NEXT();
+L_P_RX8:
+	u = body[o->off];
+	goto hex;
+L_P_RX16LE:
+	u = tk_load_le16(body + o->off);
+	goto hex;
+L_P_RX16BE:
+	u = tk_load_be16(body + o->off);
+	goto hex;
+L_P_RX32LE:
+	u = tk_load_le32(body + o->off);
+	goto hex;
+L_P_RX32BE:
+	u = tk_load_be32(body + o->off);
+	goto hex;
+L_P_RX64LE:
+	u = tk_load_le64(body + o->off);
+	goto hex;
+L_P_RX64BE:
+	u = tk_load_be64(body + o->off);
+hex:
+	memcpy(q, "0x", 2);
+	q += 2 + fmt_hex_upper(q + 2, u & o->mask);
+	NEXT();
 #undef SYNC
 #undef LOAD
 #undef ROOM

@@ -171,10 +171,9 @@ static const char escape_char[256] = {
 #ifdef __SSE2__
 #include <emmintrin.h>
 
-/* Bit i set when byte i of the 16 at @s needs an escape (see escape_char). */
-static inline unsigned int block_escapes(const char *s)
+/* Bit i set when byte i of @x needs an escape (see escape_char). */
+static inline unsigned int vec_escapes(__m128i x)
 {
-	__m128i x = _mm_loadu_si128((const __m128i *) s);
 	__m128i ctl = _mm_cmpeq_epi8(_mm_max_epu8(x, _mm_set1_epi8(0x1f)), _mm_set1_epi8(0x1f));
 	__m128i m = _mm_or_si128(ctl, _mm_cmpeq_epi8(x, _mm_set1_epi8(0x7f)));
 
@@ -183,6 +182,18 @@ static inline unsigned int block_escapes(const char *s)
 	m = _mm_or_si128(m, _mm_cmpeq_epi8(x, _mm_set1_epi8('"')));
 	m = _mm_or_si128(m, _mm_cmpeq_epi8(x, _mm_set1_epi8('?')));
 	return (unsigned int) _mm_movemask_epi8(m);
+}
+
+/* Bit i set when byte i of the 16 at @s needs an escape. */
+static inline unsigned int block_escapes(const char *s)
+{
+	return vec_escapes(_mm_loadu_si128((const __m128i *) s));
+}
+
+/* The same for the 16 bytes of @w[0] then @w[1], little-endian, kept in registers. */
+static inline unsigned int words_escapes(const uint64_t w[2])
+{
+	return vec_escapes(_mm_set_epi64x((long long) w[1], (long long) w[0]));
 }
 #else
 static inline unsigned int block_escapes(const char *s)
@@ -193,7 +204,37 @@ static inline unsigned int block_escapes(const char *s)
 		m |= (unsigned int) (escape_char[(unsigned char) s[i]] != 0) << i;
 	return m;
 }
+
+static inline unsigned int words_escapes(const uint64_t w[2])
+{
+	char b[16];
+
+	tk_store_u64(b, w[0], TK_BYTE_ORDER_LE);
+	tk_store_u64(b + 8, w[1], TK_BYTE_ORDER_LE);
+	return block_escapes(b);
+}
 #endif
+
+/*
+ * The @r (1 to 15) bytes at @s as 16 bytes, zero after them, in two little-endian words:
+ * read by loads that overlap inside the @r bytes, so no byte past them is read, and built
+ * in registers, as a block copied to the stack byte by byte made the 16-byte load after it
+ * wait for the stores (a store-forwarding stall on every short string).
+ */
+static inline void tail_words(const char *s, size_t r, uint64_t w[2])
+{
+	if (r >= 8) {
+		w[0] = tk_load_le64(s);
+		w[1] = r > 8 ? tk_load_le64(s + r - 8) >> (8 * (16 - r)) : 0;
+	} else if (r >= 4) {
+		w[0] = tk_load_le32(s) | (uint64_t) tk_load_le32(s + r - 4) << (8 * (r - 4));
+		w[1] = 0;
+	} else {
+		w[0] = (uint64_t) (uint8_t) s[0] | (uint64_t) (uint8_t) s[r / 2] << (8 * (r / 2)) |
+		       (uint64_t) (uint8_t) s[r - 1] << (8 * (r - 1));
+		w[1] = 0;
+	}
+}
 
 /*
  * The escaped text of the @k (at most 16) bytes at @blk, whose escapes are the bits of @m,
@@ -227,12 +268,14 @@ static char *escape_block(char *q, const char *blk, unsigned int m, size_t k)
 /*
  * Escaped copy of @n bytes of @s at @q (room for 4 * n + 16 bytes); returns the new end.
  * Strings without escapes (nearly all) are checked and copied 16 bytes at a time, the end
- * of a long one as a block overlapping the previous one. A block holding escapes, or a
- * short string, goes through a 32-byte copy to escape_block(), which never reads past @n.
+ * of a long one as a block overlapping the previous one, a short one from registers
+ * (tail_words()). A block holding escapes goes through a 32-byte copy to escape_block(),
+ * which never reads past @n.
  */
 static char *escape_into(char *q, const char *s, size_t n)
 {
 	char blk[32];
+	uint64_t w[2];
 	size_t i = 0;
 	unsigned int m;
 
@@ -254,10 +297,25 @@ static char *escape_into(char *q, const char *s, size_t n)
 		memcpy(q + (n - i) - 16, s + n - 16, 16);
 		return q + (n - i);
 	}
-	memset(blk, 0, sizeof(blk));
-	memcpy(blk, s + i, n - i);
-	m = block_escapes(blk) & ((1u << (n - i)) - 1);
+	tail_words(s + i, n - i, w);
+	m = words_escapes(w) & ((1u << (n - i)) - 1);
+	if (TK_LIKELY(!m)) {
+		tk_store_u64(q, w[0], TK_BYTE_ORDER_LE);
+		tk_store_u64(q + 8, w[1], TK_BYTE_ORDER_LE);
+		return q + (n - i);
+	}
+	tk_store_u64(blk, w[0], TK_BYTE_ORDER_LE);
+	tk_store_u64(blk + 8, w[1], TK_BYTE_ORDER_LE);
+	memset(blk + 16, 0, 16);
 	return escape_block(q, blk, m, n - i);
+}
+
+char *pretty_quote_into(char *q, const char *s, size_t n)
+{
+	*q = '"';
+	q = escape_into(q + 1, s, n);
+	*q = '"';
+	return q + 1;
 }
 
 void pretty_put_escaped(struct writer *w, const char *s, size_t n)
@@ -267,10 +325,7 @@ void pretty_put_escaped(struct writer *w, const char *s, size_t n)
 
 	if (TK_LIKELY(n <= chunk)) { /* one reservation for the whole quoted string */
 		q = writer_reserve(w, n * 4 + 18);
-		*q = '"';
-		q = escape_into(q + 1, s, n);
-		*q = '"';
-		writer_commit_to(w, q + 1);
+		writer_commit_to(w, pretty_quote_into(q, s, n));
 		return;
 	}
 	q = writer_reserve(w, 1);
@@ -472,48 +527,28 @@ seconds:
 
 /* ---- one event ---------------------------------------------------------------------------------- */
 
-static void put_timestamp(struct tk_printer *p, const struct tk_event *ev, int *start_line)
+/*
+ * The time and delta at the start of a line in babeltrace2's layout, however the options
+ * ask for them (pretty_time_fast() is the usual case, tried first).
+ */
+void pretty_put_time(struct tk_printer *p, const struct tk_event *ev)
 {
 	struct writer *w = &p->out;
 	int names = !!(p->flags & TK_PRINT_NAMES_HEADER);
 	char *q;
 
-	/*
-	 * The default line start, "[HH:MM:SS.nnnnnnnnn] (+S.nnnnnnnnn) ", in one go. Within the
-	 * second already cached and for deltas below a second (nearly every event), no division.
-	 */
-	if (!(p->flags & (TK_PRINT_NAMES_HEADER | TK_PRINT_CLOCK_CYCLES | TK_PRINT_CLOCK_SECONDS |
-			  TK_PRINT_NO_DELTA)) &&
-	    ev->ns >= 0 && p->has_last_ns && ev->ns >= p->last_ns) {
-		uint64_t delta = (uint64_t) ev->ns - (uint64_t) p->last_ns, frac;
-		uint64_t sub = (uint64_t) ev->ns - p->cached_sec_ns;
-
-		if (TK_UNLIKELY(!p->has_cached_sec || sub >= (uint64_t) NS_PER_S)) {
+	if (!(p->flags & PRETTY_TIME_SLOW) && ev->ns >= 0 && p->has_last_ns &&
+	    ev->ns >= p->last_ns) {
+		if (!p->has_cached_sec ||
+		    (uint64_t) ev->ns - p->cached_sec_ns >= (uint64_t) NS_PER_S) {
 			if (time_of_day(p, ev->ns / NS_PER_S))
 				goto general;
-			sub = (uint64_t) (ev->ns % NS_PER_S);
 		}
-		q = writer_reserve(w, 96);
-		*q++ = '[';
-		memcpy(q, p->cached_time, sizeof(p->cached_time));
-		q += p->cached_len;
-		*q++ = '.';
-		fmt_put_ns9(q, (uint32_t) sub);
-		memcpy(q + 9, "] (+", 4);
-		q += 13;
-		if (TK_LIKELY(delta < (uint64_t) NS_PER_S)) {
-			*q++ = '0';
-			frac = delta;
-		} else {
-			q += fmt_u64(q, delta / 1000000000u);
-			frac = delta % 1000000000u;
+		q = pretty_time_fast(p, ev, writer_reserve(w, 96));
+		if (q) {
+			writer_commit_to(w, q);
+			return;
 		}
-		*q++ = '.';
-		fmt_put_ns9(q, (uint32_t) frac);
-		memcpy(q + 9, ") ", 2);
-		writer_commit_to(w, q + 11);
-		*start_line = 1;
-		return;
 	}
 general:
 	if (names)
@@ -558,7 +593,6 @@ general:
 		if (!names)
 			PUT(w, ") ");
 	}
-	*start_line = !names;
 }
 
 /* A growable byte string (the header text of print plans). */
@@ -744,21 +778,18 @@ enum tk_status pretty_print_event(struct tk_printer *p, const struct tk_event *e
 	const struct plan *pl = NULL;
 	enum tk_status st;
 
-	st = model_event_values(ev);
-	if (st >= 0)
-		st = pretty_plan_for(p, ev->ec, &pl);
+	st = pretty_plan_for(p, ev->ec, &pl);
+	if (st >= 0 && !plan_uses_body(pl, ev))
+		st = model_event_values(ev);
 	if (st < 0)
 		return st;
+	plan_run(p, pl, ev); /* the time first (P_TIME) when the stream class has a clock */
 	if (ev->ec->sc->clock) {
-		int start_line;
-
-		put_timestamp(p, ev, &start_line);
 		p->last_ns = ev->ns;
 		p->has_last_ns = 1;
 		p->last_cycles = ev->cycles;
 		p->has_last_cycles = 1;
 	}
-	plan_run(p, pl, ev);
 	if (TK_UNLIKELY(p->out.err))
 		return writer_flush(&p->out);
 	return TK_OK;

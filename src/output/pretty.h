@@ -9,6 +9,7 @@
 #include <stdbool.h>
 #include <stddef.h>
 #include <stdint.h>
+#include <string.h>
 
 #include <tracekit/print.h>
 
@@ -71,6 +72,48 @@ struct tc_held {
 	bool used; /* printed in its entry's leaf line */
 };
 
+/* Options that take the line start off pretty_time_fast(). */
+#define PRETTY_TIME_SLOW                                                                           \
+	(TK_PRINT_NAMES_HEADER | TK_PRINT_CLOCK_CYCLES | TK_PRINT_CLOCK_SECONDS | TK_PRINT_NO_DELTA)
+
+/*
+ * The usual line start, "[HH:MM:SS.nnnnnnnnn] (+S.nnnnnnnnn) ", at @q (96 bytes free), and
+ * its end, or NULL (nothing written) when it is not the usual case: options in
+ * PRETTY_TIME_SLOW, no event before, a time before the last one or before the origin, or
+ * another second than the one whose time of day is cached. Within the cached second and for
+ * deltas below a second (nearly every event), no division.
+ */
+static inline char *pretty_time_fast(struct tk_printer *p, const struct tk_event *ev, char *q)
+{
+	uint64_t delta = (uint64_t) ev->ns - (uint64_t) p->last_ns, frac;
+	uint64_t sub = (uint64_t) ev->ns - p->cached_sec_ns;
+
+	if (TK_UNLIKELY((p->flags & PRETTY_TIME_SLOW) || ev->ns < 0 || !p->has_last_ns ||
+			ev->ns < p->last_ns || !p->has_cached_sec || sub >= UINT64_C(1000000000)))
+		return NULL;
+	*q++ = '[';
+	memcpy(q, p->cached_time, sizeof(p->cached_time));
+	q += p->cached_len;
+	*q++ = '.';
+	fmt_put_ns9(q, (uint32_t) sub);
+	memcpy(q + 9, "] (+", 4);
+	q += 13;
+	if (TK_LIKELY(delta < UINT64_C(1000000000))) {
+		*q++ = '0';
+		frac = delta;
+	} else {
+		q += fmt_u64(q, delta / 1000000000u);
+		frac = delta % 1000000000u;
+	}
+	*q++ = '.';
+	fmt_put_ns9(q, (uint32_t) frac);
+	memcpy(q + 9, ") ", 2);
+	return q + 11;
+}
+
+/* The line start however the options ask for it, through the writer (pretty.c). */
+void pretty_put_time(struct tk_printer *p, const struct tk_event *ev);
+
 /* The babeltrace style (pretty.c): an event on the output, a notice on the error descriptor. */
 enum tk_status pretty_print_event(struct tk_printer *p, const struct tk_event *ev);
 enum tk_status pretty_print_notice(struct tk_printer *p, const struct tk_notice *n);
@@ -96,11 +139,21 @@ void plan_free(struct plan *pl);
 /* The first member of every plan: its event class is read inline, once per event. */
 struct plan_head {
 	const struct tk_event_class *ec;
+	uint8_t fused; /* it reads skipped fixed-layout bodies where they lie */
 };
 
 static inline const struct tk_event_class *plan_event_class(const struct plan *pl)
 {
 	return ((const struct plan_head *) (const void *) pl)->ec;
+}
+
+/*
+ * Whether plan_run() prints @ev from the bytes of its skipped body (tk_event.body) rather
+ * than from its values: then nobody needs to decode them (model_event_values()).
+ */
+static inline bool plan_uses_body(const struct plan *pl, const struct tk_event *ev)
+{
+	return ((const struct plan_head *) (const void *) pl)->fused && ev->body;
 }
 
 /* pretty_plan_for() when @ec has no plan yet: build it and keep it. */
@@ -141,6 +194,12 @@ enum tk_status pretty_header_text(struct tk_printer *p, const struct tk_event_cl
 
 /* A string between double quotes with babeltrace2's escapes. */
 void pretty_put_escaped(struct writer *w, const char *s, size_t n);
+
+/*
+ * The same at @q, which has room for 4 * @n + 18 bytes (the last 16 scratch); returns the
+ * end. For print plans, whose free room is known.
+ */
+char *pretty_quote_into(char *q, const char *s, size_t n);
 
 /* An enumeration value: ( "LABEL", ... : container = N ). */
 void pretty_put_enum(struct writer *w, const struct model_fc *fc, uint64_t u);

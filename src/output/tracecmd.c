@@ -487,6 +487,7 @@ static bool queue_push(struct tk_printer *p, const struct tk_event *ev)
 	h->ev = *ev;
 	h->ev.raw = h->raw;
 	h->ev.pending = NULL;
+	h->ev.body = NULL; /* not copied */
 	memset(h->ev.scope, 0, sizeof(h->ev.scope));
 	h->used = false;
 	p->held.len++;

@@ -6,13 +6,17 @@
  *
  *	u32 LE metadata length | metadata | u32 LE length of stream 0 | stream 0 | stream 1
  *
- * Every event is printed into /dev/null. It must never crash, hang or leak.
+ * It must never crash, hang or leak. Every event is printed twice, into two memory files:
+ * first as it comes, which reads a skipped fixed-layout body where it lies (tk_event.body,
+ * the printer's fused plans), then decoded and without its body, which takes the printer's
+ * general path. Both texts must be the same: a difference traps.
  */
 #include <fcntl.h>
 #include <stddef.h>
 #include <stdint.h>
 #include <stdlib.h>
 #include <string.h>
+#include <sys/mman.h>
 #include <unistd.h>
 
 #include <tracekit/tracekit.h>
@@ -31,13 +35,31 @@ static void ignore_notice(const struct tk_notice *n, void *payload)
 	tk_printer_print_notice(payload, n);
 }
 
+/* Trap unless the files @a and @b hold the same bytes. */
+static void same_or_trap(int a, int b)
+{
+	static char x[1 << 16], y[1 << 16];
+	off_t na = lseek(a, 0, SEEK_END), nb = lseek(b, 0, SEEK_END), off;
+
+	if (na != nb)
+		__builtin_trap();
+	for (off = 0; off < na; off += (off_t) sizeof(x)) {
+		size_t k = (size_t) (na - off) < sizeof(x) ? (size_t) (na - off) : sizeof(x);
+
+		if (pread(a, x, k, off) != (ssize_t) k || pread(b, y, k, off) != (ssize_t) k ||
+		    memcmp(x, y, k))
+			__builtin_trap();
+	}
+}
+
 int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
 {
 	struct tk_source *src = NULL;
 	struct tk_trace trace;
 	struct tk_iter *it = NULL;
-	struct tk_printer *pr = NULL;
+	struct tk_printer *pr = NULL, *pr2 = NULL;
 	struct tk_print_opts po = TK_PRINT_OPTS_INIT;
+	int out[2] = {-1, -1};
 	const struct tk_event *ev;
 	const uint8_t *streams[2];
 	size_t sizes[2], mlen, s0, n = 0;
@@ -67,18 +89,40 @@ int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
 	po.flags = TK_PRINT_DEFAULT | TK_PRINT_NAMES_HEADER | TK_PRINT_NAMES_SCOPE |
 		   TK_PRINT_FIELD_TRACE | TK_PRINT_FIELD_LOGLEVEL | TK_PRINT_FIELD_EMF |
 		   TK_PRINT_FIELD_DOMAIN;
-	po.out_fd = devnull;
 	po.err_fd = devnull;
-	if (model_trace_finish(&trace) < 0 || tk_printer_open(&pr, &po) < 0 ||
-	    tk_iter_create(&it, &trace) < 0)
+	out[0] = memfd_create("fused", MFD_CLOEXEC);
+	out[1] = memfd_create("general", MFD_CLOEXEC);
+	if (out[0] < 0 || out[1] < 0)
+		goto out;
+	po.out_fd = out[0];
+	if (model_trace_finish(&trace) < 0 || tk_printer_open(&pr, &po) < 0)
+		goto out;
+	po.out_fd = out[1];
+	if (tk_printer_open(&pr2, &po) < 0 || tk_iter_create(&it, &trace) < 0)
 		goto out;
 	tk_iter_set_notice_cb(it, ignore_notice, pr);
 	/* bounded work per input: the fuzzer looks for crashes, not long traces */
-	while (events++ < 100000 && tk_iter_next(it, &ev) == TK_OK)
-		tk_printer_print(pr, ev);
+	while (events++ < 100000 && tk_iter_next(it, &ev) == TK_OK) {
+		struct tk_event copy;
+		enum tk_status st = tk_printer_print(pr, ev);
+
+		if (model_event_values(ev) < 0)
+			break;
+		copy = *ev;
+		copy.body = NULL;
+		if ((tk_printer_print(pr2, &copy) < 0) != (st < 0))
+			__builtin_trap();
+	}
+	if (tk_printer_flush(pr) >= 0 && tk_printer_flush(pr2) >= 0)
+		same_or_trap(out[0], out[1]);
 out:
 	tk_iter_destroy(it);
 	tk_printer_close(pr);
+	tk_printer_close(pr2);
+	if (out[0] >= 0)
+		close(out[0]);
+	if (out[1] >= 0)
+		close(out[1]);
 	free(trace.streams);
 	free(trace.ecs);
 	ctf_source_destroy(src);

@@ -7,7 +7,9 @@
 # project's trace generator, the script also packs small gen-ctf traces (every layout, both
 # byte orders, lost events, a single stream) into gen-* seeds, and copies gen-ctf metadata
 # (each layout, and one packetized file) into corpus/ctf-metadata, so the fuzzers start from
-# the layouts real tracers write. crash-* seeds are fuzzer findings, rebuilt small by hand.
+# the layouts real tracers write. fixed-le and fixed-be are two small packets of
+# tests/interop/ctf-fixed.py's traces (fixed-layout bodies the printer reads where they lie,
+# in both byte orders). crash-* seeds are fuzzer findings, rebuilt small by hand.
 # Run from this directory:
 #   python3 make-packet-seeds.py [../../build/tests/tools/gen-ctf]
 import os
@@ -164,6 +166,19 @@ def gen_seeds(gen_ctf):
             write_seed("corpus/ctf-metadata/" + name, read(os.path.join(out, "metadata")))
 
 
+def fixed_seeds():
+    script = os.path.join("..", "interop", "ctf-fixed.py")
+    with tempfile.TemporaryDirectory() as tmp:
+        for order in ("le", "be"):
+            out = os.path.join(tmp, order)
+            subprocess.run([sys.executable, script, "--narrow", out, order, "5", "1024", "2"],
+                           check=True)
+            meta = read(os.path.join(out, "metadata"))
+            s0 = read(os.path.join(out, "stream_0"))
+            write_seed("corpus/ctf-packet/fixed-" + order, struct.pack("<I", len(meta)) + meta +
+                       struct.pack("<I", len(s0)) + s0)
+
+
 def crash_seeds():
     """Inputs that once broke the reader, made small by hand from hand-le."""
     meta = META_LE % b"le"
@@ -187,5 +202,6 @@ def crash_seeds():
 seed("le", "hand-le")
 seed("be", "hand-be")
 crash_seeds()
+fixed_seeds()
 if len(sys.argv) > 1:
     gen_seeds(os.path.abspath(sys.argv[1]))

@@ -129,6 +129,32 @@ static void test_each_byte_at_each_position(void **state)
 	}
 }
 
+/*
+ * Short strings alone in a heap block of their exact size, clean and with an escape at each
+ * position: the tail of a string is read by overlapping loads (tail_words()), which must
+ * stay inside it (a sanitizer or valgrind build reports a byte read past it).
+ */
+static void test_short_strings_read_inside(void **state)
+{
+	size_t n, pos;
+
+	(void) state;
+	for (n = 1; n <= 40; n++) {
+		unsigned char *s = malloc(n);
+
+		assert_non_null(s);
+		for (pos = 0; pos < n; pos++)
+			s[pos] = (unsigned char) ('a' + pos % 26);
+		check(s, n);
+		for (pos = 0; pos < n; pos++) {
+			s[pos] = pos % 2 ? '"' : 1;
+			check(s, n);
+			s[pos] = (unsigned char) ('a' + pos % 26);
+		}
+		free(s);
+	}
+}
+
 /* Random strings, mostly printable, of lengths beyond the writer's reservation chunk. */
 static void test_random_strings(void **state)
 {
@@ -300,6 +326,7 @@ int main(void)
 {
 	const struct CMUnitTest tests[] = {
 		cmocka_unit_test(test_each_byte_at_each_position),
+		cmocka_unit_test(test_short_strings_read_inside),
 		cmocka_unit_test(test_random_strings),
 		cmocka_unit_test(test_enum_plans_match_slow_path),
 		cmocka_unit_test(test_enum_plan_known_lines),
