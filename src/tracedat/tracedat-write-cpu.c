@@ -7,9 +7,7 @@
  * 4, "Compression"). The compressor is here because chunks are its main user; the version 7
  * metadata sections (tracedat-write-layout.c) compress through it too. This is the part whose
  * memory must not grow with the trace, so it is kept apart from the metadata and layouts:
- * at most two chunks and their compressed forms are held at a time, one being gathered and
- * the one before it compressed on a thread of its own (tracedat_w_zjob) where there is a
- * core for it.
+ * at most one chunk and its compressed form are held at a time.
  */
 #include <errno.h>
 #include <inttypes.h>
@@ -19,7 +17,6 @@
 #include <unistd.h>
 
 #include "../common/error.h"
-#include "../common/worker.h"
 #include "../common/vec.h"
 #include "tracedat-write-priv.h"
 
@@ -27,278 +24,111 @@
 
 /* ---- compression (reference section 4, "Compression") ---------------------------------------- */
 
-/* Room for @n compressed bytes in @c; false when out of memory. */
-static int zbuf_reserve(struct tracedat_w_comp *c, size_t n)
+static enum tk_status zbuf_reserve(struct tracedat_writer *w, size_t n)
 {
 	uint8_t *p;
 
-	if (n <= c->zcap)
-		return 1;
-	p = realloc(c->zbuf, n);
-	if (!p)
-		return 0;
-	c->zbuf = p;
-	c->zcap = n;
-	return 1;
-}
-
-/*
- * Compress @n bytes into c->zbuf as trace-cmd does: one zstd frame without a content size
- * (default level unless the options give one), or one zlib stream at the best level. Reads
- * nothing of @w but its options, so that a thread of its own may run it; on failure,
- * *@reason says why (a static text).
- */
-static enum tk_status comp_run(const struct tracedat_writer *w, struct tracedat_w_comp *c,
-			       const uint8_t *src, size_t n, size_t *zsize, const char **reason)
-{
-	int level = w->o.compression_level, ret;
-	uLong bound;
-	size_t r;
-
-	*reason = "out of memory";
-	if (w->o.comp == TRACEDAT_COMP_ZSTD) {
-		if (!c->zstd) {
-			c->zstd = ZSTD_createCCtx();
-			if (!c->zstd)
-				return TK_ERR_NOMEM;
-			r = ZSTD_CCtx_setParameter(c->zstd, ZSTD_c_contentSizeFlag, 0);
-			if (!ZSTD_isError(r) && level)
-				r = ZSTD_CCtx_setParameter(c->zstd, ZSTD_c_compressionLevel, level);
-			if (ZSTD_isError(r)) {
-				*reason = ZSTD_getErrorName(r);
-				return TK_ERR_INVAL;
-			}
-		}
-		if (!zbuf_reserve(c, ZSTD_compressBound(n)))
-			return TK_ERR_NOMEM;
-		r = ZSTD_compress2(c->zstd, c->zbuf, c->zcap, src, n);
-		if (ZSTD_isError(r)) {
-			*reason = ZSTD_getErrorName(r);
-			return TK_ERR_NOMEM;
-		}
-		*zsize = r;
+	if (n <= w->zcap)
 		return TK_OK;
-	}
-	if (!c->zlib_ready) {
-		memset(&c->zlib, 0, sizeof(c->zlib));
-		if (deflateInit(&c->zlib, level ? level : Z_BEST_COMPRESSION) != Z_OK)
-			return TK_ERR_NOMEM;
-		c->zlib_ready = 1;
-	} else if (deflateReset(&c->zlib) != Z_OK) {
-		return TK_ERR_NOMEM;
-	}
-	bound = deflateBound(&c->zlib, (uLong) n);
-	if (bound > UINT32_MAX) {
-		*reason = "block too large for zlib";
-		return TK_ERR_UNSUPPORTED;
-	}
-	if (!zbuf_reserve(c, bound))
-		return TK_ERR_NOMEM;
-	c->zlib.next_in = (Bytef *) src;
-	c->zlib.avail_in = (uInt) n;
-	c->zlib.next_out = c->zbuf;
-	c->zlib.avail_out = (uInt) bound;
-	ret = deflate(&c->zlib, Z_FINISH);
-	if (ret != Z_STREAM_END) {
-		*reason = c->zlib.msg ? c->zlib.msg : "deflate did not finish";
-		return TK_ERR_NOMEM;
-	}
-	*zsize = (size_t) bound - c->zlib.avail_out;
+	p = realloc(w->zbuf, n);
+	if (!p)
+		return TK_FAIL(TK_ERR_NOMEM, "Cannot compress trace.dat data: path=%s, size=%zu",
+			       w->path, n);
+	w->zbuf = p;
+	w->zcap = n;
 	return TK_OK;
 }
 
-void tracedat_w_comp_fini(struct tracedat_w_comp *c)
-{
-	free(c->zbuf);
-	ZSTD_freeCCtx(c->zstd);
-	if (c->zlib_ready)
-		deflateEnd(&c->zlib);
-	memset(c, 0, sizeof(*c));
-}
-
-static TK_NOINLINE TK_COLD enum tk_status comp_fail(const struct tracedat_writer *w,
-						    enum tk_status st, size_t n, const char *reason)
-{
-	return TK_FAIL(st,
-		       "Cannot compress trace.dat data: path=%s, size=%zu, compression=%s, "
-		       "reason=%s",
-		       w->path, n, w->o.comp == TRACEDAT_COMP_ZSTD ? "zstd" : "zlib", reason);
-}
-
+/*
+ * Compress @n bytes into w->zbuf as trace-cmd does: one zstd frame without a content size
+ * (default level unless the options give one), or one zlib stream at the best level.
+ */
 enum tk_status tracedat_w_compress_block(struct tracedat_writer *w, const uint8_t *src, size_t n,
 					 size_t *zsize)
 {
-	const char *reason;
-	enum tk_status st = comp_run(w, &w->comp, src, n, zsize, &reason);
-
-	return st < 0 ? comp_fail(w, st, n, reason) : TK_OK;
-}
-
-/*
- * The chunk compressed on a thread while the next one is gathered: the writer hands over a
- * full chunk (swapping buffers) and, before it hands over another or ends the CPU, takes the
- * compressed bytes back and writes them itself, so that every write stays on the writer's
- * thread and in order. The bytes are those of the writer's own compressor: the same
- * parameters, one frame per chunk.
- */
-struct tracedat_w_zjob {
-	struct worker wk;
-	const struct tracedat_writer *w;
-	struct tracedat_w_comp comp;
-	uint8_t *in; /* the chunk handed over (chunk_cap bytes) */
-	size_t len;
-	size_t zsize;
-	int busy; /* a chunk handed over and not taken back: under wk.lock */
-	int done; /* it is compressed: under wk.lock */
-	int stop; /* set by worker_stop() */
 	enum tk_status st;
-	const char *reason;
-};
+	size_t r;
+	uLong bound;
+	int level = w->o.compression_level, ret;
 
-static void *zjob_main(void *arg)
-{
-	struct tracedat_w_zjob *j = arg;
-
-	pthread_mutex_lock(&j->wk.lock);
-	for (;;) {
-		if (j->busy && !j->done) {
-			size_t len = j->len, z = 0;
-			const char *reason = NULL;
-			enum tk_status st;
-
-			pthread_mutex_unlock(&j->wk.lock);
-			st = comp_run(j->w, &j->comp, j->in, len, &z, &reason);
-			pthread_mutex_lock(&j->wk.lock);
-			j->st = st;
-			j->reason = reason;
-			j->zsize = z;
-			j->done = 1;
-			pthread_cond_broadcast(&j->wk.cond);
-			continue;
+	if (w->o.comp == TRACEDAT_COMP_ZSTD) {
+		if (!w->zstd) {
+			w->zstd = ZSTD_createCCtx();
+			if (!w->zstd)
+				return TK_FAIL(TK_ERR_NOMEM, "Cannot set up zstd: path=%s",
+					       w->path);
+			r = ZSTD_CCtx_setParameter(w->zstd, ZSTD_c_contentSizeFlag, 0);
+			if (!ZSTD_isError(r) && level)
+				r = ZSTD_CCtx_setParameter(w->zstd, ZSTD_c_compressionLevel, level);
+			if (ZSTD_isError(r))
+				return TK_FAIL(TK_ERR_INVAL,
+					       "Cannot set up zstd: path=%s, reason=%s", w->path,
+					       ZSTD_getErrorName(r));
 		}
-		if (j->stop)
-			break;
-		pthread_cond_wait(&j->wk.cond, &j->wk.lock);
+		st = zbuf_reserve(w, ZSTD_compressBound(n));
+		if (st < 0)
+			return st;
+		r = ZSTD_compress2(w->zstd, w->zbuf, w->zcap, src, n);
+		if (ZSTD_isError(r))
+			return TK_FAIL(TK_ERR_NOMEM,
+				       "Cannot compress trace.dat data: path=%s, size=%zu, "
+				       "compression=zstd, reason=%s",
+				       w->path, n, ZSTD_getErrorName(r));
+		*zsize = r;
+		return TK_OK;
 	}
-	pthread_mutex_unlock(&j->wk.lock);
-	return NULL;
-}
-
-void tracedat_w_zjob_free(struct tracedat_writer *w)
-{
-	struct tracedat_w_zjob *j = w->zjob;
-
-	if (!j)
-		return;
-	worker_stop(&j->wk, &j->stop);
-	tracedat_w_comp_fini(&j->comp);
-	free(j->in);
-	free(j);
-	w->zjob = NULL;
-}
-
-/* The thread that compresses chunks, started on first need; NULL: compress in place. */
-static struct tracedat_w_zjob *zjob_get(struct tracedat_writer *w)
-{
-	struct tracedat_w_zjob *j;
-
-	if (w->zjob_tried)
-		return w->zjob;
-	w->zjob_tried = 1;
-	if (sysconf(_SC_NPROCESSORS_ONLN) < 2)
-		return NULL;
-	j = calloc(1, sizeof(*j));
-	if (!j)
-		return NULL;
-	j->w = w;
-	j->in = malloc(w->chunk_cap);
-	if (!j->in || worker_start(&j->wk, zjob_main, j)) {
-		free(j->in);
-		free(j);
-		return NULL;
+	if (!w->zlib_ready) {
+		memset(&w->zlib, 0, sizeof(w->zlib));
+		if (deflateInit(&w->zlib, level ? level : Z_BEST_COMPRESSION) != Z_OK)
+			return TK_FAIL(TK_ERR_NOMEM, "Cannot set up zlib: path=%s", w->path);
+		w->zlib_ready = 1;
+	} else if (deflateReset(&w->zlib) != Z_OK) {
+		return TK_FAIL(TK_ERR_NOMEM, "Cannot set up zlib: path=%s", w->path);
 	}
-	w->zjob = j;
-	return j;
+	bound = deflateBound(&w->zlib, (uLong) n);
+	if (bound > UINT32_MAX)
+		return TK_FAIL(TK_ERR_UNSUPPORTED,
+			       "Cannot compress trace.dat data: path=%s, size=%zu, "
+			       "reason=block too large for zlib",
+			       w->path, n);
+	st = zbuf_reserve(w, bound);
+	if (st < 0)
+		return st;
+	w->zlib.next_in = (Bytef *) src;
+	w->zlib.avail_in = (uInt) n;
+	w->zlib.next_out = w->zbuf;
+	w->zlib.avail_out = (uInt) bound;
+	ret = deflate(&w->zlib, Z_FINISH);
+	if (ret != Z_STREAM_END)
+		return TK_FAIL(TK_ERR_NOMEM,
+			       "Cannot compress trace.dat data: path=%s, size=%zu, "
+			       "compression=zlib, reason=%s",
+			       w->path, n, w->zlib.msg ? w->zlib.msg : "deflate did not finish");
+	*zsize = (size_t) bound - w->zlib.avail_out;
+	return TK_OK;
 }
 
-/* The chunk header, u32 compressed size and u32 size, then the compressed bytes. */
-static enum tk_status chunk_write(struct tracedat_writer *w, const uint8_t *z, size_t zsize,
-				  size_t len)
+/* The gathered pages as one chunk: u32 compressed size, u32 size, the compressed bytes. */
+static enum tk_status chunk_flush(struct tracedat_writer *w)
 {
 	enum tk_status st;
 	uint8_t hdr[8];
-
-	tk_store_u32(hdr, (uint32_t) zsize, w->o.bo);
-	tk_store_u32(hdr + 4, (uint32_t) len, w->o.bo);
-	st = tracedat_w_out_write(w, hdr, 8);
-	if (st >= 0)
-		st = tracedat_w_out_write(w, z, zsize);
-	w->chunks++;
-	return st;
-}
-
-static TK_NOINLINE TK_COLD enum tk_status cpu_fail(const struct tracedat_writer *w,
-						   enum tk_status st)
-{
-	return TK_FAIL(st, "Cannot write trace.dat CPU data: path=%s, cpu=%" PRIu32, w->path,
-		       w->cpu);
-}
-
-/* Write the chunk handed to the thread, once compressed (none handed: nothing). */
-static enum tk_status zjob_collect(struct tracedat_writer *w)
-{
-	struct tracedat_w_zjob *j = w->zjob;
-	enum tk_status st;
-
-	if (!j)
-		return TK_OK;
-	pthread_mutex_lock(&j->wk.lock);
-	if (!j->busy) {
-		pthread_mutex_unlock(&j->wk.lock);
-		return TK_OK;
-	}
-	while (!j->done)
-		pthread_cond_wait(&j->wk.cond, &j->wk.lock);
-	j->busy = 0;
-	j->done = 0;
-	pthread_mutex_unlock(&j->wk.lock);
-	if (j->st < 0)
-		return cpu_fail(w, comp_fail(w, j->st, j->len, j->reason));
-	st = chunk_write(w, j->comp.zbuf, j->zsize, j->len);
-	return st < 0 ? cpu_fail(w, st) : TK_OK;
-}
-
-/* The gathered pages as one chunk: compressed on the thread, else here. */
-static enum tk_status chunk_flush(struct tracedat_writer *w)
-{
-	struct tracedat_w_zjob *j;
-	enum tk_status st;
-	uint8_t *t;
 	size_t z = 0;
 
 	if (!w->chunk_len)
 		return TK_OK;
-	j = zjob_get(w);
-	if (j) {
-		st = zjob_collect(w);
-		if (st < 0)
-			return st;
-		t = j->in;
-		j->in = w->chunk;
-		w->chunk = t;
-		pthread_mutex_lock(&j->wk.lock);
-		j->len = w->chunk_len;
-		j->busy = 1;
-		pthread_cond_broadcast(&j->wk.cond);
-		pthread_mutex_unlock(&j->wk.lock);
-		w->chunk_len = 0;
-		return TK_OK;
-	}
 	st = tracedat_w_compress_block(w, w->chunk, w->chunk_len, &z);
+	if (st < 0)
+		return TK_FAIL(st, "Cannot write trace.dat CPU data: path=%s, cpu=%" PRIu32,
+			       w->path, w->cpu);
+	tk_store_u32(hdr, (uint32_t) z, w->o.bo);
+	tk_store_u32(hdr + 4, (uint32_t) w->chunk_len, w->o.bo);
+	st = tracedat_w_out_write(w, hdr, 8);
 	if (st >= 0)
-		st = chunk_write(w, w->comp.zbuf, z, w->chunk_len);
+		st = tracedat_w_out_write(w, w->zbuf, z);
 	w->chunk_len = 0;
-	return st < 0 ? cpu_fail(w, st) : TK_OK;
+	w->chunks++;
+	return st;
 }
 
 /* ---- CPUs ------------------------------------------------------------------------------------ */
@@ -543,8 +373,6 @@ enum tk_status tracedat_w_cpu_end(struct tracedat_writer *w)
 		return tracedat_w_out_rewind(w, w->cpu_before);
 	if (w->o.comp != TRACEDAT_COMP_NONE) {
 		st = chunk_flush(w);
-		if (st >= 0)
-			st = zjob_collect(w);
 		if (st >= 0)
 			st = tracedat_w_out_patch_u32(w, w->cpu_off, w->chunks);
 		if (st < 0)

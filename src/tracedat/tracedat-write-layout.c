@@ -390,7 +390,7 @@ static enum tk_status v7_section(struct tracedat_writer *w, uint16_t id, uint32_
 	st = section_header(w, id, 1, desc, 8 + (uint64_t) z);
 	if (st >= 0)
 		st = tracedat_w_out_write(w, sizes, 8);
-	return st < 0 ? st : tracedat_w_out_write(w, w->comp.zbuf, z);
+	return st < 0 ? st : tracedat_w_out_write(w, w->zbuf, z);
 }
 
 /*

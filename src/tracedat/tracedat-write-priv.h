@@ -67,17 +67,6 @@ enum tracedat_w_state {
 	TRACEDAT_W_STATE_CPU,  /* between tracedat_w_cpu_begin and tracedat_w_cpu_end */
 };
 
-/* A compressor's contexts and output (tracedat-write-cpu.c). */
-struct tracedat_w_comp {
-	uint8_t *zbuf; /* compressed output */
-	size_t zcap;
-	ZSTD_CCtx *zstd;
-	z_stream zlib;
-	uint8_t zlib_ready;
-};
-
-struct tracedat_w_zjob;
-
 struct tracedat_writer {
 	struct tracedat_write_opts o;
 	char *path;
@@ -124,9 +113,11 @@ struct tracedat_writer {
 	/* compression */
 	uint8_t *chunk; /* pages of the chunk being gathered */
 	size_t chunk_len, chunk_cap;
-	struct tracedat_w_comp comp;  /* metadata sections, and chunks without zjob */
-	struct tracedat_w_zjob *zjob; /* the previous chunk, compressed on a thread */
-	uint8_t zjob_tried;	      /* zjob set up, or found impossible */
+	uint8_t *zbuf; /* compressed output */
+	size_t zcap;
+	ZSTD_CCtx *zstd;
+	z_stream zlib;
+	uint8_t zlib_ready;
 };
 
 /*
@@ -185,12 +176,8 @@ enum tk_status tracedat_w_v7_finish(struct tracedat_writer *w);
 
 /* ---------------------------------------------- CPU data and compression (tracedat-write-cpu.c) */
 
-/* @n bytes compressed into w->comp.zbuf (*@zsize bytes). */
 enum tk_status tracedat_w_compress_block(struct tracedat_writer *w, const uint8_t *src, size_t n,
 					 size_t *zsize);
-void tracedat_w_comp_fini(struct tracedat_w_comp *c);
-/* Stop the chunk compressor's thread, if started, and free it. */
-void tracedat_w_zjob_free(struct tracedat_writer *w);
 
 enum tk_status tracedat_w_cpu_begin(struct tracedat_writer *w, uint32_t cpu);
 enum tk_status tracedat_w_cpu_page(struct tracedat_writer *w, const void *page, size_t size);

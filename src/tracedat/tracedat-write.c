@@ -864,9 +864,11 @@ void tracedat_writer_destroy(struct tracedat_writer *w)
 	vec_fini(&w->buffers);
 	vec_fini(&w->strings);
 	free(w->clock_name);
-	tracedat_w_zjob_free(w);
 	free(w->chunk);
-	tracedat_w_comp_fini(&w->comp);
+	free(w->zbuf);
+	ZSTD_freeCCtx(w->zstd);
+	if (w->zlib_ready)
+		deflateEnd(&w->zlib);
 	free(w->buf);
 	free(w->path);
 	free(w);
