@@ -1,5 +1,7 @@
 // SPDX-License-Identifier: MIT
 /* Starting and ending a background thread (worker.h). */
+#include <stdlib.h>
+
 #include "worker.h"
 
 int worker_start(struct worker *wk, void *(*fn)(void *), void *arg)
@@ -27,4 +29,37 @@ void worker_stop(struct worker *wk, int *stop)
 	pthread_join(wk->thread, NULL);
 	pthread_cond_destroy(&wk->cond);
 	pthread_mutex_destroy(&wk->lock);
+}
+
+struct lane_thread {
+	struct worker wk;
+	void (*run)(void *lane);
+	void *lane;
+	int started;
+	int stop; /* set by worker_stop(): the lane ends by itself */
+};
+
+static void *lane_main(void *arg)
+{
+	struct lane_thread *t = arg;
+
+	t->run(t->lane);
+	return NULL;
+}
+
+void worker_run_lanes(void *lanes, size_t size, size_t n, void (*run)(void *lane))
+{
+	struct lane_thread *ts = n > 1 ? calloc(n - 1, sizeof(*ts)) : NULL;
+	size_t i;
+
+	for (i = 1; ts && i < n; i++) {
+		ts[i - 1].run = run;
+		ts[i - 1].lane = (char *) lanes + i * size;
+		ts[i - 1].started = !worker_start(&ts[i - 1].wk, lane_main, &ts[i - 1]);
+	}
+	run(lanes);
+	for (i = 1; ts && i < n; i++)
+		if (ts[i - 1].started)
+			worker_stop(&ts[i - 1].wk, &ts[i - 1].stop);
+	free(ts);
 }

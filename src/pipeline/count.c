@@ -85,17 +85,15 @@ struct count_par {
 };
 
 struct count_lane {
-	struct worker wk;
 	struct count_par *p;
 	struct count_part part;
 	enum tk_status st;
-	int stop; /* set by worker_stop(): the thread ends by itself when the streams do */
-	int started;
 };
 
-/* Take streams until none is left, or one failed. */
-static void lane_run(struct count_lane *l)
+/* Take streams until none is left, or one failed (worker_run_lanes()). */
+static void lane_run(void *arg)
 {
+	struct count_lane *l = arg;
 	struct count_par *p = l->p;
 	size_t i;
 
@@ -115,12 +113,6 @@ static void lane_run(struct count_lane *l)
 			return;
 		}
 	}
-}
-
-static void *lane_main(void *arg)
-{
-	lane_run(arg);
-	return NULL;
 }
 
 /*
@@ -145,14 +137,8 @@ static enum tk_status count_lanes(struct tk_trace *t, struct tk_trace_counts *ou
 			st = TK_FAIL(TK_ERR_NOMEM, "Cannot count events: streams=%zu",
 				     t->n_streams);
 	}
-	/* every stream must be taken by a running thread: the caller's takes what others cannot */
-	for (i = 1; st >= 0 && i < n; i++)
-		ls[i].started = !worker_start(&ls[i].wk, lane_main, &ls[i]);
 	if (st >= 0)
-		lane_run(&ls[0]);
-	for (i = 1; i < n; i++)
-		if (ls[i].started)
-			worker_stop(&ls[i].wk, &ls[i].stop);
+		worker_run_lanes(ls, sizeof(*ls), n, lane_run);
 	for (i = 0; i < n; i++) {
 		const struct count_part *c = &ls[i].part;
 

@@ -489,12 +489,9 @@ struct dc_par {
 
 /* A thread: its lane of the CTF sink, with copy plans of its own. */
 struct dc_lane {
-	struct worker wk;
 	struct dc_par *p;
 	struct dat_ctf c;
 	enum tk_status st;
-	int stop; /* set by worker_stop(): the thread ends by itself when the streams do */
-	int started;
 	int reports; /* the caller's thread tells the progress */
 };
 
@@ -537,9 +534,10 @@ static enum tk_status lane_stream(struct dc_lane *l, size_t i)
 	return ctf_sink_lane_end(l->c.sink, st);
 }
 
-/* Take streams in order until none is left, or one failed. */
-static void lane_run(struct dc_lane *l)
+/* Take streams in order until none is left, or one failed (worker_run_lanes()). */
+static void lane_run(void *arg)
 {
+	struct dc_lane *l = arg;
 	struct dc_par *p = l->p;
 	size_t i;
 
@@ -550,12 +548,6 @@ static void lane_run(struct dc_lane *l)
 			break;
 		}
 	}
-}
-
-static void *lane_main(void *arg)
-{
-	lane_run(arg);
-	return NULL;
 }
 
 static void lane_fini(struct dc_lane *l)
@@ -594,14 +586,8 @@ static enum tk_status run_lanes(struct dat_ctf *c, struct tk_trace *t, struct si
 			st = TK_FAIL(TK_ERR_NOMEM, "Cannot convert to CTF");
 	}
 	ls[0].reports = 1;
-	/* every stream must be taken by a running thread: the caller's takes what others cannot */
-	for (i = 1; st >= 0 && i < n; i++)
-		ls[i].started = !worker_start(&ls[i].wk, lane_main, &ls[i]);
 	if (st >= 0)
-		lane_run(&ls[0]);
-	for (i = 1; i < n; i++)
-		if (ls[i].started)
-			worker_stop(&ls[i].wk, &ls[i].stop);
+		worker_run_lanes(ls, sizeof(*ls), n, lane_run);
 	for (i = 0; i < n; i++) {
 		if (st >= 0 && ls[i].st < 0)
 			st = ls[i].st;
