@@ -24,21 +24,9 @@
 /* Threads counting at once, the caller's included; each holds one stream's cursor. */
 #define COUNT_THREADS 4
 
-/* What a thread counts; the caller adds them up. */
-struct count_part {
-	uint64_t events;
-	uint64_t *class_events; /* trace->n_ecs entries */
-	uint64_t lost_events;
-	uint64_t lost_events_unknown;
-	uint64_t lost_packets;
-	int has_time;
-	int64_t first_ns;
-	int64_t last_ns;
-};
-
 static void on_notice(const struct tk_notice *n, void *payload)
 {
-	struct count_part *c = payload;
+	struct tk_trace_counts *c = payload;
 
 	if (n->kind == TK_NOTICE_DISCARDED_PACKETS)
 		c->lost_packets += n->count;
@@ -48,8 +36,11 @@ static void on_notice(const struct tk_notice *n, void *payload)
 		c->lost_events += n->count;
 }
 
-/* Count the events of @it into @c, and those of each stream into @stream_events. */
-static enum tk_status count_loop(struct tk_iter *it, struct count_part *c, uint64_t *stream_events)
+/*
+ * Count the events of @it into @c. A thread counts into counts of its own (but for the
+ * stream entries, which only the thread reading a stream writes), added up by the caller.
+ */
+static enum tk_status count_loop(struct tk_iter *it, struct tk_trace_counts *c)
 {
 	const struct tk_event *ev;
 	enum tk_status st;
@@ -57,7 +48,7 @@ static enum tk_status count_loop(struct tk_iter *it, struct count_part *c, uint6
 	tk_iter_set_notice_cb(it, on_notice, c);
 	while ((st = model_iter_next(it, &ev)) == TK_OK) {
 		c->class_events[ev->ec->index]++;
-		stream_events[ev->stream->index]++;
+		c->stream_events[ev->stream->index]++;
 		c->events++;
 		if (ev->missed < 0)
 			c->lost_events_unknown++;
@@ -79,14 +70,13 @@ static enum tk_status count_loop(struct tk_iter *it, struct count_part *c, uint6
 
 struct count_par {
 	struct tk_trace *t;
-	uint64_t *stream_events; /* each stream's entry is written by the thread reading it */
 	atomic_size_t next;
 	atomic_int failed;
 };
 
 struct count_lane {
 	struct count_par *p;
-	struct count_part part;
+	struct tk_trace_counts part;
 	enum tk_status st;
 };
 
@@ -106,7 +96,7 @@ static void lane_run(void *arg)
 		}
 		l->st = model_iter_create_stream(&it, p->t, i);
 		if (l->st >= 0)
-			l->st = count_loop(it, &l->part, p->stream_events);
+			l->st = count_loop(it, &l->part);
 		tk_iter_destroy(it);
 		if (l->st < 0) {
 			atomic_store(&p->failed, 1);
@@ -121,7 +111,7 @@ static void lane_run(void *arg)
  */
 static enum tk_status count_lanes(struct tk_trace *t, struct tk_trace_counts *out, size_t n)
 {
-	struct count_par p = {.t = t, .stream_events = out->stream_events};
+	struct count_par p = {.t = t};
 	struct count_lane *ls = calloc(n, sizeof(*ls));
 	enum tk_status st = TK_OK;
 	size_t i, k;
@@ -133,6 +123,7 @@ static enum tk_status count_lanes(struct tk_trace *t, struct tk_trace_counts *ou
 	for (i = 0; i < n; i++) {
 		ls[i].p = &p;
 		ls[i].part.class_events = calloc(t->n_ecs + 1, sizeof(uint64_t));
+		ls[i].part.stream_events = out->stream_events; /* shared: one writer per stream */
 		if (!ls[i].part.class_events)
 			st = TK_FAIL(TK_ERR_NOMEM, "Cannot count events: streams=%zu",
 				     t->n_streams);
@@ -140,7 +131,7 @@ static enum tk_status count_lanes(struct tk_trace *t, struct tk_trace_counts *ou
 	if (st >= 0)
 		worker_run_lanes(ls, sizeof(*ls), n, lane_run);
 	for (i = 0; i < n; i++) {
-		const struct count_part *c = &ls[i].part;
+		const struct tk_trace_counts *c = &ls[i].part;
 
 		if (st >= 0 && ls[i].st < 0)
 			st = ls[i].st;
@@ -178,7 +169,6 @@ static int counts_init(struct tk_trace_counts *out, const struct tk_trace *t)
 /* One merged iterator over @t, as a tk_iter_next() loop counts. */
 static enum tk_status count_serial(struct tk_trace *t, struct tk_trace_counts *out)
 {
-	struct count_part c = {.class_events = out->class_events};
 	struct tk_iter *it = NULL;
 	enum tk_status st;
 
@@ -187,15 +177,8 @@ static enum tk_status count_serial(struct tk_trace *t, struct tk_trace_counts *o
 		tk_trace_counts_fini(out);
 		return st;
 	}
-	st = count_loop(it, &c, out->stream_events);
+	st = count_loop(it, out);
 	tk_iter_destroy(it);
-	out->events = c.events;
-	out->lost_events = c.lost_events;
-	out->lost_events_unknown = c.lost_events_unknown;
-	out->lost_packets = c.lost_packets;
-	out->has_time = c.has_time;
-	out->first_ns = c.first_ns;
-	out->last_ns = c.last_ns;
 	return st;
 }
 
