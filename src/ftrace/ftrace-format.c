@@ -849,8 +849,12 @@ static enum tk_status add_event(struct ftrace_ctx *ctx, struct ftrace_event *ev)
 		ctx->events_cap = cap;
 	}
 	i = ctx->n_events;
-	while (i > 0 && ctx->events[i - 1]->id > ev->id)
-		i--;
+	/* declared ones are sorted once, by ftrace_ctx_finish(): a -e all file has 2,300 */
+	if (ev->pending)
+		ctx->events_unsorted = 1;
+	else
+		while (i > 0 && ctx->events[i - 1]->id > ev->id)
+			i--;
 	memmove(ctx->events + i + 1, ctx->events + i, (ctx->n_events - i) * sizeof(*ctx->events));
 	ctx->events[i] = ev;
 	ctx->n_events++;
@@ -882,9 +886,92 @@ static enum tk_status commit_event(struct fmt_parser *p, struct ftrace_ctx *ctx,
 }
 
 /*
- * name: <item>\nID: <number>\nformat:\n, the common fields, an empty line, the event's fields,
- * an empty line, then "print fmt: ...". Once the ID is known the event is added whatever
- * follows, as libtraceevent does (see ftrace.h).
+ * name: <item>\nID: <number>\n: the event's name and ID, read into @ev, with @p left at what
+ * follows (the "format:" line).
+ */
+static enum tk_status parse_head(struct fmt_parser *p, struct ftrace_ctx *ctx,
+				 struct ftrace_event *ev)
+{
+	struct token t;
+	uint64_t id = 0;
+	enum tk_status st;
+
+	next(p, &t);
+	if (!tok_is(&t, TOK_ITEM, "name"))
+		return expected(p, &t, "'name'");
+	if ((st = expect(p, TOK_OP, ":")) < 0)
+		return st;
+	next(p, &t);
+	if (t.kind != TOK_ITEM)
+		return expected(p, &t, "an event name");
+	ev->name = arena_strndup(&ctx->arena, t.text, t.len);
+	if (!ev->name)
+		return fmt_nomem(p);
+	p->event = ev->name;
+
+	next_item(p, &t);
+	if (!tok_is(&t, TOK_ITEM, "ID"))
+		return expected(p, &t, "'ID'");
+	if ((st = expect(p, TOK_OP, ":")) < 0 || (st = expect_number(p, &id)) < 0)
+		return st;
+	/* libtraceevent keeps the id in an int and refuses negative ones */
+	if ((int32_t) (uint32_t) id < 0)
+		return fmt_fail(p, t.line, "ID out of range");
+	ev->id = (uint32_t) id;
+	return TK_OK;
+}
+
+/*
+ * "format:\n", the common fields, an empty line, the event's fields, an empty line, then
+ * "print fmt: ...", into @ev (its fields in p->fields); FTRACE_EVENT_FAILED when they do not
+ * all read.
+ */
+static enum tk_status parse_body(struct fmt_parser *p, struct ftrace_ctx *ctx,
+				 struct ftrace_event *ev)
+{
+	uint32_t n_common = 0, n_event = 0;
+	enum tk_status st = TK_OK;
+	struct token t;
+
+	next_item(p, &t);
+	if (!tok_is(&t, TOK_ITEM, "format"))
+		st = expected(p, &t, "'format'");
+	else if ((st = expect(p, TOK_OP, ":")) >= 0) {
+		next(p, &t);
+		if (t.kind != TOK_NEWLINE)
+			st = expected(p, &t, "end of line");
+	}
+	if (st >= 0)
+		st = parse_fields(p, ctx, &n_common);
+	if (st >= 0)
+		st = parse_fields(p, ctx, &n_event);
+	if (st >= 0)
+		st = read_print_fmt(p, ctx, &ev->print_fmt);
+	ev->n_common = n_common;
+	if (st < 0 || !ev->print_fmt)
+		ev->flags |= FTRACE_EVENT_FAILED;
+	return st;
+}
+
+static void parser_init(struct fmt_parser *p, const char *system, const char *text, size_t len)
+{
+	p->lx.s = text ? text : "";
+	p->lx.len = len;
+	p->lx.line = 1;
+	p->system = system;
+	p->ftrace = strcmp(system, "ftrace") == 0;
+}
+
+static void parser_fini(struct fmt_parser *p)
+{
+	vec_fini(&p->fields);
+	free(p->type.p);
+	free(p->brackets.p);
+}
+
+/*
+ * The head, then the body. Once the ID is known the event is added whatever follows, as
+ * libtraceevent does (see ftrace.h).
  */
 enum tk_status ftrace_event_parse(struct ftrace_ctx *ctx, const char *system, const char *text,
 				  size_t len, struct ftrace_event **out)
@@ -892,66 +979,85 @@ enum tk_status ftrace_event_parse(struct ftrace_ctx *ctx, const char *system, co
 	struct fmt_parser p = {0};
 	struct ftrace_event ev = {0};
 	enum tk_status st, st2;
-	uint32_t n_common = 0, n_event = 0;
-	struct token t;
-	uint64_t id = 0;
 
 	TK_ASSERT_PRE(ctx && system && (text || !len));
-	p.lx.s = text ? text : "";
-	p.lx.len = len;
-	p.lx.line = 1;
-	p.system = system;
-	p.ftrace = strcmp(system, "ftrace") == 0;
-
-	next(&p, &t);
-	if (!tok_is(&t, TOK_ITEM, "name"))
-		return expected(&p, &t, "'name'");
-	if ((st = expect(&p, TOK_OP, ":")) < 0)
+	parser_init(&p, system, text, len);
+	st = parse_head(&p, ctx, &ev);
+	if (st < 0) {
+		parser_fini(&p);
 		return st;
-	next(&p, &t);
-	if (t.kind != TOK_ITEM)
-		return expected(&p, &t, "an event name");
-	ev.name = arena_strndup(&ctx->arena, t.text, t.len);
-	if (!ev.name)
-		return fmt_nomem(&p);
-	p.event = ev.name;
-
-	next_item(&p, &t);
-	if (!tok_is(&t, TOK_ITEM, "ID"))
-		return expected(&p, &t, "'ID'");
-	if ((st = expect(&p, TOK_OP, ":")) < 0 || (st = expect_number(&p, &id)) < 0)
-		return st;
-	/* libtraceevent keeps the id in an int and refuses negative ones */
-	if ((int32_t) (uint32_t) id < 0)
-		return fmt_fail(&p, t.line, "ID out of range");
-	ev.id = (uint32_t) id;
-
-	next_item(&p, &t);
-	if (!tok_is(&t, TOK_ITEM, "format"))
-		st = expected(&p, &t, "'format'");
-	else if ((st = expect(&p, TOK_OP, ":")) >= 0) {
-		next(&p, &t);
-		if (t.kind != TOK_NEWLINE)
-			st = expected(&p, &t, "end of line");
 	}
-	if (st >= 0)
-		st = parse_fields(&p, ctx, &n_common);
-	if (st >= 0)
-		st = parse_fields(&p, ctx, &n_event);
-	if (st >= 0)
-		st = read_print_fmt(&p, ctx, &ev.print_fmt);
-	ev.n_common = n_common;
-	if (st < 0 || !ev.print_fmt)
-		ev.flags |= FTRACE_EVENT_FAILED;
+	st = parse_body(&p, ctx, &ev);
 	if (st != TK_ERR_NOMEM) {
 		st2 = commit_event(&p, ctx, &ev, out);
 		if (st2 < 0)
 			st = st2;
 	}
-	vec_fini(&p.fields);
-	free(p.type.p);
-	free(p.brackets.p);
+	parser_fini(&p);
 	return st;
+}
+
+enum tk_status ftrace_event_declare(struct ftrace_ctx *ctx, const char *system, const char *text,
+				    size_t len)
+{
+	struct fmt_parser p = {0};
+	struct ftrace_event ev = {0};
+	enum tk_status st;
+
+	TK_ASSERT_PRE(ctx && system && (text || !len));
+	parser_init(&p, system, text, len);
+	st = parse_head(&p, ctx, &ev);
+	if (st >= 0) {
+		ev.pending = 1;
+		ev.text = p.lx.s;
+		ev.text_len = p.lx.len;
+		ev.body_pos = p.lx.pos;
+		ev.body_line = p.lx.line;
+		st = commit_event(&p, ctx, &ev, NULL);
+	}
+	parser_fini(&p);
+	return st;
+}
+
+/*
+ * Read the body of @ev, declared by ftrace_event_declare(), under the context's lock: another
+ * thread may be reading it too. A body that does not read leaves the event FAILED (with the
+ * fields before the bad line), as ftrace_event_parse() does, and its cause is dropped: the
+ * event prints "[FAILED TO PARSE]", as trace-cmd's would.
+ */
+void ftrace_event_load_slow(const struct ftrace_ctx *cctx, const struct ftrace_event *cev)
+{
+	struct ftrace_ctx *ctx = (struct ftrace_ctx *) cctx;
+	struct ftrace_event *ev = (struct ftrace_event *) cev;
+	struct fmt_parser p = {0};
+	size_t depth = error_depth();
+	enum tk_status st;
+	size_t n;
+
+	pthread_mutex_lock(&ctx->lock);
+	if (!__atomic_load_n(&ev->pending, __ATOMIC_ACQUIRE)) {
+		pthread_mutex_unlock(&ctx->lock);
+		return;
+	}
+	parser_init(&p, ev->system, ev->text, ev->text_len);
+	p.lx.pos = ev->body_pos;
+	p.lx.line = ev->body_line;
+	p.event = ev->name;
+	st = parse_body(&p, ctx, ev);
+	n = p.fields.len;
+	ev->fields = n ? arena_alloc(&ctx->arena, n * sizeof(*ev->fields)) : NULL;
+	if (st == TK_ERR_NOMEM || (n && !ev->fields)) {
+		ev->flags |= FTRACE_EVENT_FAILED;
+		n = 0;
+	}
+	if (n)
+		memcpy(ev->fields, p.fields.data, n * sizeof(*ev->fields));
+	ev->n_fields = (uint32_t) n;
+	ctx->n_formats_loaded++;
+	parser_fini(&p);
+	error_truncate(depth);
+	__atomic_store_n(&ev->pending, 0, __ATOMIC_RELEASE);
+	pthread_mutex_unlock(&ctx->lock);
 }
 
 /* ---- header_page ------------------------------------------------------------------------ */

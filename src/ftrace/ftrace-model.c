@@ -161,9 +161,11 @@ static const struct ftrace_event *common_format(const struct ftrace_ctx *ctx)
 {
 	size_t i;
 
-	for (i = 0; i < ctx->n_events; i++)
+	for (i = 0; i < ctx->n_events; i++) {
+		ftrace_event_load(ctx, ctx->events[i]);
 		if (ctx->events[i]->n_common)
 			return ctx->events[i];
+	}
 	return NULL;
 }
 

@@ -29,6 +29,7 @@ void ftrace_ctx_init(struct ftrace_ctx *ctx, enum tk_byte_order bo)
 	arena_init(&ctx->arena);
 	ctx->bo = bo;
 	ctx->long_size = 8;
+	pthread_mutex_init(&ctx->lock, NULL);
 }
 
 void ftrace_ctx_fini(struct ftrace_ctx *ctx)
@@ -46,6 +47,7 @@ void ftrace_ctx_fini(struct ftrace_ctx *ctx)
 	free(ctx->printk);
 	free(ctx->comms);
 	arena_fini(&ctx->arena);
+	pthread_mutex_destroy(&ctx->lock);
 	memset(ctx, 0, sizeof(*ctx));
 }
 
@@ -158,12 +160,41 @@ static int comm_cmp(const void *a, const void *b)
 	return x->pid < y->pid ? -1 : x->pid > y->pid;
 }
 
+static int event_cmp(const void *a, const void *b)
+{
+	uint32_t x = (*(const struct ftrace_event *const *) a)->id;
+	uint32_t y = (*(const struct ftrace_event *const *) b)->id;
+
+	return x < y ? -1 : x > y;
+}
+
+/* Declared events by ID, those of one ID in the order declared (libtraceevent's). */
+static int sort_events(struct ftrace_ctx *ctx)
+{
+	size_t size = ctx->n_events * sizeof(*ctx->events);
+	unsigned char *tmp;
+
+	if (!ctx->events_unsorted || ctx->n_events < 2)
+		return 0;
+	tmp = malloc(size);
+	if (!tmp)
+		return -1;
+	merge_sort((unsigned char *) ctx->events, tmp, ctx->n_events, sizeof(*ctx->events),
+		   event_cmp);
+	free(tmp);
+	ctx->events_unsorted = 0;
+	return 0;
+}
+
 enum tk_status ftrace_ctx_finish(struct ftrace_ctx *ctx)
 {
 	TK_ASSERT_PRE(ctx);
 	if (ctx->finished)
 		return TK_OK;
-	/* events are kept sorted as they are added (ftrace-format.c) */
+	if (sort_events(ctx) < 0)
+		return TK_FAIL(TK_ERR_NOMEM, "Cannot sort ftrace events: events=%zu",
+			       ctx->n_events);
+	/* events parsed (not declared) are kept sorted as they are added (ftrace-format.c) */
 	if (sort_like_tep(ctx->syms, ctx->n_syms, sizeof(*ctx->syms), sym_cmp) < 0 ||
 	    sort_like_tep(ctx->printk, ctx->n_printk, sizeof(*ctx->printk), printk_cmp) < 0 ||
 	    sort_like_tep(ctx->comms, ctx->n_comms, sizeof(*ctx->comms), comm_cmp) < 0)
@@ -194,8 +225,10 @@ const struct ftrace_event *ftrace_event_find(const struct ftrace_ctx *ctx, uint3
 			hi = mid;
 		else if (id > v)
 			lo = mid + 1;
-		else
+		else {
+			ftrace_event_load(ctx, ctx->events[mid]);
 			return ctx->events[mid];
+		}
 	}
 	return NULL;
 }

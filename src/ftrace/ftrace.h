@@ -27,6 +27,7 @@
 #ifndef TK_FTRACE_FTRACE_H
 #define TK_FTRACE_FTRACE_H
 
+#include <pthread.h>
 #include <stddef.h>
 #include <stdint.h>
 #include <string.h>
@@ -150,6 +151,15 @@ struct ftrace_event {
 	void *print;	       /* printfmt.c: the compiled print fmt, or NULL */
 	void *priv;	       /* the reader's own per-event data */
 	uint32_t flags;	       /* enum ftrace_event_flag */
+	/*
+	 * private: declared (ftrace_event_declare()) but not read past its ID yet: fields,
+	 * n_common, print_fmt and FAILED are unset until ftrace_event_load(); text, text_len,
+	 * body_pos and body_line say where the rest of the format lies.
+	 */
+	uint8_t pending;
+	uint32_t body_line;
+	const char *text;
+	size_t text_len, body_pos;
 };
 
 /*
@@ -228,8 +238,11 @@ struct ftrace_ctx {
 	int format_general_only; /* private: tests read every field line the general way */
 	int print_general_only;	 /* private: tests print without fast plans (printfmt-fast.c) */
 	size_t n_print_compiled; /* print fmts compiled so far (tests count them) */
+	size_t n_formats_loaded; /* declared formats read past their ID so far (tests) */
+	pthread_mutex_t lock;	 /* private: ftrace_event_load() */
 	size_t events_cap, syms_cap, printk_cap, comms_cap; /* private */
 	int finished;					    /* private: ftrace_ctx_finish() ran */
+	int events_unsorted; /* private: events declared since, in the order declared */
 };
 
 /*
@@ -276,6 +289,32 @@ void ftrace_page_layout_default(struct ftrace_page_layout *out, uint32_t long_si
  */
 enum tk_status ftrace_event_parse(struct ftrace_ctx *ctx, const char *system, const char *text,
 				  size_t len, struct ftrace_event **out);
+
+/*
+ * Read one `format` file as far as its name and ID and add the event to @ctx, pending: the
+ * rest (fields, print fmt) is read by ftrace_event_load() when the event is first used. A
+ * file of 2,300 formats (trace-cmd record -e all) opens in the time of its few used ones.
+ * @text is borrowed and must outlive @ctx. Declare before ftrace_ctx_finish(), which sorts
+ * the events declared by ID (ftrace_event_parse() keeps them sorted as it adds). Errors: those of ftrace_event_parse() before the
+ * ID (no event is added then); whether the rest reads is known only once it is loaded, and
+ * a rest that does not read makes the event FTRACE_EVENT_FAILED, as ftrace_event_parse()
+ * does.
+ */
+enum tk_status ftrace_event_declare(struct ftrace_ctx *ctx, const char *system, const char *text,
+				    size_t len);
+
+void ftrace_event_load_slow(const struct ftrace_ctx *ctx, const struct ftrace_event *ev);
+
+/*
+ * Make sure @ev of @ctx is read whole (its fields and print fmt): every use of a declared
+ * event's fields, print fmt or FAILED flag comes after it. Cheap when it is (one load); safe
+ * from several threads at once. ftrace_event_find() does it for the event it returns.
+ */
+static inline void ftrace_event_load(const struct ftrace_ctx *ctx, const struct ftrace_event *ev)
+{
+	if (__builtin_expect(__atomic_load_n(&ev->pending, __ATOMIC_ACQUIRE), 0))
+		ftrace_event_load_slow(ctx, ev);
+}
 
 /*
  * /proc/kallsyms, printk_formats and saved_cmdlines texts, added to @ctx. The text ends at

@@ -1265,6 +1265,7 @@ enum tk_status ftrace_print_compile(struct ftrace_ctx *ctx, struct ftrace_event 
 	enum tk_status st = TK_OK;
 
 	TK_ASSERT_PRE(ctx && ev);
+	ftrace_event_load(ctx, ev);
 	if (ev->print) {
 		ftrace_print_free(ev->print);
 		ev->print = NULL;

@@ -204,6 +204,7 @@ void ftrace_pf_handler_setup(const struct ftrace_ctx *ctx, struct pf_print *pp)
 			pp->fn_ev = e;
 		if (pp->handler == FTRACE_PF_H_FGRAPH_ENTRY && !strcmp(e->name, "funcgraph_exit") &&
 		    !pp->ret_ev) {
+			ftrace_event_load(ctx, e);
 			pp->ret_ev = e; /* trace-cmd takes the first one by name */
 			ret_fields(pp, e);
 		}

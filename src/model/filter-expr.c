@@ -977,6 +977,9 @@ enum tk_status model_pred_bind(struct model_pred *p, struct tk_trace *t)
 
 		if (!p->listed[ec->index])
 			continue;
+		st = model_class_load(ec); /* the classes it lists: their fields are looked up */
+		if (st < 0)
+			break;
 		for (k = 0; k < nf; k++) {
 			row[k] = find_place(ec, p->fields[k]);
 			found[k] |= row[k].kind != PLACE_NONE;

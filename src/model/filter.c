@@ -423,6 +423,10 @@ static enum tk_status plan_classes(struct tk_filter *f)
 		if (ec->sc->source->ops && ec->sc->source->ops->task) {
 			p->pid.where = p->comm.where = WHERE_TASK;
 		} else {
+			enum tk_status st = model_class_load(ec);
+
+			if (st < 0)
+				return st;
 			p->pid = find_field(ec, pid_names, is_int);
 			p->comm = find_field(ec, comm_names, is_text);
 		}

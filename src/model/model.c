@@ -4,6 +4,7 @@
  * sources of a trace are open (dense numbering, and the ranks that make the time-ordered merge
  * break ties exactly like babeltrace2's muxer).
  */
+#include <pthread.h>
 #include <stdlib.h>
 #include <string.h>
 
@@ -263,6 +264,40 @@ enum tk_status model_trace_finish(struct tk_trace *trace)
 	}
 	free(sorted);
 	free(esorted);
+	return TK_OK;
+}
+
+/* Class loads are few (one per class met) and short: one lock for all of them. */
+static pthread_mutex_t class_lock = PTHREAD_MUTEX_INITIALIZER;
+
+enum tk_status model_class_load_slow(const struct tk_event_class *cec)
+{
+	/* made on first use, as the symbol table is: the class is never const to its reader */
+	struct tk_event_class *ec = (struct tk_event_class *) cec;
+	enum tk_status st = TK_OK;
+
+	pthread_mutex_lock(&class_lock);
+	if (ec->pending) {
+		st = ec->sc->source->ops->class_load(ec);
+		if (st >= 0)
+			__atomic_store_n(&ec->pending, 0, __ATOMIC_RELEASE);
+	}
+	pthread_mutex_unlock(&class_lock);
+	if (st < 0)
+		return TK_FAIL(st, "Cannot make event class: name=%s", ec->name ? ec->name : "");
+	return TK_OK;
+}
+
+enum tk_status model_trace_load_classes(const struct tk_trace *trace)
+{
+	size_t i;
+
+	for (i = 0; i < trace->n_ecs; i++) {
+		enum tk_status st = model_class_load(trace->ecs[i]);
+
+		if (st < 0)
+			return st;
+	}
 	return TK_OK;
 }
 

@@ -263,6 +263,12 @@ struct tk_event_class {
 	 */
 	const struct model_fixed *fixed;
 	void *fmt; /* reader-private */
+	/*
+	 * Made as far as its names and ID (and the scopes of its stream class): context,
+	 * payload and common are not there until model_class_load(). Readers hand out events
+	 * of loaded classes only; whoever walks the classes for their fields loads them.
+	 */
+	uint8_t pending;
 };
 
 struct tk_stream {
@@ -386,6 +392,12 @@ struct model_source_ops {
 	enum tk_status (*export_env)(const struct tk_source *src, const uint64_t *sc_ids,
 				     const uint8_t *used, size_t n_used,
 				     const struct model_env_out *out);
+	/*
+	 * Make the rest of a pending class (tk_event_class.pending), or NULL when the source
+	 * makes none: called once per class, under the source's own lock (any thread), by
+	 * model_class_load(), which then clears pending.
+	 */
+	enum tk_status (*class_load)(struct tk_event_class *ec);
 };
 
 /* The comm of a task the source has no name for, as trace-cmd prints it. */
@@ -662,6 +674,26 @@ static inline struct tk_event_class *model_find_ec(const struct model_stream_cla
  * compute the ranks used to break timestamp ties (babeltrace2's muxer order).
  */
 enum tk_status model_trace_finish(struct tk_trace *trace);
+
+enum tk_status model_class_load_slow(const struct tk_event_class *ec);
+
+/*
+ * Make sure @ec is made whole (its context, payload and common field classes): one load
+ * when it is, safe from several threads. Fails only out of memory.
+ */
+static inline enum tk_status model_class_load(const struct tk_event_class *ec)
+{
+	if (__builtin_expect(__atomic_load_n(&ec->pending, __ATOMIC_ACQUIRE), 0))
+		return model_class_load_slow(ec);
+	return TK_OK;
+}
+
+/*
+ * Make every class of @trace whole: what walks all classes for their fields calls it first
+ * (field predicates, CSV columns, writers). tk_trace_open() does it for library users;
+ * tk_print() leaves the classes of events never met unmade.
+ */
+enum tk_status model_trace_load_classes(const struct tk_trace *trace);
 
 /*
  * Whether the streams of @trace can be read together (babeltrace2's rule): none has a clock,

@@ -276,7 +276,8 @@ static enum tk_status begin(struct tk_printer *p, const struct tk_trace *t, char
 	p->state = cs;
 	cs->sep = sep;
 	for (i = 0; i < t->n_ecs && st >= 0; i++)
-		if (model_filter_keeps_class(p->filter, t->ecs[i]))
+		if (model_filter_keeps_class(p->filter, t->ecs[i]) &&
+		    (st = model_class_load(t->ecs[i])) >= 0)
 			st = add_columns(cs, &cols, t->ecs[i]);
 	if (st < 0)
 		return st;

@@ -488,7 +488,8 @@ enum tk_status tk_print(const char *const *inputs, size_t n_inputs,
 		topts.warning = o->warning;
 		topts.payload = o->warning_payload;
 	}
-	st = tk_trace_open(&t, inputs, n_inputs, &topts);
+	/* the classes of the events met are made as they are met */
+	st = pipeline_trace_open(&t, inputs, n_inputs, &topts, 1);
 	if (st < 0)
 		return st;
 	cx.o = o;

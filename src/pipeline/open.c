@@ -19,6 +19,7 @@
 #include "../ctf/ctf.h"
 #include "../model/model.h"
 #include "../tracedat/source.h"
+#include "pipeline.h"
 
 #ifndef TK_VERSION
 #define TK_VERSION "0.0.0"
@@ -46,7 +47,7 @@ static struct model_warner opts_warner(const struct tk_trace_opts *opts)
  * the trace, indexed for the merge, or everything is freed when @st or indexing failed.
  */
 static enum tk_status trace_finish(struct tk_trace **out, struct vec *sources, enum tk_status st,
-				   const struct model_warner *w)
+				   const struct model_warner *w, int lazy)
 {
 	struct tk_trace *t = calloc(1, sizeof(*t));
 	size_t i;
@@ -64,6 +65,8 @@ static enum tk_status trace_finish(struct tk_trace **out, struct vec *sources, e
 	t->n_sources = sources->len;
 	if (st >= 0)
 		st = model_trace_finish(t);
+	if (st >= 0 && !lazy)
+		st = model_trace_load_classes(t);
 	if (st < 0) {
 		tk_trace_close(t);
 		return TK_FAIL(st, "Cannot open trace");
@@ -118,8 +121,8 @@ static size_t reader_of(const char *path)
 	return N_READERS - 1;
 }
 
-enum tk_status tk_trace_open(struct tk_trace **out, const char *const *paths, size_t npaths,
-			     const struct tk_trace_opts *opts)
+enum tk_status pipeline_trace_open(struct tk_trace **out, const char *const *paths, size_t npaths,
+				   const struct tk_trace_opts *opts, int lazy)
 {
 	struct vec sources = VEC_INIT;
 	const char **claimed = NULL;
@@ -148,7 +151,13 @@ enum tk_status tk_trace_open(struct tk_trace **out, const char *const *paths, si
 	}
 	free(claimed);
 	free(by);
-	return trace_finish(out, &sources, st, &w);
+	return trace_finish(out, &sources, st, &w, lazy);
+}
+
+enum tk_status tk_trace_open(struct tk_trace **out, const char *const *paths, size_t npaths,
+			     const struct tk_trace_opts *opts)
+{
+	return pipeline_trace_open(out, paths, npaths, opts, 0);
 }
 
 enum tk_status tk_trace_open_mem(struct tk_trace **out, const void *data, size_t size,
@@ -179,7 +188,7 @@ enum tk_status tk_trace_open_mem(struct tk_trace **out, const void *data, size_t
 	st = readers[r].open_mem(slot, data, size, name);
 	if (st < 0)
 		sources.len--;
-	return trace_finish(out, &sources, st, &w);
+	return trace_finish(out, &sources, st, &w, 0);
 }
 
 enum tk_status tk_trace_close(struct tk_trace *trace)

@@ -9,6 +9,14 @@
 #include "../model/sink.h"
 
 /*
+ * tk_trace_open(), with the event classes of events not read yet left unmade when @lazy
+ * (model_class_load()): what printing needs, where a `-e all` trace.dat file has 2,300
+ * formats and events of a few dozen.
+ */
+enum tk_status pipeline_trace_open(struct tk_trace **out, const char *const *paths, size_t npaths,
+				   const struct tk_trace_opts *opts, int lazy);
+
+/*
  * The one loop (convert.c): open @sink on @output, give it every event of @t the filter
  * stage of @cx keeps (the losses before the others too) in time order, or stream after
  * stream when the sink says so (sink_class.by_stream), and close it.

@@ -193,16 +193,18 @@ static enum tk_status parse_metadata(struct td_source *ts)
 	 * "[FAILED TO PARSE]") and past bad lines of the symbol and command tables (the lines
 	 * before them are kept).
 	 */
+	/* formats are read past their ID when an event of theirs is first met */
 	for (i = 0; i < in->n_ftrace_formats; i++)
-		if (ftrace_event_parse(ctx, "ftrace", (const char *) in->ftrace_formats[i].data,
-				       in->ftrace_formats[i].len, NULL) < 0)
+		if (ftrace_event_declare(ctx, "ftrace", (const char *) in->ftrace_formats[i].data,
+					 in->ftrace_formats[i].len) < 0)
 			error_reset();
 	for (i = 0; i < in->n_systems; i++) {
 		const struct tracedat_system *sys = &in->systems[i];
 
 		for (j = 0; j < sys->n_formats; j++)
-			if (ftrace_event_parse(ctx, sys->name, (const char *) sys->formats[j].data,
-					       sys->formats[j].len, NULL) < 0)
+			if (ftrace_event_declare(ctx, sys->name,
+						 (const char *) sys->formats[j].data,
+						 sys->formats[j].len) < 0)
 				error_reset();
 	}
 	ftrace_kallsyms_defer(ctx, (const char *) in->kallsyms.data, in->kallsyms.len);
@@ -222,8 +224,10 @@ static enum tk_status parse_metadata(struct td_source *ts)
 	ts->pid_size = 4;
 	/* common_pid too, as trace-cmd report finds it */
 	for (i = 0; i < ctx->n_events; i++) {
-		const struct ftrace_field *pid = ftrace_field_find(ctx->events[i], "common_pid");
+		const struct ftrace_field *pid;
 
+		ftrace_event_load(ctx, ctx->events[i]); /* the first one, as a rule */
+		pid = ftrace_field_find(ctx->events[i], "common_pid");
 		if (pid) {
 			ts->pid_offset = pid->offset;
 			ts->pid_size = pid->size;
@@ -231,6 +235,7 @@ static enum tk_status parse_metadata(struct td_source *ts)
 		}
 	}
 	for (i = 0; i < ctx->n_events; i++) {
+		ftrace_event_load(ctx, ctx->events[i]);
 		type = ftrace_field_find(ctx->events[i], "common_type");
 		if (type) {
 			ts->type_offset = type->offset;
@@ -375,9 +380,14 @@ static enum tk_status build_model(struct tk_source *src, struct td_source *ts, c
 					       path);
 			ec->sc = sc;
 			if (i < ts->ctx.n_events) {
-				st = ftrace_model_event_class(a, &ts->ctx, ts->ctx.events[i], ec);
-				if (st < 0)
-					return TK_FAIL(st, "Cannot open trace.dat: path=%s", path);
+				/* its fields when an event of it is met: td_class_load() */
+				const struct ftrace_event *fev = ts->ctx.events[i];
+
+				ec->name = fev->name;
+				ec->system = fev->system;
+				ec->id = fev->id;
+				ec->fmt = (void *) fev;
+				ec->pending = 1;
 			} else {
 				/* name and fmt NULL: "[UNKNOWN EVENT]" */
 				st = ftrace_model_unknown_class(a, &ts->ctx, ec);
@@ -408,6 +418,16 @@ static enum tk_status build_model(struct tk_source *src, struct td_source *ts, c
 		}
 	}
 	return TK_OK;
+}
+
+/* model_source_ops.class_load: the format read whole, then its class (ftrace-model.c) */
+static enum tk_status td_class_load(struct tk_event_class *ec)
+{
+	struct tk_source *src = ec->sc->source;
+	struct td_source *ts = src->fmt;
+
+	ftrace_event_load(&ts->ctx, ec->fmt);
+	return ftrace_model_event_class(&src->arena, &ts->ctx, ec->fmt, ec);
 }
 
 static void td_source_destroy(struct tk_source *src)
@@ -665,6 +685,9 @@ static enum tk_status td_cursor_next(struct model_cursor *mc, struct model_item 
 	c->ev.ec = id == UINT64_MAX ? NULL : model_find_ec(c->stream->sc, id);
 	if (!c->ev.ec) /* the class of unknown events, last of the stream class */
 		c->ev.ec = c->stream->sc->ecs[c->stream->sc->n_ecs - 1];
+	st = model_class_load(c->ev.ec);
+	if (st < 0)
+		return st;
 	out->kind = MODEL_ITEM_EVENT;
 	out->has_ts = 1;
 	out->ts_ns = c->ev.ns;
@@ -822,4 +845,5 @@ static const struct model_source_ops td_source_ops = {
 	.raw_value = td_raw_value,
 	.text = &tracedat_text_ops,
 	.export_env = td_export_env,
+	.class_load = td_class_load,
 };

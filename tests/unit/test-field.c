@@ -33,6 +33,7 @@
 #include "ctf/ctf.h"
 #include "ftrace/ftrace.h"
 #include "model/model.h"
+#include "pipeline/pipeline.h"
 #include "tracedat/source.h"
 #include "common/writer.h"
 
@@ -939,6 +940,64 @@ static void dat_print_fmts_compile_when_used(void **state)
 	tk_trace_close(t);
 }
 
+/*
+ * Formats are read past their ID when an event of theirs is first met (issue: a `-e all` file
+ * holds 2,300 formats and events of a few dozen). A lazy open (tk_print()'s) of the gen-dat
+ * file reads one format whole, the first, whose common fields give the layout of every
+ * record; reading records then reads the formats of the classes met besides (and of the
+ * records the time merge holds, one per other CPU). A library open reads them all.
+ */
+static void dat_formats_read_when_met(void **state)
+{
+	const char *paths[] = {dat_path};
+	const struct tk_event_class *met[3];
+	size_t n_met = 0, i, first_met = 0, pending = 0, n_events;
+	struct tk_trace *t = NULL;
+	struct ftrace_ctx *ctx;
+	struct tk_iter *it = NULL;
+	const struct tk_event *ev;
+
+	(void) state;
+	assert_int_equal(pipeline_trace_open(&t, paths, 1, NULL, 1), TK_OK);
+	ctx = tracedat_source_ftrace(t->sources[0]);
+	n_events = ctx->n_events;
+	assert_true(n_events >= 10);
+	assert_int_equal(ctx->n_formats_loaded, 1);
+	assert_int_equal(ctx->events[0]->pending, 0);
+	for (i = 1; i < n_events; i++)
+		assert_int_equal(ctx->events[i]->pending, 1);
+	for (i = 0; i < t->n_ecs; i++)
+		pending += t->ecs[i]->pending;
+	assert_int_equal(pending, n_events); /* not the class of unknown events */
+	assert_int_equal(tk_iter_create(&it, t), TK_OK);
+	for (i = 0; i < 3 && tk_iter_next(it, &ev) == TK_OK; i++) {
+		const struct tk_event_class *ec = tk_event_get_class(ev);
+		size_t k;
+
+		assert_int_equal(ec->pending, 0);
+		assert_non_null(tk_event_class_get_field_class(ec, TK_SCOPE_PAYLOAD));
+		for (k = 0; k < n_met && met[k] != ec; k++)
+			;
+		if (k == n_met) {
+			met[n_met++] = ec;
+			first_met |= ec->fmt == ctx->events[0];
+		}
+		/* and those of the records the merge holds, one per other CPU at most */
+		assert_true(ctx->n_formats_loaded >= n_met + !first_met);
+		assert_true(ctx->n_formats_loaded <= n_met + !first_met + t->n_streams - 1);
+	}
+	assert_int_equal(i, 3);
+	tk_iter_destroy(it);
+	tk_trace_close(t);
+
+	assert_int_equal(tk_trace_open(&t, paths, 1, NULL), TK_OK);
+	ctx = tracedat_source_ftrace(t->sources[0]);
+	assert_int_equal(ctx->n_formats_loaded, ctx->n_events);
+	for (i = 0; i < t->n_ecs; i++)
+		assert_int_equal(t->ecs[i]->pending, 0);
+	tk_trace_close(t);
+}
+
 /* The events of a full read: times and streams, in order. */
 struct ev_list {
 	int64_t ns[1024];
@@ -1009,6 +1068,7 @@ int main(int argc, char **argv)
 	const struct CMUnitTest dat[] = {
 		cmocka_unit_test(dat_source_is_named),
 		cmocka_unit_test(dat_print_fmts_compile_when_used),
+		cmocka_unit_test(dat_formats_read_when_met),
 		cmocka_unit_test(dat_open_mem_refuses_other_bytes),
 		cmocka_unit_test(dat_sched_switch),
 		cmocka_unit_test(dat_sys_enter),
