@@ -17,7 +17,7 @@ set -eu
 cd "$(dirname "$0")/.."
 sh scripts/deps.sh gcc clang meson ninja-build pkg-config libcmocka-dev libzstd-dev zlib1g-dev \
 	g++ babeltrace2 trace-cmd \
-	lttng-tools liblttng-ust-dev clang-format python3
+	lttng-tools liblttng-ust-dev clang-format python3 linux-perf
 
 setup() {
 	dir=$1

@@ -1,0 +1,682 @@
+// SPDX-License-Identifier: MIT
+/*
+ * The perf.data container: header, attributes, feature sections and the record walk (see
+ * perfdata.h). Every offset and size read from the file is checked against the bytes before
+ * it is used.
+ */
+#include <stdlib.h>
+#include <string.h>
+
+#include "../common/error.h"
+#include "perfdata.h"
+
+#define FILE_HEADER_SIZE 104u
+#define PIPE_HEADER_SIZE 16u
+#define ATTR_SIZE_VER0	 64u
+/* bit 18 of the flags word after read_format: other records carry the sample id fields */
+#define ATTR_FLAG_SAMPLE_ID_ALL 18u
+/* perf_event_attr.read_format */
+#define FORMAT_TOTAL_TIME_ENABLED 1u
+#define FORMAT_TOTAL_TIME_RUNNING 2u
+#define FORMAT_ID		  4u
+#define FORMAT_GROUP		  8u
+#define FORMAT_LOST		  16u
+
+struct id_entry {
+	uint64_t id;
+	size_t attr;
+};
+
+struct perfdata {
+	const uint8_t *data;
+	size_t size;
+	enum tk_byte_order bo;
+	int pipe;
+	struct perf_attr *attrs;
+	size_t n_attrs, attrs_cap;
+	struct id_entry *idmap; /* sorted by id */
+	size_t n_idmap;
+	uint64_t data_off, data_end;
+	const uint8_t *feat[PERF_FEAT_MAX];
+	size_t feat_len[PERF_FEAT_MAX];
+	const uint8_t *tracing;
+	size_t tracing_len;
+};
+
+static const char magic_le[8] = {'P', 'E', 'R', 'F', 'I', 'L', 'E', '2'};
+static const char magic_be[8] = {'2', 'E', 'L', 'I', 'F', 'R', 'E', 'P'};
+
+int perfdata_probe(const uint8_t *head, size_t n)
+{
+	return n >= 8 && (!memcmp(head, magic_le, 8) || !memcmp(head, magic_be, 8));
+}
+
+static uint64_t u64_at(const struct perfdata *pd, const uint8_t *p)
+{
+	return tk_load_u64(p, pd->bo);
+}
+
+static uint32_t u32_at(const struct perfdata *pd, const uint8_t *p)
+{
+	return tk_load_u32(p, pd->bo);
+}
+
+/* Whether [@off, @off + @len) lies within the file. */
+static int in_file(const struct perfdata *pd, uint64_t off, uint64_t len)
+{
+	return off <= pd->size && len <= pd->size - off;
+}
+
+static enum tk_status bad(const char *part, uint64_t off, const char *reason)
+{
+	return TK_FAIL(TK_ERR_FORMAT, "Cannot read perf.data %s: offset=%llu, reason=%s", part,
+		       (unsigned long long) off, reason);
+}
+
+/* ---- attributes --------------------------------------------------------------------- */
+
+static struct perf_attr *attr_add(struct perfdata *pd)
+{
+	if (pd->n_attrs == pd->attrs_cap) {
+		size_t cap = pd->attrs_cap ? pd->attrs_cap * 2 : 8;
+		struct perf_attr *p = realloc(pd->attrs, cap * sizeof(*p));
+
+		if (!p)
+			return NULL;
+		pd->attrs = p;
+		pd->attrs_cap = cap;
+	}
+	memset(&pd->attrs[pd->n_attrs], 0, sizeof(pd->attrs[0]));
+	return &pd->attrs[pd->n_attrs++];
+}
+
+/*
+ * An attribute from its @size bytes at @p (fields past @size are 0, as the kernel reads an
+ * older, shorter attribute).
+ */
+static enum tk_status attr_read(struct perfdata *pd, const uint8_t *p, size_t size, uint64_t off)
+{
+	struct perf_attr *a;
+	uint64_t flags;
+	unsigned int bit;
+
+	if (size < ATTR_SIZE_VER0)
+		return bad("attribute", off, "shorter than 64 bytes");
+	a = attr_add(pd);
+	if (!a)
+		return TK_FAIL(TK_ERR_NOMEM, "Cannot read perf.data attribute: offset=%llu",
+			       (unsigned long long) off);
+	a->type = u32_at(pd, p);
+	a->config = u64_at(pd, p + 8);
+	a->sample_type = u64_at(pd, p + 24);
+	a->read_format = u64_at(pd, p + 32);
+	flags = u64_at(pd, p + 40);
+	/* bit fields: from the low bit of a little-endian word, the high bit of a big one */
+	bit = pd->bo == TK_BYTE_ORDER_BE ? 63 - ATTR_FLAG_SAMPLE_ID_ALL : ATTR_FLAG_SAMPLE_ID_ALL;
+	a->sample_id_all = (int) ((flags >> bit) & 1);
+	if (size >= 80)
+		a->branch_sample_type = u64_at(pd, p + 72);
+	if (size >= 88)
+		a->sample_regs_user = u64_at(pd, p + 80);
+	if (size >= 104)
+		a->sample_regs_intr = u64_at(pd, p + 96);
+	return TK_OK;
+}
+
+/* The @n sample ids at @p for the last attribute added. */
+static enum tk_status attr_ids(struct perfdata *pd, const uint8_t *p, uint64_t n, uint64_t off)
+{
+	struct perf_attr *a = &pd->attrs[pd->n_attrs - 1];
+	uint64_t i;
+
+	if (!n)
+		return TK_OK;
+	if (n > SIZE_MAX / sizeof(*a->ids))
+		return bad("attribute ids", off, "too many");
+	a->ids = malloc((size_t) n * sizeof(*a->ids));
+	if (!a->ids)
+		return TK_FAIL(TK_ERR_NOMEM, "Cannot read perf.data attribute ids: count=%llu",
+			       (unsigned long long) n);
+	for (i = 0; i < n; i++)
+		a->ids[i] = u64_at(pd, p + 8 * i);
+	a->n_ids = (size_t) n;
+	return TK_OK;
+}
+
+/*
+ * File mode: the attrs section, entries of the header's attribute size, each an attribute
+ * followed by the section (offset, size) of its ids.
+ */
+static enum tk_status read_attrs(struct perfdata *pd, const uint8_t *h)
+{
+	uint64_t entry = u64_at(pd, h + 16), off = u64_at(pd, h + 24);
+	uint64_t size = u64_at(pd, h + 32), attr_size = entry - 16, n, i;
+	enum tk_status st;
+
+	if (entry < ATTR_SIZE_VER0 + 16 || entry > 4096)
+		return bad("header", 16, "attribute size out of range");
+	if (!in_file(pd, off, size))
+		return bad("attributes", off, "past the end of the file");
+	n = size / entry;
+	for (i = 0; i < n; i++) {
+		uint64_t at = off + i * entry;
+		const uint8_t *p = pd->data + at;
+		uint64_t ids_off = u64_at(pd, p + attr_size), ids_size;
+
+		ids_size = u64_at(pd, p + attr_size + 8);
+		st = attr_read(pd, p, (size_t) attr_size, at);
+		if (st < 0)
+			return st;
+		if (!in_file(pd, ids_off, ids_size))
+			return bad("attribute ids", ids_off, "past the end of the file");
+		st = attr_ids(pd, pd->data + ids_off, ids_size / 8, ids_off);
+		if (st < 0)
+			return st;
+	}
+	return TK_OK;
+}
+
+static int id_cmp(const void *a, const void *b)
+{
+	uint64_t x = ((const struct id_entry *) a)->id, y = ((const struct id_entry *) b)->id;
+
+	return x < y ? -1 : x > y;
+}
+
+/* The sorted map from sample id to attribute. */
+static enum tk_status index_ids(struct perfdata *pd)
+{
+	size_t n = 0, i, k;
+
+	for (i = 0; i < pd->n_attrs; i++)
+		n += pd->attrs[i].n_ids;
+	pd->idmap = malloc((n ? n : 1) * sizeof(*pd->idmap));
+	if (!pd->idmap)
+		return TK_FAIL(TK_ERR_NOMEM, "Cannot index perf.data ids: count=%zu", n);
+	for (i = 0; i < pd->n_attrs; i++)
+		for (k = 0; k < pd->attrs[i].n_ids; k++) {
+			pd->idmap[pd->n_idmap].id = pd->attrs[i].ids[k];
+			pd->idmap[pd->n_idmap++].attr = i;
+		}
+	qsort(pd->idmap, pd->n_idmap, sizeof(*pd->idmap), id_cmp);
+	return TK_OK;
+}
+
+const struct perf_attr *perfdata_attr_of_id(const struct perfdata *pd, uint64_t id)
+{
+	size_t lo = 0, hi = pd->n_idmap;
+
+	while (lo < hi) {
+		size_t mid = lo + (hi - lo) / 2;
+
+		if (pd->idmap[mid].id < id)
+			lo = mid + 1;
+		else if (pd->idmap[mid].id > id)
+			hi = mid;
+		else
+			return &pd->attrs[pd->idmap[mid].attr];
+	}
+	return NULL;
+}
+
+/* ---- names ------------------------------------------------------------------------------ */
+
+/* Name the attribute that has sample id @id (or, with no ids at all, attribute @index). */
+static void name_attr(struct perfdata *pd, uint64_t id, int have_id, size_t index, const char *name,
+		      size_t len)
+{
+	size_t i, k;
+
+	len = strnlen(name, len);
+	for (i = 0; i < pd->n_attrs; i++) {
+		struct perf_attr *a = &pd->attrs[i];
+		int match = !have_id && i == index;
+
+		for (k = 0; have_id && k < a->n_ids && !match; k++)
+			match = a->ids[k] == id;
+		if (match && !a->name) {
+			a->name = name;
+			a->name_len = len;
+			return;
+		}
+	}
+}
+
+/*
+ * EVENT_DESC: u32 count, u32 attribute size, then per event the attribute, u32 id count, the
+ * name (u32 length, then that many bytes, NUL-padded) and the ids. Names only: the attributes
+ * are those of the attrs section. A bad description names nothing more.
+ */
+static void read_event_desc(struct perfdata *pd, const uint8_t *p, size_t len)
+{
+	uint32_t n, attr_size, i, n_ids, name_len;
+	size_t pos = 8;
+
+	if (len < 8)
+		return;
+	n = u32_at(pd, p);
+	attr_size = u32_at(pd, p + 4);
+	for (i = 0; i < n; i++) {
+		const char *name;
+
+		if (attr_size > len - pos || len - pos - attr_size < 8)
+			return;
+		pos += attr_size;
+		n_ids = u32_at(pd, p + pos);
+		name_len = u32_at(pd, p + pos + 4);
+		pos += 8;
+		if (name_len > len - pos)
+			return;
+		name = (const char *) p + pos;
+		pos += name_len;
+		if (n_ids > (len - pos) / 8)
+			return;
+		name_attr(pd, n_ids ? u64_at(pd, p + pos) : 0, n_ids > 0, i, name, name_len);
+		pos += (size_t) n_ids * 8;
+	}
+}
+
+/* ---- file mode ------------------------------------------------------------------------ */
+
+/* The feature sections: an array of (offset, size), one per bit set, after the data. */
+static enum tk_status read_features(struct perfdata *pd, const uint8_t *h)
+{
+	uint64_t at = pd->data_end;
+	unsigned int feat;
+
+	for (feat = 1; feat < PERF_FEAT_MAX; feat++) {
+		uint64_t word = u64_at(pd, h + 72 + 8 * (feat / 64)), off, size;
+
+		if (!((word >> (feat % 64)) & 1))
+			continue;
+		if (!in_file(pd, at, 16))
+			return bad("feature index", at, "past the end of the file");
+		off = u64_at(pd, pd->data + at);
+		size = u64_at(pd, pd->data + at + 8);
+		at += 16;
+		if (!in_file(pd, off, size))
+			return bad("feature section", off, "past the end of the file");
+		pd->feat[feat] = pd->data + off;
+		pd->feat_len[feat] = (size_t) size;
+	}
+	return TK_OK;
+}
+
+static enum tk_status open_file_mode(struct perfdata *pd)
+{
+	const uint8_t *h = pd->data;
+	uint64_t off, size;
+	enum tk_status st;
+
+	if (pd->size < FILE_HEADER_SIZE)
+		return bad("header", 0, "file too short");
+	if (u64_at(pd, h + 8) < FILE_HEADER_SIZE)
+		return bad("header", 8, "header size below 104");
+	off = u64_at(pd, h + 40);
+	size = u64_at(pd, h + 48);
+	if (!in_file(pd, off, size))
+		return bad("data section", off, "past the end of the file");
+	pd->data_off = off;
+	pd->data_end = off + size;
+	st = read_attrs(pd, h);
+	if (st >= 0)
+		st = read_features(pd, h);
+	if (st < 0)
+		return st;
+	pd->tracing = pd->feat[PERF_FEAT_TRACING_DATA];
+	pd->tracing_len = pd->feat_len[PERF_FEAT_TRACING_DATA];
+	if (pd->feat[PERF_FEAT_EVENT_DESC])
+		read_event_desc(pd, pd->feat[PERF_FEAT_EVENT_DESC],
+				pd->feat_len[PERF_FEAT_EVENT_DESC]);
+	return TK_OK;
+}
+
+/* ---- records ------------------------------------------------------------------------ */
+
+void perfdata_cursor_init(const struct perfdata *pd, struct perfdata_cursor *c)
+{
+	c->pd = pd;
+	c->pos = pd->data_off;
+	c->end = pd->data_end;
+}
+
+/*
+ * Bytes after the header that belong to a record without being counted in its size: the
+ * tracing data after HEADER_TRACING_DATA (aligned to 8) and the trace after AUXTRACE.
+ */
+static uint64_t trailing_bytes(const struct perfdata *pd, const uint8_t *p, uint32_t type,
+			       uint32_t size)
+{
+	if (type == PERF_RECORD_HEADER_TRACING_DATA && size >= 12)
+		return ((uint64_t) u32_at(pd, p + 8) + 7) & ~(uint64_t) 7;
+	if (type == PERF_RECORD_AUXTRACE && size >= 16)
+		return u64_at(pd, p + 8);
+	return 0;
+}
+
+enum tk_status perfdata_cursor_next(struct perfdata_cursor *c, struct perf_record *out)
+{
+	const struct perfdata *pd = c->pd;
+	const uint8_t *p;
+	uint64_t span;
+	uint32_t size;
+
+	if (c->pos >= c->end)
+		return TK_END;
+	if (c->end - c->pos < 8)
+		return bad("record", c->pos, "a header cut by the end of the data");
+	p = pd->data + c->pos;
+	size = tk_load_u16(p + 6, pd->bo);
+	if (size < 8)
+		return bad("record", c->pos, "size below 8");
+	out->type = u32_at(pd, p);
+	out->misc = tk_load_u16(p + 4, pd->bo);
+	out->size = size;
+	out->data = p;
+	out->offset = c->pos;
+	span = size + trailing_bytes(pd, p, out->type, size);
+	if (span > c->end - c->pos)
+		return bad("record", c->pos, "passes the end of the data");
+	c->pos += span;
+	return TK_OK;
+}
+
+/* ---- pipe mode ------------------------------------------------------------------------ */
+
+/*
+ * The records before the first sample: attributes (each with its ids), the tracing data,
+ * feature sections and event names. The data is every record after the 16-byte header.
+ */
+static enum tk_status open_pipe_mode(struct perfdata *pd)
+{
+	struct perfdata_cursor c;
+	struct perf_record r;
+	enum tk_status st;
+
+	pd->data_off = PIPE_HEADER_SIZE;
+	pd->data_end = pd->size;
+	perfdata_cursor_init(pd, &c);
+	while ((st = perfdata_cursor_next(&c, &r)) == TK_OK && r.type != PERF_RECORD_SAMPLE) {
+		const uint8_t *body = r.data + 8;
+		size_t len = r.size - 8;
+
+		switch (r.type) {
+		case PERF_RECORD_HEADER_ATTR: {
+			uint32_t asize = len >= 8 ? u32_at(pd, body + 4) : 0;
+
+			if (asize < ATTR_SIZE_VER0 || asize > len)
+				return bad("attribute record", r.offset, "bad attribute size");
+			st = attr_read(pd, body, asize, r.offset);
+			if (st >= 0)
+				st = attr_ids(pd, body + asize, (len - asize) / 8, r.offset);
+			if (st < 0)
+				return st;
+			break;
+		}
+		case PERF_RECORD_HEADER_TRACING_DATA:
+			if (len < 4)
+				return bad("tracing data record", r.offset, "too short");
+			pd->tracing = r.data + r.size;
+			pd->tracing_len = u32_at(pd, body);
+			break;
+		case PERF_RECORD_HEADER_FEATURE:
+			if (len >= 8) {
+				uint64_t feat = u64_at(pd, body);
+
+				if (feat > 0 && feat < PERF_FEAT_MAX) {
+					pd->feat[feat] = body + 8;
+					pd->feat_len[feat] = len - 8;
+				}
+			}
+			break;
+		case PERF_RECORD_EVENT_UPDATE:
+			/* type NAME (1): u64 type, u64 id, then the NUL-terminated name */
+			if (len > 16 && u64_at(pd, body) == 1)
+				name_attr(pd, u64_at(pd, body + 8), 1, 0, (const char *) body + 16,
+					  len - 16);
+			break;
+		default:
+			break;
+		}
+	}
+	if (st < 0)
+		return st;
+	if (!pd->tracing && pd->feat[PERF_FEAT_TRACING_DATA]) {
+		pd->tracing = pd->feat[PERF_FEAT_TRACING_DATA];
+		pd->tracing_len = pd->feat_len[PERF_FEAT_TRACING_DATA];
+	}
+	if (pd->feat[PERF_FEAT_EVENT_DESC])
+		read_event_desc(pd, pd->feat[PERF_FEAT_EVENT_DESC],
+				pd->feat_len[PERF_FEAT_EVENT_DESC]);
+	return TK_OK;
+}
+
+/* ---- opening ------------------------------------------------------------------------- */
+
+void perfdata_close(struct perfdata *pd)
+{
+	size_t i;
+
+	if (!pd)
+		return;
+	for (i = 0; i < pd->n_attrs; i++)
+		free(pd->attrs[i].ids);
+	free(pd->attrs);
+	free(pd->idmap);
+	free(pd);
+}
+
+enum tk_status perfdata_open(struct perfdata **out, const uint8_t *data, size_t size)
+{
+	struct perfdata *pd;
+	enum tk_status st;
+
+	TK_ASSERT_PRE(out && (data || !size));
+	if (size >= 8 && !memcmp(data, "PERFFILE", 8))
+		return TK_FAIL(TK_ERR_UNSUPPORTED,
+			       "Cannot read perf.data: reason=the first file version (PERFFILE), "
+			       "before 2010; convert it with a newer perf");
+	if (size < PIPE_HEADER_SIZE || !perfdata_probe(data, size))
+		return bad("header", 0, "no PERFILE2 magic");
+	pd = calloc(1, sizeof(*pd));
+	if (!pd)
+		return TK_FAIL(TK_ERR_NOMEM, "Cannot read perf.data");
+	pd->data = data;
+	pd->size = size;
+	pd->bo = memcmp(data, magic_le, 8) ? TK_BYTE_ORDER_BE : TK_BYTE_ORDER_LE;
+	pd->pipe = u64_at(pd, data + 8) == PIPE_HEADER_SIZE;
+	st = pd->pipe ? open_pipe_mode(pd) : open_file_mode(pd);
+	if (st >= 0 && !pd->n_attrs)
+		st = bad("attributes", pd->pipe ? PIPE_HEADER_SIZE : 24, "no event attribute");
+	if (st >= 0)
+		st = index_ids(pd);
+	if (st >= 0 && pd->tracing &&
+	    !in_file(pd, (uint64_t) (pd->tracing - data), pd->tracing_len))
+		st = bad("tracing data", (uint64_t) (pd->tracing - data),
+			 "past the end of the file");
+	if (st < 0) {
+		perfdata_close(pd);
+		return st;
+	}
+	*out = pd;
+	return TK_OK;
+}
+
+enum tk_byte_order perfdata_byte_order(const struct perfdata *pd)
+{
+	return pd->bo;
+}
+
+int perfdata_is_pipe(const struct perfdata *pd)
+{
+	return pd->pipe;
+}
+
+size_t perfdata_n_attrs(const struct perfdata *pd)
+{
+	return pd->n_attrs;
+}
+
+const struct perf_attr *perfdata_attr(const struct perfdata *pd, size_t i)
+{
+	return i < pd->n_attrs ? &pd->attrs[i] : NULL;
+}
+
+const uint8_t *perfdata_tracing_data(const struct perfdata *pd, size_t *len)
+{
+	*len = pd->tracing ? pd->tracing_len : 0;
+	return pd->tracing;
+}
+
+const uint8_t *perfdata_feature(const struct perfdata *pd, unsigned int feat, size_t *len)
+{
+	if (feat >= PERF_FEAT_MAX || !pd->feat[feat]) {
+		*len = 0;
+		return NULL;
+	}
+	*len = pd->feat_len[feat];
+	return pd->feat[feat];
+}
+
+/* ---- samples ------------------------------------------------------------------------- */
+
+/* A reader of the u64 words of a record body, which stops at its end. */
+struct words {
+	const struct perfdata *pd;
+	const uint8_t *p, *end;
+	int short_read;
+};
+
+static uint64_t take(struct words *w)
+{
+	uint64_t v;
+
+	if (w->end - w->p < 8) {
+		w->short_read = 1;
+		w->p = w->end;
+		return 0;
+	}
+	v = u64_at(w->pd, w->p);
+	w->p += 8;
+	return v;
+}
+
+static void skip(struct words *w, uint64_t n)
+{
+	if (n > (uint64_t) (w->end - w->p) / 8) {
+		w->short_read = 1;
+		w->p = w->end;
+		return;
+	}
+	w->p += n * 8;
+}
+
+/* Two u32 in one word: the first at the lower address. */
+static void take_pair(struct words *w, uint32_t *a, uint32_t *b)
+{
+	if (w->end - w->p < 8) {
+		w->short_read = 1;
+		w->p = w->end;
+		*a = *b = 0;
+		return;
+	}
+	*a = u32_at(w->pd, w->p);
+	*b = u32_at(w->pd, w->p + 4);
+	w->p += 8;
+}
+
+/* The words of PERF_SAMPLE_READ, as read_format lays them out. */
+static void skip_read(struct words *w, uint64_t fmt)
+{
+	uint64_t per = 1 + !!(fmt & FORMAT_ID) + !!(fmt & FORMAT_LOST);
+	uint64_t times = !!(fmt & FORMAT_TOTAL_TIME_ENABLED) + !!(fmt & FORMAT_TOTAL_TIME_RUNNING);
+
+	if (fmt & FORMAT_GROUP) {
+		uint64_t nr = take(w);
+
+		skip(w, times);
+		if (nr > UINT32_MAX)
+			nr = UINT32_MAX; /* more than the record: skip() stops it */
+		skip(w, nr * per);
+	} else {
+		skip(w, per + times);
+	}
+}
+
+/* Where a sample's id is, by the first attribute's layout (all attributes share it). */
+static int sample_id(const struct perfdata *pd, const struct perf_record *r, uint64_t *id)
+{
+	uint64_t t = pd->attrs[0].sample_type, at;
+
+	if (t & PERF_SAMPLE_IDENTIFIER)
+		at = 8;
+	else if (t & PERF_SAMPLE_ID)
+		at = 8 + 8 * (uint64_t) (!!(t & PERF_SAMPLE_IP) + !!(t & PERF_SAMPLE_TID) +
+					 !!(t & PERF_SAMPLE_TIME) + !!(t & PERF_SAMPLE_ADDR));
+	else
+		return 0;
+	if (r->size < at + 8)
+		return -1;
+	*id = u64_at(pd, r->data + at);
+	return 1;
+}
+
+enum tk_status perfdata_sample(const struct perfdata *pd, const struct perf_record *r,
+			       struct perf_sample *out)
+{
+	struct words w = {pd, r->data + 8, r->data + r->size, 0};
+	const struct perf_attr *a = &pd->attrs[0];
+	uint64_t t, id = 0;
+	int has_id;
+
+	memset(out, 0, sizeof(*out));
+	if (pd->n_attrs > 1) {
+		has_id = sample_id(pd, r, &id);
+		if (has_id < 0)
+			return bad("sample", r->offset, "shorter than its id");
+		a = has_id ? perfdata_attr_of_id(pd, id) : NULL;
+		if (!a)
+			return bad("sample", r->offset, "its id names no event attribute");
+	}
+	out->attr = a;
+	t = out->sample_type = a->sample_type;
+	if (t & PERF_SAMPLE_IDENTIFIER)
+		out->id = take(&w);
+	if (t & PERF_SAMPLE_IP)
+		out->ip = take(&w);
+	if (t & PERF_SAMPLE_TID)
+		take_pair(&w, &out->pid, &out->tid);
+	if (t & PERF_SAMPLE_TIME)
+		out->time = take(&w);
+	if (t & PERF_SAMPLE_ADDR)
+		out->addr = take(&w);
+	if (t & PERF_SAMPLE_ID)
+		out->id = take(&w);
+	if (t & PERF_SAMPLE_STREAM_ID)
+		out->stream_id = take(&w);
+	if (t & PERF_SAMPLE_CPU) {
+		uint32_t res;
+
+		take_pair(&w, &out->cpu, &res);
+	}
+	if (t & PERF_SAMPLE_PERIOD)
+		out->period = take(&w);
+	if (t & PERF_SAMPLE_READ)
+		skip_read(&w, a->read_format);
+	if (t & PERF_SAMPLE_CALLCHAIN)
+		skip(&w, take(&w));
+	if ((t & PERF_SAMPLE_RAW) && !w.short_read) {
+		uint32_t n;
+
+		if (w.end - w.p < 4)
+			return bad("sample", r->offset, "raw data cut");
+		n = u32_at(pd, w.p);
+		if (n > (size_t) (w.end - w.p) - 4)
+			return bad("sample", r->offset, "raw data passes the record");
+		out->raw = w.p + 4;
+		out->raw_size = n;
+	}
+	if (w.short_read)
+		return bad("sample", r->offset, "shorter than its fields");
+	return TK_OK;
+}
