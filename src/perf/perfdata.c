@@ -374,6 +374,8 @@ enum tk_status perfdata_cursor_next(struct perfdata_cursor *c, struct perf_recor
 	out->size = size;
 	out->data = p;
 	out->offset = c->pos;
+	if (size > c->end - c->pos)
+		return bad("record", c->pos, "passes the end of the data");
 	span = size + trailing_bytes(pd, p, out->type, size);
 	if (span > c->end - c->pos)
 		return bad("record", c->pos, "passes the end of the data");
