@@ -192,6 +192,7 @@ struct tracedat_open {
 	size_t cpu_entries;    /* CPU table entries read, against TRACEDAT_MAX_CPU_ENTRIES */
 	long last_buffer;      /* v6: buffer of the option just before, or -1 */
 	uint8_t have_cpucount; /* a CPUCOUNT applied to info.cpus */
+	uint8_t tracing_only;  /* perf.data's tracing data: the metadata parts alone */
 	uint64_t sec_off[6];   /* v7: section offsets from options 16..21 */
 	uint8_t have_sec[6];
 	struct vec v6_instances;    /* v6: struct tracedat_v6_instance */

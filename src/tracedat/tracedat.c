@@ -811,6 +811,28 @@ static enum tk_status open_v7(struct tracedat_open *o, struct tracedat_cur *c)
 	return TK_OK;
 }
 
+/*
+ * perf.data's tracing data: the metadata parts of a v6 file (header_page and header_event,
+ * formats, kallsyms, printk formats, then command lines when the version has them), and no
+ * CPU data.
+ */
+static enum tk_status open_tracing_only(struct tracedat_open *o, struct tracedat_cur *c)
+{
+	unsigned int id;
+	enum tk_status st;
+
+	o->info->compression = "none";
+	o->info->compression_version = "";
+	for (id = TRACEDAT_OPTION_HEADER_INFO; id <= TRACEDAT_OPTION_CMDLINES; id++) {
+		if (id == TRACEDAT_OPTION_CMDLINES && !tracedat_cur_left(c))
+			break; /* version 0.5 */
+		st = parse_part(o, c, id);
+		if (st < 0)
+			return st;
+	}
+	return TK_OK;
+}
+
 /* Magic, "tracing", version, endianness, long size, page size (sections 2 and 4). */
 static enum tk_status read_file_header(struct tracedat_open *o, struct tracedat_cur *c)
 {
@@ -831,6 +853,11 @@ static enum tk_status read_file_header(struct tracedat_open *o, struct tracedat_
 			       "Cannot read trace.dat header: offset=0, reason=no trace.dat magic");
 	if (tracedat_cur_cstr(c, &version, "version") < 0)
 		return TK_ERR_FORMAT;
+	if (o->tracing_only) {
+		/* perf's "0.5" or "0.6": the parts of a v6 file, without its CPU data */
+		in->version = 6;
+		version = "6";
+	}
 	/* a decimal number, read the way strtol would */
 	for (s = version; *s == ' ' || *s == '\t'; s++)
 		;
@@ -884,7 +911,8 @@ static void publish(struct tracedat_open *o)
 	in->n_sections = p->sections.len;
 }
 
-static enum tk_status parse(struct tracedat *td)
+/* The file, or with @tracing_only perf.data's tracing data (open_tracing_only()). */
+static enum tk_status parse(struct tracedat *td, int tracing_only)
 {
 	struct tracedat_open o;
 	struct tracedat_cur c;
@@ -906,10 +934,14 @@ static enum tk_status parse(struct tracedat *td)
 		return TK_FAIL(TK_ERR_NOMEM, "Cannot read trace.dat");
 	tracedat_buf(&o, 0)->name = "";
 	tracedat_cur_init(&c, o.file, o.size, 0, TK_BYTE_ORDER_LE, "file");
+	o.tracing_only = (uint8_t) tracing_only;
 	st = read_file_header(&o, &c);
 	if (st >= 0) {
 		tracedat_buf(&o, 0)->page_size = o.info->page_size;
-		st = o.info->version >= 7 ? open_v7(&o, &c) : open_v6(&o, &c);
+		if (o.tracing_only)
+			st = open_tracing_only(&o, &c);
+		else
+			st = o.info->version >= 7 ? open_v7(&o, &c) : open_v6(&o, &c);
 	}
 	tracedat_inflater_fini(&o.z);
 	vec_fini(&o.v6_instances);
@@ -945,7 +977,7 @@ enum tk_status tracedat_open(struct tracedat **out, const char *path)
 		return st;
 	st = mfile_open(&tracedat_priv(td)->mf, path);
 	if (st >= 0)
-		st = parse(td);
+		st = parse(td, 0);
 	if (st < 0) {
 		tracedat_close(td);
 		return TK_FAIL(st, "Cannot open trace.dat file: path=%s", path);
@@ -964,10 +996,29 @@ enum tk_status tracedat_open_mem(struct tracedat **out, const uint8_t *data, siz
 	if (st < 0)
 		return st;
 	mfile_borrow(&tracedat_priv(td)->mf, data, size);
-	st = parse(td);
+	st = parse(td, 0);
 	if (st < 0) {
 		tracedat_close(td);
 		return TK_FAIL(st, "Cannot open trace.dat data: size=%zu", size);
+	}
+	*out = td;
+	return TK_OK;
+}
+
+enum tk_status tracedat_open_tracing_data(struct tracedat **out, const uint8_t *data, size_t size)
+{
+	struct tracedat *td = NULL;
+	enum tk_status st;
+
+	TK_ASSERT_PRE(out && (data || !size));
+	st = create(&td);
+	if (st < 0)
+		return st;
+	mfile_borrow(&tracedat_priv(td)->mf, data, size);
+	st = parse(td, 1);
+	if (st < 0) {
+		tracedat_close(td);
+		return TK_FAIL(st, "Cannot read tracing data: size=%zu", size);
 	}
 	*out = td;
 	return TK_OK;

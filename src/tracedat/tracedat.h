@@ -197,6 +197,14 @@ struct tracedat {
 /* Open @path (or @size bytes at @data, kept by the caller); a cause names what is wrong. */
 enum tk_status tracedat_open(struct tracedat **out, const char *path);
 enum tk_status tracedat_open_mem(struct tracedat **out, const uint8_t *data, size_t size);
+
+/*
+ * perf.data's tracing data (its HEADER_TRACING_DATA: the magic, "tracing", perf's version
+ * "0.5" or "0.6", then the metadata parts of a v6 file and no CPU data), @size bytes at @data
+ * kept by the caller: info holds the header_page, formats, kallsyms, printk formats and
+ * command lines; there are no buffers to read.
+ */
+enum tk_status tracedat_open_tracing_data(struct tracedat **out, const uint8_t *data, size_t size);
 void tracedat_close(struct tracedat *td); /* NULL is fine */
 
 /* Reader of the pages of one CPU (index in buffers[buffer].cpus) of one buffer. */

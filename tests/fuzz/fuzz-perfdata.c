@@ -5,7 +5,8 @@
  * and their ids, feature sections, event names, pipe mode's leading records), every record of
  * the data is walked and every sample read; the names, features and raw data found are
  * touched byte by byte, so a pointer past the input shows under ASan. It must never crash,
- * hang or leak; the walk is capped.
+ * hang or leak; the walk is capped. The tracing data found goes through the trace.dat
+ * reader's metadata parts (tracedat_open_tracing_data()).
  *
  * Seeds (corpus/perfdata): tests/fuzz/make-perf-seeds.py (hand-made files of each mode and
  * byte order: several attributes with sample ids, the identifier first, read values, call
@@ -16,6 +17,7 @@
 
 #include "common/error.h"
 #include "perf/perfdata.h"
+#include "tracedat/tracedat.h"
 
 int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size);
 
@@ -58,8 +60,15 @@ int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
 	for (feat = 0; feat < PERF_FEAT_MAX; feat++)
 		if ((p = perfdata_feature(pd, feat, &len)) != NULL)
 			touch(p, len);
-	if ((p = perfdata_tracing_data(pd, &len)) != NULL)
+	if ((p = perfdata_tracing_data(pd, &len)) != NULL) {
+		struct tracedat *td;
+
 		touch(p, len);
+		if (tracedat_open_tracing_data(&td, p, len) ==
+		    TK_OK) /* the formats, kallsyms, ... */
+			tracedat_close(td);
+		error_reset();
+	}
 	perfdata_cursor_init(pd, &c);
 	while (n++ < 100000 && perfdata_cursor_next(&c, &r) == TK_OK) {
 		touch(r.data, r.size);

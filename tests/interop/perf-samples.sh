@@ -6,8 +6,10 @@
 #   1. perf.data files recorded here by `perf record` (file mode, and pipe mode with
 #      `-o -`) of two tracepoints on every CPU, and the corpus pipe.data (EventHeader samples
 #      recorded in 2024, which this machine's perf reads): every sample's pid, tid, CPU, time
-#      in ns and event name against `perf script --ns -F pid,tid,cpu,time,event`, sorted
-#      (perf script orders samples by time, the dump keeps the file's order);
+#      in ns and event name (the ftrace format its attribute names in the file's tracing
+#      data, read by tracedat_open_tracing_data(); perf-dump fails when that data does not
+#      read) against `perf script --ns -F pid,tid,cpu,time,event`, sorted (perf script
+#      orders samples by time, the dump keeps the file's order);
 #   2. the corpus perf.data (a newer perf's file mode, which this perf refuses): the samples'
 #      CPU, pid and tid against the "meta" of the reference decoder's JSON for it;
 #   3. a recorded pipe-mode file less its last 100 bytes: exit status 1 with an error naming the
