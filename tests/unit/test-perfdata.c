@@ -1,0 +1,297 @@
+// SPDX-License-Identifier: MIT
+/*
+ * Unit tests of the perf.data container reader (src/perf/perfdata.c) on files written here
+ * byte by byte: a pipe-mode file in little-endian order and a file-mode file in big-endian
+ * order, each with two tracepoint attributes told apart by sample id; what each sample's
+ * fields must be is written next to the bytes that hold them. Then the damaged cases: a
+ * record cut by the end of the data, a sample whose id names no attribute, the old PERFFILE
+ * magic, a header section past the end.
+ */
+#include <stdarg.h>
+#include <stddef.h>
+#include <setjmp.h>
+#include <stdint.h>
+#include <string.h>
+
+#include <cmocka.h>
+
+#include "common/error.h"
+#include "perf/perfdata.h"
+
+struct img {
+	uint8_t b[2048];
+	size_t n;
+	int be;
+};
+
+static void put(struct img *m, uint64_t v, unsigned int size)
+{
+	unsigned int i;
+
+	assert_true(m->n + size <= sizeof(m->b));
+	for (i = 0; i < size; i++) {
+		unsigned int shift = m->be ? 8 * (size - 1 - i) : 8 * i;
+
+		m->b[m->n++] = (uint8_t) (v >> shift);
+	}
+}
+
+static void put_bytes(struct img *m, const void *p, size_t n)
+{
+	assert_true(m->n + n <= sizeof(m->b));
+	memcpy(m->b + m->n, p, n);
+	m->n += n;
+}
+
+/* A 72-byte attribute: tracepoint @config, sample_type @st, sample_id_all set. */
+static void put_attr(struct img *m, uint64_t config, uint64_t st)
+{
+	put(m, 2, 4);							 /* type: tracepoint */
+	put(m, 72, 4);							 /* size */
+	put(m, config, 8);						 /* config: the ftrace id */
+	put(m, 1, 8);							 /* sample_period */
+	put(m, st, 8);							 /* sample_type */
+	put(m, 0, 8);							 /* read_format */
+	put(m, m->be ? UINT64_C(1) << (63 - 18) : UINT64_C(1) << 18, 8); /* sample_id_all */
+	put(m, 0, 8); /* wakeup_events, bp_type */
+	put(m, 0, 8); /* config1 */
+	put(m, 0, 8); /* config2 */
+}
+
+#define ST                                                                                         \
+	(PERF_SAMPLE_IDENTIFIER | PERF_SAMPLE_TID | PERF_SAMPLE_TIME | PERF_SAMPLE_CPU |           \
+	 PERF_SAMPLE_RAW)
+
+/* A SAMPLE of layout ST: 8 + 8 + 8 + 8 + 8 + 4 + 4 raw bytes = 48 bytes. */
+static void put_sample(struct img *m, uint64_t id, uint32_t pid, uint32_t tid, uint64_t time,
+		       uint32_t cpu, uint32_t raw)
+{
+	put(m, PERF_RECORD_SAMPLE, 4);
+	put(m, 0, 2);
+	put(m, 48, 2);
+	put(m, id, 8);
+	put(m, pid, 4);
+	put(m, tid, 4);
+	put(m, time, 8);
+	put(m, cpu, 4);
+	put(m, 0, 4);
+	put(m, 4, 4);	/* raw size */
+	put(m, raw, 4); /* raw bytes, in the file's order */
+}
+
+static void pipe_le(struct img *m)
+{
+	memset(m, 0, sizeof(*m));
+	put_bytes(m, "PERFILE2", 8);
+	put(m, 16, 8);
+	/* HEADER_ATTR: attribute, then its one id */
+	put(m, PERF_RECORD_HEADER_ATTR, 4);
+	put(m, 0, 2);
+	put(m, 8 + 72 + 8, 2);
+	put_attr(m, 300, ST);
+	put(m, 7, 8);
+	put(m, PERF_RECORD_HEADER_ATTR, 4);
+	put(m, 0, 2);
+	put(m, 8 + 72 + 8, 2);
+	put_attr(m, 301, ST);
+	put(m, 9, 8);
+	/* EVENT_UPDATE NAME for id 9: "b:two" NUL, padded to 8 */
+	put(m, PERF_RECORD_EVENT_UPDATE, 4);
+	put(m, 0, 2);
+	put(m, 8 + 16 + 8, 2);
+	put(m, 1, 8);
+	put(m, 9, 8);
+	put_bytes(m, "b:two\0\0\0", 8);
+	/* HEADER_TRACING_DATA: 8 bytes of data after the record, not counted in its size */
+	put(m, PERF_RECORD_HEADER_TRACING_DATA, 4);
+	put(m, 0, 2);
+	put(m, 16, 2);
+	put(m, 5, 4);
+	put(m, 0, 4);
+	put_bytes(m, "\x17\x08\x44tr\0\0\0", 8);
+	put_sample(m, 9, 100, 101, 5000, 1, 0x04030201);
+	put_sample(m, 7, 200, 202, 6000, 0, 0x08070605);
+}
+
+static void pipe_mode_reads(void **state)
+{
+	struct img m;
+	struct perfdata *pd;
+	struct perfdata_cursor c;
+	struct perf_record r;
+	struct perf_sample s;
+	const uint8_t *td;
+	size_t len;
+
+	(void) state;
+	pipe_le(&m);
+	assert_int_equal(perfdata_open(&pd, m.b, m.n), TK_OK);
+	assert_true(perfdata_is_pipe(pd));
+	assert_int_equal(perfdata_byte_order(pd), TK_BYTE_ORDER_LE);
+	assert_int_equal(perfdata_n_attrs(pd), 2);
+	assert_int_equal(perfdata_attr(pd, 0)->config, 300);
+	assert_int_equal(perfdata_attr(pd, 1)->config, 301);
+	assert_int_equal(perfdata_attr(pd, 0)->sample_type, ST);
+	assert_true(perfdata_attr(pd, 0)->sample_id_all);
+	assert_null(perfdata_attr(pd, 0)->name);
+	assert_int_equal(perfdata_attr(pd, 1)->name_len, 5);
+	assert_memory_equal(perfdata_attr(pd, 1)->name, "b:two", 5);
+	td = perfdata_tracing_data(pd, &len);
+	assert_int_equal(len, 5);
+	assert_memory_equal(td, "\x17\x08\x44tr", 5);
+
+	perfdata_cursor_init(pd, &c);
+	/* two attributes, the name and the tracing data (its 8 bytes skipped), then samples */
+	for (int i = 0; i < 4; i++)
+		assert_int_equal(perfdata_cursor_next(&c, &r), TK_OK);
+	assert_int_equal(r.type, PERF_RECORD_HEADER_TRACING_DATA);
+	assert_int_equal(perfdata_cursor_next(&c, &r), TK_OK);
+	assert_int_equal(r.type, PERF_RECORD_SAMPLE);
+	assert_int_equal(perfdata_sample(pd, &r, &s), TK_OK);
+	assert_ptr_equal(s.attr, perfdata_attr(pd, 1)); /* id 9 */
+	assert_int_equal(s.id, 9);
+	assert_int_equal(s.pid, 100);
+	assert_int_equal(s.tid, 101);
+	assert_int_equal(s.time, 5000);
+	assert_int_equal(s.cpu, 1);
+	assert_int_equal(s.raw_size, 4);
+	assert_memory_equal(s.raw, "\x01\x02\x03\x04", 4);
+	assert_int_equal(perfdata_cursor_next(&c, &r), TK_OK);
+	assert_int_equal(perfdata_sample(pd, &r, &s), TK_OK);
+	assert_ptr_equal(s.attr, perfdata_attr(pd, 0)); /* id 7 */
+	assert_int_equal(s.pid, 200);
+	assert_int_equal(s.cpu, 0);
+	assert_int_equal(perfdata_cursor_next(&c, &r), TK_END);
+	perfdata_close(pd);
+}
+
+/* File mode, big-endian: header, two attributes with their id sections, data, features. */
+static void file_be(struct img *m)
+{
+	memset(m, 0, sizeof(*m));
+	m->be = 1;
+	put_bytes(m, "2ELIFREP", 8);
+	put(m, 104, 8);		   /* header size */
+	put(m, 72 + 16, 8);	   /* attribute entry: attribute + ids section */
+	put(m, 104, 8);		   /* attrs at 104 */
+	put(m, 2 * 88, 8);	   /* 2 entries */
+	put(m, 104 + 176 + 16, 8); /* data at 296, after the two ids */
+	put(m, 2 * 48, 8);	   /* two samples */
+	put(m, 0, 8);		   /* event_types */
+	put(m, 0, 8);
+	put(m, 0, 8); /* no features */
+	put(m, 0, 8);
+	put(m, 0, 8);
+	put(m, 0, 8);
+	put_attr(m, 400, ST);
+	put(m, 280, 8); /* its ids: one at 280 */
+	put(m, 8, 8);
+	put_attr(m, 401, ST);
+	put(m, 288, 8);
+	put(m, 8, 8);
+	assert_int_equal(m->n, 280);
+	put(m, 0x1111, 8);
+	put(m, 0x2222, 8);
+	put_sample(m, 0x2222, 7, 8, 123456789, 3, 0xaabbccdd);
+	put_sample(m, 0x1111, 9, 10, 123456790, 2, 0);
+}
+
+static void file_mode_big_endian_reads(void **state)
+{
+	struct img m;
+	struct perfdata *pd;
+	struct perfdata_cursor c;
+	struct perf_record r;
+	struct perf_sample s;
+	size_t len;
+
+	(void) state;
+	file_be(&m);
+	assert_int_equal(perfdata_open(&pd, m.b, m.n), TK_OK);
+	assert_false(perfdata_is_pipe(pd));
+	assert_int_equal(perfdata_byte_order(pd), TK_BYTE_ORDER_BE);
+	assert_int_equal(perfdata_n_attrs(pd), 2);
+	assert_int_equal(perfdata_attr(pd, 1)->config, 401);
+	assert_true(perfdata_attr(pd, 1)->sample_id_all);
+	assert_null(perfdata_tracing_data(pd, &len));
+	assert_ptr_equal(perfdata_attr_of_id(pd, 0x2222), perfdata_attr(pd, 1));
+	assert_null(perfdata_attr_of_id(pd, 0x3333));
+	perfdata_cursor_init(pd, &c);
+	assert_int_equal(perfdata_cursor_next(&c, &r), TK_OK);
+	assert_int_equal(r.offset, 296);
+	assert_int_equal(perfdata_sample(pd, &r, &s), TK_OK);
+	assert_ptr_equal(s.attr, perfdata_attr(pd, 1));
+	assert_int_equal(s.pid, 7);
+	assert_int_equal(s.tid, 8);
+	assert_int_equal(s.time, 123456789);
+	assert_int_equal(s.cpu, 3);
+	assert_memory_equal(s.raw, "\xaa\xbb\xcc\xdd", 4); /* raw bytes as the file holds them */
+	assert_int_equal(perfdata_cursor_next(&c, &r), TK_OK);
+	assert_int_equal(perfdata_sample(pd, &r, &s), TK_OK);
+	assert_ptr_equal(s.attr, perfdata_attr(pd, 0));
+	assert_int_equal(perfdata_cursor_next(&c, &r), TK_END);
+	perfdata_close(pd);
+}
+
+static void damage_is_reported(void **state)
+{
+	struct img m;
+	struct perfdata *pd;
+	struct perfdata_cursor c;
+	struct perf_record r;
+	struct perf_sample s;
+	char buf[512];
+
+	(void) state;
+	/* the last sample cut by 4 bytes: the first reads, then the walk fails at the cut one */
+	pipe_le(&m);
+	assert_int_equal(perfdata_open(&pd, m.b, m.n - 4), TK_OK);
+	perfdata_cursor_init(pd, &c);
+	for (int i = 0; i < 5; i++)
+		assert_int_equal(perfdata_cursor_next(&c, &r), TK_OK);
+	assert_int_equal(perfdata_cursor_next(&c, &r), TK_ERR_FORMAT);
+	error_format(0, buf, sizeof(buf));
+	assert_non_null(strstr(buf, "Cannot read perf.data record: offset="));
+	assert_non_null(strstr(buf, "passes the end of the data"));
+	perfdata_close(pd);
+	error_reset();
+
+	/* a sample whose id names no attribute */
+	file_be(&m);
+	m.b[296 + 8 + 7] = 0x33; /* id 0x2222 -> 0x2233 */
+	assert_int_equal(perfdata_open(&pd, m.b, m.n), TK_OK);
+	perfdata_cursor_init(pd, &c);
+	assert_int_equal(perfdata_cursor_next(&c, &r), TK_OK);
+	assert_int_equal(perfdata_sample(pd, &r, &s), TK_ERR_FORMAT);
+	error_format(0, buf, sizeof(buf));
+	assert_non_null(strstr(buf, "names no event attribute"));
+	perfdata_close(pd);
+	error_reset();
+
+	/* the data section past the end of the file */
+	file_be(&m);
+	assert_int_equal(perfdata_open(&pd, m.b, m.n - 1), TK_ERR_FORMAT);
+	error_format(0, buf, sizeof(buf));
+	assert_non_null(strstr(buf, "data section"));
+	error_reset();
+
+	/* the first perf format and no magic at all */
+	memcpy(m.b, "PERFFILE", 8);
+	assert_int_equal(perfdata_open(&pd, m.b, m.n), TK_ERR_UNSUPPORTED);
+	error_reset();
+	memcpy(m.b, "NOTPERF!", 8);
+	assert_int_equal(perfdata_open(&pd, m.b, m.n), TK_ERR_FORMAT);
+	assert_false(perfdata_probe(m.b, 8));
+	error_reset();
+}
+
+int main(void)
+{
+	const struct CMUnitTest tests[] = {
+		cmocka_unit_test(pipe_mode_reads),
+		cmocka_unit_test(file_mode_big_endian_reads),
+		cmocka_unit_test(damage_is_reported),
+	};
+
+	return cmocka_run_group_tests(tests, NULL, NULL);
+}
