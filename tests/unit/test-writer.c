@@ -139,6 +139,22 @@ static void test_fmt_ascii8_every_value(void **state)
 	}
 }
 
+static void test_fmt_ascii4_every_value(void **state)
+{
+	char want[5], got[4];
+	uint32_t v;
+
+	(void) state;
+	for (v = 0; v < 10000; v++) {
+		snprintf(want, sizeof(want), "%04u", v);
+		tk_store_u32(got, fmt_ascii4(v), TK_BYTE_ORDER_LE);
+		if (memcmp(got, want, 4)) {
+			print_error("fmt_ascii4(%u): got \"%.4s\", want \"%s\"\n", v, got, want);
+			fail();
+		}
+	}
+}
+
 static void test_fmt_u64_i64_every_small_value(void **state)
 {
 	int64_t v;
@@ -556,6 +572,7 @@ int main(void)
 		cmocka_unit_test(test_fmt_u64_powers_of_ten_and_neighbours),
 		cmocka_unit_test(test_fmt_u64_known_strings),
 		cmocka_unit_test(test_fmt_ascii8_every_value),
+		cmocka_unit_test(test_fmt_ascii4_every_value),
 		cmocka_unit_test(test_fmt_u64_i64_every_small_value),
 		cmocka_unit_test(test_fmt_u64_random_values),
 		cmocka_unit_test(test_fmt_i64_extremes_and_boundaries),
