@@ -39,6 +39,7 @@ enum plan_code {
 	P_LOOP,	   /* next element, or " ]" */
 	P_VARIANT, /* the option's ops (the literal holds what comes before) */
 	P_VEND,	   /* go to op a (the literal holds the variant's end) */
+	P_AINT,	   /* a whole array of integers printed as P_UDEC, P_SDEC or P_HEX (a) */
 	/* JSON (json.c) */
 	P_JENUM,  /* {"value":N,"labels":[...]} */
 	P_JFLOAT, /* a number, or "NaN", "Infinity", "-Infinity" */
@@ -487,9 +488,22 @@ static enum tk_status compile_struct(struct builder *b, const struct model_fc *f
 
 static enum tk_status compile_array(struct builder *b, const struct model_fc *fc, int names)
 {
+	const struct model_fc *elem = fc->u.arr.elem;
 	struct plan_op *o;
 	size_t at, loop;
 	enum tk_status st;
+
+	if (!b->json && elem->kind == MODEL_FC_INT && (elem->base == 10 || elem->base == 16)) {
+		/* one operation for the whole array, as P_ARRAY, P_ELEM, the element, P_LOOP */
+		st = compile_int(b, elem);
+		if (st < 0)
+			return st;
+		o = &VEC_AT(&b->ops, struct plan_op, b->ops.len - 1);
+		o->a = o->code;
+		o->code = P_AINT;
+		o->names = (uint8_t) names;
+		return TK_OK;
+	}
 
 	if (++b->depth > PLAN_MAX_DEPTH)
 		return TK_FAIL(TK_ERR_UNSUPPORTED,
@@ -805,6 +819,9 @@ static uint32_t op_room(unsigned int code, int32_t *after)
 		return 96;
 	case P_ARRAY:
 		return 3;
+	case P_AINT: /* "[ ]", or '[' and room again before each element, then " ]" */
+		*after = 2;
+		return 3;
 	case P_ELEM:
 		return 48;
 	case P_LOOP: /* and room again before each further element */
@@ -1076,17 +1093,18 @@ void plan_run(struct tk_printer *p, const struct plan *pl, const struct tk_event
 		[P_BIN] = &&L_P_BIN,	     [P_ENUM] = &&L_P_ENUM,	[P_FLOAT] = &&L_P_FLOAT,
 		[P_STR] = &&L_P_STR,	     [P_SKIP] = &&L_P_SKIP,	[P_SKIP_FC] = &&L_P_SKIP_FC,
 		[P_ARRAY] = &&L_P_ARRAY,     [P_ELEM] = &&L_P_ELEM,	[P_LOOP] = &&L_P_LOOP,
-		[P_VARIANT] = &&L_P_VARIANT, [P_VEND] = &&L_P_VEND,	[P_JENUM] = &&L_P_JENUM,
-		[P_JFLOAT] = &&L_P_JFLOAT,   [P_JSTR] = &&L_P_JSTR,	[P_JARRAY] = &&L_P_JARRAY,
-		[P_JELEM] = &&L_P_JELEM,     [P_JLOOP] = &&L_P_JLOOP,	[P_RAW] = &&L_P_RAW,
-		[P_TIME] = &&L_P_TIME,	     [P_LIT] = &&L_P_LIT,	[P_ROOM] = &&L_P_ROOM,
-		[P_RU8] = &&L_P_RU8,	     [P_RU16LE] = &&L_P_RU16LE, [P_RU16BE] = &&L_P_RU16BE,
-		[P_RU32LE] = &&L_P_RU32LE,   [P_RU32BE] = &&L_P_RU32BE, [P_RU64LE] = &&L_P_RU64LE,
-		[P_RU64BE] = &&L_P_RU64BE,   [P_RS8] = &&L_P_RS8,	[P_RS16LE] = &&L_P_RS16LE,
-		[P_RS16BE] = &&L_P_RS16BE,   [P_RS32LE] = &&L_P_RS32LE, [P_RS32BE] = &&L_P_RS32BE,
-		[P_RS64LE] = &&L_P_RS64LE,   [P_RS64BE] = &&L_P_RS64BE, [P_RX8] = &&L_P_RX8,
-		[P_RX16LE] = &&L_P_RX16LE,   [P_RX16BE] = &&L_P_RX16BE, [P_RX32LE] = &&L_P_RX32LE,
-		[P_RX32BE] = &&L_P_RX32BE,   [P_RX64LE] = &&L_P_RX64LE, [P_RX64BE] = &&L_P_RX64BE,
+		[P_VARIANT] = &&L_P_VARIANT, [P_VEND] = &&L_P_VEND,	[P_AINT] = &&L_P_AINT,
+		[P_JENUM] = &&L_P_JENUM,     [P_JFLOAT] = &&L_P_JFLOAT, [P_JSTR] = &&L_P_JSTR,
+		[P_JARRAY] = &&L_P_JARRAY,   [P_JELEM] = &&L_P_JELEM,	[P_JLOOP] = &&L_P_JLOOP,
+		[P_RAW] = &&L_P_RAW,	     [P_TIME] = &&L_P_TIME,	[P_LIT] = &&L_P_LIT,
+		[P_ROOM] = &&L_P_ROOM,	     [P_RU8] = &&L_P_RU8,	[P_RU16LE] = &&L_P_RU16LE,
+		[P_RU16BE] = &&L_P_RU16BE,   [P_RU32LE] = &&L_P_RU32LE, [P_RU32BE] = &&L_P_RU32BE,
+		[P_RU64LE] = &&L_P_RU64LE,   [P_RU64BE] = &&L_P_RU64BE, [P_RS8] = &&L_P_RS8,
+		[P_RS16LE] = &&L_P_RS16LE,   [P_RS16BE] = &&L_P_RS16BE, [P_RS32LE] = &&L_P_RS32LE,
+		[P_RS32BE] = &&L_P_RS32BE,   [P_RS64LE] = &&L_P_RS64LE, [P_RS64BE] = &&L_P_RS64BE,
+		[P_RX8] = &&L_P_RX8,	     [P_RX16LE] = &&L_P_RX16LE, [P_RX16BE] = &&L_P_RX16BE,
+		[P_RX32LE] = &&L_P_RX32LE,   [P_RX32BE] = &&L_P_RX32BE, [P_RX64LE] = &&L_P_RX64LE,
+		[P_RX64BE] = &&L_P_RX64BE,
 	};
 	struct writer *w;
 	const struct plan_op *ops = pl->ops, *o;
@@ -1315,6 +1333,40 @@ L_P_VARIANT : {
 }
 L_P_VEND:
 	GOTO(ops + o->a);
+L_P_AINT : {
+	uint64_t count = v->n, i;
+
+	v++;
+	if (!count) {
+		memcpy(q, "[ ]", 3);
+		q += 3;
+		NEXT();
+	}
+	*q++ = '[';
+	for (i = 0; i < count; i++, v++) {
+		ROOM(); /* each element writes at most 50 bytes */
+		memcpy(q, ", ", 2);
+		q += 2 - !i; /* ", " but for the first, ' ' */
+		q[-1] = ' ';
+		if (o->names) {
+			*q++ = '[';
+			q += fmt_u64(q, i);
+			memcpy(q, "] = ", 4);
+			q += 4;
+		}
+		if (o->a == P_UDEC) {
+			q += fmt_u64(q, v->v.u);
+		} else if (o->a == P_SDEC) {
+			q += fmt_i64(q, v->v.i);
+		} else {
+			memcpy(q, "0x", 2);
+			q += 2 + fmt_hex_upper(q + 2, v->v.u & o->mask);
+		}
+	}
+	memcpy(q, " ]", 2);
+	q += 2;
+	NEXT();
+}
 L_P_JENUM:
 	if (o->enums && v->v.u - o->enums->lo < o->enums->count) {
 		const struct enum_table *t = o->enums;
