@@ -23,7 +23,7 @@
 
 enum plan_code {
 	P_END,
-	P_SCOPE,   /* values of scope a start here */
+	P_SCOPE,   /* values of scope a start here, past off hidden ones */
 	P_UDEC,	   /* unsigned decimal */
 	P_SDEC,	   /* signed decimal */
 	P_HEX,	   /* 0x + upper-case hex of value & mask */
@@ -52,7 +52,7 @@ enum plan_code {
 	 * (tk_event.body) at offset off. P_RAW loads any kind into a value for the operation
 	 * whose handler is inner; the others print the common integers directly.
 	 */
-	P_TIME, /* the line's time and delta (pretty_time_fast(), pretty_put_time()) */
+	P_TIME, /* the line's time and delta, then a bytes of text at offset mask */
 	P_RAW,
 	P_LIT,	/* a literal of any length, a bytes (plan_layout()) */
 	P_ROOM, /* make room again (plan_layout()) */
@@ -699,7 +699,7 @@ static enum tk_status plan_fuse(struct plan *pl, const struct model_fixed *fx)
 			       o.a <= MODEL_SCOPE_PAYLOAD;
 			if (!body)
 				break;
-			idx = fx->marks[o.a - MODEL_SCOPE_EVENT_COMMON_CONTEXT];
+			idx = fx->marks[o.a - MODEL_SCOPE_EVENT_COMMON_CONTEXT] + o.off;
 			carry = o.lit;
 			carry_len = o.len;
 			continue;
@@ -837,7 +837,8 @@ static uint32_t op_room(unsigned int code, int32_t *after)
 
 /*
  * Lay out the operations of @b for plan_run(), which copies each literal as 16 bytes and
- * checks room only where it must: a literal longer than 16 bytes becomes a P_LIT of its own,
+ * checks room only where it must: a literal longer than 16 bytes becomes a P_LIT of its own
+ * (or is written by the P_TIME before it), a P_SKIP right after a P_SCOPE becomes part of it,
  * and a P_ROOM goes wherever the operations since the last check could use more than
  * PLAN_BUDGET bytes. The bytes since the last check are counted along the operations, and
  * at each jump target as the most of any way there (a skipped array, a variant option, a
@@ -849,7 +850,10 @@ static enum tk_status plan_layout(struct builder *b)
 	uint32_t n = (uint32_t) b->ops.len, *map = malloc((n + 1) * sizeof(*map));
 	uint32_t *in_room = calloc(n + 1, sizeof(*in_room)), i, k, acc = 0;
 	enum tk_status st = TK_FAIL(TK_ERR_NOMEM, "Cannot build print plan");
-	struct plan_op *o;
+	struct plan_op *o, *prev;
+	size_t last = SIZE_MAX; /* the operation emitted for the one before, if any */
+	uintptr_t carry = 0;	/* literal of a P_SKIP merged into the P_SCOPE before it */
+	uint32_t carry_len = 0;
 
 	if (!map || !in_room)
 		goto out;
@@ -861,6 +865,35 @@ static enum tk_status plan_layout(struct builder *b)
 		if (in_room[i] > acc)
 			acc = in_room[i];
 		map[i] = (uint32_t) out.len;
+		if (carry_len) { /* literals are laid out one after the other */
+			cur.lit = (const char *) carry;
+			cur.len += carry_len;
+			carry_len = 0;
+		}
+		/*
+		 * No jump lands on these two (jumps land after arrays and loops, and on variant
+		 * options and ends): a scope's leading hidden scalars are skipped by the scope's
+		 * operation (off), and the literal after the time, when long, is written by P_TIME
+		 * (a bytes at text offset mask) instead of a P_LIT of its own.
+		 */
+		prev = last != SIZE_MAX ? &VEC_AT(&out, struct plan_op, last) : NULL;
+		last = SIZE_MAX;
+		if (cur.code == P_SKIP && prev && prev->code == P_SCOPE && !prev->off &&
+		    i + 1 < n &&
+		    (uintptr_t) cur.lit + cur.len ==
+			    (uintptr_t) VEC_AT(&b->ops, struct plan_op, i + 1).lit) {
+			prev->off = cur.a;
+			carry = (uintptr_t) cur.lit;
+			carry_len = cur.len;
+			continue;
+		}
+		if (cur.len > 16 && prev && prev->code == P_TIME && !prev->a) {
+			prev->a = cur.len;
+			prev->mask = (uintptr_t) cur.lit;
+			cur.lit = (const char *) ((uintptr_t) cur.lit + cur.len);
+			cur.len = 0;
+			acc = 0;
+		}
 		if (cur.len > 16) {
 			if (!(o = vec_push(&out, sizeof(*o))))
 				goto out;
@@ -882,6 +915,7 @@ static enum tk_status plan_layout(struct builder *b)
 		if (!(o = vec_push(&out, sizeof(*o))))
 			goto out;
 		*o = cur;
+		last = out.len - 1;
 		acc = after >= 0 ? (uint32_t) after : acc + 16 + room;
 		switch (cur.code) {
 		case P_ARRAY:
@@ -1198,7 +1232,7 @@ L_P_END:
 	SYNC();
 	return;
 L_P_SCOPE:
-	v = ev->scope[o->a];
+	v = ev->scope[o->a] + o->off; /* past its leading hidden scalars (plan_layout()) */
 	NEXT();
 L_P_UDEC:
 	q += fmt_u64(q, v->v.u);
@@ -1424,6 +1458,8 @@ L_P_TIME : {
 		q = end;
 	else
 		CALL(pretty_put_time(p, ev));
+	if (o->a) /* the literal after it (plan_layout()) */
+		PUT_TEXT(pl->text + o->mask, o->a);
 	NEXT();
 }
 L_P_LIT:
