@@ -20,17 +20,19 @@
 #include <tracekit/status.h>
 
 #if defined(__GNUC__)
-#define TK_PRINTF(a, b) __attribute__((format(printf, a, b)))
-#define TK_LIKELY(x)	__builtin_expect(!!(x), 1)
-#define TK_UNLIKELY(x)	__builtin_expect(!!(x), 0)
-#define TK_NOINLINE	__attribute__((noinline))
-#define TK_COLD		__attribute__((cold))
+#define TK_PRINTF(a, b)	 __attribute__((format(printf, a, b)))
+#define TK_LIKELY(x)	 __builtin_expect(!!(x), 1)
+#define TK_UNLIKELY(x)	 __builtin_expect(!!(x), 0)
+#define TK_NOINLINE	 __attribute__((noinline))
+#define TK_COLD		 __attribute__((cold))
+#define TK_ALWAYS_INLINE __attribute__((always_inline)) inline
 #else
 #define TK_PRINTF(a, b)
 #define TK_LIKELY(x)   (x)
 #define TK_UNLIKELY(x) (x)
 #define TK_NOINLINE
 #define TK_COLD
+#define TK_ALWAYS_INLINE inline
 #endif
 
 #define TK_ARRAY_SIZE(a) (sizeof(a) / sizeof((a)[0]))

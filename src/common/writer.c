@@ -164,10 +164,11 @@ size_t fmt_oct(char *dst, uint64_t v)
 
 /*
  * %g with 6 significant digits, exactly as printf: the decimal digits are the correct
- * rounding of the binary value, found with 128-bit integer arithmetic for the usual range of
- * magnitudes, exact ties rounded to even as glibc rounds them in the default rounding mode
- * (single-precision fields, whose values have few binary digits, meet ties often).
- * Subnormals, infinities, NaNs and very large or small magnitudes go to snprintf.
+ * rounding of the binary value, found in double arithmetic when its error bound shows the
+ * rounding is right (g_digits_fast(), any normal magnitude), else with 128-bit integer
+ * arithmetic for the usual range of magnitudes, exact ties rounded to even as glibc rounds
+ * them in the default rounding mode (single-precision fields, whose values have few binary
+ * digits, meet ties often). Near-ties of very large or small magnitudes go to snprintf.
  */
 __extension__ typedef unsigned __int128 u128;
 
@@ -232,6 +233,45 @@ static int g_digits(uint64_t m, int e, int x, double a, uint64_t *q)
 	return 0;
 }
 
+/* 10^k as a double, k <= 22: every one of them is exact. */
+static const double pow10_dbl[23] = {
+	1e0,  1e1,  1e2,  1e3,	1e4,  1e5,  1e6,  1e7,	1e8,  1e9,  1e10, 1e11,
+	1e12, 1e13, 1e14, 1e15, 1e16, 1e17, 1e18, 1e19, 1e20, 1e21, 1e22,
+};
+
+/*
+ * g_digits() in double arithmetic, for magnitudes the exact one cannot take and faster for
+ * the others: t = @a * 10^(5 - x) in at most 16 correctly rounded steps, so its relative
+ * error stays below 16 * 2^-53 and, as t < 10^7 for any first guess of @x, its absolute
+ * error below 2e-8. Rounding t to the nearest integer is then right unless its fraction is
+ * within that of one half; -1 leaves those (and exact ties, which round to even) to
+ * g_digits(). No other rounding decision is taken here: the caller's adjustments of @x only
+ * look at the result.
+ */
+static int g_digits_fast(double a, int x, uint64_t *q)
+{
+	int s = 5 - x;
+	double t = a, f;
+
+	while (s > 22) {
+		t *= 1e22;
+		s -= 22;
+	}
+	while (s < -22) {
+		t /= 1e22;
+		s += 22;
+	}
+	t = s >= 0 ? t * pow10_dbl[s] : t / pow10_dbl[-s];
+	if (!(t < 1e15)) /* not reached by a first guess within one of the exponent */
+		return -1;
+	*q = (uint64_t) t;
+	f = t - (double) *q;
+	if (f > 0.5 - 1e-6 && f < 0.5 + 1e-6)
+		return -1;
+	*q += f > 0.5;
+	return 0;
+}
+
 size_t fmt_double_g(char *dst, double v)
 {
 	uint64_t bits, m, q = 0;
@@ -247,18 +287,23 @@ size_t fmt_double_g(char *dst, double v)
 		memcpy(p, m ? "nan" : "inf", 3);
 		return (size_t) (p + 3 - dst);
 	}
-	if (bexp == 0 && m)
-		goto slow;
 	if (bexp == 0 && !m) {
 		*p++ = '0';
 		return (size_t) (p - dst);
 	}
-	m |= UINT64_C(1) << 52;
-	e = bexp - 1075;
+	if (bexp == 0) { /* subnormal: normalised, for the first guess of the exponent */
+		int sh = __builtin_clzll(m) - 11;
+
+		m <<= sh;
+		e = -1074 - sh;
+	} else {
+		m |= UINT64_C(1) << 52;
+		e = bexp - 1075;
+	}
 	/* first guess of the decimal exponent: log10(2) ~ 0.30103 */
 	x = (int) (((e + 52) * 30103L) / 100000L) - ((e + 52) < 0);
 	for (k = 0; k < 4; k++) {
-		if (g_digits(m, e, x, v < 0 ? -v : v, &q))
+		if (g_digits_fast(v < 0 ? -v : v, x, &q) && g_digits(m, e, x, v < 0 ? -v : v, &q))
 			goto slow;
 		if (q >= 1000000 && !(q == 1000000 && k)) {
 			x++;

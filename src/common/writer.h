@@ -160,6 +160,21 @@ static inline uint64_t fmt_ascii8(uint32_t v)
 }
 
 /*
+ * The four decimal digits of @v < 10^4 (leading zeros kept) in a 32-bit word, the first in
+ * the lowest byte: fmt_ascii8() in two 16-bit lanes (x * 5243 >> 19 = x / 100 for x < 10^4;
+ * test-writer.c checks every value).
+ */
+static inline uint32_t fmt_ascii4(uint32_t v)
+{
+	uint32_t h = (v * 5243) >> 19;
+	uint32_t x = h | ((v - h * 100) << 16), t;
+
+	t = ((x * 103) >> 10) & UINT32_C(0x000F000F);
+	x = t | ((x - t * 10) << 8);
+	return x + UINT32_C(0x30303030);
+}
+
+/*
  * The digits of @v < 10^8 without leading zeros at @dst, given their count @n (1 to 8):
  * one 8-byte store, so up to 8 bytes are written whatever @n.
  */
@@ -170,10 +185,11 @@ static inline void fmt_put_short(char *dst, uint32_t v, unsigned int n)
 
 /*
  * Decimal digits of @v at @dst; returns the count. Room for 20 bytes: the bytes after the
- * digits, up to dst + 20, may be overwritten. The digit count comes from the bit length
- * and the digits from fmt_ascii8(), so the only branches are on magnitude (one digit, below
- * 10^8, below 10^16): printed values vary in length from one field to the next, and the
- * branch per digit pair this replaces mispredicted often.
+ * digits, up to dst + 20, may be overwritten. The digit count comes from comparisons below
+ * 10^4, else from the bit length, and the digits from fmt_ascii4() or fmt_ascii8(), so the
+ * only branches are on magnitude (one digit, below 10^4, 10^8, 10^16): printed values vary
+ * in length from one field to the next, and the branch per digit pair this replaces
+ * mispredicted often.
  */
 static inline size_t fmt_u64(char *dst, uint64_t v)
 {
@@ -182,6 +198,11 @@ static inline size_t fmt_u64(char *dst, uint64_t v)
 	if (v < 10) { /* one digit (CPU numbers, indexes, flags) is common enough to skip */
 		*dst = (char) ('0' + v);
 		return 1;
+	}
+	if (v < 10000) { /* thread IDs, small counts: half the rest, at half the cost */
+		n = 2 + (v >= 100) + (v >= 1000);
+		tk_store_u32(dst, fmt_ascii4((uint32_t) v) >> (32 - 8 * n), TK_BYTE_ORDER_LE);
+		return n;
 	}
 	n = fmt_count_digits(v);
 	if (TK_LIKELY(v < UINT64_C(100000000))) {

@@ -23,7 +23,7 @@
 
 enum plan_code {
 	P_END,
-	P_SCOPE,   /* values of scope a start here */
+	P_SCOPE,   /* values of scope a start here, past off hidden ones */
 	P_UDEC,	   /* unsigned decimal */
 	P_SDEC,	   /* signed decimal */
 	P_HEX,	   /* 0x + upper-case hex of value & mask */
@@ -39,6 +39,7 @@ enum plan_code {
 	P_LOOP,	   /* next element, or " ]" */
 	P_VARIANT, /* the option's ops (the literal holds what comes before) */
 	P_VEND,	   /* go to op a (the literal holds the variant's end) */
+	P_AINT,	   /* a whole array of integers printed as P_UDEC, P_SDEC or P_HEX (a) */
 	/* JSON (json.c) */
 	P_JENUM,  /* {"value":N,"labels":[...]} */
 	P_JFLOAT, /* a number, or "NaN", "Infinity", "-Infinity" */
@@ -51,7 +52,7 @@ enum plan_code {
 	 * (tk_event.body) at offset off. P_RAW loads any kind into a value for the operation
 	 * whose handler is inner; the others print the common integers directly.
 	 */
-	P_TIME, /* the line's time and delta (pretty_time_fast(), pretty_put_time()) */
+	P_TIME, /* the line's time and delta, then a bytes of text at offset mask */
 	P_RAW,
 	P_LIT,	/* a literal of any length, a bytes (plan_layout()) */
 	P_ROOM, /* make room again (plan_layout()) */
@@ -487,9 +488,22 @@ static enum tk_status compile_struct(struct builder *b, const struct model_fc *f
 
 static enum tk_status compile_array(struct builder *b, const struct model_fc *fc, int names)
 {
+	const struct model_fc *elem = fc->u.arr.elem;
 	struct plan_op *o;
 	size_t at, loop;
 	enum tk_status st;
+
+	if (!b->json && elem->kind == MODEL_FC_INT && (elem->base == 10 || elem->base == 16)) {
+		/* one operation for the whole array, as P_ARRAY, P_ELEM, the element, P_LOOP */
+		st = compile_int(b, elem);
+		if (st < 0)
+			return st;
+		o = &VEC_AT(&b->ops, struct plan_op, b->ops.len - 1);
+		o->a = o->code;
+		o->code = P_AINT;
+		o->names = (uint8_t) names;
+		return TK_OK;
+	}
 
 	if (++b->depth > PLAN_MAX_DEPTH)
 		return TK_FAIL(TK_ERR_UNSUPPORTED,
@@ -685,7 +699,7 @@ static enum tk_status plan_fuse(struct plan *pl, const struct model_fixed *fx)
 			       o.a <= MODEL_SCOPE_PAYLOAD;
 			if (!body)
 				break;
-			idx = fx->marks[o.a - MODEL_SCOPE_EVENT_COMMON_CONTEXT];
+			idx = fx->marks[o.a - MODEL_SCOPE_EVENT_COMMON_CONTEXT] + o.off;
 			carry = o.lit;
 			carry_len = o.len;
 			continue;
@@ -805,6 +819,9 @@ static uint32_t op_room(unsigned int code, int32_t *after)
 		return 96;
 	case P_ARRAY:
 		return 3;
+	case P_AINT: /* "[ ]", or '[' and room again before each element, then " ]" */
+		*after = 2;
+		return 3;
 	case P_ELEM:
 		return 48;
 	case P_LOOP: /* and room again before each further element */
@@ -820,7 +837,8 @@ static uint32_t op_room(unsigned int code, int32_t *after)
 
 /*
  * Lay out the operations of @b for plan_run(), which copies each literal as 16 bytes and
- * checks room only where it must: a literal longer than 16 bytes becomes a P_LIT of its own,
+ * checks room only where it must: a literal longer than 16 bytes becomes a P_LIT of its own
+ * (or is written by the P_TIME before it), a P_SKIP right after a P_SCOPE becomes part of it,
  * and a P_ROOM goes wherever the operations since the last check could use more than
  * PLAN_BUDGET bytes. The bytes since the last check are counted along the operations, and
  * at each jump target as the most of any way there (a skipped array, a variant option, a
@@ -832,7 +850,10 @@ static enum tk_status plan_layout(struct builder *b)
 	uint32_t n = (uint32_t) b->ops.len, *map = malloc((n + 1) * sizeof(*map));
 	uint32_t *in_room = calloc(n + 1, sizeof(*in_room)), i, k, acc = 0;
 	enum tk_status st = TK_FAIL(TK_ERR_NOMEM, "Cannot build print plan");
-	struct plan_op *o;
+	struct plan_op *o, *prev;
+	size_t last = SIZE_MAX; /* the operation emitted for the one before, if any */
+	uintptr_t carry = 0;	/* literal of a P_SKIP merged into the P_SCOPE before it */
+	uint32_t carry_len = 0;
 
 	if (!map || !in_room)
 		goto out;
@@ -844,6 +865,35 @@ static enum tk_status plan_layout(struct builder *b)
 		if (in_room[i] > acc)
 			acc = in_room[i];
 		map[i] = (uint32_t) out.len;
+		if (carry_len) { /* literals are laid out one after the other */
+			cur.lit = (const char *) carry;
+			cur.len += carry_len;
+			carry_len = 0;
+		}
+		/*
+		 * No jump lands on these two (jumps land after arrays and loops, and on variant
+		 * options and ends): a scope's leading hidden scalars are skipped by the scope's
+		 * operation (off), and the literal after the time, when long, is written by P_TIME
+		 * (a bytes at text offset mask) instead of a P_LIT of its own.
+		 */
+		prev = last != SIZE_MAX ? &VEC_AT(&out, struct plan_op, last) : NULL;
+		last = SIZE_MAX;
+		if (cur.code == P_SKIP && prev && prev->code == P_SCOPE && !prev->off &&
+		    i + 1 < n &&
+		    (uintptr_t) cur.lit + cur.len ==
+			    (uintptr_t) VEC_AT(&b->ops, struct plan_op, i + 1).lit) {
+			prev->off = cur.a;
+			carry = (uintptr_t) cur.lit;
+			carry_len = cur.len;
+			continue;
+		}
+		if (cur.len > 16 && prev && prev->code == P_TIME && !prev->a) {
+			prev->a = cur.len;
+			prev->mask = (uintptr_t) cur.lit;
+			cur.lit = (const char *) ((uintptr_t) cur.lit + cur.len);
+			cur.len = 0;
+			acc = 0;
+		}
 		if (cur.len > 16) {
 			if (!(o = vec_push(&out, sizeof(*o))))
 				goto out;
@@ -865,6 +915,7 @@ static enum tk_status plan_layout(struct builder *b)
 		if (!(o = vec_push(&out, sizeof(*o))))
 			goto out;
 		*o = cur;
+		last = out.len - 1;
 		acc = after >= 0 ? (uint32_t) after : acc + 16 + room;
 		switch (cur.code) {
 		case P_ARRAY:
@@ -1076,17 +1127,18 @@ void plan_run(struct tk_printer *p, const struct plan *pl, const struct tk_event
 		[P_BIN] = &&L_P_BIN,	     [P_ENUM] = &&L_P_ENUM,	[P_FLOAT] = &&L_P_FLOAT,
 		[P_STR] = &&L_P_STR,	     [P_SKIP] = &&L_P_SKIP,	[P_SKIP_FC] = &&L_P_SKIP_FC,
 		[P_ARRAY] = &&L_P_ARRAY,     [P_ELEM] = &&L_P_ELEM,	[P_LOOP] = &&L_P_LOOP,
-		[P_VARIANT] = &&L_P_VARIANT, [P_VEND] = &&L_P_VEND,	[P_JENUM] = &&L_P_JENUM,
-		[P_JFLOAT] = &&L_P_JFLOAT,   [P_JSTR] = &&L_P_JSTR,	[P_JARRAY] = &&L_P_JARRAY,
-		[P_JELEM] = &&L_P_JELEM,     [P_JLOOP] = &&L_P_JLOOP,	[P_RAW] = &&L_P_RAW,
-		[P_TIME] = &&L_P_TIME,	     [P_LIT] = &&L_P_LIT,	[P_ROOM] = &&L_P_ROOM,
-		[P_RU8] = &&L_P_RU8,	     [P_RU16LE] = &&L_P_RU16LE, [P_RU16BE] = &&L_P_RU16BE,
-		[P_RU32LE] = &&L_P_RU32LE,   [P_RU32BE] = &&L_P_RU32BE, [P_RU64LE] = &&L_P_RU64LE,
-		[P_RU64BE] = &&L_P_RU64BE,   [P_RS8] = &&L_P_RS8,	[P_RS16LE] = &&L_P_RS16LE,
-		[P_RS16BE] = &&L_P_RS16BE,   [P_RS32LE] = &&L_P_RS32LE, [P_RS32BE] = &&L_P_RS32BE,
-		[P_RS64LE] = &&L_P_RS64LE,   [P_RS64BE] = &&L_P_RS64BE, [P_RX8] = &&L_P_RX8,
-		[P_RX16LE] = &&L_P_RX16LE,   [P_RX16BE] = &&L_P_RX16BE, [P_RX32LE] = &&L_P_RX32LE,
-		[P_RX32BE] = &&L_P_RX32BE,   [P_RX64LE] = &&L_P_RX64LE, [P_RX64BE] = &&L_P_RX64BE,
+		[P_VARIANT] = &&L_P_VARIANT, [P_VEND] = &&L_P_VEND,	[P_AINT] = &&L_P_AINT,
+		[P_JENUM] = &&L_P_JENUM,     [P_JFLOAT] = &&L_P_JFLOAT, [P_JSTR] = &&L_P_JSTR,
+		[P_JARRAY] = &&L_P_JARRAY,   [P_JELEM] = &&L_P_JELEM,	[P_JLOOP] = &&L_P_JLOOP,
+		[P_RAW] = &&L_P_RAW,	     [P_TIME] = &&L_P_TIME,	[P_LIT] = &&L_P_LIT,
+		[P_ROOM] = &&L_P_ROOM,	     [P_RU8] = &&L_P_RU8,	[P_RU16LE] = &&L_P_RU16LE,
+		[P_RU16BE] = &&L_P_RU16BE,   [P_RU32LE] = &&L_P_RU32LE, [P_RU32BE] = &&L_P_RU32BE,
+		[P_RU64LE] = &&L_P_RU64LE,   [P_RU64BE] = &&L_P_RU64BE, [P_RS8] = &&L_P_RS8,
+		[P_RS16LE] = &&L_P_RS16LE,   [P_RS16BE] = &&L_P_RS16BE, [P_RS32LE] = &&L_P_RS32LE,
+		[P_RS32BE] = &&L_P_RS32BE,   [P_RS64LE] = &&L_P_RS64LE, [P_RS64BE] = &&L_P_RS64BE,
+		[P_RX8] = &&L_P_RX8,	     [P_RX16LE] = &&L_P_RX16LE, [P_RX16BE] = &&L_P_RX16BE,
+		[P_RX32LE] = &&L_P_RX32LE,   [P_RX32BE] = &&L_P_RX32BE, [P_RX64LE] = &&L_P_RX64LE,
+		[P_RX64BE] = &&L_P_RX64BE,
 	};
 	struct writer *w;
 	const struct plan_op *ops = pl->ops, *o;
@@ -1180,7 +1232,7 @@ L_P_END:
 	SYNC();
 	return;
 L_P_SCOPE:
-	v = ev->scope[o->a];
+	v = ev->scope[o->a] + o->off; /* past its leading hidden scalars (plan_layout()) */
 	NEXT();
 L_P_UDEC:
 	q += fmt_u64(q, v->v.u);
@@ -1315,6 +1367,40 @@ L_P_VARIANT : {
 }
 L_P_VEND:
 	GOTO(ops + o->a);
+L_P_AINT : {
+	uint64_t count = v->n, i;
+
+	v++;
+	if (!count) {
+		memcpy(q, "[ ]", 3);
+		q += 3;
+		NEXT();
+	}
+	*q++ = '[';
+	for (i = 0; i < count; i++, v++) {
+		ROOM(); /* each element writes at most 50 bytes */
+		memcpy(q, ", ", 2);
+		q += 2 - !i; /* ", " but for the first, ' ' */
+		q[-1] = ' ';
+		if (o->names) {
+			*q++ = '[';
+			q += fmt_u64(q, i);
+			memcpy(q, "] = ", 4);
+			q += 4;
+		}
+		if (o->a == P_UDEC) {
+			q += fmt_u64(q, v->v.u);
+		} else if (o->a == P_SDEC) {
+			q += fmt_i64(q, v->v.i);
+		} else {
+			memcpy(q, "0x", 2);
+			q += 2 + fmt_hex_upper(q + 2, v->v.u & o->mask);
+		}
+	}
+	memcpy(q, " ]", 2);
+	q += 2;
+	NEXT();
+}
 L_P_JENUM:
 	if (o->enums && v->v.u - o->enums->lo < o->enums->count) {
 		const struct enum_table *t = o->enums;
@@ -1372,6 +1458,8 @@ L_P_TIME : {
 		q = end;
 	else
 		CALL(pretty_put_time(p, ev));
+	if (o->a) /* the literal after it (plan_layout()) */
+		PUT_TEXT(pl->text + o->mask, o->a);
 	NEXT();
 }
 L_P_LIT:

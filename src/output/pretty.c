@@ -458,9 +458,14 @@ static int time_of_day(struct tk_printer *p, int64_t sec)
 	snprintf(p->cached_time + n, sizeof(p->cached_time) - n, "%02d:%02d:%02d", tm.tm_hour,
 		 tm.tm_min, tm.tm_sec);
 	p->cached_len = strlen(p->cached_time);
+	p->line_time[0] = '[';
+	memcpy(p->line_time + 1, p->cached_time, p->cached_len);
+	p->line_time[p->cached_len + 1] = '.';
+	p->line_len = p->cached_len + 2;
 	p->cached_sec = sec;
 	p->cached_sec_ns = (uint64_t) sec * (uint64_t) NS_PER_S;
 	p->has_cached_sec = 1;
+	p->time_fast = !(p->flags & PRETTY_TIME_SLOW) && p->has_last_ns;
 	return 0;
 }
 
@@ -786,7 +791,10 @@ enum tk_status pretty_print_event(struct tk_printer *p, const struct tk_event *e
 	plan_run(p, pl, ev); /* the time first (P_TIME) when the stream class has a clock */
 	if (ev->ec->sc->clock) {
 		p->last_ns = ev->ns;
-		p->has_last_ns = 1;
+		if (TK_UNLIKELY(!p->has_last_ns)) {
+			p->has_last_ns = 1;
+			p->time_fast = !(p->flags & PRETTY_TIME_SLOW) && p->has_cached_sec;
+		}
 		p->last_cycles = ev->cycles;
 		p->has_last_cycles = 1;
 	}

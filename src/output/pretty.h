@@ -45,6 +45,10 @@ struct tk_printer {
 	uint8_t has_cached_sec;
 	char cached_time[32]; /* "YYYY-MM-DD " (when dated) then "HH:MM:SS" */
 	size_t cached_len;
+	char line_time[48]; /* the same between '[' and '.', as a line starts */
+	size_t line_len;
+	/* pretty_time_fast() may run: no option in PRETTY_TIME_SLOW, a last time, a cached second */
+	uint8_t time_fast;
 	struct source_cache *sources;
 	size_t n_sources;
 	struct plan **plans; /* by event class index */
@@ -80,24 +84,29 @@ struct tc_held {
  * The usual line start, "[HH:MM:SS.nnnnnnnnn] (+S.nnnnnnnnn) ", at @q (96 bytes free), and
  * its end, or NULL (nothing written) when it is not the usual case: options in
  * PRETTY_TIME_SLOW, no event before, a time before the last one or before the origin, or
- * another second than the one whose time of day is cached. Within the cached second and for
- * deltas below a second (nearly every event), no division.
+ * another second than the one whose time of day is cached (all but the times are in
+ * p->time_fast). Within the cached second and for deltas below a second (nearly every
+ * event), no division; below 10^8 ns, the delta's digits are one fmt_ascii8().
  */
 static inline char *pretty_time_fast(struct tk_printer *p, const struct tk_event *ev, char *q)
 {
 	uint64_t delta = (uint64_t) ev->ns - (uint64_t) p->last_ns, frac;
 	uint64_t sub = (uint64_t) ev->ns - p->cached_sec_ns;
 
-	if (TK_UNLIKELY((p->flags & PRETTY_TIME_SLOW) || ev->ns < 0 || !p->has_last_ns ||
-			ev->ns < p->last_ns || !p->has_cached_sec || sub >= UINT64_C(1000000000)))
+	if (TK_UNLIKELY(!p->time_fast || ev->ns < 0 || ev->ns < p->last_ns ||
+			sub >= UINT64_C(1000000000)))
 		return NULL;
-	*q++ = '[';
-	memcpy(q, p->cached_time, sizeof(p->cached_time));
-	q += p->cached_len;
-	*q++ = '.';
+	memcpy(q, p->line_time, sizeof(p->line_time));
+	q += p->line_len;
 	fmt_put_ns9(q, (uint32_t) sub);
 	memcpy(q + 9, "] (+", 4);
 	q += 13;
+	if (TK_LIKELY(delta < UINT64_C(100000000))) { /* "0.0" and eight digits */
+		memcpy(q, "0.0", 3);
+		tk_store_u64(q + 3, fmt_ascii8((uint32_t) delta), TK_BYTE_ORDER_LE);
+		memcpy(q + 11, ") ", 2);
+		return q + 13;
+	}
 	if (TK_LIKELY(delta < UINT64_C(1000000000))) {
 		*q++ = '0';
 		frac = delta;

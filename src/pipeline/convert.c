@@ -181,22 +181,27 @@ static void text_skip(void *state, const struct tk_event *ev)
 		s->missed[si] = model_missed_add(s->missed[si], ev->missed);
 }
 
+/* text_event() of an event after dropped ones: the losses are shown with it, as trace.dat does. */
+static TK_NOINLINE enum tk_status text_event_missed(struct text_sink *s, const struct tk_event *ev,
+						    size_t si)
+{
+	struct tk_event copy;
+	enum tk_status st;
+
+	st = model_event_values(ev); /* into ev: decode before copying */
+	copy = *ev;
+	copy.missed = model_missed_add(s->missed[si], ev->missed);
+	s->missed[si] = 0;
+	return st < 0 ? st : tk_printer_print(s->p, &copy);
+}
+
 static enum tk_status text_event(void *state, const struct tk_event *ev)
 {
 	struct text_sink *s = state;
 	size_t si = ev->stream->index;
-	enum tk_status st;
 
-	if (si < s->n_streams && s->missed[si]) {
-		/* losses before dropped events: shown with this one, as trace.dat does */
-		struct tk_event copy;
-
-		st = model_event_values(ev); /* into ev: decode before copying */
-		copy = *ev;
-		copy.missed = model_missed_add(s->missed[si], ev->missed);
-		s->missed[si] = 0;
-		return st < 0 ? st : tk_printer_print(s->p, &copy);
-	}
+	if (si < s->n_streams && s->missed[si]) /* out of line: no frame for the usual case */
+		return text_event_missed(s, ev, si);
 	return tk_printer_print(s->p, ev);
 }
 

@@ -139,6 +139,22 @@ static void test_fmt_ascii8_every_value(void **state)
 	}
 }
 
+static void test_fmt_ascii4_every_value(void **state)
+{
+	char want[5], got[4];
+	uint32_t v;
+
+	(void) state;
+	for (v = 0; v < 10000; v++) {
+		snprintf(want, sizeof(want), "%04u", v);
+		tk_store_u32(got, fmt_ascii4(v), TK_BYTE_ORDER_LE);
+		if (memcmp(got, want, 4)) {
+			print_error("fmt_ascii4(%u): got \"%.4s\", want \"%s\"\n", v, got, want);
+			fail();
+		}
+	}
+}
+
 static void test_fmt_u64_i64_every_small_value(void **state)
 {
 	int64_t v;
@@ -497,7 +513,7 @@ static void check_double(double v)
 /*
  * %g, as babeltrace2 prints floating-point fields: special values, exact ties (which round
  * to even in glibc), carries into a new digit, both notations and their boundaries, and a
- * million random bit patterns (every exponent, denormals included).
+ * million random bit patterns (every exponent) and denormals of every length.
  */
 static void test_fmt_double_g_matches_snprintf(void **state)
 {
@@ -507,7 +523,8 @@ static void test_fmt_double_g_matches_snprintf(void **state)
 		999999.5, 1e6, 1234567.0, 0.000123456, 2.5, 1.5, 0.15, 9.9999949, 9.9999951, 1e100,
 		1e-100, 1.7976931348623157e308, 4.9e-324, 2.2250738585072014e-308, 3.0517578125e-05,
 		65536.5, 100000.5, 3.14159265, 1234565.0, 1234575.0, 12345.25, 12345.75, 0.03125,
-		7.62939453125e-06, 0.000244140625,
+		7.62939453125e-06, 0.000244140625, 1e-310, 1.5e-323, 9.8813129168249309e-324,
+		-6.94279e-82, 6.942785e-82, 1.234565e200, 9.999995e-300, 1e300, 1.2345650000000001e22,
 	};
 	/* clang-format on */
 	uint64_t seed = UINT64_C(0x243f6a8885a308d3);
@@ -528,6 +545,13 @@ static void test_fmt_double_g_matches_snprintf(void **state)
 
 		memcpy(&d, &bits, sizeof(d));
 		check_double(d);
+		/* subnormals, whose first guess of the exponent comes from their top bit */
+		{
+			uint64_t sub = (bits & ((UINT64_C(1) << 52) - 1)) >> (bits >> 58);
+
+			memcpy(&d, &sub, sizeof(d));
+			check_double(d);
+		}
 		/* values with few significant digits, where ties and carries happen */
 		check_double((double) (int64_t) (bits % 20000001 - 10000000) /
 			     (double) (UINT64_C(1) << (bits >> 58)));
@@ -548,6 +572,7 @@ int main(void)
 		cmocka_unit_test(test_fmt_u64_powers_of_ten_and_neighbours),
 		cmocka_unit_test(test_fmt_u64_known_strings),
 		cmocka_unit_test(test_fmt_ascii8_every_value),
+		cmocka_unit_test(test_fmt_ascii4_every_value),
 		cmocka_unit_test(test_fmt_u64_i64_every_small_value),
 		cmocka_unit_test(test_fmt_u64_random_values),
 		cmocka_unit_test(test_fmt_i64_extremes_and_boundaries),
