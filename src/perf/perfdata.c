@@ -8,6 +8,7 @@
 #include <string.h>
 
 #include "../common/error.h"
+#include "../common/vec.h"
 #include "perfdata.h"
 
 #define FILE_HEADER_SIZE 104u
@@ -32,8 +33,9 @@ struct perfdata {
 	size_t size;
 	enum tk_byte_order bo;
 	int pipe;
-	struct perf_attr *attrs;
-	size_t n_attrs, attrs_cap;
+	struct vec attr_vec;	 /* struct perf_attr */
+	struct perf_attr *attrs; /* attr_vec's, as an array */
+	size_t n_attrs;
 	struct id_entry *idmap; /* sorted by id */
 	size_t n_idmap;
 	uint64_t data_off, data_end;
@@ -77,17 +79,14 @@ static enum tk_status bad(const char *part, uint64_t off, const char *reason)
 
 static struct perf_attr *attr_add(struct perfdata *pd)
 {
-	if (pd->n_attrs == pd->attrs_cap) {
-		size_t cap = pd->attrs_cap ? pd->attrs_cap * 2 : 8;
-		struct perf_attr *p = realloc(pd->attrs, cap * sizeof(*p));
+	struct perf_attr *a = vec_push(&pd->attr_vec, sizeof(*a));
 
-		if (!p)
-			return NULL;
-		pd->attrs = p;
-		pd->attrs_cap = cap;
-	}
-	memset(&pd->attrs[pd->n_attrs], 0, sizeof(pd->attrs[0]));
-	return &pd->attrs[pd->n_attrs++];
+	if (!a)
+		return NULL;
+	memset(a, 0, sizeof(*a));
+	pd->attrs = pd->attr_vec.data;
+	pd->n_attrs = pd->attr_vec.len;
+	return a;
 }
 
 /*
@@ -321,14 +320,7 @@ static enum tk_status open_file_mode(struct perfdata *pd)
 	st = read_attrs(pd, h);
 	if (st >= 0)
 		st = read_features(pd, h);
-	if (st < 0)
-		return st;
-	pd->tracing = pd->feat[PERF_FEAT_TRACING_DATA];
-	pd->tracing_len = pd->feat_len[PERF_FEAT_TRACING_DATA];
-	if (pd->feat[PERF_FEAT_EVENT_DESC])
-		read_event_desc(pd, pd->feat[PERF_FEAT_EVENT_DESC],
-				pd->feat_len[PERF_FEAT_EVENT_DESC]);
-	return TK_OK;
+	return st;
 }
 
 /* ---- records ------------------------------------------------------------------------ */
@@ -441,8 +433,12 @@ static enum tk_status open_pipe_mode(struct perfdata *pd)
 			break;
 		}
 	}
-	if (st < 0)
-		return st;
+	return st < 0 ? st : TK_OK;
+}
+
+/* What both modes take from the feature sections: the tracing data (unless a record gave it). */
+static void read_feature_parts(struct perfdata *pd)
+{
 	if (!pd->tracing && pd->feat[PERF_FEAT_TRACING_DATA]) {
 		pd->tracing = pd->feat[PERF_FEAT_TRACING_DATA];
 		pd->tracing_len = pd->feat_len[PERF_FEAT_TRACING_DATA];
@@ -450,7 +446,6 @@ static enum tk_status open_pipe_mode(struct perfdata *pd)
 	if (pd->feat[PERF_FEAT_EVENT_DESC])
 		read_event_desc(pd, pd->feat[PERF_FEAT_EVENT_DESC],
 				pd->feat_len[PERF_FEAT_EVENT_DESC]);
-	return TK_OK;
 }
 
 /* ---- opening ------------------------------------------------------------------------- */
@@ -463,7 +458,7 @@ void perfdata_close(struct perfdata *pd)
 		return;
 	for (i = 0; i < pd->n_attrs; i++)
 		free(pd->attrs[i].ids);
-	free(pd->attrs);
+	vec_fini(&pd->attr_vec);
 	free(pd->idmap);
 	free(pd);
 }
@@ -488,6 +483,8 @@ enum tk_status perfdata_open(struct perfdata **out, const uint8_t *data, size_t 
 	pd->bo = memcmp(data, magic_le, 8) ? TK_BYTE_ORDER_BE : TK_BYTE_ORDER_LE;
 	pd->pipe = u64_at(pd, data + 8) == PIPE_HEADER_SIZE;
 	st = pd->pipe ? open_pipe_mode(pd) : open_file_mode(pd);
+	if (st >= 0)
+		read_feature_parts(pd);
 	if (st >= 0 && !pd->n_attrs)
 		st = bad("attributes", pd->pipe ? PIPE_HEADER_SIZE : 24, "no event attribute");
 	if (st >= 0)

@@ -986,7 +986,9 @@ enum tk_status tracedat_open(struct tracedat **out, const char *path)
 	return TK_OK;
 }
 
-enum tk_status tracedat_open_mem(struct tracedat **out, const uint8_t *data, size_t size)
+/* Open @size bytes at @data, kept by the caller: a file, or with @tracing_only perf's part. */
+static enum tk_status open_borrowed(struct tracedat **out, const uint8_t *data, size_t size,
+				    int tracing_only)
 {
 	struct tracedat *td = NULL;
 	enum tk_status st;
@@ -996,32 +998,26 @@ enum tk_status tracedat_open_mem(struct tracedat **out, const uint8_t *data, siz
 	if (st < 0)
 		return st;
 	mfile_borrow(&tracedat_priv(td)->mf, data, size);
-	st = parse(td, 0);
+	st = parse(td, tracing_only);
 	if (st < 0) {
 		tracedat_close(td);
-		return TK_FAIL(st, "Cannot open trace.dat data: size=%zu", size);
+		return TK_FAIL(st,
+			       tracing_only ? "Cannot read tracing data: size=%zu"
+					    : "Cannot open trace.dat data: size=%zu",
+			       size);
 	}
 	*out = td;
 	return TK_OK;
 }
 
+enum tk_status tracedat_open_mem(struct tracedat **out, const uint8_t *data, size_t size)
+{
+	return open_borrowed(out, data, size, 0);
+}
+
 enum tk_status tracedat_open_tracing_data(struct tracedat **out, const uint8_t *data, size_t size)
 {
-	struct tracedat *td = NULL;
-	enum tk_status st;
-
-	TK_ASSERT_PRE(out && (data || !size));
-	st = create(&td);
-	if (st < 0)
-		return st;
-	mfile_borrow(&tracedat_priv(td)->mf, data, size);
-	st = parse(td, 1);
-	if (st < 0) {
-		tracedat_close(td);
-		return TK_FAIL(st, "Cannot read tracing data: size=%zu", size);
-	}
-	*out = td;
-	return TK_OK;
+	return open_borrowed(out, data, size, 1);
 }
 
 void tracedat_close(struct tracedat *td)
