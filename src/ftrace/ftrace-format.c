@@ -861,23 +861,31 @@ static enum tk_status add_event(struct ftrace_ctx *ctx, struct ftrace_event *ev)
 	return TK_OK;
 }
 
+/* The fields @p read, copied into the context's arena as @ev's; -1 when out of memory. */
+static int take_fields(struct fmt_parser *p, struct ftrace_ctx *ctx, struct ftrace_event *ev)
+{
+	size_t n = p->fields.len;
+
+	ev->fields = n ? arena_alloc(&ctx->arena, n * sizeof(*ev->fields)) : NULL;
+	ev->n_fields = ev->fields ? (uint32_t) n : 0;
+	if (!ev->fields)
+		return n ? -1 : 0;
+	memcpy(ev->fields, p->fields.data, n * sizeof(*ev->fields));
+	return 0;
+}
+
 /* Copy what was read into the arena and add it to the context, failed or not. */
 static enum tk_status commit_event(struct fmt_parser *p, struct ftrace_ctx *ctx,
 				   struct ftrace_event *tmpl, struct ftrace_event **out)
 {
 	struct ftrace_event *ev = arena_alloc(&ctx->arena, sizeof(*ev));
-	size_t n = p->fields.len;
 
 	if (!ev)
 		return fmt_nomem(p);
 	*ev = *tmpl;
 	ev->system = arena_strdup(&ctx->arena, p->system);
-	ev->fields = n ? arena_alloc(&ctx->arena, n * sizeof(*ev->fields)) : NULL;
-	if (!ev->system || (n && !ev->fields))
+	if (!ev->system || take_fields(p, ctx, ev) < 0)
 		return fmt_nomem(p);
-	if (n)
-		memcpy(ev->fields, p->fields.data, n * sizeof(*ev->fields));
-	ev->n_fields = (uint32_t) n;
 	if (add_event(ctx, ev) < 0)
 		return fmt_nomem(p);
 	if (out)
@@ -1032,7 +1040,6 @@ void ftrace_event_load_slow(const struct ftrace_ctx *cctx, const struct ftrace_e
 	struct fmt_parser p = {0};
 	size_t depth = error_depth();
 	enum tk_status st;
-	size_t n;
 
 	pthread_mutex_lock(&ctx->lock);
 	if (!__atomic_load_n(&ev->pending, __ATOMIC_ACQUIRE)) {
@@ -1044,15 +1051,11 @@ void ftrace_event_load_slow(const struct ftrace_ctx *cctx, const struct ftrace_e
 	p.lx.line = ev->body_line;
 	p.event = ev->name;
 	st = parse_body(&p, ctx, ev);
-	n = p.fields.len;
-	ev->fields = n ? arena_alloc(&ctx->arena, n * sizeof(*ev->fields)) : NULL;
-	if (st == TK_ERR_NOMEM || (n && !ev->fields)) {
-		ev->flags |= FTRACE_EVENT_FAILED;
-		n = 0;
+	if (st == TK_ERR_NOMEM || take_fields(&p, ctx, ev) < 0) {
+		ev->flags |= FTRACE_EVENT_FAILED; /* out of memory: its records print raw */
+		ev->fields = NULL;
+		ev->n_fields = 0;
 	}
-	if (n)
-		memcpy(ev->fields, p.fields.data, n * sizeof(*ev->fields));
-	ev->n_fields = (uint32_t) n;
 	ctx->n_formats_loaded++;
 	parser_fini(&p);
 	error_truncate(depth);

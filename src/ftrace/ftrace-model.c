@@ -141,13 +141,25 @@ static struct model_fc *fields_fc(struct arena *a, const struct ftrace_event *ev
 	return fc;
 }
 
-enum tk_status ftrace_model_event_class(struct arena *a, const struct ftrace_ctx *ctx,
-					struct ftrace_event *fev, struct tk_event_class *ec)
+static void class_names(const struct ftrace_event *fev, struct tk_event_class *ec)
 {
 	ec->name = fev->name;
 	ec->system = fev->system;
 	ec->id = fev->id;
-	ec->fmt = fev;
+	ec->fmt = (void *) fev;
+}
+
+void ftrace_model_event_class_declare(const struct ftrace_event *fev, struct tk_event_class *ec)
+{
+	class_names(fev, ec);
+	ec->pending = 1;
+}
+
+enum tk_status ftrace_model_event_class(struct arena *a, const struct ftrace_ctx *ctx,
+					struct ftrace_event *fev, struct tk_event_class *ec)
+{
+	ftrace_event_load(ctx, fev);
+	class_names(fev, ec);
 	ec->payload = fields_fc(a, fev, fev->n_common, fev->n_fields - fev->n_common, ctx->bo);
 	ec->common = fev->n_common ? fields_fc(a, fev, 0, fev->n_common, ctx->bo) : NULL;
 	if (!ec->payload || (fev->n_common && !ec->common))

@@ -35,8 +35,15 @@ struct model_fc *ftrace_model_int_fc(struct arena *a, uint32_t bytes, int is_sig
 				     enum tk_byte_order bo);
 
 /*
- * Make @ec the event class of @fev, a format of @ctx: its name, system and id, fmt = @fev,
- * the event's own fields as the payload and the common ones as the common scope (NULL when
+ * Name @ec after @fev (name, system, id, fmt = @fev) and mark it pending: the reader makes
+ * the rest with ftrace_model_event_class() when an event of it is first met
+ * (model_source_ops.class_load), so a declared format is not read past its ID before then.
+ */
+void ftrace_model_event_class_declare(const struct ftrace_event *fev, struct tk_event_class *ec);
+
+/*
+ * Make @ec the event class of @fev, a format of @ctx, read whole first (ftrace_event_load()):
+ * its name, system and id, fmt = @fev, the event's own fields as the payload and the common ones as the common scope (NULL when
  * the format has none), with field classes in @a: integers (pointers in hex), char arrays
  * and __data_loc strings as text, other arrays as arrays (fixed) or sequences (dynamic) of
  * integers. The caller sets the rest (stream class, index).

@@ -295,10 +295,10 @@ enum tk_status ftrace_event_parse(struct ftrace_ctx *ctx, const char *system, co
  * rest (fields, print fmt) is read by ftrace_event_load() when the event is first used. A
  * file of 2,300 formats (trace-cmd record -e all) opens in the time of its few used ones.
  * @text is borrowed and must outlive @ctx. Declare before ftrace_ctx_finish(), which sorts
- * the events declared by ID (ftrace_event_parse() keeps them sorted as it adds). Errors: those of ftrace_event_parse() before the
- * ID (no event is added then); whether the rest reads is known only once it is loaded, and
- * a rest that does not read makes the event FTRACE_EVENT_FAILED, as ftrace_event_parse()
- * does.
+ * the events declared by ID (ftrace_event_parse() keeps them sorted as it adds). Errors:
+ * those of ftrace_event_parse() before the ID (no event is added then); whether the rest
+ * reads is known only once it is loaded, and a rest that does not read makes the event
+ * FTRACE_EVENT_FAILED, as ftrace_event_parse() does.
  */
 enum tk_status ftrace_event_declare(struct ftrace_ctx *ctx, const char *system, const char *text,
 				    size_t len);

@@ -394,8 +394,8 @@ struct model_source_ops {
 				     const struct model_env_out *out);
 	/*
 	 * Make the rest of a pending class (tk_event_class.pending), or NULL when the source
-	 * makes none: called once per class, under the source's own lock (any thread), by
-	 * model_class_load(), which then clears pending.
+	 * makes none: called once per class, from any thread, by model_class_load() under the
+	 * model's lock of class loads, which then clears pending.
 	 */
 	enum tk_status (*class_load)(struct tk_event_class *ec);
 };

@@ -381,13 +381,7 @@ static enum tk_status build_model(struct tk_source *src, struct td_source *ts, c
 			ec->sc = sc;
 			if (i < ts->ctx.n_events) {
 				/* its fields when an event of it is met: td_class_load() */
-				const struct ftrace_event *fev = ts->ctx.events[i];
-
-				ec->name = fev->name;
-				ec->system = fev->system;
-				ec->id = fev->id;
-				ec->fmt = (void *) fev;
-				ec->pending = 1;
+				ftrace_model_event_class_declare(ts->ctx.events[i], ec);
 			} else {
 				/* name and fmt NULL: "[UNKNOWN EVENT]" */
 				st = ftrace_model_unknown_class(a, &ts->ctx, ec);
@@ -420,13 +414,12 @@ static enum tk_status build_model(struct tk_source *src, struct td_source *ts, c
 	return TK_OK;
 }
 
-/* model_source_ops.class_load: the format read whole, then its class (ftrace-model.c) */
+/* model_source_ops.class_load: the class of a declared format (ftrace-model.c) */
 static enum tk_status td_class_load(struct tk_event_class *ec)
 {
 	struct tk_source *src = ec->sc->source;
 	struct td_source *ts = src->fmt;
 
-	ftrace_event_load(&ts->ctx, ec->fmt);
 	return ftrace_model_event_class(&src->arena, &ts->ctx, ec->fmt, ec);
 }
 

@@ -833,32 +833,12 @@ static enum tk_status open_tracing_only(struct tracedat_open *o, struct tracedat
 	return TK_OK;
 }
 
-/* Magic, "tracing", version, endianness, long size, page size (sections 2 and 4). */
-static enum tk_status read_file_header(struct tracedat_open *o, struct tracedat_cur *c)
+/* The file version, a decimal number read the way strtol would: 6 or 7. */
+static enum tk_status version_number(const char *version, int *out)
 {
-	struct tracedat_info *in = o->info;
-	const uint8_t *magic, *tracing;
-	const char *version = NULL, *s;
 	unsigned long v = 0;
-	uint8_t endian;
+	const char *s;
 
-	if (tracedat_cur_bytes(c, 3, &magic, "header") < 0 ||
-	    tracedat_cur_bytes(c, 7, &tracing, "header") < 0)
-		return TK_FAIL(TK_ERR_FORMAT,
-			       "Cannot read trace.dat header: size=%zu, reason=file "
-			       "too short",
-			       o->size);
-	if (memcmp(magic, "\x17\x08\x44", 3) || memcmp(tracing, "tracing", 7))
-		return TK_FAIL(TK_ERR_FORMAT,
-			       "Cannot read trace.dat header: offset=0, reason=no trace.dat magic");
-	if (tracedat_cur_cstr(c, &version, "version") < 0)
-		return TK_ERR_FORMAT;
-	if (o->tracing_only) {
-		/* perf's "0.5" or "0.6": the parts of a v6 file, without its CPU data */
-		in->version = 6;
-		version = "6";
-	}
-	/* a decimal number, read the way strtol would */
 	for (s = version; *s == ' ' || *s == '\t'; s++)
 		;
 	if (*s < '0' || *s > '9')
@@ -872,7 +852,34 @@ static enum tk_status read_file_header(struct tracedat_open *o, struct tracedat_
 			       "Cannot read trace.dat header: version=%lu, reason=only versions 6 "
 			       "and 7 are supported",
 			       v);
-	in->version = (int) v;
+	*out = (int) v;
+	return TK_OK;
+}
+
+/* Magic, "tracing", version, endianness, long size, page size (sections 2 and 4). */
+static enum tk_status read_file_header(struct tracedat_open *o, struct tracedat_cur *c)
+{
+	struct tracedat_info *in = o->info;
+	const uint8_t *magic, *tracing;
+	const char *version = NULL;
+	enum tk_status st;
+	uint8_t endian;
+
+	if (tracedat_cur_bytes(c, 3, &magic, "header") < 0 ||
+	    tracedat_cur_bytes(c, 7, &tracing, "header") < 0)
+		return TK_FAIL(TK_ERR_FORMAT,
+			       "Cannot read trace.dat header: size=%zu, reason=file "
+			       "too short",
+			       o->size);
+	if (memcmp(magic, "\x17\x08\x44", 3) || memcmp(tracing, "tracing", 7))
+		return TK_FAIL(TK_ERR_FORMAT,
+			       "Cannot read trace.dat header: offset=0, reason=no trace.dat magic");
+	if (tracedat_cur_cstr(c, &version, "version") < 0)
+		return TK_ERR_FORMAT;
+	if (o->tracing_only)
+		in->version = 6; /* perf's "0.5" or "0.6": the parts of a v6 file, no CPU data */
+	else if ((st = version_number(version, &in->version)) < 0)
+		return st;
 	if (tracedat_cur_u8(c, &endian, "header") < 0 ||
 	    tracedat_cur_u8(c, &in->header_long_size, "header") < 0)
 		return TK_ERR_FORMAT;
