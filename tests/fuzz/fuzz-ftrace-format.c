@@ -9,6 +9,8 @@
  * mode bits 0-2 pick the reader: 0 a format file of system "ftrace" (its quirks on), 1 of
  * system "sched", 2 header_page, 3 kallsyms, 4 printk_formats, 5 saved_cmdlines, 6 and 7
  * several format files separated by NUL bytes (6 also reads the last part as kallsyms).
+ * Modes 0 and 1 also read the file declared then loaded, as the trace.dat reader does, and
+ * trap unless that gives what the whole parse gave.
  * Bit 7: big-endian context; bit 6: long size 4. The text itself serves as the record for the
  * field readers, so a dynamic field that claims bytes outside it shows under ASan. It must
  * never crash, hang or leak.
@@ -108,6 +110,57 @@ static int str_differ(const char *a, const char *b)
 	return (a == NULL) != (b == NULL) || (a && strcmp(a, b));
 }
 
+/* Whether @x_ctx and @b_ctx hold the same events: ids, names, print fmts, flags, fields. */
+static int same_events(const struct ftrace_ctx *x_ctx, const struct ftrace_ctx *b_ctx)
+{
+	size_t i;
+
+	if (x_ctx->n_events != b_ctx->n_events)
+		return 0;
+	for (i = 0; i < x_ctx->n_events; i++) {
+		const struct ftrace_event *a = x_ctx->events[i], *b = b_ctx->events[i];
+
+		if (a->id != b->id || a->n_fields != b->n_fields || a->n_common != b->n_common ||
+		    a->flags != b->flags || str_differ(a->name, b->name) ||
+		    str_differ(a->print_fmt, b->print_fmt))
+			return 0;
+		for (uint32_t k = 0; k < a->n_fields; k++) {
+			const struct ftrace_field *x = &a->fields[k], *y = &b->fields[k];
+
+			if (str_differ(x->name, y->name) || str_differ(x->type, y->type) ||
+			    x->offset != y->offset || x->size != y->size ||
+			    x->arraylen != y->arraylen || x->elemsize != y->elemsize ||
+			    x->flags != y->flags)
+				return 0;
+		}
+	}
+	return 1;
+}
+
+/*
+ * The format file @text declared as far as its ID (ftrace_event_declare(), what the trace.dat
+ * reader does) and loaded (ftrace_event_load(), at the first event met), which must give the
+ * events, fields and flags ftrace_event_parse() gave in @eager.
+ */
+static void same_when_declared(const struct ftrace_ctx *eager, const char *system, const char *text,
+			       size_t len)
+{
+	struct ftrace_ctx ctx;
+	size_t i;
+
+	ftrace_ctx_init(&ctx, eager->bo);
+	ctx.long_size = eager->long_size;
+	if (ftrace_event_declare(&ctx, system, text, len) < 0)
+		error_reset(); /* no name or ID: nothing declared, as nothing was parsed */
+	if (ftrace_ctx_finish(&ctx) < 0)
+		__builtin_trap();
+	for (i = 0; i < ctx.n_events; i++)
+		ftrace_event_load(&ctx, ctx.events[i]);
+	if (!same_events(&ctx, eager) || ctx.n_formats_loaded != ctx.n_events)
+		__builtin_trap();
+	ftrace_ctx_fini(&ctx);
+}
+
 /*
  * The format file @text read again with every field line taken the general way, which must
  * give what the usual-line reader gave (ftrace-format.c reads most lines without tokens):
@@ -119,7 +172,6 @@ static void same_both_ways(const struct ftrace_ctx *fast, enum tk_byte_order bo,
 	struct ftrace_ctx ctx;
 	struct ftrace_event *ev = NULL;
 	char cause[512];
-	size_t i;
 
 	snprintf(cause, sizeof(cause), "%s", tk_error_count() ? tk_error_cause(0) : "");
 	error_reset();
@@ -127,26 +179,8 @@ static void same_both_ways(const struct ftrace_ctx *fast, enum tk_byte_order bo,
 	ctx.long_size = long_size;
 	ctx.format_general_only = 1;
 	if (ftrace_event_parse(&ctx, system, text, len, &ev) != want ||
-	    strcmp(cause, tk_error_count() ? tk_error_cause(0) : "") ||
-	    ctx.n_events != fast->n_events)
+	    strcmp(cause, tk_error_count() ? tk_error_cause(0) : "") || !same_events(&ctx, fast))
 		__builtin_trap();
-	for (i = 0; i < ctx.n_events; i++) {
-		const struct ftrace_event *a = ctx.events[i], *b = fast->events[i];
-
-		if (a->id != b->id || a->n_fields != b->n_fields || a->n_common != b->n_common ||
-		    a->flags != b->flags || str_differ(a->name, b->name) ||
-		    str_differ(a->print_fmt, b->print_fmt))
-			__builtin_trap();
-		for (uint32_t k = 0; k < a->n_fields; k++) {
-			const struct ftrace_field *x = &a->fields[k], *y = &b->fields[k];
-
-			if (str_differ(x->name, y->name) || str_differ(x->type, y->type) ||
-			    x->offset != y->offset || x->size != y->size ||
-			    x->arraylen != y->arraylen || x->elemsize != y->elemsize ||
-			    x->flags != y->flags)
-				__builtin_trap();
-		}
-	}
 	ftrace_ctx_fini(&ctx);
 }
 
@@ -174,6 +208,7 @@ int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
 		enum tk_status st = ftrace_event_parse(&ctx, systems[mode & 1], text, len, NULL);
 
 		same_both_ways(&ctx, ctx.bo, ctx.long_size, systems[mode & 1], text, len, st);
+		same_when_declared(&ctx, systems[mode & 1], text, len);
 		break;
 	}
 	case 2:
