@@ -344,6 +344,75 @@ static void test_nested_struct_and_struct_array(void **state)
 	assert_int_equal(eventheader_next(&en), TK_END);
 }
 
+/*
+ * A constant-count array of 2 structs: the member definitions follow the count in the
+ * metadata and are read again for the second element (the reference decoder re-reads them
+ * from the count's bytes there; tracekit does not follow it into that).
+ */
+static void test_constant_array_of_structs(void **state)
+{
+	struct eventheader_enum en;
+	struct eventheader_item it;
+	struct ev e;
+
+	(void) state;
+	ev_init(&e, 0, 5, "CStructs");
+	ev_field(&e, "pair", 1 | 0x20, 1, 0);
+	ev_meta_u16(&e, 2);
+	ev_field(&e, "v", 3, -1, 0);
+	ev_field(&e, "end", 2, -1, 0);
+	ev_pay(&e, 0x1111, 2);
+	ev_pay(&e, 0x2222, 2);
+	ev_pay(&e, 9, 1);
+	ev_finish(&e);
+
+	assert_int_equal(start(&en, "Prov_L5K0", &e), TK_OK);
+	expect_item(&en, EVENTHEADER_STATE_ARRAY_BEGIN, "pair", &it);
+	assert_int_equal(it.array_count, 2);
+	assert_int_equal(it.array_flags, 0x20);
+	expect_item(&en, EVENTHEADER_STATE_STRUCT_BEGIN, "pair", &it);
+	expect_item(&en, EVENTHEADER_STATE_VALUE, "v", &it);
+	assert_memory_equal(it.value, "\x11\x11", 2);
+	expect_item(&en, EVENTHEADER_STATE_STRUCT_END, "pair", &it);
+	expect_item(&en, EVENTHEADER_STATE_STRUCT_BEGIN, "pair", &it);
+	assert_int_equal(it.array_index, 1);
+	expect_item(&en, EVENTHEADER_STATE_VALUE, "v", &it);
+	assert_memory_equal(it.value, "\x22\x22", 2);
+	expect_item(&en, EVENTHEADER_STATE_STRUCT_END, "pair", &it);
+	expect_item(&en, EVENTHEADER_STATE_ARRAY_END, "pair", &it);
+	expect_item(&en, EVENTHEADER_STATE_VALUE, "end", &it);
+	assert_int_equal(it.value[0], 9);
+	assert_int_equal(eventheader_next(&en), TK_END);
+}
+
+/* An empty array of structs: its member definitions, nested ones too, are skipped. */
+static void test_empty_array_of_structs_skips_members(void **state)
+{
+	struct eventheader_enum en;
+	struct eventheader_item it;
+	struct ev e;
+
+	(void) state;
+	ev_init(&e, 0, 5, "Empty");
+	ev_field(&e, "none", 1 | 0x40, 2, 0);
+	ev_field(&e, "inner", 1, 1, 0);
+	ev_field(&e, "c", 2 | 0x20, -1, 0);
+	ev_meta_u16(&e, 4);
+	ev_field(&e, "z", 7, -1, 0);
+	ev_field(&e, "after", 2, -1, 0);
+	ev_pay(&e, 0, 2);
+	ev_pay(&e, 0x5A, 1);
+	ev_finish(&e);
+
+	assert_int_equal(start(&en, "Prov_L5K0", &e), TK_OK);
+	expect_item(&en, EVENTHEADER_STATE_ARRAY_BEGIN, "none", &it);
+	assert_int_equal(it.array_count, 0);
+	expect_item(&en, EVENTHEADER_STATE_ARRAY_END, "none", &it);
+	expect_item(&en, EVENTHEADER_STATE_VALUE, "after", &it);
+	assert_int_equal(it.value[0], 0x5A);
+	assert_int_equal(eventheader_next(&en), TK_END);
+}
+
 static void test_activity_ids(void **state)
 {
 	static const uint8_t ids[32] = {1,  2,	3,  4,	5,  6,	7,  8,	9,  10, 11,
@@ -700,6 +769,8 @@ int main(void)
 		cmocka_unit_test(test_big_endian_header_and_values),
 		cmocka_unit_test(test_arrays_of_each_kind),
 		cmocka_unit_test(test_nested_struct_and_struct_array),
+		cmocka_unit_test(test_constant_array_of_structs),
+		cmocka_unit_test(test_empty_array_of_structs_skips_members),
 		cmocka_unit_test(test_activity_ids),
 		cmocka_unit_test(test_truncated_payload),
 		cmocka_unit_test(test_unterminated_zstring),
