@@ -14,7 +14,6 @@
  */
 #include <arpa/inet.h>
 #include <assert.h>
-#include <inttypes.h>
 #include <math.h>
 #include <stdio.h>
 #include <stdlib.h>
@@ -522,19 +521,43 @@ static void put_errno(struct out *o, uint32_t v, bool json)
 /* Seconds since 1970 as "YYYY-MM-DDThh:mm:ss" (UTC), or "TIME(n)" beyond the C library's. */
 static void put_time(struct out *o, int64_t v, bool json)
 {
-	char buf[48];
+	char *p = room(o, 48), *q;
 	struct tm tm;
 	time_t t = (time_t) v;
-	int n;
+	int year;
 
-	if ((int64_t) t == v && gmtime_r(&t, &tm))
-		n = snprintf(buf, sizeof(buf), "%04d-%02d-%02dT%02d:%02d:%02d", 1900 + tm.tm_year,
-			     1 + tm.tm_mon, tm.tm_mday, tm.tm_hour, tm.tm_min, tm.tm_sec);
-	else
-		n = snprintf(buf, sizeof(buf), "TIME(%" PRId64 ")", v);
-	put_quote_if(o, json);
-	put(o, buf, (size_t) n);
-	put_quote_if(o, json);
+	if (!p)
+		return;
+	q = p;
+	if (json)
+		*q++ = '"';
+	if ((int64_t) t == v && gmtime_r(&t, &tm)) {
+		year = 1900 + tm.tm_year; /* printf's %04d: the sign counts in the width */
+		if (year < 0) {
+			*q++ = '-';
+			q += fmt_u64_pad(q, (uint64_t) - (int64_t) year, 3);
+		} else {
+			q += fmt_u64_pad(q, (uint64_t) year, 4);
+		}
+		*q++ = '-';
+		q += fmt_u64_pad(q, (uint64_t) tm.tm_mon + 1, 2);
+		*q++ = '-';
+		q += fmt_u64_pad(q, (uint64_t) tm.tm_mday, 2);
+		*q++ = 'T';
+		q += fmt_u64_pad(q, (uint64_t) tm.tm_hour, 2);
+		*q++ = ':';
+		q += fmt_u64_pad(q, (uint64_t) tm.tm_min, 2);
+		*q++ = ':';
+		q += fmt_u64_pad(q, (uint64_t) tm.tm_sec, 2);
+	} else {
+		memcpy(q, "TIME(", 5);
+		q += 5;
+		q += fmt_i64(q, v);
+		*q++ = ')';
+	}
+	if (json)
+		*q++ = '"';
+	commit(o, q);
 }
 
 /*
@@ -600,7 +623,9 @@ static size_t fmt_shortest(char *dst, double d, bool single)
 			memcpy(q, digits + 1, (size_t) nd - 1);
 			q += nd - 1;
 		}
-		q += sprintf(q, "e%c%02d", exp < 0 ? '-' : '+', exp < 0 ? -exp : exp);
+		*q++ = 'e';
+		*q++ = exp < 0 ? '-' : '+';
+		q += fmt_u64_pad(q, (uint64_t) (exp < 0 ? -exp : exp), 2);
 	}
 	return (size_t) (q - dst);
 }
