@@ -602,7 +602,10 @@ static size_t fmt_shortest(char *dst, double d, bool single)
 	else
 		fixed_len = (size_t) (1 + 1 + (-exp - 1) + nd);
 	if (fixed_len <= sci_len) {
-		if (exp >= 0) {
+		if (exp >= 0 && nd <= exp + 1) {
+			/* an integer: std::to_chars() writes all its exact digits, not zeros */
+			q += snprintf(q, 32, "%.0f", d);
+		} else if (exp >= 0) {
 			for (i = 0; i <= exp || i < nd; i++) {
 				if (i == exp + 1)
 					*q++ = '.';

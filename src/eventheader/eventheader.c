@@ -221,7 +221,9 @@ enum tk_status eventheader_start(struct eventheader_enum *e, const char *tp_name
 /*
  * Read a field definition's type bytes at metadata offset @pos: encoding, then the format
  * when the encoding's chain bit is set, then the tag when the format's is. Sets
- * top.next_off past them. Returns -1 when the metadata ends inside them.
+ * top.next_off past them. Returns -1 when the metadata ends inside them, or when the
+ * encoding is 0 with no array flag (the reference decoder rejects it while reading the
+ * definition, even among the skipped members of an empty array of structs).
  */
 static int read_type(struct eventheader_enum *e, uint16_t pos, uint8_t *enc, uint8_t *fmt,
 		     uint16_t *tag)
@@ -241,6 +243,8 @@ static int read_type(struct eventheader_enum *e, uint16_t pos, uint8_t *enc, uin
 		}
 	}
 	e->top.next_off = pos;
+	if ((en & (uint8_t) ~EVENTHEADER_ENC_CHAIN) == EVENTHEADER_ENC_INVALID)
+		return -1; /* encoding 0 without array flags: damage, as in the reference */
 	*enc = en & (uint8_t) ~EVENTHEADER_ENC_CHAIN;
 	*fmt = fm & (uint8_t) ~EVENTHEADER_FMT_CHAIN;
 	*tag = tg;

@@ -6,7 +6,8 @@
 # (../../shared/reference/eventheader.md): the 8-byte header, extension blocks (activity IDs,
 # metadata: event name, then per field its name, encoding, format, tag, constant count), then
 # the payload. One event per group of encodings, both byte orders, arrays of each kind,
-# nested structs, and a truncated event. crash-* seeds are fuzzer findings. Run from this
+# nested structs, and a truncated event. crash-* seeds are fuzzer findings, diff-* ones
+# fuzzer inputs on which the JSON once differed from the reference decoder's. Run from this
 # directory:
 #   python3 make-eh-seeds.py
 import os

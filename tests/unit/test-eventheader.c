@@ -413,6 +413,28 @@ static void test_empty_array_of_structs_skips_members(void **state)
 	assert_int_equal(eventheader_next(&en), TK_END);
 }
 
+/* A member definition of encoding 0 is damage even where it is skipped. */
+static void test_encoding_0_definition_is_damage(void **state)
+{
+	struct eventheader_enum en;
+	struct eventheader_item it;
+	struct ev e;
+
+	(void) state;
+	ev_init(&e, 0, 5, "Zero");
+	ev_field(&e, "none", 1 | 0x40, 1, 0);
+	ev_field(&e, "bad", 0, 1, 0);
+	ev_pay(&e, 0, 2);
+	ev_finish(&e);
+
+	assert_int_equal(start(&en, "Prov_L5K0", &e), TK_OK);
+	expect_item(&en, EVENTHEADER_STATE_ARRAY_BEGIN, "none", &it);
+	expect_item(&en, EVENTHEADER_STATE_ARRAY_END, "none", &it);
+	assert_int_equal(eventheader_next(&en), TK_ERR_FORMAT);
+	assert_int_equal(en.error, EVENTHEADER_ERROR_INVALID_DATA);
+	error_reset();
+}
+
 static void test_activity_ids(void **state)
 {
 	static const uint8_t ids[32] = {1,  2,	3,  4,	5,  6,	7,  8,	9,  10, 11,
@@ -636,6 +658,15 @@ static void test_json_values_of_fixed_sizes(void **state)
 			    "\"\xfe\x83\xbf\xbf\xaf\xb7\xbc\"");
 	assert_string_equal(json_of("\x00\x00\x00\x00\x00\x00\xf0\x3f", 8, 5, 8, LE), "1");
 	assert_string_equal(json_of("\x00\x00\x00\x00\x00\x00\x59\x40", 8, 5, 8, LE), "100");
+	/*
+	 * integers in fixed notation get their exact digits (2^63, 2^33 as a float), and 2^70
+	 * is fixed too: 22 characters either way, and a tie goes to fixed
+	 */
+	assert_string_equal(json_of("\x00\x00\x00\x00\x00\x00\xe0\x43", 8, 5, 8, LE),
+			    "9223372036854775808");
+	assert_string_equal(json_of("\x00\x00\x00\x50", 4, 4, 8, LE), "8589934592");
+	assert_string_equal(json_of("\x00\x00\x00\x00\x00\x00\x50\x44", 8, 5, 8, LE),
+			    "1180591620717411303424");
 	assert_string_equal(json_of("\x00\x00\x00\x00\x00\x00\x00\x80", 8, 5, 8, LE), "-0");
 	assert_string_equal(json_of("\x3f\xf8\x00\x00\x00\x00\x00\x00", 8, 5, 8, BE), "1.5");
 	assert_string_equal(json_of("\xff\xff\xff\xff\xff\xff\xff\xff", 8, 5, 2, LE), "-1");
@@ -771,6 +802,7 @@ int main(void)
 		cmocka_unit_test(test_nested_struct_and_struct_array),
 		cmocka_unit_test(test_constant_array_of_structs),
 		cmocka_unit_test(test_empty_array_of_structs_skips_members),
+		cmocka_unit_test(test_encoding_0_definition_is_damage),
 		cmocka_unit_test(test_activity_ids),
 		cmocka_unit_test(test_truncated_payload),
 		cmocka_unit_test(test_unterminated_zstring),
