@@ -5,7 +5,8 @@
 #  - libtracekit exports only names starting with tk_ (hidden visibility by default);
 #  - source folders include only their own folder or folders to their left:
 #    common <- model <- ctf | ftrace <- tracedat <- output <- pipeline <- tools (format folders
-#    never include each other, except tracedat -> ftrace and perf -> ftrace; output includes no format folder:
+#    never include each other, except tracedat -> ftrace and perf -> ftrace; eventheader includes
+#    common only; output includes no format folder:
 #    what a format's own tool prints comes from its reader through the model's text hooks;
 #    pipeline, the entry points that span formats and sinks, such as tk_convert(), sits above
 #    output so it can use the printer without going through its public entry points, which
@@ -39,7 +40,8 @@ allowed() {
 	case $1 in
 	common) echo "" ;;
 	model) echo "common" ;;
-	ctf | ftrace | eventheader) echo "common model" ;;
+	ctf | ftrace) echo "common model" ;;
+	eventheader) echo "common" ;;
 	perf) echo "common model ftrace" ;;
 	tracedat) echo "common model ftrace" ;;
 	output) echo "common model" ;;

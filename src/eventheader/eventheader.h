@@ -1,0 +1,278 @@
+/* SPDX-License-Identifier: MIT */
+/*
+ * EventHeader: the self-describing event encoding of Linux user_events tracepoints
+ * (microsoft/LinuxTracepoints). An event is an 8-byte header, optional extension blocks
+ * (the event's metadata, activity IDs), then a payload whose fields the metadata describes.
+ * Nothing is aligned; every multi-byte number is in the byte order the event's own flags
+ * give. This folder decodes such events from bytes in memory and writes them as the
+ * reference decoder's JSON (eventheader-json.c); it uses src/common only, so every
+ * container (perf.data, trace.dat, CTF) can hand it the bytes that follow a tracepoint's
+ * common fields.
+ *
+ * The enumerator walks the fields in metadata order, one item per call, without allocating:
+ * a scalar value, the start and end of each array (its elements in between), the start and
+ * end of each struct (its members in between, repeated for each element of an array of
+ * structs). Decoding stops at the first damaged byte: the items before it were returned,
+ * then the call that meets it fails with a cause saying where.
+ *
+ *	struct eventheader_enum e;
+ *	struct eventheader_item it;
+ *
+ *	st = eventheader_start(&e, tp_name, tp_name_len, data, size, EVENTHEADER_MOVE_NEXT_LIMIT);
+ *	while (st == TK_OK && (st = eventheader_next(&e)) == TK_OK) {
+ *		eventheader_item_get(&e, &it);
+ *		use(e.state, &it);
+ *	}
+ *	if (st < 0)
+ *		report();	// TK_END means the last field was read
+ *
+ * Facts from ../shared/reference/eventheader.md (layout, limits, the reference decoder's
+ * behaviour); the code is ours.
+ */
+#ifndef TK_EVENTHEADER_EVENTHEADER_H
+#define TK_EVENTHEADER_EVENTHEADER_H
+
+#include <stdbool.h>
+#include <stddef.h>
+#include <stdint.h>
+
+#include <tracekit/status.h>
+
+#include "../common/bytes.h"
+#include "../common/vec.h"
+
+#define EVENTHEADER_HEADER_SIZE 8
+/* a tracepoint name is shorter than this (the kernel's limit counts the NUL) */
+#define EVENTHEADER_NAME_MAX 256
+/* levels of struct nesting the enumerator follows */
+#define EVENTHEADER_NEST_MAX 8
+/* the reference decoder's default number of eventheader_next() calls per event */
+#define EVENTHEADER_MOVE_NEXT_LIMIT 4096
+
+/* eventheader.flags */
+#define EVENTHEADER_FLAG_POINTER64     0x01
+#define EVENTHEADER_FLAG_LITTLE_ENDIAN 0x02
+#define EVENTHEADER_FLAG_EXTENSION     0x04
+
+/* extension block kinds (u16; the top bit says another block follows) */
+#define EVENTHEADER_EXT_METADATA    1
+#define EVENTHEADER_EXT_ACTIVITY_ID 2
+#define EVENTHEADER_EXT_KIND_MASK   0x7FFF
+#define EVENTHEADER_EXT_CHAIN	    0x8000
+
+/* A field's encoding byte: the encoding in the low 5 bits, then the flags. */
+enum eventheader_encoding {
+	EVENTHEADER_ENC_INVALID = 0,
+	EVENTHEADER_ENC_STRUCT = 1,
+	EVENTHEADER_ENC_VALUE8 = 2,
+	EVENTHEADER_ENC_VALUE16 = 3,
+	EVENTHEADER_ENC_VALUE32 = 4,
+	EVENTHEADER_ENC_VALUE64 = 5,
+	EVENTHEADER_ENC_VALUE128 = 6,
+	EVENTHEADER_ENC_ZSTRING_CHAR8 = 7,
+	EVENTHEADER_ENC_ZSTRING_CHAR16 = 8,
+	EVENTHEADER_ENC_ZSTRING_CHAR32 = 9,
+	EVENTHEADER_ENC_STRING16_CHAR8 = 10,
+	EVENTHEADER_ENC_STRING16_CHAR16 = 11,
+	EVENTHEADER_ENC_STRING16_CHAR32 = 12,
+	EVENTHEADER_ENC_BINARY16_CHAR8 = 13,
+	EVENTHEADER_ENC_MAX = 14,
+};
+
+#define EVENTHEADER_ENC_VALUE_MASK 0x1F
+#define EVENTHEADER_ENC_CARRAY	   0x20 /* constant count, a u16 in the metadata */
+#define EVENTHEADER_ENC_VARRAY	   0x40 /* variable count, a u16 in the payload */
+#define EVENTHEADER_ENC_CHAIN	   0x80 /* a format byte follows */
+#define EVENTHEADER_FMT_CHAIN	   0x80 /* a u16 tag follows */
+
+enum eventheader_format {
+	EVENTHEADER_FMT_DEFAULT = 0,
+	EVENTHEADER_FMT_UNSIGNED_INT = 1,
+	EVENTHEADER_FMT_SIGNED_INT = 2,
+	EVENTHEADER_FMT_HEX_INT = 3,
+	EVENTHEADER_FMT_ERRNO = 4,
+	EVENTHEADER_FMT_PID = 5,
+	EVENTHEADER_FMT_TIME = 6,
+	EVENTHEADER_FMT_BOOLEAN = 7,
+	EVENTHEADER_FMT_FLOAT = 8,
+	EVENTHEADER_FMT_HEX_BYTES = 9,
+	EVENTHEADER_FMT_STRING8 = 10,
+	EVENTHEADER_FMT_STRING_UTF = 11,
+	EVENTHEADER_FMT_STRING_UTF_BOM = 12,
+	EVENTHEADER_FMT_STRING_XML = 13,
+	EVENTHEADER_FMT_STRING_JSON = 14,
+	EVENTHEADER_FMT_UUID = 15,
+	EVENTHEADER_FMT_PORT = 16,
+	EVENTHEADER_FMT_IP_ADDRESS = 17,
+	EVENTHEADER_FMT_IP_ADDRESS_OBSOLETE = 18,
+};
+
+/* Where the enumerator stands; an item is current in VALUE to STRUCT_END. */
+enum eventheader_state {
+	EVENTHEADER_STATE_NONE,		/* no event: eventheader_start() failed */
+	EVENTHEADER_STATE_ERROR,	/* the last call failed; the event is done */
+	EVENTHEADER_STATE_AFTER_LAST,	/* every field was read */
+	EVENTHEADER_STATE_BEFORE_FIRST, /* started; no item yet */
+	EVENTHEADER_STATE_VALUE,	/* a scalar or one array element */
+	EVENTHEADER_STATE_ARRAY_BEGIN,
+	EVENTHEADER_STATE_ARRAY_END,
+	EVENTHEADER_STATE_STRUCT_BEGIN,
+	EVENTHEADER_STATE_STRUCT_END,
+};
+
+/* Why an event stopped, in the reference decoder's classes (tests and tools tell them apart). */
+enum eventheader_error {
+	EVENTHEADER_ERROR_NONE,
+	EVENTHEADER_ERROR_INVALID_PARAMETER, /* event shorter than its header, or >= 2 GiB */
+	EVENTHEADER_ERROR_NOT_SUPPORTED,     /* not an EventHeader event, or a reserved feature */
+	EVENTHEADER_ERROR_INVALID_DATA,	     /* damaged or truncated header, metadata or payload */
+	EVENTHEADER_ERROR_LIMIT,	     /* more items than the move-next limit allows */
+	EVENTHEADER_ERROR_NEST,		     /* structs nested deeper than EVENTHEADER_NEST_MAX */
+};
+
+/* The event as a whole: header, tracepoint name parts, extensions. Borrowed pointers. */
+struct eventheader_info {
+	const char *tp_name; /* the tracepoint name, tp_name_len bytes, no NUL */
+	size_t tp_name_len;
+	size_t provider_len; /* the provider: tp_name up to its last '_' */
+	size_t options_off;  /* the options after K<keyword> (== tp_name_len: none) */
+	const char *name;    /* event name with its ;attributes, NUL-terminated in the metadata */
+	size_t name_len;
+	const uint8_t *activity_id; /* 16 bytes, or NULL */
+	const uint8_t *related_id;  /* 16 bytes, or NULL */
+	uint64_t keyword;
+	uint16_t id;
+	uint16_t tag;
+	uint8_t flags;
+	uint8_t version;
+	uint8_t opcode;
+	uint8_t level;
+	enum tk_byte_order order;
+};
+
+/*
+ * The current item. For a VALUE, @value/@value_size are the value's bytes without a length
+ * prefix or terminator; for an ARRAY_BEGIN of fixed-size elements, all the elements' bytes
+ * (@element_size each); otherwise empty. @array_flags is the array's flag (CARRAY or
+ * VARRAY) on an array's begin, end and elements, 0 elsewhere.
+ */
+struct eventheader_item {
+	const char *name; /* the field's name with its ;attributes, name_len bytes */
+	size_t name_len;
+	const uint8_t *value;
+	uint32_t value_size;
+	uint16_t array_index;
+	uint16_t array_count;
+	uint8_t element_size; /* 1 to 16 for fixed-size values, 0 for strings and structs */
+	uint8_t encoding;     /* enum eventheader_encoding, flags removed */
+	uint8_t format;	      /* enum eventheader_format (or a struct's member count) */
+	uint8_t array_flags;
+	uint16_t tag;
+};
+
+/* One level of the walk: the field being read and where the next definition starts. */
+struct eventheader_frame {
+	uint16_t next_off; /* metadata offset of the next field definition */
+	uint16_t name_off; /* metadata offset of the current field's name */
+	uint16_t name_len;
+	uint16_t array_index;
+	uint16_t array_count;
+	uint16_t tag;
+	uint8_t remaining; /* field definitions left at this level */
+	uint8_t array_flags;
+	uint8_t encoding; /* flags removed */
+	uint8_t format;
+};
+
+/* Caller-allocated enumerator; no init/fini: eventheader_start() sets every member it uses. */
+struct eventheader_enum {
+	struct eventheader_info info;
+	enum eventheader_state state;
+	enum eventheader_error error;
+	const uint8_t *meta; /* the metadata extension: event name, then field definitions */
+	const uint8_t *data; /* the payload */
+	uint32_t data_size;
+	uint32_t pos_raw;     /* payload offset of the current item's first byte */
+	uint32_t pos_value;   /* payload offset of its value (after a length prefix) */
+	uint32_t size_raw;    /* bytes the item takes, prefix and terminator included */
+	uint32_t size_value;  /* bytes of its value */
+	uint32_t moves_left;  /* eventheader_next() calls left */
+	uint16_t meta_size;   /* size of the metadata extension */
+	uint8_t element_size; /* of the current array's fixed-size elements, else 0 */
+	uint8_t step;	      /* what eventheader_next() does next (eventheader.c) */
+	unsigned int depth;   /* frames on the stack */
+	struct eventheader_frame top;
+	struct eventheader_frame stack[EVENTHEADER_NEST_MAX];
+};
+
+/*
+ * Start decoding one event: @data (@size bytes) starts at eventheader.flags; @tp_name
+ * (@tp_name_len bytes, no NUL) is the tracepoint's name, Provider_L<level>K<keyword>[options].
+ * Checks the header flags, the name (its level must be the header's), the extensions (one
+ * metadata block is required) and the event name; the fields are read by eventheader_next().
+ *
+ * Return: TK_OK; TK_ERR_UNSUPPORTED when the event is not an EventHeader event (name, flags,
+ * no metadata); TK_ERR_FORMAT when it is damaged; each with a cause, and e->error set.
+ * Ownership: @tp_name and @data are borrowed and must outlive the enumeration.
+ */
+enum tk_status eventheader_start(struct eventheader_enum *e, const char *tp_name,
+				 size_t tp_name_len, const void *data, size_t size,
+				 uint32_t move_next_limit);
+
+/*
+ * Move to the next item.
+ *
+ * Return: TK_OK on an item (e->state says which kind), TK_END after the last one, or
+ * TK_ERR_FORMAT / TK_ERR_UNSUPPORTED with a cause (e->error says why); the enumerator then
+ * stays in EVENTHEADER_STATE_ERROR.
+ */
+enum tk_status eventheader_next(struct eventheader_enum *e);
+
+/* The current item (e->state VALUE to STRUCT_END). */
+void eventheader_item_get(const struct eventheader_enum *e, struct eventheader_item *out);
+
+/* JSON layout flags of the formatter (the reference formatter's JsonFlags). */
+#define EVENTHEADER_JSON_NAME	   0x1 /* the event as a member named after the event */
+#define EVENTHEADER_JSON_SPACE	   0x2 /* "a": 1, "b": [ 2 ] rather than "a":1,"b":[2] */
+#define EVENTHEADER_JSON_FIELD_TAG 0x4 /* ";tag=0xN" after the names of tagged fields */
+
+/* Members of "n" and "meta" (the reference formatter's MetaFlags; values kept). */
+#define EVENTHEADER_META_N		  0x1
+#define EVENTHEADER_META_ID		  0x20
+#define EVENTHEADER_META_VERSION	  0x40
+#define EVENTHEADER_META_LEVEL		  0x80
+#define EVENTHEADER_META_KEYWORD	  0x100
+#define EVENTHEADER_META_OPCODE		  0x200
+#define EVENTHEADER_META_TAG		  0x400
+#define EVENTHEADER_META_ACTIVITY	  0x800
+#define EVENTHEADER_META_RELATED_ACTIVITY 0x1000
+#define EVENTHEADER_META_PROVIDER	  0x10000
+#define EVENTHEADER_META_EVENT		  0x20000
+#define EVENTHEADER_META_OPTIONS	  0x40000
+#define EVENTHEADER_META_FLAGS		  0x80000
+#define EVENTHEADER_META_DEFAULT	  0xFFFF
+
+/*
+ * Append an event as one JSON object ({ "n": ..., fields..., "meta": { ... } }) to @out, a
+ * vec of bytes, reading every item of @e, which must have just been started. Values are
+ * written as the reference formatter writes them. Each call begins with the object's own
+ * separator: a space in the spaced layout (the caller writes commas between events).
+ *
+ * Return: TK_OK; on a decoding failure the error of eventheader_next() (with its causes), and
+ * on TK_ERR_NOMEM that; either way @out is left as it was (nothing of the event is kept).
+ * Ownership: @out belongs to the caller.
+ */
+enum tk_status eventheader_json_event(struct vec *out, struct eventheader_enum *e,
+				      unsigned int json_flags, unsigned int meta_flags);
+
+/*
+ * Append one value's text to @out: @encoding and @format as in an item, @order the event's
+ * byte order; @json quotes and escapes strings (and NaN, times, ...) as JSON wants.
+ *
+ * Return: TK_OK; TK_ERR_FORMAT when @size does not suit @encoding; TK_ERR_NOMEM.
+ */
+enum tk_status eventheader_json_value(struct vec *out, const void *value, size_t size,
+				      unsigned int encoding, unsigned int format,
+				      enum tk_byte_order order, bool json);
+
+#endif /* TK_EVENTHEADER_EVENTHEADER_H */

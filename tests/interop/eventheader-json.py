@@ -1,0 +1,104 @@
+#!/usr/bin/env python3
+# SPDX-License-Identifier: MIT
+#
+# Compares two outputs in the layout of the EventHeader reference decoder's tests (a UTF-8
+# BOM, then a JSON member whose value is an array of events) event by event, after
+# normalising only two things: the member's name (the file's name, which differs between
+# harnesses) and whitespace outside strings (the spaced and compact layouts). Everything
+# else, including bytes that are not valid UTF-8 (the reference writes code points above
+# U+10FFFF as 5 to 7-byte sequences), must be identical, so the files are read as bytes.
+#
+# Usage: eventheader-json.py ACTUAL EXPECTED
+# Prints "N of M events match" and each difference; exit status 1 when anything differs.
+import sys
+
+WS = b" \t\r\n"
+
+
+def split(data):
+    """(head, [event bytes], tail) of a member-of-array document, whitespace dropped."""
+    head = bytearray()
+    events = []
+    cur = bytearray()
+    tail = bytearray()
+    depth = 0
+    in_str = False
+    esc = False
+    member_done = False
+    part = head
+    i = 0
+    while i < len(data):
+        c = data[i:i + 1]
+        i += 1
+        if in_str:
+            if not member_done and depth == 0:
+                pass  # the member name is replaced below
+            else:
+                part += c
+            if esc:
+                esc = False
+            elif c == b"\\":
+                esc = True
+            elif c == b'"':
+                in_str = False
+                if depth == 0 and not member_done:
+                    head += b'MEMBER"'
+                    member_done = True
+            continue
+        if c in (b" ", b"\t", b"\r", b"\n"):
+            continue
+        if c == b'"':
+            in_str = True
+            if depth == 0 and not member_done:
+                head += b'"'
+            else:
+                part += c
+            continue
+        if c in (b"{", b"["):
+            depth += 1
+            if depth == 1:
+                head += c
+                part = cur
+                continue
+        elif c in (b"}", b"]"):
+            depth -= 1
+            if depth == 0:
+                if cur:
+                    events.append(bytes(cur))
+                part = tail
+        elif c == b"," and depth == 1:
+            events.append(bytes(cur))
+            cur.clear()
+            continue
+        part += c
+    return bytes(head), events, bytes(tail)
+
+
+def main():
+    with open(sys.argv[1], "rb") as f:
+        actual = split(f.read())
+    with open(sys.argv[2], "rb") as f:
+        expected = split(f.read())
+    bad = 0
+    if actual[0] != expected[0]:
+        print("FAIL head: %r != %r" % (actual[0], expected[0]))
+        bad += 1
+    if actual[2] != expected[2]:
+        print("FAIL tail: %r != %r" % (actual[2], expected[2]))
+        bad += 1
+    a, e = actual[1], expected[1]
+    same = sum(1 for x, y in zip(a, e) if x == y)
+    print("%d of %d events match" % (same, len(e)))
+    if len(a) != len(e):
+        print("FAIL event count: %d != %d" % (len(a), len(e)))
+        bad += 1
+    for n, (x, y) in enumerate(zip(a, e)):
+        if x != y:
+            bad += 1
+            print("FAIL event %d:\n  got:  %s\n  want: %s" %
+                  (n + 1, x[:400].decode("utf-8", "replace"), y[:400].decode("utf-8", "replace")))
+    return 1 if bad else 0
+
+
+if __name__ == "__main__":
+    sys.exit(main())
