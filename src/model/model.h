@@ -465,6 +465,14 @@ struct tk_event {
 	uint32_t raw_size;
 	int32_t cpu;	/* CPU the event was recorded on, -1 when unknown */
 	int64_t missed; /* events lost just before this one: 0 none, -1 an unknown number */
+	/*
+	 * The task the format records beside the event rather than in its fields (perf.data:
+	 * the sample's pid and tid, and the name the reader knew for it when the event came,
+	 * borrowed from the source), when has_task; else unset.
+	 */
+	uint8_t has_task;
+	int32_t pid, tid;
+	const char *comm;
 };
 
 enum model_scope {

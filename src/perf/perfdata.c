@@ -679,3 +679,38 @@ enum tk_status perfdata_sample(const struct perfdata *pd, const struct perf_reco
 		return bad("sample", r->offset, "shorter than its fields");
 	return TK_OK;
 }
+
+int perfdata_record_id(const struct perfdata *pd, const struct perf_record *r,
+		       struct perf_sample *out)
+{
+	struct words w = {pd, NULL, r->data + r->size, 0};
+	uint64_t t, n;
+
+	memset(out, 0, sizeof(*out));
+	if (!pd->n_attrs || !pd->attrs[0].sample_id_all || r->type == PERF_RECORD_SAMPLE ||
+	    r->type >= PERF_RECORD_HEADER_ATTR)
+		return 0;
+	t = out->sample_type = pd->attrs[0].sample_type;
+	n = !!(t & PERF_SAMPLE_TID) + !!(t & PERF_SAMPLE_TIME) + !!(t & PERF_SAMPLE_ID) +
+	    !!(t & PERF_SAMPLE_STREAM_ID) + !!(t & PERF_SAMPLE_CPU) +
+	    !!(t & PERF_SAMPLE_IDENTIFIER);
+	if (r->size < 8 || n * 8 > r->size - 8)
+		return -1;
+	w.p = w.end - n * 8;
+	if (t & PERF_SAMPLE_TID)
+		take_pair(&w, &out->pid, &out->tid);
+	if (t & PERF_SAMPLE_TIME)
+		out->time = take(&w);
+	if (t & PERF_SAMPLE_ID)
+		out->id = take(&w);
+	if (t & PERF_SAMPLE_STREAM_ID)
+		out->stream_id = take(&w);
+	if (t & PERF_SAMPLE_CPU) {
+		uint32_t res;
+
+		take_pair(&w, &out->cpu, &res);
+	}
+	if (t & PERF_SAMPLE_IDENTIFIER)
+		out->id = take(&w);
+	return 1;
+}

@@ -83,6 +83,9 @@ enum perf_sample_bit {
 
 #define PERF_TYPE_TRACEPOINT 2u
 
+/* perf_event_header.misc: a COMM record for an exec (the task's new program) */
+#define PERF_RECORD_MISC_COMM_EXEC (1u << 13)
+
 /* Feature bits of a file-mode header (and of pipe mode's HEADER_FEATURE records). */
 enum perf_feature {
 	PERF_FEAT_TRACING_DATA = 1,
@@ -183,6 +186,17 @@ enum tk_status perfdata_cursor_next(struct perfdata_cursor *c, struct perf_recor
  */
 enum tk_status perfdata_sample(const struct perfdata *pd, const struct perf_record *r,
 			       struct perf_sample *out);
+
+/*
+ * The sample id fields at the end of a kernel record other than SAMPLE (attributes with
+ * sample_id_all: pid/tid, time, id, stream id, CPU, in the first attribute's layout) into
+ * *@out (attr NULL, the other fields as perfdata_sample() gives them).
+ *
+ * Return: 1 when the record has them, 0 when it has none (no sample_id_all, or a record perf
+ * adds itself), -1 when it is too short for them.
+ */
+int perfdata_record_id(const struct perfdata *pd, const struct perf_record *r,
+		       struct perf_sample *out);
 
 /* The attribute of sample id @id, or NULL. */
 const struct perf_attr *perfdata_attr_of_id(const struct perfdata *pd, uint64_t id);

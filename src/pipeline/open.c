@@ -18,6 +18,7 @@
 #include "../common/vec.h"
 #include "../ctf/ctf.h"
 #include "../model/model.h"
+#include "../perf/source.h"
 #include "../tracedat/source.h"
 #include "pipeline.h"
 
@@ -95,6 +96,7 @@ struct reader {
 
 static const struct reader readers[] = {
 	{"trace.dat", tracedat_probe, tracedat_sources_open, tracedat_source_open_mem},
+	{"perf.data", perf_probe, perf_sources_open, perf_source_open_mem},
 	{"ctf", NULL, ctf_sources_open, NULL},
 };
 

@@ -163,10 +163,9 @@ static int64_t td_time(const struct td_source *ts, const struct tracedat_tsync_c
 
 /* ---- opening ------------------------------------------------------------------------------ */
 
-static enum tk_status parse_metadata(struct td_source *ts)
+enum tk_status tracedat_ftrace_setup(const struct tracedat_info *in, struct ftrace_ctx *ctx,
+				    struct tracedat_common *out)
 {
-	const struct tracedat_info *in = &ts->td->info;
-	struct ftrace_ctx *ctx = &ts->ctx;
 	const struct ftrace_field *type;
 	enum tk_status st;
 	size_t i, j;
@@ -218,10 +217,10 @@ static enum tk_status parse_metadata(struct td_source *ts)
 	if (st < 0)
 		return TK_FAIL(st, "Cannot read trace.dat: part=event-formats");
 	/* like libtraceevent, the first event's common_type field says where the id is */
-	ts->type_offset = 0;
-	ts->type_size = 2;
-	ts->pid_offset = 4;
-	ts->pid_size = 4;
+	out->type_offset = 0;
+	out->type_size = 2;
+	out->pid_offset = 4;
+	out->pid_size = 4;
 	/* common_pid too, as trace-cmd report finds it */
 	for (i = 0; i < ctx->n_events; i++) {
 		const struct ftrace_field *pid;
@@ -229,8 +228,8 @@ static enum tk_status parse_metadata(struct td_source *ts)
 		ftrace_event_load(ctx, ctx->events[i]); /* the first one, as a rule */
 		pid = ftrace_field_find(ctx->events[i], "common_pid");
 		if (pid) {
-			ts->pid_offset = pid->offset;
-			ts->pid_size = pid->size;
+			out->pid_offset = pid->offset;
+			out->pid_size = pid->size;
 			break;
 		}
 	}
@@ -238,8 +237,8 @@ static enum tk_status parse_metadata(struct td_source *ts)
 		ftrace_event_load(ctx, ctx->events[i]);
 		type = ftrace_field_find(ctx->events[i], "common_type");
 		if (type) {
-			ts->type_offset = type->offset;
-			ts->type_size = type->size;
+			out->type_offset = type->offset;
+			out->type_size = type->size;
 			break;
 		}
 	}
@@ -250,6 +249,18 @@ static enum tk_status parse_metadata(struct td_source *ts)
 	 */
 	ftrace_print_lazily(ctx);
 	return TK_OK;
+}
+
+static enum tk_status parse_metadata(struct td_source *ts)
+{
+	struct tracedat_common cf;
+	enum tk_status st = tracedat_ftrace_setup(&ts->td->info, &ts->ctx, &cf);
+
+	ts->type_offset = cf.type_offset;
+	ts->type_size = cf.type_size;
+	ts->pid_offset = cf.pid_offset;
+	ts->pid_size = cf.pid_size;
+	return st;
 }
 
 /* Add one environment entry (string when @str, else integer). */

@@ -21,6 +21,24 @@
 /* 1 when the first @n bytes of a file, @head, start with the trace.dat magic, else 0. */
 int tracedat_probe(const uint8_t *head, size_t n);
 
+/* Where every ftrace record keeps its event id (common_type) and task (common_pid). */
+struct tracedat_common {
+	uint32_t type_offset, type_size;
+	uint32_t pid_offset, pid_size;
+};
+
+/*
+ * Set up @ctx (ftrace_ctx_init()ed, empty) from the ftrace metadata of @in, as trace-cmd
+ * reads it: the page layout, the formats (declared, read whole on first use), kallsyms (on
+ * first use), printk formats and saved command lines; bad formats and table lines are
+ * passed over. *@out: where records keep common_type and common_pid. Used by every reader
+ * of ftrace metadata: trace.dat, and perf.data's tracing data (tracedat_open_tracing_data()).
+ *
+ * Return: TK_OK, or an error with a cause (page layout, formats).
+ */
+enum tk_status tracedat_ftrace_setup(const struct tracedat_info *in, struct ftrace_ctx *ctx,
+				    struct tracedat_common *out);
+
 /* Open each of @paths (trace.dat files) as a source, appended to @sources, in order. */
 enum tk_status tracedat_sources_open(const char *const *paths, size_t npaths, struct vec *sources,
 				     const struct model_warner *w);

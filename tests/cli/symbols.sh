@@ -5,7 +5,8 @@
 #  - libtracekit exports only names starting with tk_ (hidden visibility by default);
 #  - source folders include only their own folder or folders to their left:
 #    common <- model <- ctf | ftrace <- tracedat <- output <- pipeline <- tools (format folders
-#    never include each other, except tracedat -> ftrace and perf -> ftrace; eventheader includes
+#    never include each other, except tracedat -> ftrace and perf -> ftrace, tracedat (perf.data
+#    carries ftrace metadata as a trace.dat file does); eventheader includes
 #    common only; output includes no format folder:
 #    what a format's own tool prints comes from its reader through the model's text hooks;
 #    pipeline, the entry points that span formats and sinks, such as tk_convert(), sits above
@@ -42,7 +43,7 @@ allowed() {
 	model) echo "common" ;;
 	ctf | ftrace) echo "common model" ;;
 	eventheader) echo "common" ;;
-	perf) echo "common model ftrace" ;;
+	perf) echo "common model ftrace tracedat" ;;
 	tracedat) echo "common model ftrace" ;;
 	output) echo "common model" ;;
 	pipeline) echo "common model ctf ftrace tracedat eventheader perf output" ;;

@@ -1,0 +1,976 @@
+// SPDX-License-Identifier: MIT
+/*
+ * perf.data files as sources of the trace model, read the way `perf script` reads them:
+ *
+ * - the records come in perf's order: a kernel record with a time (a sample, or COMM, FORK,
+ *   EXIT, LOST with sample_id_all) waits in a queue; at each FINISHED_ROUND the queue gives,
+ *   sorted by time (ties in file order), what is at or before the highest time seen when
+ *   the round before ended; the rest at the end. Records without a time (time 0 included, as
+ *   perf's synthesized ones) are handled where they are read. The queue holds two rounds at
+ *   most, so memory stays flat.
+ * - tasks are named as perf names its threads: "swapper" for 0, the COMM records, a forked
+ *   task inheriting its parent's name once the parent has one, ":TID" before that.
+ * - each event attribute is an event class (ID: its place among the attributes): a
+ *   tracepoint's fields are those of the ftrace format its config names in the tracing data
+ *   (read through src/tracedat and src/ftrace, as a trace.dat file's are), other events
+ *   (cycles, ...) carry their ip and period, so that they are counted, not dropped.
+ * - the stream's event context holds the sample's CPU, pid and tid.
+ *
+ * Facts: the kernel's include/uapi/linux/perf_event.h, tools/perf/Documentation/
+ * perf.data-file-format.txt, and what perf 6.1 prints; the code is ours.
+ */
+#include <stdlib.h>
+#include <string.h>
+
+#include "../common/error.h"
+#include "../common/mfile.h"
+#include "../common/writer.h"
+#include "../ftrace/ftrace-model.h"
+#include "../ftrace/printfmt.h"
+#include "../tracedat/source.h"
+#include "../tracedat/tracedat.h"
+#include "perfdata.h"
+#include "source.h"
+
+/* A thread as perf's machine keeps it: pid, tid and the name perf shows. */
+struct ps_task {
+	int32_t tid, pid;
+	const char *comm;
+	uint8_t used;
+	uint8_t comm_set; /* named by a COMM record, a fork or as the idle task */
+};
+
+struct perf_source {
+	struct mfile file;
+	struct perfdata *pd;
+	struct tracedat *td; /* the tracing data, or NULL */
+	struct ftrace_ctx ctx;
+	int has_ctx;
+	struct tracedat_common cf;
+	struct tk_event_class **by_attr; /* the class of attribute i */
+	/* the threads, by tid (open addressing, a power of two of slots) */
+	struct ps_task *tasks;
+	size_t n_tasks, tasks_cap;
+	struct arena names; /* task names */
+	int32_t cpus;	    /* from the NRCPUS feature, or 0 */
+};
+
+/* One record waiting for its turn (see the file comment). */
+struct pq_entry {
+	uint64_t ts;
+	uint64_t seq; /* file order, for ties */
+	uint64_t off; /* in the file */
+};
+
+struct ps_cursor {
+	struct model_cursor base;
+	struct tk_stream *stream;
+	struct perf_source *ps;
+	struct perfdata_cursor rc;
+	struct vec queue;     /* struct pq_entry: sorted up to n_ready, then as read */
+	size_t n_ready, next; /* entries [next, n_ready) are due */
+	uint64_t next_flush, max_ts, seq;
+	int eof;
+	int failed; /* the record at rc.pos is bad: give what is due, then its error */
+	struct vec missed; /* int64_t per CPU: losses to report with its next sample */
+	uint64_t where;	   /* offset of the last record handled */
+	struct tk_event ev;
+	struct vec vals;
+};
+
+static const struct model_source_ops ps_source_ops;
+
+int perf_probe(const uint8_t *head, size_t n)
+{
+	return perfdata_probe(head, n);
+}
+
+/* ---- tasks -------------------------------------------------------------------------------- */
+
+static size_t task_slot(const struct perf_source *ps, int32_t tid)
+{
+	size_t mask = ps->tasks_cap - 1, i = ((uint32_t) tid * UINT32_C(2654435761)) & mask;
+
+	while (ps->tasks[i].used && ps->tasks[i].tid != tid)
+		i = (i + 1) & mask;
+	return i;
+}
+
+static struct ps_task *task_find(const struct perf_source *ps, int32_t tid)
+{
+	size_t i;
+
+	if (!ps->tasks_cap)
+		return NULL;
+	i = task_slot(ps, tid);
+	return ps->tasks[i].used ? &ps->tasks[i] : NULL;
+}
+
+static int tasks_grow(struct perf_source *ps)
+{
+	size_t cap = ps->tasks_cap ? ps->tasks_cap * 2 : 256, i, old_cap = ps->tasks_cap;
+	struct ps_task *old = ps->tasks;
+
+	ps->tasks = calloc(cap, sizeof(*ps->tasks));
+	if (!ps->tasks) {
+		ps->tasks = old;
+		return -1;
+	}
+	ps->tasks_cap = cap;
+	for (i = 0; i < old_cap; i++)
+		if (old[i].used)
+			ps->tasks[task_slot(ps, old[i].tid)] = old[i];
+	free(old);
+	return 0;
+}
+
+/* A copy of @s (@n bytes) among the task names, or NULL out of memory. */
+static const char *name_dup(struct perf_source *ps, const char *s, size_t n)
+{
+	return arena_strndup(&ps->names, s, n);
+}
+
+/* The thread @tid, made (":TID", unnamed) when perf would make it; NULL out of memory. */
+static struct ps_task *task_findnew(struct perf_source *ps, int32_t pid, int32_t tid)
+{
+	struct ps_task *t = task_find(ps, tid);
+	char buf[16];
+	size_t i;
+
+	if (t) {
+		if (t->pid == -1 && pid != -1)
+			t->pid = pid;
+		return t;
+	}
+	if ((ps->n_tasks + 1) * 2 > ps->tasks_cap && tasks_grow(ps) < 0)
+		return NULL;
+	i = task_slot(ps, tid);
+	t = &ps->tasks[i];
+	snprintf(buf, sizeof(buf), ":%d", (int) tid);
+	t->comm = name_dup(ps, buf, strlen(buf));
+	if (!t->comm)
+		return NULL;
+	t->used = 1;
+	t->tid = tid;
+	t->pid = pid;
+	t->comm_set = 0;
+	ps->n_tasks++;
+	return t;
+}
+
+/* perf forgets a thread whose tid a fork gives again: the slot is emptied and refilled. */
+static void task_remove(struct perf_source *ps, int32_t tid)
+{
+	size_t mask = ps->tasks_cap - 1, i, j, k;
+
+	if (!task_find(ps, tid))
+		return;
+	i = task_slot(ps, tid);
+	ps->tasks[i].used = 0;
+	ps->n_tasks--;
+	/* close the gap: move later entries of the run back where their probe finds them */
+	for (j = (i + 1) & mask; ps->tasks[j].used; j = (j + 1) & mask) {
+		k = ((uint32_t) ps->tasks[j].tid * UINT32_C(2654435761)) & mask;
+		if ((j > i && (k <= i || k > j)) || (j < i && k <= i && k > j)) {
+			ps->tasks[i] = ps->tasks[j];
+			ps->tasks[j].used = 0;
+			i = j;
+		}
+	}
+}
+
+static TK_NOINLINE enum tk_status task_nomem(void)
+{
+	return TK_FAIL(TK_ERR_NOMEM, "Cannot name a task");
+}
+
+/* COMM: pid, tid, then the name, NUL-terminated and padded. */
+static enum tk_status on_comm(struct perf_source *ps, const struct perf_record *r)
+{
+	enum tk_byte_order bo = perfdata_byte_order(ps->pd);
+	struct ps_task *t;
+	const char *name;
+
+	if (r->size < 16)
+		return TK_OK; /* perf would not have written it: nothing to learn */
+	t = task_findnew(ps, (int32_t) tk_load_u32(r->data + 8, bo),
+			 (int32_t) tk_load_u32(r->data + 12, bo));
+	if (!t)
+		return task_nomem();
+	name = (const char *) r->data + 16;
+	t->comm = name_dup(ps, name, strnlen(name, r->size - 16));
+	if (!t->comm)
+		return task_nomem();
+	t->comm_set = 1;
+	return TK_OK;
+}
+
+/* FORK: pid, ppid, tid, ptid; the child starts anew and takes its parent's name. */
+static enum tk_status on_fork(struct perf_source *ps, const struct perf_record *r)
+{
+	enum tk_byte_order bo = perfdata_byte_order(ps->pd);
+	int32_t pid, ppid, tid, ptid;
+	struct ps_task *parent, *child;
+	const char *comm;
+	int named;
+
+	if (r->size < 24)
+		return TK_OK;
+	pid = (int32_t) tk_load_u32(r->data + 8, bo);
+	ppid = (int32_t) tk_load_u32(r->data + 12, bo);
+	tid = (int32_t) tk_load_u32(r->data + 16, bo);
+	ptid = (int32_t) tk_load_u32(r->data + 20, bo);
+	parent = task_findnew(ps, ppid, ptid);
+	if (!parent)
+		return task_nomem();
+	if (parent->pid != ppid) { /* not the parent: a lost fork left it; start it anew */
+		task_remove(ps, ptid);
+		parent = task_findnew(ps, ppid, ptid);
+		if (!parent)
+			return task_nomem();
+	}
+	comm = parent->comm;
+	named = parent->comm_set;
+	if (tid != ptid)
+		task_remove(ps, tid);
+	child = task_findnew(ps, pid, tid);
+	if (!child)
+		return task_nomem();
+	if (named && child != parent) {
+		child->comm = comm;
+		child->comm_set = 1;
+	}
+	return TK_OK;
+}
+
+/* ---- opening ------------------------------------------------------------------------------ */
+
+static void ps_source_destroy(struct tk_source *src)
+{
+	struct perf_source *ps;
+
+	if (!src)
+		return;
+	ps = src->fmt;
+	if (ps) {
+		if (ps->has_ctx)
+			ftrace_ctx_fini(&ps->ctx);
+		tracedat_close(ps->td);
+		perfdata_close(ps->pd);
+		mfile_close(&ps->file);
+		free(ps->tasks);
+		arena_fini(&ps->names);
+		free(ps);
+	}
+	arena_fini(&src->arena);
+	free(src);
+}
+
+/* A perf_header_string feature (u32 length, then the text, NUL-padded), or NULL. */
+static const char *feature_string(struct tk_source *src, const struct perf_source *ps,
+				  unsigned int feat)
+{
+	size_t len;
+	const uint8_t *p = perfdata_feature(ps->pd, feat, &len);
+	uint32_t n;
+
+	if (!p || len < 4)
+		return NULL;
+	n = tk_load_u32(p, perfdata_byte_order(ps->pd));
+	if (n > len - 4)
+		return NULL;
+	return arena_strndup(&src->arena, (const char *) p + 4, strnlen((const char *) p + 4, n));
+}
+
+/* What `tracekit info` shows of the file besides streams and events. */
+static enum tk_status describe(struct tk_source *src, struct perf_source *ps)
+{
+	static const struct {
+		unsigned int feat;
+		const char *key;
+	} strs[] = {
+		{PERF_FEAT_HOSTNAME, "hostname"},
+		{PERF_FEAT_OSRELEASE, "kernel_release"},
+		{PERF_FEAT_VERSION, "perf_version"},
+		{PERF_FEAT_ARCH, "arch"},
+	};
+	const uint8_t *p;
+	size_t i, len;
+
+	src->env = arena_alloc(&src->arena, 8 * sizeof(*src->env));
+	if (!src->env)
+		return TK_FAIL(TK_ERR_NOMEM, "Cannot describe perf.data");
+	src->env[src->n_env++] = (struct model_env){"mode", perfdata_is_pipe(ps->pd) ? "pipe" : "file", 0};
+	src->env[src->n_env++] = (struct model_env){
+		"endianness", perfdata_byte_order(ps->pd) == TK_BYTE_ORDER_BE ? "big" : "little", 0};
+	for (i = 0; i < sizeof(strs) / sizeof(strs[0]); i++) {
+		const char *s = feature_string(src, ps, strs[i].feat);
+
+		if (s)
+			src->env[src->n_env++] = (struct model_env){strs[i].key, s, 0};
+	}
+	p = perfdata_feature(ps->pd, PERF_FEAT_NRCPUS, &len);
+	if (p && len >= 8) {
+		ps->cpus = (int32_t) tk_load_u32(p, perfdata_byte_order(ps->pd));
+		src->env[src->n_env++] = (struct model_env){"cpus", NULL, ps->cpus};
+	}
+	return TK_OK;
+}
+
+/* A structure of @n shown members, in @a. */
+static struct model_fc *struct_fc(struct arena *a, const char *const *names,
+				  struct model_fc *const *fcs, uint32_t n)
+{
+	struct model_fc *fc = arena_alloc(a, sizeof(*fc));
+	uint32_t i;
+
+	if (!fc)
+		return NULL;
+	fc->kind = MODEL_FC_STRUCT;
+	fc->align = 8;
+	fc->u.st.members = arena_alloc(a, (n + 1) * sizeof(*fc->u.st.members));
+	if (!fc->u.st.members)
+		return NULL;
+	for (i = 0; i < n; i++) {
+		if (!fcs[i])
+			return NULL;
+		fc->u.st.members[i].name = names[i];
+		fc->u.st.members[i].orig_name = names[i];
+		fc->u.st.members[i].fc = fcs[i];
+	}
+	fc->u.st.count = n;
+	return fc;
+}
+
+/* The name of a non-tracepoint attribute: its EVENT_DESC name, else "TYPE:CONFIG". */
+static const char *attr_name(struct arena *a, const struct perf_attr *at)
+{
+	char buf[64];
+
+	if (at->name)
+		return arena_strndup(a, at->name, at->name_len);
+	snprintf(buf, sizeof(buf), "%u:0x%llx", at->type, (unsigned long long) at->config);
+	return arena_strdup(a, buf);
+}
+
+static enum tk_status build_model(struct tk_source *src, struct perf_source *ps, const char *path)
+{
+	static const char *const ctx_names[] = {"cpu_id", "pid", "tid"};
+	static const char *const sample_names[] = {"ip", "period"};
+	struct arena *a = &src->arena;
+	struct model_stream_class *sc = arena_alloc(a, sizeof(*sc));
+	struct tk_clock *clk = arena_alloc(a, sizeof(*clk));
+	struct tk_stream *s = arena_alloc(a, sizeof(*s));
+	struct model_fc *ctx_fcs[3], *sample_fcs[2], *sample_payload;
+	size_t i, n = perfdata_n_attrs(ps->pd);
+	enum tk_status st;
+
+	src->format = "perf.data";
+	src->path = arena_strdup(a, path);
+	src->name = src->path;
+	src->scs = arena_alloc(a, 2 * sizeof(*src->scs));
+	src->clocks = arena_alloc(a, 2 * sizeof(*src->clocks));
+	src->streams = arena_alloc(a, 2 * sizeof(*src->streams));
+	ps->by_attr = arena_alloc(a, (n + 1) * sizeof(*ps->by_attr));
+	if (!sc || !clk || !s || !src->path || !src->scs || !src->clocks || !src->streams ||
+	    !ps->by_attr)
+		goto nomem;
+	st = describe(src, ps);
+	if (st < 0)
+		return st;
+	/* perf's clock: nanoseconds from an origin of its own (perf_clock(), or -k's) */
+	clk->name = "perf";
+	clk->description = "perf sample clock";
+	clk->freq = UINT64_C(1000000000);
+	model_clock_finish(clk);
+	src->clocks[src->n_clocks++] = clk;
+	sc->id = 0;
+	sc->has_cpu = 1;
+	sc->source = src;
+	sc->clock = clk;
+	ctx_fcs[0] = ftrace_model_int_fc(a, 4, 0, 0, TK_BYTE_ORDER_HOST);
+	ctx_fcs[1] = ftrace_model_int_fc(a, 4, 1, 0, TK_BYTE_ORDER_HOST);
+	ctx_fcs[2] = ftrace_model_int_fc(a, 4, 1, 0, TK_BYTE_ORDER_HOST);
+	sc->event_context = struct_fc(a, ctx_names, ctx_fcs, 3);
+	sample_fcs[0] = ftrace_model_int_fc(a, 8, 0, 1, TK_BYTE_ORDER_HOST);
+	sample_fcs[1] = ftrace_model_int_fc(a, 8, 0, 0, TK_BYTE_ORDER_HOST);
+	sample_payload = struct_fc(a, sample_names, sample_fcs, 2);
+	sc->n_ecs = n;
+	sc->ecs = arena_alloc(a, (n + 1) * sizeof(*sc->ecs));
+	if (!sc->event_context || !sample_payload || !sc->ecs)
+		goto nomem;
+	for (i = 0; i < n; i++) {
+		const struct perf_attr *at = perfdata_attr(ps->pd, i);
+		struct tk_event_class *ec = arena_alloc(a, sizeof(*ec));
+		const struct ftrace_event *fev = NULL;
+
+		if (!ec)
+			goto nomem;
+		ec->sc = sc;
+		if (at->type == PERF_TYPE_TRACEPOINT && ps->has_ctx && at->config <= UINT32_MAX)
+			fev = ftrace_event_find(&ps->ctx, (uint32_t) at->config);
+		if (fev) {
+			/* its fields when an event of it is met: ps_class_load() */
+			ftrace_model_event_class_declare(fev, ec);
+		} else if (at->type == PERF_TYPE_TRACEPOINT && ps->has_ctx) {
+			/* a tracepoint without its format: its record's bytes */
+			st = ftrace_model_unknown_class(a, &ps->ctx, ec);
+			if (st < 0)
+				return st;
+			ec->name = attr_name(a, at);
+			if (!ec->name)
+				goto nomem;
+		} else {
+			ec->name = attr_name(a, at);
+			ec->payload = sample_payload;
+			if (!ec->name)
+				goto nomem;
+		}
+		ec->id = i;
+		sc->ecs[i] = ec;
+		ps->by_attr[i] = ec;
+	}
+	st = model_stream_class_index(sc, a);
+	if (st < 0)
+		return st;
+	src->scs[src->n_scs++] = sc;
+	s->source = src;
+	s->sc = sc;
+	s->id = 0;
+	s->path = src->path;
+	src->streams[src->n_streams++] = s;
+	return TK_OK;
+nomem:
+	return TK_FAIL(TK_ERR_NOMEM, "Cannot open perf.data: path=%s", path);
+}
+
+/* model_source_ops.class_load: a tracepoint's class from its format (ftrace-model.c) */
+static enum tk_status ps_class_load(struct tk_event_class *ec)
+{
+	struct tk_source *src = ec->sc->source;
+	struct perf_source *ps = src->fmt;
+	uint64_t id = ec->id;
+	enum tk_status st = ftrace_model_event_class(&src->arena, &ps->ctx, ec->fmt, ec);
+
+	ec->id = id; /* the attribute's place, not the format's ID */
+	return st;
+}
+
+static enum tk_status ps_open(struct tk_source **out, const uint8_t *data, size_t size,
+			      const char *path, struct mfile *file)
+{
+	struct tk_source *src = calloc(1, sizeof(*src));
+	struct perf_source *ps = calloc(1, sizeof(*ps));
+	const uint8_t *tracing;
+	size_t tracing_len;
+	enum tk_status st;
+
+	if (!src || !ps) {
+		free(src);
+		free(ps);
+		mfile_close(file);
+		return TK_FAIL(TK_ERR_NOMEM, "Cannot open perf.data: path=%s", path);
+	}
+	arena_init(&src->arena);
+	arena_init(&ps->names);
+	src->ops = &ps_source_ops;
+	src->fmt = ps;
+	ps->file = *file;
+	st = perfdata_open(&ps->pd, data, size);
+	if (st >= 0) {
+		tracing = perfdata_tracing_data(ps->pd, &tracing_len);
+		if (tracing) {
+			st = tracedat_open_tracing_data(&ps->td, tracing, tracing_len);
+			if (st >= 0) {
+				ftrace_ctx_init(&ps->ctx, ps->td->info.bo);
+				ps->has_ctx = 1;
+				st = tracedat_ftrace_setup(&ps->td->info, &ps->ctx, &ps->cf);
+			}
+			if (st < 0)
+				st = TK_FAIL(st, "Cannot read perf.data tracing data");
+		}
+	}
+	if (st >= 0)
+		st = build_model(src, ps, path);
+	/* perf names the idle task before it reads a record */
+	if (st >= 0) {
+		struct ps_task *idle = task_findnew(ps, 0, 0);
+
+		if (!idle)
+			st = task_nomem();
+		else {
+			idle->comm = "swapper";
+			idle->comm_set = 1;
+		}
+	}
+	if (st < 0) {
+		ps_source_destroy(src);
+		return TK_FAIL(st, "Cannot open perf.data: path=%s", path);
+	}
+	*out = src;
+	return TK_OK;
+}
+
+enum tk_status perf_source_open_mem(struct tk_source **out, const uint8_t *data, size_t size,
+				    const char *name)
+{
+	struct mfile none;
+
+	mfile_init(&none);
+	return ps_open(out, data, size, name, &none);
+}
+
+enum tk_status perf_sources_open(const char *const *paths, size_t npaths, struct vec *sources,
+				 const struct model_warner *w)
+{
+	enum tk_status st = TK_OK;
+	size_t i;
+
+	(void) w;
+	for (i = 0; i < npaths && st >= 0; i++) {
+		struct tk_source **slot = vec_push(sources, sizeof(*slot));
+		struct mfile f;
+
+		if (!slot)
+			return TK_FAIL(TK_ERR_NOMEM, "Cannot open trace: path=%s", paths[i]);
+		st = mfile_open(&f, paths[i]);
+		if (st >= 0)
+			st = ps_open(slot, f.data, f.size, paths[i], &f);
+		else
+			st = TK_FAIL(st, "Cannot open perf.data: path=%s", paths[i]);
+		if (st < 0)
+			sources->len--;
+	}
+	return st;
+}
+
+/* ---- reading ------------------------------------------------------------------------------ */
+
+/* The record at file offset @off, which the cursor read before. */
+static void record_at(const struct perf_source *ps, uint64_t off, struct perf_record *r)
+{
+	struct perfdata_cursor c;
+
+	perfdata_cursor_init(ps->pd, &c);
+	c.pos = off;
+	(void) perfdata_cursor_next(&c, r); /* read once already: it is whole */
+}
+
+static int entry_cmp(const void *a, const void *b)
+{
+	const struct pq_entry *x = a, *y = b;
+
+	if (x->ts != y->ts)
+		return x->ts < y->ts ? -1 : 1;
+	return x->seq < y->seq ? -1 : x->seq > y->seq;
+}
+
+/* Make the queued records at or before @limit due, in time order (perf's do_flush()). */
+static void flush(struct ps_cursor *c, uint64_t limit)
+{
+	struct pq_entry *q = c->queue.data;
+	size_t n = c->queue.len, k = 0;
+
+	if (n > 1)
+		qsort(q, n, sizeof(*q), entry_cmp);
+	while (k < n && q[k].ts <= limit)
+		k++;
+	c->n_ready = k;
+	c->next = 0;
+}
+
+/* Forget the entries given out, before reading on. */
+static void drop_done(struct ps_cursor *c)
+{
+	struct pq_entry *q = c->queue.data;
+
+	if (c->next) {
+		memmove(q, q + c->next, (c->queue.len - c->next) * sizeof(*q));
+		c->queue.len -= c->next;
+	}
+	c->n_ready = c->next = 0;
+}
+
+static TK_NOINLINE TK_COLD enum tk_status record_fail(const struct ps_cursor *c,
+						      const struct perf_record *r,
+						      enum tk_status st)
+{
+	return TK_FAIL(st, "Cannot read perf.data record: offset=%llu, type=%u",
+		       (unsigned long long) r->offset, r->type);
+}
+
+/* Losses (LOST, LOST_SAMPLES) to report with the next sample of @cpu. */
+static enum tk_status add_missed(struct ps_cursor *c, uint32_t cpu, uint64_t n)
+{
+	int64_t *m;
+
+	if (cpu > 4096)
+		cpu = 4096;
+	if (cpu >= c->missed.len) {
+		size_t old = c->missed.len;
+
+		if (vec_reserve(&c->missed, sizeof(int64_t), cpu + 1 - old))
+			return TK_FAIL(TK_ERR_NOMEM, "Cannot count lost events");
+		memset((int64_t *) c->missed.data + old, 0, (cpu + 1 - old) * sizeof(int64_t));
+		c->missed.len = cpu + 1;
+	}
+	m = (int64_t *) c->missed.data + cpu;
+	*m = model_missed_add(*m, n > INT64_MAX ? -1 : (int64_t) n);
+	return TK_OK;
+}
+
+/* A record other than a sample, in its turn: task names and losses. */
+static enum tk_status on_record(struct ps_cursor *c, const struct perf_record *r)
+{
+	enum tk_byte_order bo = perfdata_byte_order(c->ps->pd);
+	struct perf_sample id;
+
+	switch (r->type) {
+	case PERF_RECORD_COMM:
+		return on_comm(c->ps, r);
+	case PERF_RECORD_FORK:
+		return on_fork(c->ps, r);
+	case PERF_RECORD_LOST:
+		if (r->size < 24)
+			return TK_OK;
+		perfdata_record_id(c->ps->pd, r, &id);
+		return add_missed(c, id.cpu, tk_load_u64(r->data + 16, bo));
+	case PERF_RECORD_LOST_SAMPLES:
+		if (r->size < 16)
+			return TK_OK;
+		perfdata_record_id(c->ps->pd, r, &id);
+		return add_missed(c, id.cpu, tk_load_u64(r->data + 8, bo));
+	default:
+		return TK_OK;
+	}
+}
+
+/* Make sample @r the cursor's event. */
+static enum tk_status sample_event(struct ps_cursor *c, const struct perf_record *r,
+				   struct model_item *out)
+{
+	struct perf_source *ps = c->ps;
+	struct perf_sample s;
+	struct ps_task *t;
+	size_t ai;
+	enum tk_status st = perfdata_sample(ps->pd, r, &s);
+
+	if (st < 0)
+		return record_fail(c, r, st);
+	ai = (size_t) (s.attr - perfdata_attr(ps->pd, 0));
+	c->ev.ec = ps->by_attr[ai];
+	st = model_class_load(c->ev.ec);
+	if (st < 0)
+		return st;
+	c->ev.raw = s.raw;
+	c->ev.raw_size = s.raw ? s.raw_size : 0;
+	c->ev.cycles = s.time;
+	c->ev.ns = (int64_t) s.time;
+	c->ev.has_ts = !!(s.sample_type & PERF_SAMPLE_TIME);
+	c->ev.cpu = (s.sample_type & PERF_SAMPLE_CPU) ? (int32_t) s.cpu : -1;
+	c->ev.has_task = !!(s.sample_type & PERF_SAMPLE_TID);
+	c->ev.pid = (int32_t) s.pid;
+	c->ev.tid = (int32_t) s.tid;
+	c->ev.comm = MODEL_TASK_UNKNOWN;
+	if (c->ev.has_task) {
+		t = task_findnew(ps, c->ev.pid, c->ev.tid);
+		if (!t)
+			return task_nomem();
+		c->ev.comm = t->comm;
+	}
+	c->ev.missed = 0;
+	if (c->ev.cpu >= 0) {
+		size_t cpu = (size_t) c->ev.cpu > 4096 ? 4096 : (size_t) c->ev.cpu;
+
+		if (cpu < c->missed.len) {
+			c->ev.missed = ((int64_t *) c->missed.data)[cpu];
+			((int64_t *) c->missed.data)[cpu] = 0;
+		}
+	}
+	c->ev.pending = &c->base;
+	c->where = r->offset;
+	out->kind = MODEL_ITEM_EVENT;
+	out->has_ts = c->ev.has_ts;
+	out->ts_ns = c->ev.ns;
+	out->event = &c->ev;
+	out->notice = NULL;
+	return TK_OK;
+}
+
+/* The time perf orders record @r by: 0 when it is handled where it is read. */
+static uint64_t record_time(const struct ps_cursor *c, const struct perf_record *r)
+{
+	struct perf_sample s;
+
+	if (r->type == PERF_RECORD_SAMPLE) {
+		if (perfdata_sample(c->ps->pd, r, &s) < 0) {
+			error_reset(); /* reported when it is handled */
+			return 0;
+		}
+	} else if (perfdata_record_id(c->ps->pd, r, &s) <= 0) {
+		return 0;
+	}
+	if (!(s.sample_type & PERF_SAMPLE_TIME) || s.time == UINT64_MAX)
+		return 0;
+	return s.time;
+}
+
+static enum tk_status ps_cursor_next(struct model_cursor *mc, struct model_item *out)
+{
+	struct ps_cursor *c = (struct ps_cursor *) mc;
+	struct perf_record r;
+	enum tk_status st;
+	uint64_t ts, bad_pos;
+
+	for (;;) {
+		if (c->next < c->n_ready) {
+			const struct pq_entry *e = (const struct pq_entry *) c->queue.data + c->next++;
+
+			record_at(c->ps, e->off, &r);
+			if (r.type == PERF_RECORD_SAMPLE)
+				return sample_event(c, &r, out);
+			st = on_record(c, &r);
+			if (st < 0)
+				return record_fail(c, &r, st);
+			continue;
+		}
+		drop_done(c);
+		if (c->eof) {
+			if (c->queue.len) {
+				flush(c, UINT64_MAX);
+				continue;
+			}
+			if (!c->failed)
+				return TK_END;
+			/* read the bad record again: its error, now that the good ones are out */
+			st = perfdata_cursor_next(&c->rc, &r);
+			return st < 0 ? st : TK_FAIL(TK_ERR_FORMAT, "Cannot read perf.data");
+		}
+		bad_pos = c->rc.pos;
+		st = perfdata_cursor_next(&c->rc, &r);
+		if (st == TK_END) {
+			c->eof = 1;
+			continue;
+		}
+		if (st < 0) {
+			error_reset();
+			c->rc.pos = bad_pos;
+			c->eof = c->failed = 1;
+			continue;
+		}
+		if (r.type == PERF_RECORD_FINISHED_ROUND) {
+			if (c->next_flush)
+				flush(c, c->next_flush);
+			c->next_flush = c->max_ts;
+			continue;
+		}
+		if (r.type >= PERF_RECORD_HEADER_ATTR)
+			continue; /* perf's own records: read by perfdata_open() */
+		ts = record_time(c, &r);
+		if (!ts) {
+			c->where = r.offset;
+			if (r.type == PERF_RECORD_SAMPLE)
+				return sample_event(c, &r, out);
+			st = on_record(c, &r);
+			if (st < 0)
+				return record_fail(c, &r, st);
+			continue;
+		}
+		{
+			struct pq_entry *e = vec_push(&c->queue, sizeof(*e));
+
+			if (!e)
+				return TK_FAIL(TK_ERR_NOMEM, "Cannot sort perf.data records");
+			e->ts = ts;
+			e->seq = c->seq++;
+			e->off = r.offset;
+		}
+		if (ts > c->max_ts)
+			c->max_ts = ts;
+	}
+}
+
+/*
+ * The values of the current event: the event context (CPU, pid, tid), then a tracepoint's
+ * ftrace fields, common ones and its own (ftrace-model.c), or a sample's ip and period.
+ */
+static enum tk_status ps_cursor_values(struct model_cursor *mc)
+{
+	struct ps_cursor *c = (struct ps_cursor *) mc;
+	const struct tk_event_class *ec = c->ev.ec;
+	struct perf_source *ps = c->ps;
+	struct model_value *vals;
+	size_t payload = 3;
+	enum tk_status st = TK_OK;
+
+	c->ev.pending = NULL;
+	c->vals.len = 0;
+	c->ev.scope[MODEL_SCOPE_EVENT_COMMON_CONTEXT] = NULL;
+	c->ev.scope[MODEL_SCOPE_PAYLOAD] = NULL;
+	c->ev.scope[MODEL_SCOPE_COMMON] = NULL;
+	if (vec_reserve(&c->vals, sizeof(*vals), 5))
+		return TK_FAIL(TK_ERR_NOMEM, "Cannot decode event");
+	vals = c->vals.data;
+	vals[0].v.u = (uint64_t) (uint32_t) c->ev.cpu;
+	vals[1].v.i = c->ev.pid;
+	vals[2].v.i = c->ev.tid;
+	c->vals.len = 3;
+	if (ec->fmt) {
+		st = ftrace_model_values(&ps->ctx, ec->fmt, c->ev.raw, c->ev.raw_size, &c->vals,
+					 &payload);
+	} else if (ec->common) { /* a tracepoint without its format */
+		st = ftrace_model_unknown_values(&ps->ctx, c->ev.raw, c->ev.raw_size, &c->vals,
+						 &payload);
+	} else {
+		struct perf_record r;
+		struct perf_sample s;
+
+		record_at(ps, c->where, &r);
+		if (perfdata_sample(ps->pd, &r, &s) < 0)
+			error_reset(); /* read once already */
+		vals[3].v.u = s.ip;
+		vals[4].v.u = s.period;
+		c->vals.len = 5;
+	}
+	if (st < 0)
+		return st;
+	vals = c->vals.data;
+	c->ev.scope[MODEL_SCOPE_EVENT_COMMON_CONTEXT] = vals;
+	c->ev.scope[MODEL_SCOPE_PAYLOAD] = vals + payload;
+	if (ec->common)
+		c->ev.scope[MODEL_SCOPE_COMMON] = vals + 3;
+	return TK_OK;
+}
+
+static void ps_cursor_where(const struct model_cursor *mc, const struct model_item *item,
+			    char *buf, size_t size)
+{
+	const struct ps_cursor *c = (const struct ps_cursor *) mc;
+
+	(void) item;
+	snprintf(buf, size, "file=%s, offset=%llu", c->stream->path,
+		 (unsigned long long) c->where);
+}
+
+static void ps_cursor_destroy(struct model_cursor *mc)
+{
+	struct ps_cursor *c = (struct ps_cursor *) mc;
+
+	vec_fini(&c->queue);
+	vec_fini(&c->missed);
+	vec_fini(&c->vals);
+	free(c);
+}
+
+static const struct model_cursor_ops ps_cursor_ops = {
+	.next = ps_cursor_next,
+	.values = ps_cursor_values,
+	.where = ps_cursor_where,
+	.destroy = ps_cursor_destroy,
+};
+
+static enum tk_status ps_cursor_open(struct tk_stream *stream, struct model_cursor **out)
+{
+	struct ps_cursor *c = calloc(1, sizeof(*c));
+
+	if (!c)
+		return TK_FAIL(TK_ERR_NOMEM, "Cannot read perf.data: path=%s", stream->path);
+	c->base.ops = &ps_cursor_ops;
+	c->stream = stream;
+	c->ps = stream->source->fmt;
+	c->ev.stream = stream;
+	perfdata_cursor_init(c->ps->pd, &c->rc);
+	*out = &c->base;
+	return TK_OK;
+}
+
+/* ---- the model's hooks -------------------------------------------------------------------- */
+
+static void ps_task(const struct tk_event *ev, int64_t *pid, const char **comm)
+{
+	*pid = ev->has_task ? ev->tid : -1;
+	*comm = ev->has_task ? ev->comm : MODEL_TASK_UNKNOWN;
+}
+
+static int ps_raw_field(const struct tk_event_class *ec, uint32_t i, struct model_raw_field *out)
+{
+	return ec->fmt ? ftrace_model_raw_field(ec->fmt, i, out) : 0;
+}
+
+static void ps_raw_value(const struct tk_event *ev, uint32_t i, struct model_raw_value *out)
+{
+	const struct perf_source *ps = ev->stream->source->fmt;
+
+	ftrace_model_raw_value(&ps->ctx, ev->ec->fmt, i, ev->raw, ev->raw ? ev->raw_size : 0, out);
+}
+
+/* trace-cmd report's layout for perf.data: "cpus=N" first, as trace-cmd writes it. */
+static enum tk_status text_prologue(const struct tk_source *src, struct writer *w)
+{
+	const struct perf_source *ps = src->fmt;
+	char *q = writer_reserve(w, 32);
+
+	memcpy(q, "cpus=", 5);
+	q += 5;
+	q += fmt_u64(q, (uint64_t) (ps->cpus > 0 ? ps->cpus : 1));
+	*q++ = '\n';
+	writer_commit_to(w, q);
+	return TK_OK;
+}
+
+static int text_time_in_ns(const struct tk_source *src)
+{
+	(void) src;
+	return 1;
+}
+
+static const char *text_task(const struct tk_event *ev, int64_t *pid)
+{
+	*pid = ev->has_task ? ev->tid : 0;
+	return ev->has_task ? ev->comm : MODEL_TASK_UNKNOWN;
+}
+
+static bool text_wants_next(const struct tk_event_class *ec, unsigned int flags)
+{
+	const struct perf_source *ps = ec->sc->source->fmt;
+
+	return ec->fmt && !(flags & MODEL_TEXT_RAW) && ftrace_print_wants_next(&ps->ctx, ec->fmt);
+}
+
+static bool text_event(const struct tk_event *ev, const struct tk_event *next, unsigned int flags,
+		       struct writer *w)
+{
+	const struct perf_source *ps = ev->stream->source->fmt;
+	const struct ftrace_event *fev = ev->ec->fmt;
+
+	if (!fev)
+		return false;
+	if (flags & MODEL_TEXT_RAW) {
+		ftrace_print_raw(&ps->ctx, fev, ev->raw, ev->raw_size, w);
+		return false;
+	}
+	if (next && next->raw)
+		return ftrace_print_info_next(&ps->ctx, fev, ev->raw, ev->raw_size, (int) ev->cpu,
+					      (uint64_t) ev->ns, next->raw, next->raw_size, w);
+	ftrace_print_info_ts(&ps->ctx, fev, ev->raw, ev->raw_size, (int) ev->cpu,
+			     (uint64_t) ev->ns, w);
+	return false;
+}
+
+static const struct model_text_ops ps_text_ops = {
+	.prologue = text_prologue,
+	.time_in_ns = text_time_in_ns,
+	.task = text_task,
+	.wants_next = text_wants_next,
+	.event = text_event,
+};
+
+static const struct model_source_ops ps_source_ops = {
+	.cursor_open = ps_cursor_open,
+	.destroy = ps_source_destroy,
+	.task = ps_task,
+	.raw_field = ps_raw_field,
+	.raw_value = ps_raw_value,
+	.text = &ps_text_ops,
+	.class_load = ps_class_load,
+};
