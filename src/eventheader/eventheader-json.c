@@ -24,14 +24,8 @@
 #include "../common/writer.h"
 #include "eventheader.h"
 
-/* The output and the layout state: whether the next member needs a comma before it. */
-struct out {
-	struct vec *v;
-	bool space;
-	bool field_tag;
-	bool comma;
-	bool nomem;
-};
+/* struct eventheader_json (eventheader.h): the output and whether a comma comes next. */
+#define out eventheader_json
 
 /* Room for @n more bytes at the end of the output, or NULL (and nomem) when out of memory. */
 static char *room(struct out *o, size_t n)
@@ -1024,10 +1018,59 @@ static void put_meta(struct out *o, const struct eventheader_info *in, unsigned 
 	}
 }
 
+/* The members of "meta" a perf sample has before the event's own (time, cpu, pid, tid). */
+static void put_sample_meta(struct out *o, const struct eventheader_sample *s, unsigned int meta)
+{
+	char *q;
+
+	if ((meta & EVENTHEADER_META_TIME) && s->has_time) {
+		member_begin(o, "time", 4, 0);
+		if (s->time_wall) {
+			put_c(o, '"');
+			put_time(o, s->sec, false);
+			q = room(o, 16);
+			if (q) {
+				*q++ = '.';
+				q += fmt_u64_pad(q, s->nsec, 9);
+				*q++ = 'Z';
+				*q++ = '"';
+				commit(o, q);
+			}
+		} else {
+			put_u64(o, (uint64_t) s->sec);
+			q = room(o, 16);
+			if (q) {
+				*q++ = '.';
+				q += fmt_u64_pad(q, s->nsec, 9);
+				commit(o, q);
+			}
+		}
+	}
+	if ((meta & EVENTHEADER_META_CPU) && s->has_cpu) {
+		member_begin(o, "cpu", 3, 0);
+		put_u64(o, s->cpu);
+	}
+	if ((meta & EVENTHEADER_META_PID) && s->has_tid) {
+		member_begin(o, "pid", 3, 0);
+		put_u64(o, s->pid);
+	}
+	if ((meta & EVENTHEADER_META_TID) && s->has_tid) {
+		member_begin(o, "tid", 3, 0);
+		put_u64(o, s->tid);
+	}
+}
+
 enum tk_status eventheader_json_event(struct vec *out, struct eventheader_enum *e,
 				      unsigned int json_flags, unsigned int meta_flags)
 {
-	struct out o = {out, (json_flags & EVENTHEADER_JSON_SPACE) != 0,
+	return eventheader_json_sample_event(out, e, NULL, json_flags, meta_flags);
+}
+
+enum tk_status eventheader_json_sample_event(struct vec *out, struct eventheader_enum *e,
+					     const struct eventheader_sample *sample,
+					     unsigned int json_flags, unsigned int meta_flags)
+{
+	struct out o = {out, 0, (json_flags & EVENTHEADER_JSON_SPACE) != 0,
 			(json_flags & EVENTHEADER_JSON_FIELD_TAG) != 0, false, false};
 	const struct eventheader_info *in = &e->info;
 	struct eventheader_item it;
@@ -1104,6 +1147,8 @@ enum tk_status eventheader_json_event(struct vec *out, struct eventheader_enum *
 	if (meta_flags & ~(unsigned int) EVENTHEADER_META_N) {
 		member_begin(&o, "meta", 4, 0);
 		open_brace(&o, '{');
+		if (sample)
+			put_sample_meta(&o, sample, meta_flags);
 		put_meta(&o, in, meta_flags);
 		close_brace(&o, '}');
 	}
@@ -1124,7 +1169,7 @@ enum tk_status eventheader_json_value(struct vec *out, const void *value, size_t
 				      unsigned int encoding, unsigned int format,
 				      enum tk_byte_order order, bool json)
 {
-	struct out o = {out, false, false, false, false};
+	struct out o = {out, 0, false, false, false, false};
 	size_t start = out->len;
 
 	if (put_value(&o, value, size, encoding, format, order, json)) {
@@ -1136,6 +1181,86 @@ enum tk_status eventheader_json_value(struct vec *out, const void *value, size_t
 	if (o.nomem) {
 		out->len = start;
 		return TK_FAIL(TK_ERR_NOMEM, "Cannot format EventHeader value: size=%zu", size);
+	}
+	return TK_OK;
+}
+
+/* ---- the builder: objects of other events (tracefs fields, raw bytes) ------------------- */
+
+void eventheader_json_begin(struct eventheader_json *j, struct vec *out, unsigned int json_flags)
+{
+	*j = (struct eventheader_json){out, out->len, (json_flags & EVENTHEADER_JSON_SPACE) != 0,
+				       (json_flags & EVENTHEADER_JSON_FIELD_TAG) != 0, false,
+				       false};
+	value_begin(j);
+	open_brace(j, '{');
+}
+
+void eventheader_json_n(struct eventheader_json *j, const char *provider, size_t provider_len,
+			const char *event, size_t event_len)
+{
+	member_begin(j, "n", 1, 0);
+	put_c(j, '"');
+	put_utf8_text(j, (const uint8_t *) provider, provider_len, true);
+	put_c(j, ':');
+	put_utf8_text(j, (const uint8_t *) event, event_len, true);
+	put_c(j, '"');
+}
+
+void eventheader_json_member(struct eventheader_json *j, const char *name, size_t len)
+{
+	member_begin(j, name, len, 0);
+}
+
+void eventheader_json_element(struct eventheader_json *j)
+{
+	value_begin(j);
+}
+
+enum tk_status eventheader_json_put(struct eventheader_json *j, const void *value, size_t size,
+				    unsigned int encoding, unsigned int format,
+				    enum tk_byte_order order)
+{
+	if (put_value(j, value, size, encoding, format, order, true))
+		return TK_FAIL(TK_ERR_FORMAT,
+			       "Cannot format EventHeader value: encoding=%u, format=%u, size=%zu",
+			       encoding, format, size);
+	return TK_OK;
+}
+
+void eventheader_json_hex_bytes(struct eventheader_json *j, const void *value, size_t size)
+{
+	put_hex_bytes(j, value, size, true);
+}
+
+void eventheader_json_open(struct eventheader_json *j, char brace)
+{
+	open_brace(j, brace);
+}
+
+void eventheader_json_close(struct eventheader_json *j, char brace)
+{
+	close_brace(j, brace);
+}
+
+void eventheader_json_meta(struct eventheader_json *j, const struct eventheader_sample *sample,
+			   unsigned int meta_flags)
+{
+	if (!(meta_flags & ~(unsigned int) EVENTHEADER_META_N))
+		return;
+	member_begin(j, "meta", 4, 0);
+	open_brace(j, '{');
+	if (sample)
+		put_sample_meta(j, sample, meta_flags);
+	close_brace(j, '}');
+}
+
+enum tk_status eventheader_json_end(struct eventheader_json *j)
+{
+	close_brace(j, '}');
+	if (j->nomem) {
+		j->v->len = j->start;
+		return TK_FAIL(TK_ERR_NOMEM, "Cannot format event as JSON");
 	}
 	return TK_OK;
 }

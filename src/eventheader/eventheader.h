@@ -238,6 +238,10 @@ void eventheader_item_get(const struct eventheader_enum *e, struct eventheader_i
 
 /* Members of "n" and "meta" (the reference formatter's MetaFlags; values kept). */
 #define EVENTHEADER_META_N		  0x1
+#define EVENTHEADER_META_TIME		  0x2 /* samples: their time */
+#define EVENTHEADER_META_CPU		  0x4
+#define EVENTHEADER_META_PID		  0x8
+#define EVENTHEADER_META_TID		  0x10
 #define EVENTHEADER_META_ID		  0x20
 #define EVENTHEADER_META_VERSION	  0x40
 #define EVENTHEADER_META_LEVEL		  0x80
@@ -264,6 +268,69 @@ void eventheader_item_get(const struct eventheader_enum *e, struct eventheader_i
  */
 enum tk_status eventheader_json_event(struct vec *out, struct eventheader_enum *e,
 				      unsigned int json_flags, unsigned int meta_flags);
+
+/*
+ * What a recording (perf.data, trace.dat) says of an event besides its bytes, for the members
+ * of "meta" that come first: the time (with @time_wall, UTC wall-clock time written as
+ * "YYYY-MM-DDThh:mm:ss.nnnnnnnnnZ", as when the file has clock data; else seconds since the
+ * clock's origin, unquoted), the CPU, the pid and tid. Each member only when its has_ flag is
+ * set.
+ */
+struct eventheader_sample {
+	uint8_t has_time, time_wall, has_cpu, has_tid;
+	int64_t sec;
+	uint32_t nsec;
+	uint32_t cpu, pid, tid;
+};
+
+/*
+ * eventheader_json_event() for an event of a recording: "meta" starts with @sample's members
+ * (NULL: none), as the reference formatter writes a perf sample.
+ */
+enum tk_status eventheader_json_sample_event(struct vec *out, struct eventheader_enum *e,
+					     const struct eventheader_sample *sample,
+					     unsigned int json_flags, unsigned int meta_flags);
+
+/*
+ * A JSON object written member by member in the reference formatter's layout, for events
+ * that are not EventHeader events (a tracepoint's tracefs fields, raw bytes):
+ *
+ *	eventheader_json_begin(&j, out, flags);	// the separator, then '{'
+ *	eventheader_json_n(&j, "sched", 5, "sched_switch", 12);
+ *	eventheader_json_member(&j, "prev_pid", 8);
+ *	eventheader_json_put(&j, bytes, 4, EVENTHEADER_ENC_VALUE32, EVENTHEADER_FMT_HEX_INT, bo);
+ *	eventheader_json_meta(&j, &sample, EVENTHEADER_META_DEFAULT);
+ *	st = eventheader_json_end(&j);		// '}'; out of memory: @out as it was
+ *
+ * Arrays: eventheader_json_open(&j, '['), eventheader_json_element(&j) before each element's
+ * value, eventheader_json_close(&j, ']').
+ */
+struct eventheader_json {
+	struct vec *v;
+	size_t start; /* @v's length before the object */
+	bool space;
+	bool field_tag;
+	bool comma; /* a member or element came: the next one needs a comma */
+	bool nomem;
+};
+
+void eventheader_json_begin(struct eventheader_json *j, struct vec *out, unsigned int json_flags);
+void eventheader_json_n(struct eventheader_json *j, const char *provider, size_t provider_len,
+			const char *event, size_t event_len);
+void eventheader_json_member(struct eventheader_json *j, const char *name, size_t len);
+void eventheader_json_element(struct eventheader_json *j);
+/* A value as eventheader_json_value() writes it; TK_ERR_FORMAT when @size does not suit. */
+enum tk_status eventheader_json_put(struct eventheader_json *j, const void *value, size_t size,
+				    unsigned int encoding, unsigned int format,
+				    enum tk_byte_order order);
+/* "01 02 0a": bytes in lower-case hex, as the reference writes a sample's raw data. */
+void eventheader_json_hex_bytes(struct eventheader_json *j, const void *value, size_t size);
+void eventheader_json_open(struct eventheader_json *j, char brace);
+void eventheader_json_close(struct eventheader_json *j, char brace);
+/* "meta" with @sample's members, when @meta_flags asks for more than "n". */
+void eventheader_json_meta(struct eventheader_json *j, const struct eventheader_sample *sample,
+			   unsigned int meta_flags);
+enum tk_status eventheader_json_end(struct eventheader_json *j);
 
 /*
  * Append one value's text to @out: @encoding and @format as in an item, @order the event's
