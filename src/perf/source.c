@@ -26,6 +26,7 @@
 #include "../common/mfile.h"
 #include "../common/writer.h"
 #include "../ftrace/ftrace-model.h"
+#include "../eventheader/eventheader.h"
 #include "../ftrace/printfmt.h"
 #include "../tracedat/source.h"
 #include "../tracedat/tracedat.h"
@@ -53,6 +54,10 @@ struct perf_source {
 	size_t n_tasks, tasks_cap;
 	struct arena names; /* task names */
 	int32_t cpus;	    /* from the NRCPUS feature, or 0 */
+	/* CLOCK_DATA: wall-clock time = sample time + this offset, as the reference adds it */
+	uint8_t clock_known;
+	int64_t clock_sec;
+	uint32_t clock_nsec;
 };
 
 /* One record waiting for its turn (see the file comment). */
@@ -282,6 +287,33 @@ static const char *feature_string(struct tk_source *src, const struct perf_sourc
 	return arena_strndup(&src->arena, (const char *) p + 4, strnlen((const char *) p + 4, n));
 }
 
+/*
+ * CLOCK_DATA (version, clockid, the wall clock and the sample clock read together): the
+ * offset from sample times to wall-clock time, as seconds and nanoseconds (the nanoseconds
+ * below 10^9 and not negative), unknown when clockid is ~0.
+ */
+static void clock_data(struct perf_source *ps, uint32_t clockid, uint64_t wall, uint64_t clock)
+{
+	const uint64_t billion = UINT64_C(1000000000);
+
+	if (clockid == UINT32_MAX)
+		return;
+	ps->clock_known = 1;
+	if (clock <= wall) {
+		ps->clock_sec = (int64_t) ((wall - clock) / billion);
+		ps->clock_nsec = (uint32_t) ((wall - clock) % billion);
+	} else {
+		uint64_t neg = clock - wall;
+
+		ps->clock_sec = -(int64_t) (neg / billion) - 1;
+		ps->clock_nsec = (uint32_t) (billion - neg % billion);
+		if (ps->clock_nsec == billion) {
+			ps->clock_sec++;
+			ps->clock_nsec = 0;
+		}
+	}
+}
+
 /* What `tracekit info` shows of the file besides streams and events. */
 static enum tk_status describe(struct tk_source *src, struct perf_source *ps)
 {
@@ -309,6 +341,11 @@ static enum tk_status describe(struct tk_source *src, struct perf_source *ps)
 		if (s)
 			src->env[src->n_env++] = (struct model_env){strs[i].key, s, 0};
 	}
+	p = perfdata_feature(ps->pd, PERF_FEAT_CLOCK_DATA, &len);
+	if (p && len >= 24 && tk_load_u32(p, perfdata_byte_order(ps->pd)) >= 1)
+		clock_data(ps, tk_load_u32(p + 4, perfdata_byte_order(ps->pd)),
+			   tk_load_u64(p + 8, perfdata_byte_order(ps->pd)),
+			   tk_load_u64(p + 16, perfdata_byte_order(ps->pd)));
 	p = perfdata_feature(ps->pd, PERF_FEAT_NRCPUS, &len);
 	if (p && len >= 8) {
 		ps->cpus = (int32_t) tk_load_u32(p, perfdata_byte_order(ps->pd));
@@ -366,6 +403,7 @@ static enum tk_status build_model(struct tk_source *src, struct perf_source *ps,
 	enum tk_status st;
 
 	src->format = "perf.data";
+	src->time_may_go_back = 1; /* perf takes records that come after their round, too */
 	src->path = arena_strdup(a, path);
 	src->name = src->path;
 	src->scs = arena_alloc(a, 2 * sizeof(*src->scs));
@@ -758,7 +796,7 @@ static enum tk_status ps_cursor_next(struct model_cursor *mc, struct model_item 
 			c->eof = c->failed = 1;
 			continue;
 		}
-		if (r.type == PERF_RECORD_FINISHED_ROUND) {
+		if (r.type == PERF_RECORD_FINISHED_ROUND && !c->stream->source->stored_order) {
 			if (c->next_flush)
 				flush(c, c->next_flush);
 			c->next_flush = c->max_ts;
@@ -766,7 +804,7 @@ static enum tk_status ps_cursor_next(struct model_cursor *mc, struct model_item 
 		}
 		if (r.type >= PERF_RECORD_HEADER_ATTR)
 			continue; /* perf's own records: read by perfdata_open() */
-		ts = record_time(c, &r);
+		ts = c->stream->source->stored_order ? 0 : record_time(c, &r);
 		if (!ts) {
 			c->where = r.offset;
 			if (r.type == PERF_RECORD_SAMPLE)
@@ -957,7 +995,116 @@ static bool text_event(const struct tk_event *ev, const struct tk_event *next, u
 	return false;
 }
 
+/* The members of "meta" that the sample gives: time, CPU, pid and tid. */
+static void sample_meta(const struct perf_source *ps, const struct tk_event *ev,
+			struct eventheader_sample *m)
+{
+	const uint64_t billion = UINT64_C(1000000000);
+	uint64_t t = (uint64_t) ev->ns;
+
+	memset(m, 0, sizeof(*m));
+	m->has_time = ev->has_ts;
+	m->sec = (int64_t) (t / billion);
+	m->nsec = (uint32_t) (t % billion);
+	if (ps->clock_known) {
+		m->time_wall = 1;
+		m->sec += ps->clock_sec;
+		m->nsec += ps->clock_nsec;
+		if (m->nsec >= billion) {
+			m->sec++;
+			m->nsec -= (uint32_t) billion;
+		}
+	}
+	m->has_cpu = ev->cpu >= 0;
+	m->cpu = (uint32_t) ev->cpu;
+	m->has_tid = ev->has_task;
+	m->pid = (uint32_t) ev->pid;
+	m->tid = (uint32_t) ev->tid;
+}
+
+/*
+ * The offset of the EventHeader event in @fev's records, or UINT32_MAX when @fev is not an
+ * EventHeader tracepoint (its first own field is not eventheader_flags, as the reference
+ * tells them).
+ */
+static uint32_t eventheader_offset(const struct ftrace_event *fev)
+{
+	if (!fev || fev->n_fields <= fev->n_common ||
+	    strcmp(fev->fields[fev->n_common].name, "eventheader_flags"))
+		return UINT32_MAX;
+	return fev->fields[fev->n_common].offset;
+}
+
+/* model_text_ops.decode_json: a sample as perf-decode writes it. */
+static enum tk_status text_decode_json(const struct tk_event *ev, unsigned int flags,
+				       struct vec *out)
+{
+	const struct perf_source *ps = ev->stream->source->fmt;
+	const struct ftrace_event *fev = ev->ec->fmt;
+	const struct perf_attr *at = perfdata_attr(ps->pd, (size_t) ev->ec->id);
+	unsigned int jf = ((flags & MODEL_DECODE_SPACE) ? EVENTHEADER_JSON_SPACE : 0) |
+			  ((flags & MODEL_DECODE_FIELD_TAG) ? EVENTHEADER_JSON_FIELD_TAG : 0);
+	struct eventheader_sample meta;
+	struct eventheader_json j;
+	const char *name, *colon;
+	size_t name_len;
+	uint32_t off = eventheader_offset(fev), i;
+	enum tk_status st;
+
+	sample_meta(ps, ev, &meta);
+	if (off != UINT32_MAX && off <= ev->raw_size) {
+		struct eventheader_enum e;
+
+		st = eventheader_start(&e, fev->name, strlen(fev->name), ev->raw + off,
+				       ev->raw_size - off, EVENTHEADER_MOVE_NEXT_LIMIT);
+		if (st >= 0)
+			return eventheader_json_sample_event(out, &e, &meta, jf,
+							     EVENTHEADER_META_DEFAULT);
+		error_reset(); /* written as the tracepoint it is, as the reference does */
+	}
+	/* "n": the attribute's name split at its colon, else the format's system and name */
+	eventheader_json_begin(&j, out, jf);
+	if (at && at->name && at->name_len) {
+		name = at->name;
+		name_len = strnlen(at->name, at->name_len);
+		colon = memchr(name, ':', name_len);
+		if (colon)
+			eventheader_json_n(&j, name, (size_t) (colon - name), colon + 1,
+					   name_len - (size_t) (colon - name) - 1);
+		else
+			eventheader_json_n(&j, name, name_len, "", 0);
+	} else if (fev) {
+		eventheader_json_n(&j, fev->system, strlen(fev->system), fev->name,
+				   strlen(fev->name));
+	} else {
+		eventheader_json_n(&j, "", 0, "", 0);
+	}
+	if (fev) {
+		for (i = fev->n_common; i < fev->n_fields; i++) {
+			const struct ftrace_field *f = &fev->fields[i];
+			struct eventheader_tracefs t;
+
+			eventheader_tracefs_type(f->type, f->size,
+						 (f->flags & FTRACE_FIELD_SIGNED) ? 1 : 0,
+						 ps->ctx.long_size, &t);
+			st = eventheader_json_tracefs_field(&j, f->name, strlen(f->name), &t,
+							    f->offset, f->size, ev->raw,
+							    ev->raw_size, ps->ctx.bo);
+			if (st < 0) {
+				out->len = j.start;
+				return st;
+			}
+		}
+	} else if (ev->raw) {
+		eventheader_json_member(&j, "raw", 3);
+		eventheader_json_hex_bytes(&j, ev->raw, ev->raw_size);
+	}
+	eventheader_json_meta(&j, &meta, EVENTHEADER_META_DEFAULT);
+	return eventheader_json_end(&j);
+}
+
 static const struct model_text_ops ps_text_ops = {
+	.decode_json = text_decode_json,
 	.prologue = text_prologue,
 	.time_in_ns = text_time_in_ns,
 	.task = text_task,

@@ -497,6 +497,13 @@ enum tk_status tk_print(const char *const *inputs, size_t n_inputs,
 	st = pipeline_trace_open(&t, inputs, n_inputs, &topts, 1);
 	if (st < 0)
 		return st;
+	{
+		const struct sink_ops *sink = sink_for_style(popts->style);
+		size_t i;
+
+		for (i = 0; sink && sink->stored_order && i < t->n_sources; i++)
+			t->sources[i]->stored_order = 1;
+	}
 	cx.o = o;
 	if (o->size >= offsetof(struct tk_convert_opts, stop) + sizeof(o->stop))
 		cx.stop = o->stop;

@@ -43,7 +43,7 @@ allowed() {
 	model) echo "common" ;;
 	ctf | ftrace) echo "common model" ;;
 	eventheader) echo "common" ;;
-	perf) echo "common model ftrace tracedat" ;;
+	perf) echo "common model ftrace tracedat eventheader" ;;
 	tracedat) echo "common model ftrace" ;;
 	output) echo "common model" ;;
 	pipeline) echo "common model ctf ftrace tracedat eventheader perf output" ;;
