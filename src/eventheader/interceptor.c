@@ -386,7 +386,15 @@ static enum tk_status ic_decode_json(const struct tk_event *ev, unsigned int fla
 
 	if (st >= 0)
 		st = eventheader_json_event(out, &e, jf, EVENTHEADER_META_DEFAULT);
-	return st;
+	if (st < 0) {
+		const struct ic_source *is = ev->stream->source->fmt;
+		size_t at = (size_t) (ev->raw - is->data);
+
+		return TK_FAIL(st == TK_ERR_NOMEM ? st : TK_ERR_FORMAT,
+			       "Cannot decode EventHeader event: offset=%zu, tracepoint=%s", at,
+			       ev->ec->name);
+	}
+	return TK_OK;
 }
 
 static const struct model_text_ops ic_text_ops = {

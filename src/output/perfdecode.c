@@ -106,7 +106,7 @@ static enum tk_status print(struct tk_printer *p, const struct tk_event *ev)
 	st = text->decode_json(ev, s->flags, &s->buf);
 	if (st < 0)
 		return TK_FAIL(st, "Cannot print event in perf-decode style: path=%s, event=%zu",
-			       src->path, s->n_events);
+			       src->path, s->n_events + 1);
 	writer_write(&p->out, s->n_events ? ",\n " : "\n ", s->n_events ? 3 : 2);
 	writer_write(&p->out, s->buf.data, s->buf.len);
 	s->n_events++;

@@ -43,6 +43,7 @@ struct ps_task {
 
 struct perf_source {
 	struct mfile file;
+	const uint8_t *data; /* the file's bytes */
 	struct perfdata *pd;
 	struct tracedat *td; /* the tracing data, or NULL */
 	struct ftrace_ctx ctx;
@@ -514,6 +515,7 @@ static enum tk_status ps_open(struct tk_source **out, const uint8_t *data, size_
 	src->ops = &ps_source_ops;
 	src->fmt = ps;
 	ps->file = *file;
+	ps->data = data;
 	st = perfdata_open(&ps->pd, data, size);
 	if (st >= 0) {
 		tracing = perfdata_tracing_data(ps->pd, &tracing_len);
@@ -1057,9 +1059,16 @@ static enum tk_status text_decode_json(const struct tk_event *ev, unsigned int f
 
 		st = eventheader_start(&e, fev->name, strlen(fev->name), ev->raw + off,
 				       ev->raw_size - off, EVENTHEADER_MOVE_NEXT_LIMIT);
-		if (st >= 0)
-			return eventheader_json_sample_event(out, &e, &meta, jf,
-							     EVENTHEADER_META_DEFAULT);
+		if (st >= 0) {
+			st = eventheader_json_sample_event(out, &e, &meta, jf,
+							   EVENTHEADER_META_DEFAULT);
+			if (st < 0)
+				return TK_FAIL(st == TK_ERR_NOMEM ? st : TK_ERR_FORMAT,
+					       "Cannot decode EventHeader event: offset=%zu, "
+					       "tracepoint=%s",
+					       (size_t) (ev->raw + off - ps->data), fev->name);
+			return TK_OK;
+		}
 		error_reset(); /* written as the tracepoint it is, as the reference does */
 	}
 	/* "n": the attribute's name split at its colon, else the format's system and name */

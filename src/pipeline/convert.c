@@ -349,7 +349,8 @@ enum tk_status pipeline_run_sink(struct tk_trace *t, const char *output,
 			}
 			st = sink->event(state, ev);
 			if (st < 0) {
-				cx->sink_failed = 1;
+				/* a format error is the input's: an event the sink could not decode */
+				cx->sink_failed = st != TK_ERR_FORMAT;
 				break;
 			}
 			st = sink_progress(cx);

@@ -9,7 +9,7 @@
 # name and whitespace outside strings, then every event must match byte for byte; each file
 # must also equal its reference whole once the member's name is swapped, and tracekit must
 # exit 0. A perf.data file cut short must then fail (exit 1) naming where, after the events
-# before the cut.
+# before the cut; perf-decode-damage.py then cuts and flips bits of the three files.
 #
 # Usage: perf-decode.sh TRACEKIT [CORPUS_DIR]
 #        (exits 77 when the corpus or python3 is missing)
@@ -80,5 +80,12 @@ elif [ "$n" -lt 400 ]; then
 else
 	echo "cut file: $n events, then: $(head -n 1 "$tmp/cut.err")"
 fi
+# damaged copies: no crash, the events before the damage, a clear error
+python3 "$here/perf-decode-damage.py" "$tk" perf-decode "$dir/EventHeaderInterceptorLE64.dat" \
+	"$dir/EventHeaderInterceptorLE64.dat.linux.json" || failures=$((failures + 1))
+for f in perf.data pipe.data; do
+	python3 "$here/perf-decode-damage.py" "$tk" perf-decode-compact "$dir/$f" \
+		"$dir/$f.linux.json" || failures=$((failures + 1))
+done
 [ $failures -eq 0 ] || exit 1
 echo "PASS"
