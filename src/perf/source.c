@@ -22,6 +22,8 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include <zstd.h>
+
 #include "../common/error.h"
 #include "../common/mfile.h"
 #include "../common/writer.h"
@@ -61,11 +63,26 @@ struct perf_source {
 	uint32_t clock_nsec;
 };
 
+/*
+ * Records perf compressed (COMPRESSED records, perf record -z): the bytes of one COMPRESSED
+ * record inflated, after what the one before left of a record it cut. A chunk lives while
+ * queued records or the current event point into it.
+ */
+struct zchunk {
+	struct zchunk *prev, *next;
+	size_t refs;	   /* queued entries and the current event in it */
+	size_t len, pos;   /* bytes, and where the next record starts */
+	uint64_t off;	   /* the COMPRESSED record's offset in the file, for errors */
+	uint8_t data[];
+};
+
 /* One record waiting for its turn (see the file comment). */
 struct pq_entry {
 	uint64_t ts;
-	uint64_t seq; /* file order, for ties */
-	uint64_t off; /* in the file */
+	uint64_t seq;	      /* file order, for ties */
+	const uint8_t *p;     /* the record: in the file, or in @chunk */
+	struct zchunk *chunk; /* NULL: in the file */
+	uint64_t off;	      /* in the file (of the COMPRESSED record holding it) */
 };
 
 struct ps_cursor {
@@ -77,9 +94,18 @@ struct ps_cursor {
 	size_t n_ready, next; /* entries [next, n_ready) are due */
 	uint64_t next_flush, max_ts, seq;
 	int eof;
-	int failed; /* the record at rc.pos is bad: give what is due, then its error */
+	int failed;	    /* 1: the record at rc.pos is bad; 2: see fail_why */
+	const char *fail_why; /* what went wrong inflating the record at fail_off */
+	uint64_t fail_off;
 	struct vec missed; /* int64_t per CPU: losses to report with its next sample */
-	uint64_t where;	   /* offset of the last record handled */
+	ZSTD_DStream *zs;  /* the stream of COMPRESSED records, or NULL before the first */
+	struct zchunk *chunks; /* every live chunk, newest first */
+	struct zchunk *zcur;   /* the chunk records are read from, or NULL */
+	struct zchunk *ev_chunk; /* the current event's, held until the next call */
+	struct vec zout;	 /* inflated bytes, before they become a chunk */
+	const uint8_t *ev_rec;	 /* the current event's record */
+	uint32_t ev_rec_size;
+	uint64_t where; /* offset of the last record handled */
 	struct tk_event ev;
 	struct vec vals;
 };
@@ -586,14 +612,163 @@ enum tk_status perf_sources_open(const char *const *paths, size_t npaths, struct
 
 /* ---- reading ------------------------------------------------------------------------------ */
 
-/* The record at file offset @off, which the cursor read before. */
-static void record_at(const struct perf_source *ps, uint64_t off, struct perf_record *r)
+/* The header of the record at @p, which the cursor read before (it is whole). */
+static void record_from(const struct perf_source *ps, const uint8_t *p, uint64_t off,
+			struct perf_record *r)
 {
-	struct perfdata_cursor c;
+	enum tk_byte_order bo = perfdata_byte_order(ps->pd);
 
-	perfdata_cursor_init(ps->pd, &c);
-	c.pos = off;
-	(void) perfdata_cursor_next(&c, r); /* read once already: it is whole */
+	r->type = tk_load_u32(p, bo);
+	r->misc = tk_load_u16(p + 4, bo);
+	r->size = tk_load_u16(p + 6, bo);
+	r->data = p;
+	r->offset = off;
+}
+
+static void chunk_put(struct ps_cursor *c, struct zchunk *z)
+{
+	if (!z || --z->refs || z == c->zcur)
+		return;
+	if (z->prev)
+		z->prev->next = z->next;
+	else
+		c->chunks = z->next;
+	if (z->next)
+		z->next->prev = z->prev;
+	free(z);
+}
+
+/*
+ * Inflate COMPRESSED record @r into a new chunk, after the bytes of a record the current
+ * chunk left cut. NULL and c->fail_why set when the data does not inflate.
+ */
+static struct zchunk *inflate_record(struct ps_cursor *c, const struct perf_record *r)
+{
+	ZSTD_inBuffer in = {r->data + 8, r->size - 8u, 0};
+	size_t left = c->zcur ? c->zcur->len - c->zcur->pos : 0, ret;
+	struct zchunk *z;
+
+	if (!c->zs) {
+		c->zs = ZSTD_createDStream();
+		if (!c->zs || ZSTD_isError(ZSTD_initDStream(c->zs))) {
+			c->fail_why = "out of memory";
+			return NULL;
+		}
+	}
+	c->zout.len = 0;
+	for (;;) {
+		ZSTD_outBuffer out;
+
+		if (vec_reserve(&c->zout, 1, 1 << 16)) {
+			c->fail_why = "out of memory";
+			return NULL;
+		}
+		out = (ZSTD_outBuffer){c->zout.data, c->zout.cap, c->zout.len};
+		ret = ZSTD_decompressStream(c->zs, &out, &in);
+		if (ZSTD_isError(ret)) {
+			c->fail_why = "its zstd data does not inflate";
+			return NULL;
+		}
+		c->zout.len = out.pos;
+		if (in.pos == in.size && out.pos < out.size)
+			break; /* all read, and nothing more waits to come out */
+	}
+	z = malloc(sizeof(*z) + left + c->zout.len);
+	if (!z) {
+		c->fail_why = "out of memory";
+		return NULL;
+	}
+	if (left)
+		memcpy(z->data, c->zcur->data + c->zcur->pos, left);
+	if (c->zout.len)
+		memcpy(z->data + left, c->zout.data, c->zout.len);
+	z->len = left + c->zout.len;
+	z->pos = 0;
+	z->off = r->offset;
+	z->refs = 0;
+	z->prev = NULL;
+	z->next = c->chunks;
+	if (c->chunks)
+		c->chunks->prev = z;
+	c->chunks = z;
+	return z;
+}
+
+/* Make @z the chunk records are read from, letting the one before go when nothing holds it. */
+static void chunk_switch(struct ps_cursor *c, struct zchunk *z)
+{
+	struct zchunk *old = c->zcur;
+
+	c->zcur = z;
+	if (old) {
+		old->refs++;
+		chunk_put(c, old);
+	}
+}
+
+/*
+ * The next record of the data, inflated ones included, into *@r (its chunk in *@z, NULL for
+ * the file's). TK_END after the last; TK_ERR_FORMAT when the data is damaged, with c->failed
+ * saying how to tell it.
+ */
+static enum tk_status next_record(struct ps_cursor *c, struct perf_record *r, struct zchunk **z)
+{
+	enum tk_byte_order bo = perfdata_byte_order(c->ps->pd);
+	uint64_t bad_pos;
+	enum tk_status st;
+
+	for (;;) {
+		struct zchunk *cur = c->zcur;
+
+		if (cur) {
+			size_t left = cur->len - cur->pos;
+			uint16_t size = left >= 8 ? tk_load_u16(cur->data + cur->pos + 6, bo) : 0;
+
+			if (left >= 8 && size < 8) {
+				c->failed = 2;
+				c->fail_why = "an inflated record's size is below 8";
+				c->fail_off = cur->off;
+				return TK_ERR_FORMAT;
+			}
+			if (left >= 8 && size <= left) {
+				record_from(c->ps, cur->data + cur->pos, cur->off, r);
+				cur->pos += size;
+				*z = cur;
+				return TK_OK;
+			}
+			if (!left)
+				chunk_switch(c, NULL);
+		}
+		bad_pos = c->rc.pos;
+		st = perfdata_cursor_next(&c->rc, r);
+		if (st == TK_END && c->zcur) {
+			c->failed = 2;
+			c->fail_why = "the file ends inside an inflated record";
+			c->fail_off = c->zcur->off;
+			return TK_ERR_FORMAT;
+		}
+		if (st == TK_END)
+			return st;
+		if (st < 0) {
+			error_reset();
+			c->rc.pos = bad_pos;
+			c->failed = 1;
+			return TK_ERR_FORMAT;
+		}
+		if (r->type == PERF_RECORD_COMPRESSED) {
+			struct zchunk *nz = inflate_record(c, r);
+
+			if (!nz) {
+				c->failed = 2;
+				c->fail_off = r->offset;
+				return TK_ERR_FORMAT;
+			}
+			chunk_switch(c, nz);
+			continue;
+		}
+		*z = NULL;
+		return TK_OK;
+	}
 }
 
 static int entry_cmp(const void *a, const void *b)
@@ -625,6 +800,9 @@ static void drop_done(struct ps_cursor *c)
 	struct pq_entry *q = c->queue.data;
 
 	if (c->next) {
+		/* the entries given out let their chunks go (sample_event() held its own) */
+		for (size_t i = 0; i < c->next; i++)
+			chunk_put(c, q[i].chunk);
 		memmove(q, q + c->next, (c->queue.len - c->next) * sizeof(*q));
 		c->queue.len -= c->next;
 	}
@@ -729,6 +907,8 @@ static enum tk_status sample_event(struct ps_cursor *c, const struct perf_record
 	}
 	c->ev.pending = &c->base;
 	c->where = r->offset;
+	c->ev_rec = r->data;
+	c->ev_rec_size = r->size;
 	out->kind = MODEL_ITEM_EVENT;
 	out->has_ts = c->ev.has_ts;
 	out->ts_ns = c->ev.ns;
@@ -755,20 +935,34 @@ static uint64_t record_time(const struct ps_cursor *c, const struct perf_record 
 	return s.time;
 }
 
+/* Hold @z for the current event: it stays until the next call. */
+static void hold_event_chunk(struct ps_cursor *c, struct zchunk *z)
+{
+	if (z)
+		z->refs++;
+	c->ev_chunk = z;
+}
+
 static enum tk_status ps_cursor_next(struct model_cursor *mc, struct model_item *out)
 {
 	struct ps_cursor *c = (struct ps_cursor *) mc;
+	int stored = c->stream->source->stored_order;
 	struct perf_record r;
+	struct zchunk *z;
 	enum tk_status st;
-	uint64_t ts, bad_pos;
+	uint64_t ts;
 
+	chunk_put(c, c->ev_chunk); /* the last event's record is not read again */
+	c->ev_chunk = NULL;
 	for (;;) {
 		if (c->next < c->n_ready) {
 			const struct pq_entry *e = (const struct pq_entry *) c->queue.data + c->next++;
 
-			record_at(c->ps, e->off, &r);
-			if (r.type == PERF_RECORD_SAMPLE)
+			record_from(c->ps, e->p, e->off, &r);
+			if (r.type == PERF_RECORD_SAMPLE) {
+				hold_event_chunk(c, e->chunk);
 				return sample_event(c, &r, out);
+			}
 			st = on_record(c, &r);
 			if (st < 0)
 				return record_fail(c, &r, st);
@@ -782,23 +976,22 @@ static enum tk_status ps_cursor_next(struct model_cursor *mc, struct model_item 
 			}
 			if (!c->failed)
 				return TK_END;
+			if (c->failed == 2)
+				return TK_FAIL(TK_ERR_FORMAT,
+					       "Cannot read perf.data record: offset=%llu, type=%u, "
+					       "reason=%s",
+					       (unsigned long long) c->fail_off, PERF_RECORD_COMPRESSED,
+					       c->fail_why);
 			/* read the bad record again: its error, now that the good ones are out */
 			st = perfdata_cursor_next(&c->rc, &r);
 			return st < 0 ? st : TK_FAIL(TK_ERR_FORMAT, "Cannot read perf.data");
 		}
-		bad_pos = c->rc.pos;
-		st = perfdata_cursor_next(&c->rc, &r);
-		if (st == TK_END) {
+		st = next_record(c, &r, &z);
+		if (st != TK_OK) {
 			c->eof = 1;
 			continue;
 		}
-		if (st < 0) {
-			error_reset();
-			c->rc.pos = bad_pos;
-			c->eof = c->failed = 1;
-			continue;
-		}
-		if (r.type == PERF_RECORD_FINISHED_ROUND && !c->stream->source->stored_order) {
+		if (r.type == PERF_RECORD_FINISHED_ROUND && !stored) {
 			if (c->next_flush)
 				flush(c, c->next_flush);
 			c->next_flush = c->max_ts;
@@ -806,11 +999,13 @@ static enum tk_status ps_cursor_next(struct model_cursor *mc, struct model_item 
 		}
 		if (r.type >= PERF_RECORD_HEADER_ATTR)
 			continue; /* perf's own records: read by perfdata_open() */
-		ts = c->stream->source->stored_order ? 0 : record_time(c, &r);
+		ts = stored ? 0 : record_time(c, &r);
 		if (!ts) {
 			c->where = r.offset;
-			if (r.type == PERF_RECORD_SAMPLE)
+			if (r.type == PERF_RECORD_SAMPLE) {
+				hold_event_chunk(c, z);
 				return sample_event(c, &r, out);
+			}
 			st = on_record(c, &r);
 			if (st < 0)
 				return record_fail(c, &r, st);
@@ -823,7 +1018,11 @@ static enum tk_status ps_cursor_next(struct model_cursor *mc, struct model_item 
 				return TK_FAIL(TK_ERR_NOMEM, "Cannot sort perf.data records");
 			e->ts = ts;
 			e->seq = c->seq++;
+			e->p = r.data;
+			e->chunk = z;
 			e->off = r.offset;
+			if (z)
+				z->refs++;
 		}
 		if (ts > c->max_ts)
 			c->max_ts = ts;
@@ -865,7 +1064,7 @@ static enum tk_status ps_cursor_values(struct model_cursor *mc)
 		struct perf_record r;
 		struct perf_sample s;
 
-		record_at(ps, c->where, &r);
+		record_from(ps, c->ev_rec, c->where, &r);
 		if (perfdata_sample(ps->pd, &r, &s) < 0)
 			error_reset(); /* read once already */
 		vals[3].v.u = s.ip;
@@ -896,6 +1095,14 @@ static void ps_cursor_destroy(struct model_cursor *mc)
 {
 	struct ps_cursor *c = (struct ps_cursor *) mc;
 
+	while (c->chunks) {
+		struct zchunk *z = c->chunks;
+
+		c->chunks = z->next;
+		free(z);
+	}
+	ZSTD_freeDStream(c->zs);
+	vec_fini(&c->zout);
 	vec_fini(&c->queue);
 	vec_fini(&c->missed);
 	vec_fini(&c->vals);
