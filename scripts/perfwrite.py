@@ -121,9 +121,15 @@ def pipe_name(bo, ident, name):
                   pad8(name.encode() + b"\x00\x00"))
 
 
-def pipe_tracing(bo, tracing):
-    """HEADER_TRACING_DATA: u32 size, then the tracing data, padded to 8, outside the record."""
-    return record(bo, R_HEADER_TRACING_DATA, struct.pack(bo + "II", len(tracing), 0)) + pad8(tracing)
+def pipe_tracing(bo, tracing, extra_word=False):
+    """HEADER_TRACING_DATA: a 12-byte record of one u32, the size of the tracing data that
+    follows it outside the record, padded to 8; the size counts the padding, as perf writes it
+    (perf checks it, and LinuxTracepoints reads the data right after the u32). @extra_word: a
+    zero u32 after the size (a 16-byte record), which readers that skip the record by its
+    header's size accept too; the fuzz seeds have it."""
+    blob = pad8(tracing)
+    body = struct.pack(bo + "I", len(blob)) + (bytes(4) if extra_word else b"")
+    return record(bo, R_HEADER_TRACING_DATA, body) + blob
 
 
 def pipe_feature(bo, feat, blob):

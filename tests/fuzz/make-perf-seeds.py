@@ -86,7 +86,7 @@ def pipe_mode(bo, st, rf=0, group=False, chain=0):
         out += pipe_attr(bo, attr(bo, 300 + k, st, rf), [i])
     for k, i in enumerate(ids):
         out += pipe_name(bo, i, ["sched:sched_switch", "sched:sched_wakeup"][k])
-    out += pipe_tracing(bo, TRACING)
+    out += pipe_tracing(bo, TRACING, extra_word=True)
     return out + data_records(bo, st, rf, ids, group, chain)
 
 
