@@ -5,10 +5,10 @@
 # on the same machine, in the same run, as a ratio (STYLE.md section 2.8). Two rows:
 #
 #   a. tracepoint samples to text, on a real recording of at least a million samples:
-#        tracekit print P.data >/dev/null                 against  perf script -i P.data >/dev/null
+#        tracekit print P.data                       against  perf script -i P.data
 #   b. EventHeader decoding to the reference decoder's JSON, on a generated file
 #      (bench/gen-eh-perf.py: this kernel has no user_events to record from):
-#        tracekit print --style perf-decode E.data >/dev/null  against  perf-decode E.data >/dev/null
+#        tracekit print --style perf-decode E.data   against  perf-decode E.data
 #
 # perf-decode is LinuxTracepoints' decoder (libeventheader-decode-cpp/tools; decode-perf
 # before v1.4.0). This script never builds it: give its path with --perf-decode or
@@ -16,7 +16,8 @@
 # and keeps tracekit's own figures.
 #
 # P.data is recorded once (root, perf and tracefs needed) and kept in bench/out/traces:
-#   perf record -q -m 8M -e 'sched:*' -e 'irq:*' -e 'timer:*' -a -c 1 -- perf bench sched pipe -l LOOPS
+#   perf record -q -m 8M -e 'sched:*' -e 'irq:*' -e 'timer:*' -a -c 1 --
+#       perf bench sched pipe -l LOOPS
 # (six to ten samples a loop: 200000 gave 1.3M; --perf-data FILE takes an existing recording).
 # E.data is written again only when the generator or its options change.
 #
