@@ -11,21 +11,14 @@
 #   python3 make-perf-seeds.py
 import os
 import struct
+import sys
+
+sys.path.insert(0, os.path.join(os.path.dirname(os.path.abspath(__file__)), "..", "..", "scripts"))
+from perfwrite import (S_CALLCHAIN, S_CPU, S_ID, S_IDENT, S_IP, S_PERIOD, S_RAW,  # noqa: E402
+                       S_READ, S_TID, S_TIME, attr, event_desc, file_layout, pipe_attr,
+                       pipe_header, pipe_name, pipe_tracing, record)
 
 OUT = os.path.join(os.path.dirname(os.path.abspath(__file__)), "corpus", "perfdata")
-
-S_IP, S_TID, S_TIME, S_READ, S_CALLCHAIN, S_ID, S_CPU, S_PERIOD, S_RAW, S_IDENT = (
-    1, 2, 4, 16, 32, 64, 128, 256, 1024, 65536)
-
-
-def attr(bo, config, sample_type, read_format=0, size=136):
-    flags = 1 << 18 if bo == "<" else 1 << (63 - 18)  # sample_id_all
-    a = struct.pack(bo + "IIQQQQQ", 2, size, config, 1, sample_type, read_format, flags)
-    return a + bytes(size - len(a))
-
-
-def record(bo, rtype, body, misc=0):
-    return struct.pack(bo + "IHH", rtype, misc, 8 + len(body)) + body
 
 
 def sample(bo, st, rf, ident, pid, tid, t, cpu, raw, chain=0, group=False):
@@ -78,57 +71,22 @@ def data_records(bo, st, rf, ids, group=False, chain=0):
     return b"".join(recs)
 
 
-def event_desc(bo, attrs, names, ids):
-    b = struct.pack(bo + "II", len(attrs), len(attrs[0]))
-    for a, name, i in zip(attrs, names, ids):
-        nm = name.encode() + b"\x00"
-        nm += bytes((8 - len(nm) % 8) % 8)
-        b += a + struct.pack(bo + "II", 1, len(nm)) + nm + struct.pack(bo + "Q", i)
-    return b
-
-
 def file_mode(bo, st, rf=0, group=False, chain=0):
     ids = [11, 12]
     attrs = [attr(bo, 300, st, rf), attr(bo, 301, st, rf)]
-    magic = b"PERFILE2" if bo == "<" else b"2ELIFREP"
-    hdr_size = 104
-    attr_entry = len(attrs[0]) + 16
-    attrs_off = hdr_size
-    ids_off = attrs_off + attr_entry * len(attrs)
-    data_off = ids_off + 8 * len(ids)
     data = data_records(bo, st, rf, ids, group, chain)
-    feat_index_off = data_off + len(data)
     desc = event_desc(bo, attrs, ["sched:sched_switch", "sched:sched_wakeup"], ids)
-    feats = [(1, TRACING), (12, desc)]
-    feat_data_off = feat_index_off + 16 * len(feats)
-    index = b""
-    blobs = b""
-    for _, blob in feats:
-        index += struct.pack(bo + "QQ", feat_data_off + len(blobs), len(blob))
-        blobs += blob
-    bits = 0
-    for f, _ in feats:
-        bits |= 1 << f
-    out = magic + struct.pack(bo + "QQQQQQQQ", hdr_size, attr_entry, attrs_off,
-                              attr_entry * len(attrs), data_off, len(data), 0, 0)
-    out += struct.pack(bo + "QQQQ", bits, 0, 0, 0)
-    for k, a in enumerate(attrs):
-        out += a + struct.pack(bo + "QQ", ids_off + 8 * k, 8)
-    out += b"".join(struct.pack(bo + "Q", i) for i in ids)
-    return out + data + index + blobs
+    return file_layout(bo, attrs, [[i] for i in ids], data, [(1, TRACING), (12, desc)])
 
 
 def pipe_mode(bo, st, rf=0, group=False, chain=0):
     ids = [21, 22]
-    magic = b"PERFILE2" if bo == "<" else b"2ELIFREP"
-    out = magic + struct.pack(bo + "Q", 16)
+    out = pipe_header(bo)
     for k, i in enumerate(ids):
-        out += record(bo, 64, attr(bo, 300 + k, st, rf) + struct.pack(bo + "Q", i))
+        out += pipe_attr(bo, attr(bo, 300 + k, st, rf), [i])
     for k, i in enumerate(ids):
-        name = [b"sched:sched_switch", b"sched:sched_wakeup"][k] + b"\x00\x00"
-        out += record(bo, 78, struct.pack(bo + "QQ", 1, i) + name + bytes((8 - len(name) % 8) % 8))
-    blob = TRACING + bytes((8 - len(TRACING) % 8) % 8)
-    out += record(bo, 66, struct.pack(bo + "II", len(TRACING), 0)) + blob
+        out += pipe_name(bo, i, ["sched:sched_switch", "sched:sched_wakeup"][k])
+    out += pipe_tracing(bo, TRACING, extra_word=True)
     return out + data_records(bo, st, rf, ids, group, chain)
 
 
