@@ -740,6 +740,8 @@ static enum tk_status next_record(struct ps_cursor *c, struct perf_record *r, st
 				chunk_switch(c, NULL);
 		}
 		bad_pos = c->rc.pos;
+		/* resident memory stays flat: what is read drops from memory (mfile.h) */
+		mfile_release_before(&c->ps->file, (size_t) bad_pos);
 		st = perfdata_cursor_next(&c->rc, r);
 		if (st == TK_END && c->zcur) {
 			c->failed = 2;
