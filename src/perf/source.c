@@ -58,6 +58,8 @@ struct perf_source {
 	struct arena names; /* task names */
 	int32_t cpus;	    /* from the NRCPUS feature, or 0 */
 	/* CLOCK_DATA: wall-clock time = sample time + this offset, as the reference adds it */
+	/* where samples keep their time when every attribute has one layout, else 0 */
+	uint32_t time_off;
 	uint8_t clock_known;
 	int64_t clock_sec;
 	uint32_t clock_nsec;
@@ -90,8 +92,12 @@ struct ps_cursor {
 	struct tk_stream *stream;
 	struct perf_source *ps;
 	struct perfdata_cursor rc;
-	struct vec queue;     /* struct pq_entry: sorted up to n_ready, then as read */
-	size_t n_ready, next; /* entries [next, n_ready) are due */
+	/*
+	 * struct pq_entry: those from head on wait; after a flush they are sorted and
+	 * [next, n_ready) are due. tmp and runs serve the sort.
+	 */
+	struct vec queue, tmp, runs;
+	size_t head, n_ready, next;
 	uint64_t next_flush, max_ts, seq;
 	int eof;
 	int failed;	    /* 1: the record at rc.pos is bad; 2: see fail_why */
@@ -417,6 +423,27 @@ static const char *attr_name(struct arena *a, const struct perf_attr *at)
 	return arena_strdup(a, buf);
 }
 
+/*
+ * Where a sample keeps its time when every attribute has the same sample_type with a time
+ * (perf's usual file): after the identifier, ip and pid/tid words. 0 otherwise.
+ */
+static uint32_t sample_time_offset(const struct perfdata *pd)
+{
+	size_t i, n = perfdata_n_attrs(pd);
+	uint64_t t;
+
+	if (!n)
+		return 0;
+	t = perfdata_attr(pd, 0)->sample_type;
+	for (i = 1; i < n; i++)
+		if (perfdata_attr(pd, i)->sample_type != t)
+			return 0;
+	if (!(t & PERF_SAMPLE_TIME))
+		return 0;
+	return 8 + 8 * (uint32_t) (!!(t & PERF_SAMPLE_IDENTIFIER) + !!(t & PERF_SAMPLE_IP) +
+				   !!(t & PERF_SAMPLE_TID));
+}
+
 static enum tk_status build_model(struct tk_source *src, struct perf_source *ps, const char *path)
 {
 	static const char *const ctx_names[] = {"cpu_id", "pid", "tid"};
@@ -499,6 +526,7 @@ static enum tk_status build_model(struct tk_source *src, struct perf_source *ps,
 	if (st < 0)
 		return st;
 	src->scs[src->n_scs++] = sc;
+	ps->time_off = sample_time_offset(ps->pd);
 	s->source = src;
 	s->sc = sc;
 	s->id = 0;
@@ -773,42 +801,105 @@ static enum tk_status next_record(struct ps_cursor *c, struct perf_record *r, st
 	}
 }
 
-static int entry_cmp(const void *a, const void *b)
+/* (ts, seq) order: time, then file order. */
+static inline int entry_less(const struct pq_entry *x, const struct pq_entry *y)
 {
-	const struct pq_entry *x = a, *y = b;
+	return x->ts < y->ts || (x->ts == y->ts && x->seq < y->seq);
+}
 
-	if (x->ts != y->ts)
-		return x->ts < y->ts ? -1 : 1;
-	return x->seq < y->seq ? -1 : x->seq > y->seq;
+/*
+ * Sort the @n entries at @a. They come as runs already in order (what the last flush left,
+ * then each CPU's records in turn), so the runs are found and merged pairwise: about n
+ * comparisons per pass and few passes. @tmp and @runs are the cursor's scratch vectors.
+ * Returns 0, or -1 out of memory.
+ */
+static int sort_runs(struct pq_entry *a, size_t n, struct vec *tmp, struct vec *runs)
+{
+	struct pq_entry *src = a, *dst;
+	size_t *r, nr, i, k;
+
+	if (n < 2)
+		return 0;
+	runs->len = 0;
+	if (vec_reserve(tmp, sizeof(*a), n) || vec_reserve(runs, sizeof(size_t), 2))
+		return -1;
+	dst = tmp->data;
+	*(size_t *) vec_push(runs, sizeof(size_t)) = 0;
+	for (i = 1; i < n; i++)
+		if (entry_less(&a[i], &a[i - 1])) {
+			size_t *slot = vec_push(runs, sizeof(size_t));
+
+			if (!slot)
+				return -1;
+			*slot = i;
+		}
+	if (!vec_push(runs, sizeof(size_t)))
+		return -1;
+	r = runs->data;
+	nr = runs->len - 1;
+	r[nr] = n;
+	while (nr > 1) {
+		for (k = 0; k + 1 < nr; k += 2) { /* merge runs k and k + 1 into dst */
+			size_t x = r[k], xe = r[k + 1], y = r[k + 1], ye = r[k + 2], o = r[k];
+
+			while (x < xe && y < ye)
+				dst[o++] = entry_less(&src[y], &src[x]) ? src[y++] : src[x++];
+			while (x < xe)
+				dst[o++] = src[x++];
+			while (y < ye)
+				dst[o++] = src[y++];
+		}
+		if (k < nr) /* an odd run out: copied as it is */
+			memcpy(dst + r[k], src + r[k], (r[k + 1] - r[k]) * sizeof(*src));
+		for (i = 0, k = 0; k < nr; k += 2)
+			r[i++] = r[k];
+		r[i] = n;
+		nr = i;
+		{
+			struct pq_entry *t = src;
+
+			src = dst;
+			dst = t;
+		}
+	}
+	if (src != a)
+		memcpy(a, src, n * sizeof(*a));
+	return 0;
 }
 
 /* Make the queued records at or before @limit due, in time order (perf's do_flush()). */
-static void flush(struct ps_cursor *c, uint64_t limit)
+static enum tk_status flush(struct ps_cursor *c, uint64_t limit)
 {
 	struct pq_entry *q = c->queue.data;
-	size_t n = c->queue.len, k = 0;
+	size_t n = c->queue.len, k = c->head;
 
-	if (n > 1)
-		qsort(q, n, sizeof(*q), entry_cmp);
+	if (sort_runs(q + c->head, n - c->head, &c->tmp, &c->runs) < 0)
+		return TK_FAIL(TK_ERR_NOMEM, "Cannot sort perf.data records");
 	while (k < n && q[k].ts <= limit)
 		k++;
 	c->n_ready = k;
-	c->next = 0;
+	c->next = c->head;
+	return TK_OK;
 }
 
 /* Forget the entries given out, before reading on. */
 static void drop_done(struct ps_cursor *c)
 {
 	struct pq_entry *q = c->queue.data;
+	size_t i;
 
-	if (c->next) {
-		/* the entries given out let their chunks go (sample_event() held its own) */
-		for (size_t i = 0; i < c->next; i++)
-			chunk_put(c, q[i].chunk);
-		memmove(q, q + c->next, (c->queue.len - c->next) * sizeof(*q));
-		c->queue.len -= c->next;
+	/* the entries given out let their chunks go (sample_event() held its own) */
+	for (i = c->head; i < c->next; i++)
+		chunk_put(c, q[i].chunk);
+	c->head = c->next;
+	if (c->head == c->queue.len) {
+		c->queue.len = c->head = 0;
+	} else if (c->head > 4096 && c->head > c->queue.len / 2) {
+		memmove(q, q + c->head, (c->queue.len - c->head) * sizeof(*q));
+		c->queue.len -= c->head;
+		c->head = 0;
 	}
-	c->n_ready = c->next = 0;
+	c->n_ready = c->next = c->head;
 }
 
 static TK_NOINLINE TK_COLD enum tk_status record_fail(const struct ps_cursor *c,
@@ -924,6 +1015,13 @@ static uint64_t record_time(const struct ps_cursor *c, const struct perf_record 
 {
 	struct perf_sample s;
 
+	if (r->type == PERF_RECORD_SAMPLE && c->ps->time_off) {
+		/* every attribute lays samples out alike: the time is at a known place */
+		return r->size >= c->ps->time_off + 8
+			       ? tk_load_u64(r->data + c->ps->time_off,
+					     perfdata_byte_order(c->ps->pd))
+			       : 0;
+	}
 	if (r->type == PERF_RECORD_SAMPLE) {
 		if (perfdata_sample(c->ps->pd, r, &s) < 0) {
 			error_reset(); /* reported when it is handled */
@@ -972,8 +1070,10 @@ static enum tk_status ps_cursor_next(struct model_cursor *mc, struct model_item 
 		}
 		drop_done(c);
 		if (c->eof) {
-			if (c->queue.len) {
-				flush(c, UINT64_MAX);
+			if (c->queue.len > c->head) {
+				st = flush(c, UINT64_MAX);
+				if (st < 0)
+					return st;
 				continue;
 			}
 			if (!c->failed)
@@ -994,8 +1094,8 @@ static enum tk_status ps_cursor_next(struct model_cursor *mc, struct model_item 
 			continue;
 		}
 		if (r.type == PERF_RECORD_FINISHED_ROUND && !stored) {
-			if (c->next_flush)
-				flush(c, c->next_flush);
+			if (c->next_flush && (st = flush(c, c->next_flush)) < 0)
+				return st;
 			c->next_flush = c->max_ts;
 			continue;
 		}
@@ -1106,6 +1206,8 @@ static void ps_cursor_destroy(struct model_cursor *mc)
 	ZSTD_freeDStream(c->zs);
 	vec_fini(&c->zout);
 	vec_fini(&c->queue);
+	vec_fini(&c->tmp);
+	vec_fini(&c->runs);
 	vec_fini(&c->missed);
 	vec_fini(&c->vals);
 	free(c);
