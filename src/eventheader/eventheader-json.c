@@ -1256,6 +1256,11 @@ void eventheader_json_hex_bytes(struct eventheader_json *j, const void *value, s
 	put_hex_bytes(j, value, size, true);
 }
 
+void eventheader_json_null(struct eventheader_json *j)
+{
+	put(j, "null", 4);
+}
+
 void eventheader_json_open(struct eventheader_json *j, char brace)
 {
 	open_brace(j, brace);
