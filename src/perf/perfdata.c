@@ -362,6 +362,9 @@ enum tk_status perfdata_cursor_next(struct perfdata_cursor *c, struct perf_recor
 	if (size < 8)
 		return bad("record", c->pos, "size below 8");
 	out->type = u32_at(pd, p);
+	/* perf refuses types past its own (PERF_RECORD_HEADER_MAX, 84 in 2024) */
+	if (out->type == 0 || out->type >= 128)
+		return bad("record", c->pos, "unknown record type");
 	out->misc = tk_load_u16(p + 4, pd->bo);
 	out->size = size;
 	out->data = p;
