@@ -104,6 +104,7 @@ struct ps_cursor {
 	const char *fail_why; /* what went wrong inflating the record at fail_off */
 	uint64_t fail_off;
 	struct vec missed; /* int64_t per CPU: losses to report with its next sample */
+	struct perfdata_id_cache ids;
 	ZSTD_DStream *zs;  /* the stream of COMPRESSED records, or NULL before the first */
 	struct zchunk *chunks; /* every live chunk, newest first */
 	struct zchunk *zcur;   /* the chunk records are read from, or NULL */
@@ -964,7 +965,7 @@ static enum tk_status sample_event(struct ps_cursor *c, const struct perf_record
 	struct perf_sample s;
 	struct ps_task *t;
 	size_t ai;
-	enum tk_status st = perfdata_sample(ps->pd, r, &s);
+	enum tk_status st = perfdata_sample_cached(ps->pd, r, &s, &c->ids);
 
 	if (st < 0)
 		return record_fail(c, r, st);
