@@ -30,6 +30,8 @@
 /* Room for @n more bytes at the end of the output, or NULL (and nomem) when out of memory. */
 static char *room(struct out *o, size_t n)
 {
+	if (TK_LIKELY(o->v->cap - o->v->len > n)) /* the usual case: no call */
+		return (char *) o->v->data + o->v->len;
 	if (o->nomem || vec_reserve(o->v, 1, n + 1)) { /* + 1: never a NULL buffer */
 		o->nomem = true;
 		return NULL;
@@ -300,8 +302,13 @@ static void put_utf8_text(struct out *o, const uint8_t *s, size_t n, bool json)
 		return;
 	q = p;
 	while (i < n) {
-		if (s[i] < 0x80) {
-			q = put_cp(q, s[i], json);
+		uint8_t c = s[i];
+
+		if (c >= 0x20 && c < 0x80 && c != '"' && c != '\\') { /* most text: as it is */
+			*q++ = (char) c;
+			i++;
+		} else if (c < 0x80) {
+			q = put_cp(q, c, json);
 			i++;
 		} else if ((k = utf8_valid(s + i, n - i)) != 0) {
 			memcpy(q, s + i, k);
@@ -512,10 +519,17 @@ static void put_errno(struct out *o, uint32_t v, bool json)
 	put_quote_if(o, json);
 }
 
+/* The text of the last time put_time() wrote, per thread: samples come seconds apart. */
+static _Thread_local struct {
+	int64_t v;
+	uint8_t len; /* 0: none yet */
+	char text[40];
+} time_cache;
+
 /* Seconds since 1970 as "YYYY-MM-DDThh:mm:ss" (UTC), or "TIME(n)" beyond the C library's. */
 static void put_time(struct out *o, int64_t v, bool json)
 {
-	char *p = room(o, 48), *q;
+	char *p = room(o, 48), *q, *start;
 	struct tm tm;
 	time_t t = (time_t) v;
 	int year;
@@ -525,7 +539,11 @@ static void put_time(struct out *o, int64_t v, bool json)
 	q = p;
 	if (json)
 		*q++ = '"';
-	if ((int64_t) t == v && gmtime_r(&t, &tm)) {
+	start = q;
+	if (time_cache.len && time_cache.v == v) {
+		memcpy(q, time_cache.text, time_cache.len);
+		q += time_cache.len;
+	} else if ((int64_t) t == v && gmtime_r(&t, &tm)) {
 		year = 1900 + tm.tm_year; /* printf's %04d: the sign counts in the width */
 		if (year < 0) {
 			*q++ = '-';
@@ -548,6 +566,11 @@ static void put_time(struct out *o, int64_t v, bool json)
 		q += 5;
 		q += fmt_i64(q, v);
 		*q++ = ')';
+	}
+	if ((size_t) (q - start) <= sizeof(time_cache.text)) {
+		time_cache.v = v;
+		time_cache.len = (uint8_t) (q - start);
+		memcpy(time_cache.text, start, time_cache.len);
 	}
 	if (json)
 		*q++ = '"';
@@ -1231,6 +1254,11 @@ enum tk_status eventheader_json_put(struct eventheader_json *j, const void *valu
 void eventheader_json_hex_bytes(struct eventheader_json *j, const void *value, size_t size)
 {
 	put_hex_bytes(j, value, size, true);
+}
+
+void eventheader_json_null(struct eventheader_json *j)
+{
+	put(j, "null", 4);
 }
 
 void eventheader_json_open(struct eventheader_json *j, char brace)

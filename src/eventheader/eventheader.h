@@ -325,6 +325,8 @@ enum tk_status eventheader_json_put(struct eventheader_json *j, const void *valu
 				    enum tk_byte_order order);
 /* "01 02 0a": bytes in lower-case hex, as the reference writes a sample's raw data. */
 void eventheader_json_hex_bytes(struct eventheader_json *j, const void *value, size_t size);
+/* "null", as the reference writes a value whose bytes are missing. */
+void eventheader_json_null(struct eventheader_json *j);
 void eventheader_json_open(struct eventheader_json *j, char brace);
 void eventheader_json_close(struct eventheader_json *j, char brace);
 /* "meta" with @sample's members, when @meta_flags asks for more than "n". */
@@ -341,5 +343,79 @@ enum tk_status eventheader_json_end(struct eventheader_json *j);
 enum tk_status eventheader_json_value(struct vec *out, const void *value, size_t size,
 				      unsigned int encoding, unsigned int format,
 				      enum tk_byte_order order, bool json);
+
+/* ---- tracefs fields: samples of ordinary tracepoints (eventheader-tracefs.c) ----------- */
+
+/*
+ * How the reference decoder (LinuxTracepoints' perf-decode) types a tracefs field from its
+ * declaration in the event's format file, and so how it writes the field's value: values
+ * kept from its PerfFieldFormat and PerfFieldArray.
+ */
+enum eventheader_tracefs_format {
+	EVENTHEADER_TRACEFS_FMT_NONE,	  /* a struct: its bytes as hex bytes */
+	EVENTHEADER_TRACEFS_FMT_UNSIGNED, /* decimal */
+	EVENTHEADER_TRACEFS_FMT_SIGNED,	  /* decimal; 1- and 2-byte values as unsigned (quirk) */
+	EVENTHEADER_TRACEFS_FMT_HEX,	  /* "0x1F": pointers, unsigned long, unknown typedefs */
+	EVENTHEADER_TRACEFS_FMT_STRING,	  /* char: Latin-1 text up to the first NUL */
+};
+
+enum eventheader_tracefs_array {
+	EVENTHEADER_TRACEFS_ARRAY_NONE,
+	EVENTHEADER_TRACEFS_ARRAY_FIXED,   /* "[N]" or "[]" in the declaration */
+	EVENTHEADER_TRACEFS_ARRAY_DYNAMIC, /* __data_loc: u32 (length << 16 | offset) */
+	EVENTHEADER_TRACEFS_ARRAY_RELDYN,  /* __rel_loc: the offset counts from the field's end */
+};
+
+/* A field's typing, decided once per event format by eventheader_tracefs_type(). */
+struct eventheader_tracefs {
+	uint16_t fixed_count; /* the number in "[N]" (0 when not a number or above 0xFFFF) */
+	uint8_t element_size; /* bytes of one value: 1, 2, 4 or 8 */
+	uint8_t format;	      /* enum eventheader_tracefs_format */
+	uint8_t array;	      /* enum eventheader_tracefs_array */
+};
+
+/*
+ * Type a tracefs field as the reference decoder does. @type is the declaration without its
+ * name in libtraceevent's normalised form (struct ftrace_field's type: "char[16]", "__data_loc
+ * char[]", "unsigned long", "const char *"); @size the field's size: line; @is_signed 1 or 0
+ * from its signed: part, -1 when the line had none (or not a number up to 0xFFFF); @long_size
+ * the recording machine's sizeof(long), 4 or 8. Never fails: every type has a typing
+ * (an unknown name is hex, sized from @size when it can be).
+ *
+ *	eventheader_tracefs_type(f->type, f->size, signed_of(f), 8, &t);	// once per format
+ *	eventheader_json_tracefs_field(&j, f->name, strlen(f->name), &t, f->offset, f->size,
+ *				       raw, raw_size, order);				// per sample
+ *
+ * Ownership: @type is borrowed for the call only.
+ */
+void eventheader_tracefs_type(const char *type, uint32_t size, int is_signed,
+			      unsigned int long_size, struct eventheader_tracefs *out);
+
+/*
+ * Append the member @name (@name_len bytes) with the value the reference decoder writes for a
+ * field typed @t at @offset and @size of a sample's raw data @rec (@rec_size bytes, from the
+ * common fields on; @order its byte order): the field's bytes (a __data_loc or __rel_loc
+ * field's data, the rest of the record for size 0, nothing when they lie outside @rec), then
+ * "null" for a scalar missing its bytes, a string up to its first NUL, [ ... ] for arrays,
+ * hex bytes for structs. A field at an offset or of a size above 0xFFFF is written not at all,
+ * as the reference drops its line. Reads only @rec[0..@rec_size).
+ *
+ * Return: TK_OK (running out of memory shows at eventheader_json_end()); TK_ERR_INVAL with
+ * a cause when @t is not a typing eventheader_tracefs_type() gives.
+ * Ownership: every pointer is borrowed for the call only.
+ */
+enum tk_status eventheader_json_tracefs_field(struct eventheader_json *j, const char *name,
+					      size_t name_len, const struct eventheader_tracefs *t,
+					      uint32_t offset, uint32_t size, const uint8_t *rec,
+					      size_t rec_size, enum tk_byte_order order);
+
+/*
+ * Append the member "raw" with @raw (@size bytes) as hex bytes, as the reference writes a
+ * sample that has raw data but no format to read it with.
+ *
+ * Return: TK_OK (running out of memory shows at eventheader_json_end()).
+ * Ownership: @raw is borrowed for the call only.
+ */
+enum tk_status eventheader_json_raw(struct eventheader_json *j, const uint8_t *raw, size_t size);
 
 #endif /* TK_EVENTHEADER_EVENTHEADER_H */

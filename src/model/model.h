@@ -298,6 +298,7 @@ struct model_raw_value {
 };
 
 struct writer;
+struct vec;
 
 /* Flags of model_text_ops.wants_next() and .event(). */
 enum model_text_flag {
@@ -353,6 +354,21 @@ struct model_text_ops {
 	 */
 	bool (*event)(const struct tk_event *ev, const struct tk_event *next, unsigned int flags,
 		      struct writer *w);
+	/*
+	 * Append @ev to @out (a vec of bytes) as one JSON object in the layout of
+	 * LinuxTracepoints' formatter (perf-decode), EventHeader events decoded: "n", the
+	 * fields, "meta"; @flags: enum model_decode_flag. NULL when the source's events have no
+	 * such text. On failure @out is as it was and the cause says why (an EventHeader event
+	 * that does not decode: TK_ERR_FORMAT, naming it).
+	 */
+	enum tk_status (*decode_json)(const struct tk_event *ev, unsigned int flags,
+				      struct vec *out);
+};
+
+/* Flags of model_text_ops.decode_json(). */
+enum model_decode_flag {
+	MODEL_DECODE_SPACE = 1u << 0,	  /* the formatter's spaced layout: "a": 1, not "a":1 */
+	MODEL_DECODE_FIELD_TAG = 1u << 1, /* ";tag=0xN" after the names of tagged fields */
 };
 
 /* What a reader plugs in for each source. */
@@ -426,6 +442,12 @@ struct tk_source {
 	 * they come instead of failing, as trace-cmd does.
 	 */
 	uint8_t time_may_go_back;
+	/*
+	 * Set before the first cursor opens: streams give their records in the order they are
+	 * stored rather than sorted as the format's tool sorts them (perf.data: perf's ordered
+	 * events), for outputs that repeat a tool reading record by record.
+	 */
+	uint8_t stored_order;
 	/* a problem read past while opening (tk_warning_cb text), in the arena, or NULL */
 	const char *warning;
 };

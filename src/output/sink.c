@@ -34,6 +34,8 @@ static const struct sink_row sinks[] = {
 	[TK_PRINT_STYLE_CHROME] = {"chrome", chrome_exts, &sink_chrome},
 	{"csv", csv_exts, &sink_csv},
 	{"tsv", tsv_exts, &sink_tsv},
+	{"perf-decode", NULL, &sink_perf_decode},
+	{"perf-decode-compact", NULL, &sink_perf_decode_compact},
 };
 
 #define N_SINKS (sizeof(sinks) / sizeof(sinks[0]))

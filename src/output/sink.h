@@ -44,6 +44,11 @@ struct sink_ops {
 	enum tk_status (*plan)(struct tk_printer *p, const struct tk_event_class *ec,
 			       struct plan **out);
 	uint8_t carry_losses;
+	/*
+	 * 1 when the output repeats a tool that reads files record by record: sources give
+	 * their records in stored order (tk_source.stored_order), not sorted.
+	 */
+	uint8_t stored_order;
 };
 
 /* The sinks, each defined in its own file. */
@@ -53,6 +58,8 @@ extern const struct sink_ops sink_json;	      /* json.c */
 extern const struct sink_ops sink_chrome;     /* chrome.c */
 extern const struct sink_ops sink_csv;	      /* csv.c */
 extern const struct sink_ops sink_tsv;	      /* csv.c */
+extern const struct sink_ops sink_perf_decode;	       /* perfdecode.c */
+extern const struct sink_ops sink_perf_decode_compact; /* perfdecode.c */
 
 /* The sink of @style, or NULL for an unknown one. */
 const struct sink_ops *sink_for_style(unsigned int style);

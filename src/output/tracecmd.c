@@ -130,7 +130,7 @@ static TK_NOINLINE struct tc_cache *tc_source_make(struct tk_printer *p,
 	c = &p->tc[src->index];
 	memset(c, 0, sizeof(*c));
 	c->src = src;
-	c->text = src->ops->text;
+	c->text = src->ops->text && src->ops->text->event ? src->ops->text : NULL;
 	if (!c->text)
 		return c;
 	c->in_ns = c->text->time_in_ns ? (uint8_t) !!c->text->time_in_ns(src) : 1;
@@ -594,7 +594,9 @@ static TK_NOINLINE enum tk_status print_text(struct tk_printer *p, const struct 
 /* A jump either way: the babeltrace2 path saves no register here (out of line: print_raw()). */
 static enum tk_status print(struct tk_printer *p, const struct tk_event *ev)
 {
-	if (!ev->stream->source->ops->text)
+	const struct model_text_ops *text = ev->stream->source->ops->text;
+
+	if (!text || !text->event) /* no line text of its tool (an interceptor file) */
 		return pretty_print_event(p, ev);
 	return print_text(p, ev);
 }

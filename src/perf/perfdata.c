@@ -362,6 +362,9 @@ enum tk_status perfdata_cursor_next(struct perfdata_cursor *c, struct perf_recor
 	if (size < 8)
 		return bad("record", c->pos, "size below 8");
 	out->type = u32_at(pd, p);
+	/* perf refuses types past its own (PERF_RECORD_HEADER_MAX, 84 in 2024) */
+	if (out->type == 0 || out->type >= 128)
+		return bad("record", c->pos, "unknown record type");
 	out->misc = tk_load_u16(p + 4, pd->bo);
 	out->size = size;
 	out->data = p;
@@ -623,6 +626,12 @@ static int sample_id(const struct perfdata *pd, const struct perf_record *r, uin
 enum tk_status perfdata_sample(const struct perfdata *pd, const struct perf_record *r,
 			       struct perf_sample *out)
 {
+	return perfdata_sample_cached(pd, r, out, NULL);
+}
+
+enum tk_status perfdata_sample_cached(const struct perfdata *pd, const struct perf_record *r,
+				      struct perf_sample *out, struct perfdata_id_cache *cache)
+{
 	struct words w = {pd, r->data + 8, r->data + r->size, 0};
 	const struct perf_attr *a = &pd->attrs[0];
 	uint64_t t, id = 0;
@@ -633,9 +642,19 @@ enum tk_status perfdata_sample(const struct perfdata *pd, const struct perf_reco
 		has_id = sample_id(pd, r, &id);
 		if (has_id < 0)
 			return bad("sample", r->offset, "shorter than its id");
-		a = has_id ? perfdata_attr_of_id(pd, id) : NULL;
-		if (!a)
-			return bad("sample", r->offset, "its id names no event attribute");
+		size_t slot = (size_t) (id % PERFDATA_ID_CACHE);
+
+		if (cache && has_id && cache->attr[slot] && cache->id[slot] == id) {
+			a = cache->attr[slot];
+		} else {
+			a = has_id ? perfdata_attr_of_id(pd, id) : NULL;
+			if (!a)
+				return bad("sample", r->offset, "its id names no event attribute");
+			if (cache && has_id) {
+				cache->id[slot] = id;
+				cache->attr[slot] = a;
+			}
+		}
 	}
 	out->attr = a;
 	t = out->sample_type = a->sample_type;

@@ -22,10 +22,13 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include <zstd.h>
+
 #include "../common/error.h"
 #include "../common/mfile.h"
 #include "../common/writer.h"
 #include "../ftrace/ftrace-model.h"
+#include "../eventheader/eventheader.h"
 #include "../ftrace/printfmt.h"
 #include "../tracedat/source.h"
 #include "../tracedat/tracedat.h"
@@ -42,6 +45,7 @@ struct ps_task {
 
 struct perf_source {
 	struct mfile file;
+	const uint8_t *data; /* the file's bytes */
 	struct perfdata *pd;
 	struct tracedat *td; /* the tracing data, or NULL */
 	struct ftrace_ctx ctx;
@@ -53,13 +57,34 @@ struct perf_source {
 	size_t n_tasks, tasks_cap;
 	struct arena names; /* task names */
 	int32_t cpus;	    /* from the NRCPUS feature, or 0 */
+	/* CLOCK_DATA: wall-clock time = sample time + this offset, as the reference adds it */
+	/* where samples keep their time when every attribute has one layout, else 0 */
+	uint32_t time_off;
+	uint8_t clock_known;
+	int64_t clock_sec;
+	uint32_t clock_nsec;
+};
+
+/*
+ * Records perf compressed (COMPRESSED records, perf record -z): the bytes of one COMPRESSED
+ * record inflated, after what the one before left of a record it cut. A chunk lives while
+ * queued records or the current event point into it.
+ */
+struct zchunk {
+	struct zchunk *prev, *next;
+	size_t refs;	   /* queued entries and the current event in it */
+	size_t len, pos;   /* bytes, and where the next record starts */
+	uint64_t off;	   /* the COMPRESSED record's offset in the file, for errors */
+	uint8_t data[];
 };
 
 /* One record waiting for its turn (see the file comment). */
 struct pq_entry {
 	uint64_t ts;
-	uint64_t seq; /* file order, for ties */
-	uint64_t off; /* in the file */
+	uint64_t seq;	      /* file order, for ties */
+	const uint8_t *p;     /* the record: in the file, or in @chunk */
+	struct zchunk *chunk; /* NULL: in the file */
+	uint64_t off;	      /* in the file (of the COMPRESSED record holding it) */
 };
 
 struct ps_cursor {
@@ -67,13 +92,27 @@ struct ps_cursor {
 	struct tk_stream *stream;
 	struct perf_source *ps;
 	struct perfdata_cursor rc;
-	struct vec queue;     /* struct pq_entry: sorted up to n_ready, then as read */
-	size_t n_ready, next; /* entries [next, n_ready) are due */
+	/*
+	 * struct pq_entry: those from head on wait; after a flush they are sorted and
+	 * [next, n_ready) are due. tmp and runs serve the sort.
+	 */
+	struct vec queue, tmp, runs;
+	size_t head, n_ready, next;
 	uint64_t next_flush, max_ts, seq;
 	int eof;
-	int failed; /* the record at rc.pos is bad: give what is due, then its error */
+	int failed;	    /* 1: the record at rc.pos is bad; 2: see fail_why */
+	const char *fail_why; /* what went wrong inflating the record at fail_off */
+	uint64_t fail_off;
 	struct vec missed; /* int64_t per CPU: losses to report with its next sample */
-	uint64_t where;	   /* offset of the last record handled */
+	struct perfdata_id_cache ids;
+	ZSTD_DStream *zs;  /* the stream of COMPRESSED records, or NULL before the first */
+	struct zchunk *chunks; /* every live chunk, newest first */
+	struct zchunk *zcur;   /* the chunk records are read from, or NULL */
+	struct zchunk *ev_chunk; /* the current event's, held until the next call */
+	struct vec zout;	 /* inflated bytes, before they become a chunk */
+	const uint8_t *ev_rec;	 /* the current event's record */
+	uint32_t ev_rec_size;
+	uint64_t where; /* offset of the last record handled */
 	struct tk_event ev;
 	struct vec vals;
 };
@@ -282,6 +321,33 @@ static const char *feature_string(struct tk_source *src, const struct perf_sourc
 	return arena_strndup(&src->arena, (const char *) p + 4, strnlen((const char *) p + 4, n));
 }
 
+/*
+ * CLOCK_DATA (version, clockid, the wall clock and the sample clock read together): the
+ * offset from sample times to wall-clock time, as seconds and nanoseconds (the nanoseconds
+ * below 10^9 and not negative), unknown when clockid is ~0.
+ */
+static void clock_data(struct perf_source *ps, uint32_t clockid, uint64_t wall, uint64_t clock)
+{
+	const uint64_t billion = UINT64_C(1000000000);
+
+	if (clockid == UINT32_MAX)
+		return;
+	ps->clock_known = 1;
+	if (clock <= wall) {
+		ps->clock_sec = (int64_t) ((wall - clock) / billion);
+		ps->clock_nsec = (uint32_t) ((wall - clock) % billion);
+	} else {
+		uint64_t neg = clock - wall;
+
+		ps->clock_sec = -(int64_t) (neg / billion) - 1;
+		ps->clock_nsec = (uint32_t) (billion - neg % billion);
+		if (ps->clock_nsec == billion) {
+			ps->clock_sec++;
+			ps->clock_nsec = 0;
+		}
+	}
+}
+
 /* What `tracekit info` shows of the file besides streams and events. */
 static enum tk_status describe(struct tk_source *src, struct perf_source *ps)
 {
@@ -309,6 +375,11 @@ static enum tk_status describe(struct tk_source *src, struct perf_source *ps)
 		if (s)
 			src->env[src->n_env++] = (struct model_env){strs[i].key, s, 0};
 	}
+	p = perfdata_feature(ps->pd, PERF_FEAT_CLOCK_DATA, &len);
+	if (p && len >= 24 && tk_load_u32(p, perfdata_byte_order(ps->pd)) >= 1)
+		clock_data(ps, tk_load_u32(p + 4, perfdata_byte_order(ps->pd)),
+			   tk_load_u64(p + 8, perfdata_byte_order(ps->pd)),
+			   tk_load_u64(p + 16, perfdata_byte_order(ps->pd)));
 	p = perfdata_feature(ps->pd, PERF_FEAT_NRCPUS, &len);
 	if (p && len >= 8) {
 		ps->cpus = (int32_t) tk_load_u32(p, perfdata_byte_order(ps->pd));
@@ -353,6 +424,27 @@ static const char *attr_name(struct arena *a, const struct perf_attr *at)
 	return arena_strdup(a, buf);
 }
 
+/*
+ * Where a sample keeps its time when every attribute has the same sample_type with a time
+ * (perf's usual file): after the identifier, ip and pid/tid words. 0 otherwise.
+ */
+static uint32_t sample_time_offset(const struct perfdata *pd)
+{
+	size_t i, n = perfdata_n_attrs(pd);
+	uint64_t t;
+
+	if (!n)
+		return 0;
+	t = perfdata_attr(pd, 0)->sample_type;
+	for (i = 1; i < n; i++)
+		if (perfdata_attr(pd, i)->sample_type != t)
+			return 0;
+	if (!(t & PERF_SAMPLE_TIME))
+		return 0;
+	return 8 + 8 * (uint32_t) (!!(t & PERF_SAMPLE_IDENTIFIER) + !!(t & PERF_SAMPLE_IP) +
+				   !!(t & PERF_SAMPLE_TID));
+}
+
 static enum tk_status build_model(struct tk_source *src, struct perf_source *ps, const char *path)
 {
 	static const char *const ctx_names[] = {"cpu_id", "pid", "tid"};
@@ -366,6 +458,7 @@ static enum tk_status build_model(struct tk_source *src, struct perf_source *ps,
 	enum tk_status st;
 
 	src->format = "perf.data";
+	src->time_may_go_back = 1; /* perf takes records that come after their round, too */
 	src->path = arena_strdup(a, path);
 	src->name = src->path;
 	src->scs = arena_alloc(a, 2 * sizeof(*src->scs));
@@ -434,6 +527,7 @@ static enum tk_status build_model(struct tk_source *src, struct perf_source *ps,
 	if (st < 0)
 		return st;
 	src->scs[src->n_scs++] = sc;
+	ps->time_off = sample_time_offset(ps->pd);
 	s->source = src;
 	s->sc = sc;
 	s->id = 0;
@@ -476,6 +570,7 @@ static enum tk_status ps_open(struct tk_source **out, const uint8_t *data, size_
 	src->ops = &ps_source_ops;
 	src->fmt = ps;
 	ps->file = *file;
+	ps->data = data;
 	st = perfdata_open(&ps->pd, data, size);
 	if (st >= 0) {
 		tracing = perfdata_tracing_data(ps->pd, &tracing_len);
@@ -546,49 +641,266 @@ enum tk_status perf_sources_open(const char *const *paths, size_t npaths, struct
 
 /* ---- reading ------------------------------------------------------------------------------ */
 
-/* The record at file offset @off, which the cursor read before. */
-static void record_at(const struct perf_source *ps, uint64_t off, struct perf_record *r)
+/* The header of the record at @p, which the cursor read before (it is whole). */
+static void record_from(const struct perf_source *ps, const uint8_t *p, uint64_t off,
+			struct perf_record *r)
 {
-	struct perfdata_cursor c;
+	enum tk_byte_order bo = perfdata_byte_order(ps->pd);
 
-	perfdata_cursor_init(ps->pd, &c);
-	c.pos = off;
-	(void) perfdata_cursor_next(&c, r); /* read once already: it is whole */
+	r->type = tk_load_u32(p, bo);
+	r->misc = tk_load_u16(p + 4, bo);
+	r->size = tk_load_u16(p + 6, bo);
+	r->data = p;
+	r->offset = off;
 }
 
-static int entry_cmp(const void *a, const void *b)
+static void chunk_put(struct ps_cursor *c, struct zchunk *z)
 {
-	const struct pq_entry *x = a, *y = b;
+	if (!z || --z->refs || z == c->zcur)
+		return;
+	if (z->prev)
+		z->prev->next = z->next;
+	else
+		c->chunks = z->next;
+	if (z->next)
+		z->next->prev = z->prev;
+	free(z);
+}
 
-	if (x->ts != y->ts)
-		return x->ts < y->ts ? -1 : 1;
-	return x->seq < y->seq ? -1 : x->seq > y->seq;
+/*
+ * Inflate COMPRESSED record @r into a new chunk, after the bytes of a record the current
+ * chunk left cut. NULL and c->fail_why set when the data does not inflate.
+ */
+static struct zchunk *inflate_record(struct ps_cursor *c, const struct perf_record *r)
+{
+	ZSTD_inBuffer in = {r->data + 8, r->size - 8u, 0};
+	size_t left = c->zcur ? c->zcur->len - c->zcur->pos : 0, ret;
+	struct zchunk *z;
+
+	if (!c->zs) {
+		c->zs = ZSTD_createDStream();
+		if (!c->zs || ZSTD_isError(ZSTD_initDStream(c->zs))) {
+			c->fail_why = "out of memory";
+			return NULL;
+		}
+	}
+	c->zout.len = 0;
+	for (;;) {
+		ZSTD_outBuffer out;
+
+		if (vec_reserve(&c->zout, 1, 1 << 16)) {
+			c->fail_why = "out of memory";
+			return NULL;
+		}
+		out = (ZSTD_outBuffer){c->zout.data, c->zout.cap, c->zout.len};
+		ret = ZSTD_decompressStream(c->zs, &out, &in);
+		if (ZSTD_isError(ret)) {
+			c->fail_why = "its zstd data does not inflate";
+			return NULL;
+		}
+		c->zout.len = out.pos;
+		if (in.pos == in.size && out.pos < out.size)
+			break; /* all read, and nothing more waits to come out */
+	}
+	z = malloc(sizeof(*z) + left + c->zout.len);
+	if (!z) {
+		c->fail_why = "out of memory";
+		return NULL;
+	}
+	if (left)
+		memcpy(z->data, c->zcur->data + c->zcur->pos, left);
+	if (c->zout.len)
+		memcpy(z->data + left, c->zout.data, c->zout.len);
+	z->len = left + c->zout.len;
+	z->pos = 0;
+	z->off = r->offset;
+	z->refs = 0;
+	z->prev = NULL;
+	z->next = c->chunks;
+	if (c->chunks)
+		c->chunks->prev = z;
+	c->chunks = z;
+	return z;
+}
+
+/* Make @z the chunk records are read from, letting the one before go when nothing holds it. */
+static void chunk_switch(struct ps_cursor *c, struct zchunk *z)
+{
+	struct zchunk *old = c->zcur;
+
+	c->zcur = z;
+	if (old) {
+		old->refs++;
+		chunk_put(c, old);
+	}
+}
+
+/*
+ * The next record of the data, inflated ones included, into *@r (its chunk in *@z, NULL for
+ * the file's). TK_END after the last; TK_ERR_FORMAT when the data is damaged, with c->failed
+ * saying how to tell it.
+ */
+static enum tk_status next_record(struct ps_cursor *c, struct perf_record *r, struct zchunk **z)
+{
+	enum tk_byte_order bo = perfdata_byte_order(c->ps->pd);
+	uint64_t bad_pos;
+	enum tk_status st;
+
+	for (;;) {
+		struct zchunk *cur = c->zcur;
+
+		if (cur) {
+			size_t left = cur->len - cur->pos;
+			uint16_t size = left >= 8 ? tk_load_u16(cur->data + cur->pos + 6, bo) : 0;
+
+			if (left >= 8 && size < 8) {
+				c->failed = 2;
+				c->fail_why = "an inflated record's size is below 8";
+				c->fail_off = cur->off;
+				return TK_ERR_FORMAT;
+			}
+			if (left >= 8 && size <= left) {
+				record_from(c->ps, cur->data + cur->pos, cur->off, r);
+				cur->pos += size;
+				*z = cur;
+				return TK_OK;
+			}
+			if (!left)
+				chunk_switch(c, NULL);
+		}
+		bad_pos = c->rc.pos;
+		/* resident memory stays flat: what is read drops from memory (mfile.h) */
+		mfile_release_before(&c->ps->file, (size_t) bad_pos);
+		st = perfdata_cursor_next(&c->rc, r);
+		if (st == TK_END && c->zcur) {
+			c->failed = 2;
+			c->fail_why = "the file ends inside an inflated record";
+			c->fail_off = c->zcur->off;
+			return TK_ERR_FORMAT;
+		}
+		if (st == TK_END)
+			return st;
+		if (st < 0) {
+			error_reset();
+			c->rc.pos = bad_pos;
+			c->failed = 1;
+			return TK_ERR_FORMAT;
+		}
+		if (r->type == PERF_RECORD_COMPRESSED) {
+			struct zchunk *nz = inflate_record(c, r);
+
+			if (!nz) {
+				c->failed = 2;
+				c->fail_off = r->offset;
+				return TK_ERR_FORMAT;
+			}
+			chunk_switch(c, nz);
+			continue;
+		}
+		*z = NULL;
+		return TK_OK;
+	}
+}
+
+/* (ts, seq) order: time, then file order. */
+static inline int entry_less(const struct pq_entry *x, const struct pq_entry *y)
+{
+	return x->ts < y->ts || (x->ts == y->ts && x->seq < y->seq);
+}
+
+/*
+ * Sort the @n entries at @a. They come as runs already in order (what the last flush left,
+ * then each CPU's records in turn), so the runs are found and merged pairwise: about n
+ * comparisons per pass and few passes. @tmp and @runs are the cursor's scratch vectors.
+ * Returns 0, or -1 out of memory.
+ */
+static int sort_runs(struct pq_entry *a, size_t n, struct vec *tmp, struct vec *runs)
+{
+	struct pq_entry *src = a, *dst;
+	size_t *r, nr, i, k;
+
+	if (n < 2)
+		return 0;
+	runs->len = 0;
+	if (vec_reserve(tmp, sizeof(*a), n) || vec_reserve(runs, sizeof(size_t), 2))
+		return -1;
+	dst = tmp->data;
+	*(size_t *) vec_push(runs, sizeof(size_t)) = 0;
+	for (i = 1; i < n; i++)
+		if (entry_less(&a[i], &a[i - 1])) {
+			size_t *slot = vec_push(runs, sizeof(size_t));
+
+			if (!slot)
+				return -1;
+			*slot = i;
+		}
+	if (!vec_push(runs, sizeof(size_t)))
+		return -1;
+	r = runs->data;
+	nr = runs->len - 1;
+	r[nr] = n;
+	while (nr > 1) {
+		for (k = 0; k + 1 < nr; k += 2) { /* merge runs k and k + 1 into dst */
+			size_t x = r[k], xe = r[k + 1], y = r[k + 1], ye = r[k + 2], o = r[k];
+
+			while (x < xe && y < ye)
+				dst[o++] = entry_less(&src[y], &src[x]) ? src[y++] : src[x++];
+			while (x < xe)
+				dst[o++] = src[x++];
+			while (y < ye)
+				dst[o++] = src[y++];
+		}
+		if (k < nr) /* an odd run out: copied as it is */
+			memcpy(dst + r[k], src + r[k], (r[k + 1] - r[k]) * sizeof(*src));
+		for (i = 0, k = 0; k < nr; k += 2)
+			r[i++] = r[k];
+		r[i] = n;
+		nr = i;
+		{
+			struct pq_entry *t = src;
+
+			src = dst;
+			dst = t;
+		}
+	}
+	if (src != a)
+		memcpy(a, src, n * sizeof(*a));
+	return 0;
 }
 
 /* Make the queued records at or before @limit due, in time order (perf's do_flush()). */
-static void flush(struct ps_cursor *c, uint64_t limit)
+static enum tk_status flush(struct ps_cursor *c, uint64_t limit)
 {
 	struct pq_entry *q = c->queue.data;
-	size_t n = c->queue.len, k = 0;
+	size_t n = c->queue.len, k = c->head;
 
-	if (n > 1)
-		qsort(q, n, sizeof(*q), entry_cmp);
+	if (sort_runs(q + c->head, n - c->head, &c->tmp, &c->runs) < 0)
+		return TK_FAIL(TK_ERR_NOMEM, "Cannot sort perf.data records");
 	while (k < n && q[k].ts <= limit)
 		k++;
 	c->n_ready = k;
-	c->next = 0;
+	c->next = c->head;
+	return TK_OK;
 }
 
 /* Forget the entries given out, before reading on. */
 static void drop_done(struct ps_cursor *c)
 {
 	struct pq_entry *q = c->queue.data;
+	size_t i;
 
-	if (c->next) {
-		memmove(q, q + c->next, (c->queue.len - c->next) * sizeof(*q));
-		c->queue.len -= c->next;
+	/* the entries given out let their chunks go (sample_event() held its own) */
+	for (i = c->head; i < c->next; i++)
+		chunk_put(c, q[i].chunk);
+	c->head = c->next;
+	if (c->head == c->queue.len) {
+		c->queue.len = c->head = 0;
+	} else if (c->head > 4096 && c->head > c->queue.len / 2) {
+		memmove(q, q + c->head, (c->queue.len - c->head) * sizeof(*q));
+		c->queue.len -= c->head;
+		c->head = 0;
 	}
-	c->n_ready = c->next = 0;
+	c->n_ready = c->next = c->head;
 }
 
 static TK_NOINLINE TK_COLD enum tk_status record_fail(const struct ps_cursor *c,
@@ -653,7 +965,7 @@ static enum tk_status sample_event(struct ps_cursor *c, const struct perf_record
 	struct perf_sample s;
 	struct ps_task *t;
 	size_t ai;
-	enum tk_status st = perfdata_sample(ps->pd, r, &s);
+	enum tk_status st = perfdata_sample_cached(ps->pd, r, &s, &c->ids);
 
 	if (st < 0)
 		return record_fail(c, r, st);
@@ -689,6 +1001,8 @@ static enum tk_status sample_event(struct ps_cursor *c, const struct perf_record
 	}
 	c->ev.pending = &c->base;
 	c->where = r->offset;
+	c->ev_rec = r->data;
+	c->ev_rec_size = r->size;
 	out->kind = MODEL_ITEM_EVENT;
 	out->has_ts = c->ev.has_ts;
 	out->ts_ns = c->ev.ns;
@@ -702,6 +1016,13 @@ static uint64_t record_time(const struct ps_cursor *c, const struct perf_record 
 {
 	struct perf_sample s;
 
+	if (r->type == PERF_RECORD_SAMPLE && c->ps->time_off) {
+		/* every attribute lays samples out alike: the time is at a known place */
+		return r->size >= c->ps->time_off + 8
+			       ? tk_load_u64(r->data + c->ps->time_off,
+					     perfdata_byte_order(c->ps->pd))
+			       : 0;
+	}
 	if (r->type == PERF_RECORD_SAMPLE) {
 		if (perfdata_sample(c->ps->pd, r, &s) < 0) {
 			error_reset(); /* reported when it is handled */
@@ -715,20 +1036,34 @@ static uint64_t record_time(const struct ps_cursor *c, const struct perf_record 
 	return s.time;
 }
 
+/* Hold @z for the current event: it stays until the next call. */
+static void hold_event_chunk(struct ps_cursor *c, struct zchunk *z)
+{
+	if (z)
+		z->refs++;
+	c->ev_chunk = z;
+}
+
 static enum tk_status ps_cursor_next(struct model_cursor *mc, struct model_item *out)
 {
 	struct ps_cursor *c = (struct ps_cursor *) mc;
+	int stored = c->stream->source->stored_order;
 	struct perf_record r;
+	struct zchunk *z;
 	enum tk_status st;
-	uint64_t ts, bad_pos;
+	uint64_t ts;
 
+	chunk_put(c, c->ev_chunk); /* the last event's record is not read again */
+	c->ev_chunk = NULL;
 	for (;;) {
 		if (c->next < c->n_ready) {
 			const struct pq_entry *e = (const struct pq_entry *) c->queue.data + c->next++;
 
-			record_at(c->ps, e->off, &r);
-			if (r.type == PERF_RECORD_SAMPLE)
+			record_from(c->ps, e->p, e->off, &r);
+			if (r.type == PERF_RECORD_SAMPLE) {
+				hold_event_chunk(c, e->chunk);
 				return sample_event(c, &r, out);
+			}
 			st = on_record(c, &r);
 			if (st < 0)
 				return record_fail(c, &r, st);
@@ -736,41 +1071,44 @@ static enum tk_status ps_cursor_next(struct model_cursor *mc, struct model_item 
 		}
 		drop_done(c);
 		if (c->eof) {
-			if (c->queue.len) {
-				flush(c, UINT64_MAX);
+			if (c->queue.len > c->head) {
+				st = flush(c, UINT64_MAX);
+				if (st < 0)
+					return st;
 				continue;
 			}
 			if (!c->failed)
 				return TK_END;
+			if (c->failed == 2)
+				return TK_FAIL(TK_ERR_FORMAT,
+					       "Cannot read perf.data record: offset=%llu, type=%u, "
+					       "reason=%s",
+					       (unsigned long long) c->fail_off, PERF_RECORD_COMPRESSED,
+					       c->fail_why);
 			/* read the bad record again: its error, now that the good ones are out */
 			st = perfdata_cursor_next(&c->rc, &r);
 			return st < 0 ? st : TK_FAIL(TK_ERR_FORMAT, "Cannot read perf.data");
 		}
-		bad_pos = c->rc.pos;
-		st = perfdata_cursor_next(&c->rc, &r);
-		if (st == TK_END) {
+		st = next_record(c, &r, &z);
+		if (st != TK_OK) {
 			c->eof = 1;
 			continue;
 		}
-		if (st < 0) {
-			error_reset();
-			c->rc.pos = bad_pos;
-			c->eof = c->failed = 1;
-			continue;
-		}
-		if (r.type == PERF_RECORD_FINISHED_ROUND) {
-			if (c->next_flush)
-				flush(c, c->next_flush);
+		if (r.type == PERF_RECORD_FINISHED_ROUND && !stored) {
+			if (c->next_flush && (st = flush(c, c->next_flush)) < 0)
+				return st;
 			c->next_flush = c->max_ts;
 			continue;
 		}
 		if (r.type >= PERF_RECORD_HEADER_ATTR)
 			continue; /* perf's own records: read by perfdata_open() */
-		ts = record_time(c, &r);
+		ts = stored ? 0 : record_time(c, &r);
 		if (!ts) {
 			c->where = r.offset;
-			if (r.type == PERF_RECORD_SAMPLE)
+			if (r.type == PERF_RECORD_SAMPLE) {
+				hold_event_chunk(c, z);
 				return sample_event(c, &r, out);
+			}
 			st = on_record(c, &r);
 			if (st < 0)
 				return record_fail(c, &r, st);
@@ -783,7 +1121,11 @@ static enum tk_status ps_cursor_next(struct model_cursor *mc, struct model_item 
 				return TK_FAIL(TK_ERR_NOMEM, "Cannot sort perf.data records");
 			e->ts = ts;
 			e->seq = c->seq++;
+			e->p = r.data;
+			e->chunk = z;
 			e->off = r.offset;
+			if (z)
+				z->refs++;
 		}
 		if (ts > c->max_ts)
 			c->max_ts = ts;
@@ -825,7 +1167,7 @@ static enum tk_status ps_cursor_values(struct model_cursor *mc)
 		struct perf_record r;
 		struct perf_sample s;
 
-		record_at(ps, c->where, &r);
+		record_from(ps, c->ev_rec, c->where, &r);
 		if (perfdata_sample(ps->pd, &r, &s) < 0)
 			error_reset(); /* read once already */
 		vals[3].v.u = s.ip;
@@ -856,7 +1198,17 @@ static void ps_cursor_destroy(struct model_cursor *mc)
 {
 	struct ps_cursor *c = (struct ps_cursor *) mc;
 
+	while (c->chunks) {
+		struct zchunk *z = c->chunks;
+
+		c->chunks = z->next;
+		free(z);
+	}
+	ZSTD_freeDStream(c->zs);
+	vec_fini(&c->zout);
 	vec_fini(&c->queue);
+	vec_fini(&c->tmp);
+	vec_fini(&c->runs);
 	vec_fini(&c->missed);
 	vec_fini(&c->vals);
 	free(c);
@@ -957,7 +1309,123 @@ static bool text_event(const struct tk_event *ev, const struct tk_event *next, u
 	return false;
 }
 
+/* The members of "meta" that the sample gives: time, CPU, pid and tid. */
+static void sample_meta(const struct perf_source *ps, const struct tk_event *ev,
+			struct eventheader_sample *m)
+{
+	const uint64_t billion = UINT64_C(1000000000);
+	uint64_t t = (uint64_t) ev->ns;
+
+	memset(m, 0, sizeof(*m));
+	m->has_time = ev->has_ts;
+	m->sec = (int64_t) (t / billion);
+	m->nsec = (uint32_t) (t % billion);
+	if (ps->clock_known) {
+		m->time_wall = 1;
+		m->sec += ps->clock_sec;
+		m->nsec += ps->clock_nsec;
+		if (m->nsec >= billion) {
+			m->sec++;
+			m->nsec -= (uint32_t) billion;
+		}
+	}
+	m->has_cpu = ev->cpu >= 0;
+	m->cpu = (uint32_t) ev->cpu;
+	m->has_tid = ev->has_task;
+	m->pid = (uint32_t) ev->pid;
+	m->tid = (uint32_t) ev->tid;
+}
+
+/*
+ * The offset of the EventHeader event in @fev's records, or UINT32_MAX when @fev is not an
+ * EventHeader tracepoint (its first own field is not eventheader_flags, as the reference
+ * tells them).
+ */
+static uint32_t eventheader_offset(const struct ftrace_event *fev)
+{
+	if (!fev || fev->n_fields <= fev->n_common ||
+	    strcmp(fev->fields[fev->n_common].name, "eventheader_flags"))
+		return UINT32_MAX;
+	return fev->fields[fev->n_common].offset;
+}
+
+/* model_text_ops.decode_json: a sample as perf-decode writes it. */
+static enum tk_status text_decode_json(const struct tk_event *ev, unsigned int flags,
+				       struct vec *out)
+{
+	const struct perf_source *ps = ev->stream->source->fmt;
+	const struct ftrace_event *fev = ev->ec->fmt;
+	const struct perf_attr *at = perfdata_attr(ps->pd, (size_t) ev->ec->id);
+	unsigned int jf = ((flags & MODEL_DECODE_SPACE) ? EVENTHEADER_JSON_SPACE : 0) |
+			  ((flags & MODEL_DECODE_FIELD_TAG) ? EVENTHEADER_JSON_FIELD_TAG : 0);
+	struct eventheader_sample meta;
+	struct eventheader_json j;
+	const char *name, *colon;
+	size_t name_len;
+	uint32_t off = eventheader_offset(fev), i;
+	enum tk_status st;
+
+	sample_meta(ps, ev, &meta);
+	if (off != UINT32_MAX && off <= ev->raw_size) {
+		struct eventheader_enum e;
+
+		st = eventheader_start(&e, fev->name, strlen(fev->name), ev->raw + off,
+				       ev->raw_size - off, EVENTHEADER_MOVE_NEXT_LIMIT);
+		if (st >= 0) {
+			st = eventheader_json_sample_event(out, &e, &meta, jf,
+							   EVENTHEADER_META_DEFAULT);
+			if (st < 0)
+				return TK_FAIL(st == TK_ERR_NOMEM ? st : TK_ERR_FORMAT,
+					       "Cannot decode EventHeader event: offset=%zu, "
+					       "tracepoint=%s",
+					       (size_t) (ev->raw + off - ps->data), fev->name);
+			return TK_OK;
+		}
+		error_reset(); /* written as the tracepoint it is, as the reference does */
+	}
+	/* "n": the attribute's name split at its colon, else the format's system and name */
+	eventheader_json_begin(&j, out, jf);
+	if (at && at->name && at->name_len) {
+		name = at->name;
+		name_len = strnlen(at->name, at->name_len);
+		colon = memchr(name, ':', name_len);
+		if (colon)
+			eventheader_json_n(&j, name, (size_t) (colon - name), colon + 1,
+					   name_len - (size_t) (colon - name) - 1);
+		else
+			eventheader_json_n(&j, name, name_len, "", 0);
+	} else if (fev) {
+		eventheader_json_n(&j, fev->system, strlen(fev->system), fev->name,
+				   strlen(fev->name));
+	} else {
+		eventheader_json_n(&j, "", 0, "", 0);
+	}
+	if (fev) {
+		for (i = fev->n_common; i < fev->n_fields; i++) {
+			const struct ftrace_field *f = &fev->fields[i];
+			struct eventheader_tracefs t;
+
+			eventheader_tracefs_type(f->type, f->size,
+						 (f->flags & FTRACE_FIELD_SIGNED) ? 1 : 0,
+						 ps->ctx.long_size, &t);
+			st = eventheader_json_tracefs_field(&j, f->name, strlen(f->name), &t,
+							    f->offset, f->size, ev->raw,
+							    ev->raw_size, ps->ctx.bo);
+			if (st < 0) {
+				out->len = j.start;
+				return st;
+			}
+		}
+	} else if (ev->raw) {
+		eventheader_json_member(&j, "raw", 3);
+		eventheader_json_hex_bytes(&j, ev->raw, ev->raw_size);
+	}
+	eventheader_json_meta(&j, &meta, EVENTHEADER_META_DEFAULT);
+	return eventheader_json_end(&j);
+}
+
 static const struct model_text_ops ps_text_ops = {
+	.decode_json = text_decode_json,
 	.prologue = text_prologue,
 	.time_in_ns = text_time_in_ns,
 	.task = text_task,

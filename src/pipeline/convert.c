@@ -349,7 +349,8 @@ enum tk_status pipeline_run_sink(struct tk_trace *t, const char *output,
 			}
 			st = sink->event(state, ev);
 			if (st < 0) {
-				cx->sink_failed = 1;
+				/* a format error is the input's: an event the sink could not decode */
+				cx->sink_failed = st != TK_ERR_FORMAT;
 				break;
 			}
 			st = sink_progress(cx);
@@ -497,6 +498,13 @@ enum tk_status tk_print(const char *const *inputs, size_t n_inputs,
 	st = pipeline_trace_open(&t, inputs, n_inputs, &topts, 1);
 	if (st < 0)
 		return st;
+	{
+		const struct sink_ops *sink = sink_for_style(popts->style);
+		size_t i;
+
+		for (i = 0; sink && sink->stored_order && i < t->n_sources; i++)
+			t->sources[i]->stored_order = 1;
+	}
 	cx.o = o;
 	if (o->size >= offsetof(struct tk_convert_opts, stop) + sizeof(o->stop))
 		cx.stop = o->stop;

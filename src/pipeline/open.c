@@ -17,6 +17,7 @@
 #include "../common/error.h"
 #include "../common/vec.h"
 #include "../ctf/ctf.h"
+#include "../eventheader/interceptor.h"
 #include "../model/model.h"
 #include "../perf/source.h"
 #include "../tracedat/source.h"
@@ -97,6 +98,8 @@ struct reader {
 static const struct reader readers[] = {
 	{"trace.dat", tracedat_probe, tracedat_sources_open, tracedat_source_open_mem},
 	{"perf.data", perf_probe, perf_sources_open, perf_source_open_mem},
+	{"eventheader-interceptor", interceptor_probe, interceptor_sources_open,
+	 interceptor_source_open_mem},
 	{"ctf", NULL, ctf_sources_open, NULL},
 };
 

@@ -34,7 +34,8 @@
  *     and printk formats of every trace.dat input are written (each text once), so that
  *     trace-cmd report prints the merged file's events as it prints the inputs'.
  *
- * Both: an event goes to the CPU of its packet context's cpu_id (0 without one) in the
+ * Both: an event goes to its CPU (tk_event.cpu where the stream class has CPUs, else its
+ * packet context's cpu_id, else 0) in the
  * buffer of its stream class (env case), of its trace.dat instance's name, or the top one; its time is the model's
  * nanoseconds less the offset of the earliest clock, which a DATE option (absolute clocks,
  * in microseconds, and an OFFSET for the nanoseconds left) or an OFFSET option gives back, so
@@ -373,12 +374,17 @@ static enum tk_status stream_init(struct dat_conv *c, const struct tk_stream *s,
 	return TK_OK;
 }
 
-/* The CPU of @ev: its packet context's cpu_id, 0 without one. */
+/*
+ * The CPU of @ev: the one it carries when its stream class says so (a perf.data stream holds
+ * every CPU's samples), else its packet context's cpu_id, 0 without one.
+ */
 static uint32_t packet_cpu(const struct tk_event *ev, const struct in_stream *is)
 {
 	const struct model_fc *pc = ev->stream->sc->packet_context;
 	const struct model_value *v = ev->scope[MODEL_SCOPE_PACKET_CONTEXT];
 
+	if (ev->stream->sc->has_cpu && ev->cpu >= 0)
+		return (uint32_t) ev->cpu;
 	if (!v || !pc || is->cpu_member < 0)
 		return 0;
 	return (uint32_t) member_value(pc, v, is->cpu_member)->v.u;

@@ -6,8 +6,8 @@
 #  - source folders include only their own folder or folders to their left:
 #    common <- model <- ctf | ftrace <- tracedat <- output <- pipeline <- tools (format folders
 #    never include each other, except tracedat -> ftrace and perf -> ftrace, tracedat (perf.data
-#    carries ftrace metadata as a trace.dat file does); eventheader includes
-#    common only; output includes no format folder:
+#    carries ftrace metadata as a trace.dat file does; and eventheader); eventheader includes
+#    common and model only; output includes no format folder:
 #    what a format's own tool prints comes from its reader through the model's text hooks;
 #    pipeline, the entry points that span formats and sinks, such as tk_convert(), sits above
 #    output so it can use the printer without going through its public entry points, which
@@ -42,8 +42,8 @@ allowed() {
 	common) echo "" ;;
 	model) echo "common" ;;
 	ctf | ftrace) echo "common model" ;;
-	eventheader) echo "common" ;;
-	perf) echo "common model ftrace tracedat" ;;
+	eventheader) echo "common model" ;;
+	perf) echo "common model ftrace tracedat eventheader" ;;
 	tracedat) echo "common model ftrace" ;;
 	output) echo "common model" ;;
 	pipeline) echo "common model ctf ftrace tracedat eventheader perf output" ;;
