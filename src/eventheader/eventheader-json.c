@@ -988,6 +988,15 @@ static void close_brace(struct out *o, char c)
 	o->comma = true;
 }
 
+/* Member @name, the number @v, when @want. */
+static void meta_u64(struct out *o, bool want, const char *name, uint64_t v)
+{
+	if (want) {
+		member_begin(o, name, strlen(name), 0);
+		put_u64(o, v);
+	}
+}
+
 static void put_meta(struct out *o, const struct eventheader_info *in, unsigned int meta)
 {
 	if (meta & EVENTHEADER_META_PROVIDER) {
@@ -998,26 +1007,14 @@ static void put_meta(struct out *o, const struct eventheader_info *in, unsigned 
 		member_begin(o, "event", 5, 0);
 		put_utf8(o, (const uint8_t *) in->name, in->name_len, true);
 	}
-	if ((meta & EVENTHEADER_META_ID) && in->id) {
-		member_begin(o, "id", 2, 0);
-		put_u64(o, in->id);
-	}
-	if ((meta & EVENTHEADER_META_VERSION) && in->version) {
-		member_begin(o, "version", 7, 0);
-		put_u64(o, in->version);
-	}
-	if ((meta & EVENTHEADER_META_LEVEL) && in->level) {
-		member_begin(o, "level", 5, 0);
-		put_u64(o, in->level);
-	}
+	meta_u64(o, (meta & EVENTHEADER_META_ID) && in->id, "id", in->id);
+	meta_u64(o, (meta & EVENTHEADER_META_VERSION) && in->version, "version", in->version);
+	meta_u64(o, (meta & EVENTHEADER_META_LEVEL) && in->level, "level", in->level);
 	if ((meta & EVENTHEADER_META_KEYWORD) && in->keyword) {
 		member_begin(o, "keyword", 7, 0);
 		put_hex_int(o, in->keyword, true);
 	}
-	if ((meta & EVENTHEADER_META_OPCODE) && in->opcode) {
-		member_begin(o, "opcode", 6, 0);
-		put_u64(o, in->opcode);
-	}
+	meta_u64(o, (meta & EVENTHEADER_META_OPCODE) && in->opcode, "opcode", in->opcode);
 	if ((meta & EVENTHEADER_META_TAG) && in->tag) {
 		member_begin(o, "tag", 3, 0);
 		put_hex_int(o, in->tag, true);
@@ -1069,18 +1066,9 @@ static void put_sample_meta(struct out *o, const struct eventheader_sample *s, u
 			}
 		}
 	}
-	if ((meta & EVENTHEADER_META_CPU) && s->has_cpu) {
-		member_begin(o, "cpu", 3, 0);
-		put_u64(o, s->cpu);
-	}
-	if ((meta & EVENTHEADER_META_PID) && s->has_tid) {
-		member_begin(o, "pid", 3, 0);
-		put_u64(o, s->pid);
-	}
-	if ((meta & EVENTHEADER_META_TID) && s->has_tid) {
-		member_begin(o, "tid", 3, 0);
-		put_u64(o, s->tid);
-	}
+	meta_u64(o, (meta & EVENTHEADER_META_CPU) && s->has_cpu, "cpu", s->cpu);
+	meta_u64(o, (meta & EVENTHEADER_META_PID) && s->has_tid, "pid", s->pid);
+	meta_u64(o, (meta & EVENTHEADER_META_TID) && s->has_tid, "tid", s->tid);
 }
 
 enum tk_status eventheader_json_event(struct vec *out, struct eventheader_enum *e,

@@ -254,28 +254,22 @@ enum tk_status interceptor_source_open_mem(struct tk_source **out, const uint8_t
 	return ic_open(out, data, size, name, &none);
 }
 
+/* One path: mapped, then read (model_sources_open_each()). */
+static enum tk_status ic_open_path(struct tk_source **out, const char *path)
+{
+	struct mfile f;
+	enum tk_status st = mfile_open(&f, path);
+
+	if (st < 0)
+		return TK_FAIL(st, "Cannot open interceptor file: path=%s", path);
+	return ic_open(out, f.data, f.size, path, &f);
+}
+
 enum tk_status interceptor_sources_open(const char *const *paths, size_t npaths,
 					struct vec *sources, const struct model_warner *w)
 {
-	enum tk_status st = TK_OK;
-	size_t i;
-
 	(void) w;
-	for (i = 0; i < npaths && st >= 0; i++) {
-		struct tk_source **slot = vec_push(sources, sizeof(*slot));
-		struct mfile f;
-
-		if (!slot)
-			return TK_FAIL(TK_ERR_NOMEM, "Cannot open trace: path=%s", paths[i]);
-		st = mfile_open(&f, paths[i]);
-		if (st >= 0)
-			st = ic_open(slot, f.data, f.size, paths[i], &f);
-		else
-			st = TK_FAIL(st, "Cannot open interceptor file: path=%s", paths[i]);
-		if (st < 0)
-			sources->len--;
-	}
-	return st;
+	return model_sources_open_each(paths, npaths, sources, ic_open_path);
 }
 
 /* ---- reading ------------------------------------------------------------------------------ */

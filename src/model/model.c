@@ -301,6 +301,26 @@ enum tk_status model_trace_load_classes(const struct tk_trace *trace)
 	return TK_OK;
 }
 
+enum tk_status model_sources_open_each(const char *const *paths, size_t npaths,
+				       struct vec *sources,
+				       enum tk_status (*open)(struct tk_source **out,
+							      const char *path))
+{
+	enum tk_status st = TK_OK;
+	size_t i;
+
+	for (i = 0; i < npaths && st >= 0; i++) {
+		struct tk_source **slot = vec_push(sources, sizeof(*slot));
+
+		if (!slot)
+			return TK_FAIL(TK_ERR_NOMEM, "Cannot open trace: path=%s", paths[i]);
+		st = open(slot, paths[i]);
+		if (st < 0)
+			sources->len--;
+	}
+	return st;
+}
+
 void model_warn_causes(const struct model_warner *w, size_t depth)
 {
 	size_t n;

@@ -59,20 +59,8 @@ int tracedat_probe(const uint8_t *head, size_t n)
 enum tk_status tracedat_sources_open(const char *const *paths, size_t npaths, struct vec *sources,
 				     const struct model_warner *w)
 {
-	enum tk_status st = TK_OK;
-	size_t i;
-
 	(void) w;
-	for (i = 0; i < npaths && st >= 0; i++) {
-		struct tk_source **slot = vec_push(sources, sizeof(*slot));
-
-		if (!slot)
-			return TK_FAIL(TK_ERR_NOMEM, "Cannot open trace: path=%s", paths[i]);
-		st = tracedat_source_open(slot, paths[i]);
-		if (st < 0)
-			sources->len--;
-	}
-	return st;
+	return model_sources_open_each(paths, npaths, sources, tracedat_source_open);
 }
 
 /* trace-cmd's choice: nanoseconds unless the clock is a raw counter (and no TSC2NSEC). */
