@@ -7,7 +7,7 @@
 # file mode and in pipe mode (-o -). For each, every sample's tid, CPU, time in ns and event
 # name from `perf script --ns` must equal, line for line, those of `tracekit print --style
 # json` (perf script sorts records by time round by round, as perf's ordered events do; so
-# must tracekit).
+# must tracekit). Then a file with cpu-clock samples: info counts them as perf script does.
 # Exits 77 when perf is missing or cannot record tracepoints (not root, no tracefs).
 #
 # Usage: perf-order.sh TRACEKIT
@@ -89,5 +89,20 @@ for line in sys.stdin:
 		n=$((n + 1))
 	fi
 done
+# samples of other events (a software clock) are counted by info, not dropped
+perf record -q -a -e cpu-clock -e sched:sched_switch -o "$tmp/sw.data" -- sh -c "$load" \
+	>/dev/null 2>&1
+if [ -s "$tmp/sw.data" ]; then
+	want=$(perf script -F event -i "$tmp/sw.data" 2>/dev/null | grep -c 'cpu-clock:')
+	got=$("$tk" info "$tmp/sw.data" | awk '$2 == "cpu-clock" { print $1 }')
+	if [ "$want" -gt 0 ] && [ "$want" = "$got" ]; then
+		echo "cpu-clock: $got samples counted by info, as perf script has them"
+	else
+		echo "FAIL cpu-clock: info counts '$got' samples, perf script prints $want"
+		failures=$((failures + 1))
+	fi
+else
+	echo "note: perf could not record cpu-clock here; its count is not checked"
+fi
 [ $failures -eq 0 ] || exit 1
 echo "PASS ($n files)"
