@@ -1280,3 +1280,70 @@ enum tk_status eventheader_json_end(struct eventheader_json *j)
 	}
 	return TK_OK;
 }
+
+/* ---- text: name=value pairs ------------------------------------------------------------- */
+
+enum tk_status eventheader_text_fields(struct vec *out, struct eventheader_enum *e)
+{
+	struct out o = {out, 0, false, false, false, false};
+	const struct eventheader_info *in = &e->info;
+	struct eventheader_item it;
+	size_t start = out->len;
+	enum tk_status st;
+	int depth = 0;
+	/* per level: whether something came (a separator next), whether it is an array */
+	bool some[EVENTHEADER_NEST_MAX + 2] = {false}, array[EVENTHEADER_NEST_MAX + 2] = {false};
+
+	TK_ASSERT_PRE(e->state == EVENTHEADER_STATE_BEFORE_FIRST);
+	while ((st = eventheader_next(e)) == TK_OK) {
+		bool named;
+
+		if (e->state == EVENTHEADER_STATE_ARRAY_END ||
+		    e->state == EVENTHEADER_STATE_STRUCT_END) {
+			put_c(&o, e->state == EVENTHEADER_STATE_ARRAY_END ? ']' : '}');
+			if (depth > 0)
+				depth--;
+			continue;
+		}
+		eventheader_item_get(e, &it);
+		/* array elements go without names, separated by commas; the rest by spaces */
+		named = !array[depth];
+		if (some[depth])
+			put_c(&o, array[depth] ? ',' : ' ');
+		else if (depth == 0)
+			put_c(&o, ' ');
+		some[depth] = true;
+		if (named) {
+			put_utf8_text(&o, (const uint8_t *) it.name, it.name_len, false);
+			put_c(&o, '=');
+		}
+		if (e->state == EVENTHEADER_STATE_VALUE) {
+			if (put_value(&o, it.value, it.value_size, it.encoding, it.format, in->order,
+				      false)) {
+				st = TK_FAIL(TK_ERR_FORMAT,
+					     "Cannot format EventHeader value: encoding=%u, size=%u",
+					     it.encoding, it.value_size);
+				goto fail;
+			}
+			continue;
+		}
+		/* ARRAY_BEGIN or STRUCT_BEGIN: a level deeper */
+		put_c(&o, e->state == EVENTHEADER_STATE_ARRAY_BEGIN ? '[' : '{');
+		if (depth + 1 < (int) TK_ARRAY_SIZE(some)) {
+			depth++;
+			some[depth] = false;
+			array[depth] = e->state == EVENTHEADER_STATE_ARRAY_BEGIN;
+		}
+	}
+	if (st < 0)
+		goto fail;
+	if (o.nomem) {
+		st = TK_FAIL(TK_ERR_NOMEM, "Cannot format EventHeader event");
+		goto fail;
+	}
+	return TK_OK;
+fail:
+	out->len = start;
+	return TK_FAIL(st, "Cannot format EventHeader event: tracepoint=%.*s",
+		       (int) in->tp_name_len, in->tp_name);
+}

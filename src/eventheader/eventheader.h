@@ -335,6 +335,15 @@ void eventheader_json_meta(struct eventheader_json *j, const struct eventheader_
 enum tk_status eventheader_json_end(struct eventheader_json *j);
 
 /*
+ * Append the fields of @e, which must have just been started, to @out as text: " name=value"
+ * for each top-level field, arrays as name=[v,v], structs as name={a=v b=v} (values as
+ * eventheader_json_value() writes them with @json false), for trace-cmd-like lines.
+ *
+ * Return: TK_OK, or the decoding error (with its causes); @out is then as it was.
+ */
+enum tk_status eventheader_text_fields(struct vec *out, struct eventheader_enum *e);
+
+/*
  * Append one value's text to @out: @encoding and @format as in an item, @order the event's
  * byte order; @json quotes and escapes strings (and NaN, times, ...) as JSON wants.
  *

@@ -766,6 +766,51 @@ static void test_json_event_layouts(void **state)
 	vec_fini(&v);
 }
 
+/* The text of fields for trace-cmd-like lines: pairs, arrays in brackets, structs in braces. */
+static void test_text_fields(void **state)
+{
+	static const char want[] =
+		" n8=5 st={s=x arr=[0xA,0xB]} empty=[] outer=[{x=3},{x=4}] after=9";
+	struct eventheader_enum en;
+	struct vec v = VEC_INIT;
+	struct ev e;
+
+	(void) state;
+	ev_init(&e, 0, 4, "Ev");
+	ev_field(&e, "n8", 2, -1, 0);
+	ev_field(&e, "st", 1, 2, 0);
+	ev_field(&e, "s", 7, -1, 0);
+	ev_field(&e, "arr", 3 | 0x40, 3, 0);
+	ev_field(&e, "empty", 7 | 0x40, -1, 0);
+	ev_field(&e, "outer", 1 | 0x40, 1, 0);
+	ev_field(&e, "x", 2, -1, 0);
+	ev_field(&e, "after", 2, -1, 0);
+	ev_pay(&e, 5, 1);
+	ev_pay_bytes(&e, "x\0", 2);
+	ev_pay(&e, 2, 2);
+	ev_pay(&e, 0xA, 2);
+	ev_pay(&e, 0xB, 2);
+	ev_pay(&e, 0, 2);
+	ev_pay(&e, 2, 2); /* outer: 2 structs */
+	ev_pay(&e, 3, 1);
+	ev_pay(&e, 4, 1);
+	ev_pay(&e, 9, 1);
+	ev_finish(&e);
+
+	assert_int_equal(start(&en, "Pr_L4K2", &e), TK_OK);
+	assert_int_equal(eventheader_text_fields(&v, &en), TK_OK);
+	assert_int_equal(v.len, strlen(want));
+	assert_memory_equal(v.data, want, v.len);
+
+	/* cut inside the payload: nothing kept, the error says where */
+	e.n -= 3;
+	v.len = 0;
+	assert_int_equal(start(&en, "Pr_L4K2", &e), TK_OK);
+	assert_int_equal(eventheader_text_fields(&v, &en), TK_ERR_FORMAT);
+	assert_int_equal(v.len, 0);
+	vec_fini(&v);
+}
+
 /* A failing event leaves nothing in the output and says why. */
 static void test_json_event_failure_leaves_nothing(void **state)
 {
@@ -813,6 +858,7 @@ int main(void)
 		cmocka_unit_test(test_move_next_limit),
 		cmocka_unit_test(test_json_values_of_fixed_sizes),
 		cmocka_unit_test(test_json_values_of_strings),
+		cmocka_unit_test(test_text_fields),
 		cmocka_unit_test(test_json_event_layouts),
 		cmocka_unit_test(test_json_event_failure_leaves_nothing),
 	};
