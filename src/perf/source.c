@@ -56,6 +56,7 @@ struct perf_source {
 	struct ps_task *tasks;
 	size_t n_tasks, tasks_cap;
 	struct arena names; /* task names */
+	struct vec text;    /* scratch of the text hooks (printing a source is one thread's) */
 	int32_t cpus;	    /* from the NRCPUS feature, or 0 */
 	/* CLOCK_DATA: wall-clock time = sample time + this offset, as the reference adds it */
 	/* where samples keep their time when every attribute has one layout, else 0 */
@@ -299,6 +300,7 @@ static void ps_source_destroy(struct tk_source *src)
 		mfile_close(&ps->file);
 		free(ps->tasks);
 		arena_fini(&ps->names);
+		vec_fini(&ps->text);
 		free(ps);
 	}
 	arena_fini(&src->arena);
@@ -1283,6 +1285,45 @@ static bool text_wants_next(const struct tk_event_class *ec, unsigned int flags)
 	return ec->fmt && !(flags & MODEL_TEXT_RAW) && ftrace_print_wants_next(&ps->ctx, ec->fmt);
 }
 
+/*
+ * The offset of the EventHeader event in @fev's records, or UINT32_MAX when @fev is not an
+ * EventHeader tracepoint (its first own field is not eventheader_flags, as the reference
+ * tells them).
+ */
+static uint32_t eventheader_offset(const struct ftrace_event *fev)
+{
+	if (!fev || fev->n_fields <= fev->n_common ||
+	    strcmp(fev->fields[fev->n_common].name, "eventheader_flags"))
+		return UINT32_MAX;
+	return fev->fields[fev->n_common].offset;
+}
+
+/*
+ * After the header fields the format prints of a user_events EventHeader event, its decoded
+ * fields as name=value pairs; an event that does not decode says so in the line.
+ */
+static void eventheader_text(const struct tk_event *ev, struct writer *w)
+{
+	struct perf_source *ps = ev->stream->source->fmt;
+	const struct ftrace_event *fev = ev->ec->fmt;
+	uint32_t off = eventheader_offset(fev);
+	struct eventheader_enum e;
+
+	if (off == UINT32_MAX || off > ev->raw_size ||
+	    eventheader_start(&e, fev->name, strlen(fev->name), ev->raw + off, ev->raw_size - off,
+			      EVENTHEADER_MOVE_NEXT_LIMIT) < 0) {
+		error_reset(); /* not an EventHeader event: the format's text says it all */
+		return;
+	}
+	ps->text.len = 0;
+	if (eventheader_text_fields(&ps->text, &e) < 0) {
+		error_reset();
+		writer_puts(w, " [EVENTHEADER DAMAGED]");
+		return;
+	}
+	writer_write(w, ps->text.data, ps->text.len);
+}
+
 static bool text_event(const struct tk_event *ev, const struct tk_event *next, unsigned int flags,
 		       struct writer *w)
 {
@@ -1300,6 +1341,7 @@ static bool text_event(const struct tk_event *ev, const struct tk_event *next, u
 					      (uint64_t) ev->ns, next->raw, next->raw_size, w);
 	ftrace_print_info_ts(&ps->ctx, fev, ev->raw, ev->raw_size, (int) ev->cpu,
 			     (uint64_t) ev->ns, w);
+	eventheader_text(ev, w);
 	return false;
 }
 
@@ -1328,19 +1370,6 @@ static void sample_meta(const struct perf_source *ps, const struct tk_event *ev,
 	m->has_tid = ev->has_task;
 	m->pid = (uint32_t) ev->pid;
 	m->tid = (uint32_t) ev->tid;
-}
-
-/*
- * The offset of the EventHeader event in @fev's records, or UINT32_MAX when @fev is not an
- * EventHeader tracepoint (its first own field is not eventheader_flags, as the reference
- * tells them).
- */
-static uint32_t eventheader_offset(const struct ftrace_event *fev)
-{
-	if (!fev || fev->n_fields <= fev->n_common ||
-	    strcmp(fev->fields[fev->n_common].name, "eventheader_flags"))
-		return UINT32_MAX;
-	return fev->fields[fev->n_common].offset;
 }
 
 /* model_text_ops.decode_json: a sample as perf-decode writes it. */

@@ -80,6 +80,24 @@ elif [ "$n" -lt 400 ]; then
 else
 	echo "cut file: $n events, then: $(head -n 1 "$tmp/cut.err")"
 fi
+# trace-cmd's layout: each EventHeader sample's header fields, then its decoded fields as
+# name=value pairs (the values below are those of the reference JSON's events CScalars3 and
+# i8); every one of the 254 EventHeader samples has its line
+"$tk" print --style trace-cmd "$dir/perf.data" >"$tmp/tc.txt" 2>"$tmp/tc.err" ||
+	{ echo "FAIL trace-cmd style: $(head -c 300 "$tmp/tc.err")"; failures=$((failures + 1)); }
+for want in ' TestProviderC_L4K85: *eventheader_flags=7 version=11 id=1000 tag=4660 opcode=3 level=4 Struct20={hi=hi ch10=\[H,o,w\]}$' \
+	' TestProviderC_L5K0: *eventheader_flags=7 version=0 id=0 tag=0 opcode=0 level=5 i8=100 (-128)=-128$'; do
+	if ! grep -a -q "$want" "$tmp/tc.txt"; then
+		echo "FAIL trace-cmd style: no line matches: $want"
+		failures=$((failures + 1))
+	fi
+done
+n=$(grep -a -c ' eventheader_flags=7 ' "$tmp/tc.txt")
+if [ "$n" -ne 254 ]; then
+	echo "FAIL trace-cmd style: $n EventHeader lines, expected 254"
+	failures=$((failures + 1))
+fi
+
 # damaged copies: no crash, the events before the damage, a clear error
 python3 "$here/perf-decode-damage.py" "$tk" perf-decode "$dir/EventHeaderInterceptorLE64.dat" \
 	"$dir/EventHeaderInterceptorLE64.dat.linux.json" || failures=$((failures + 1))
