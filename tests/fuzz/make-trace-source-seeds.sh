@@ -1,7 +1,7 @@
 #!/bin/sh
 # SPDX-License-Identifier: MIT
 #
-# Seeds of fuzz-trace-source (corpus/trace-source): each perfdata seed behind the mode bytes 0
+# Seeds of fuzz-trace-source (corpus/trace-source), and two whole files for fuzz-perfdata: each perfdata seed behind the mode bytes 0
 # (perf's order) and 2 (stored order), and interceptor files (mode 1) made of the eventheader
 # seeds, each a record of a u32 little-endian size counting itself, then the seed (tracepoint
 # name, NUL, event bytes): one file per seed and one of all of them.
@@ -38,6 +38,9 @@ python3 bench/gen-eh-perf.py -n 24 --sched-every 3 --round 5 --events "$out/.eve
 { printf '\000'; cat "$out/.file.data"; } >"$out/perf-eh-file"
 { printf '\002'; cat "$out/.file.data"; } >"$out/perf-stored-eh-file"
 { printf '\000'; cat "$out/.pipe.data"; } >"$out/perf-eh-pipe"
+# the container harness reads the same files (no mode byte there)
+cp "$out/.file.data" "$dir/perfdata/gen-eh-file"
+cp "$out/.pipe.data" "$dir/perfdata/gen-eh-pipe"
 python3 - "$out/.pipe.data" "$out" <<'PY'
 import struct, subprocess, sys
 src, out = sys.argv[1], sys.argv[2]
