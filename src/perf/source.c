@@ -31,6 +31,7 @@
 #include "../eventheader/eventheader.h"
 #include "../ftrace/printfmt.h"
 #include "../tracedat/source.h"
+#include "../tracedat/tracedat-eh.h"
 #include "../tracedat/tracedat.h"
 #include "perfdata.h"
 #include "source.h"
@@ -1285,45 +1286,6 @@ static bool text_wants_next(const struct tk_event_class *ec, unsigned int flags)
 	return ec->fmt && !(flags & MODEL_TEXT_RAW) && ftrace_print_wants_next(&ps->ctx, ec->fmt);
 }
 
-/*
- * The offset of the EventHeader event in @fev's records, or UINT32_MAX when @fev is not an
- * EventHeader tracepoint (its first own field is not eventheader_flags, as the reference
- * tells them).
- */
-static uint32_t eventheader_offset(const struct ftrace_event *fev)
-{
-	if (!fev || fev->n_fields <= fev->n_common ||
-	    strcmp(fev->fields[fev->n_common].name, "eventheader_flags"))
-		return UINT32_MAX;
-	return fev->fields[fev->n_common].offset;
-}
-
-/*
- * After the header fields the format prints of a user_events EventHeader event, its decoded
- * fields as name=value pairs; an event that does not decode says so in the line.
- */
-static void eventheader_text(const struct tk_event *ev, struct writer *w)
-{
-	struct perf_source *ps = ev->stream->source->fmt;
-	const struct ftrace_event *fev = ev->ec->fmt;
-	uint32_t off = eventheader_offset(fev);
-	struct eventheader_enum e;
-
-	if (off == UINT32_MAX || off > ev->raw_size ||
-	    eventheader_start(&e, fev->name, strlen(fev->name), ev->raw + off, ev->raw_size - off,
-			      EVENTHEADER_MOVE_NEXT_LIMIT) < 0) {
-		error_reset(); /* not an EventHeader event: the format's text says it all */
-		return;
-	}
-	ps->text.len = 0;
-	if (eventheader_text_fields(&ps->text, &e) < 0) {
-		error_reset();
-		writer_puts(w, " [EVENTHEADER DAMAGED]");
-		return;
-	}
-	writer_write(w, ps->text.data, ps->text.len);
-}
-
 static bool text_event(const struct tk_event *ev, const struct tk_event *next, unsigned int flags,
 		       struct writer *w)
 {
@@ -1341,7 +1303,8 @@ static bool text_event(const struct tk_event *ev, const struct tk_event *next, u
 					      (uint64_t) ev->ns, next->raw, next->raw_size, w);
 	ftrace_print_info_ts(&ps->ctx, fev, ev->raw, ev->raw_size, (int) ev->cpu,
 			     (uint64_t) ev->ns, w);
-	eventheader_text(ev, w);
+	/* an EventHeader event's fields after the header its format prints */
+	tracedat_eh_text(fev, ev->raw, ev->raw_size, &((struct perf_source *) ps)->text, w);
 	return false;
 }
 
@@ -1377,74 +1340,20 @@ static enum tk_status text_decode_json(const struct tk_event *ev, unsigned int f
 				       struct vec *out)
 {
 	const struct perf_source *ps = ev->stream->source->fmt;
-	const struct ftrace_event *fev = ev->ec->fmt;
 	const struct perf_attr *at = perfdata_attr(ps->pd, (size_t) ev->ec->id);
 	unsigned int jf = ((flags & MODEL_DECODE_SPACE) ? EVENTHEADER_JSON_SPACE : 0) |
 			  ((flags & MODEL_DECODE_FIELD_TAG) ? EVENTHEADER_JSON_FIELD_TAG : 0);
 	struct eventheader_sample meta;
-	struct eventheader_json j;
-	const char *name, *colon;
-	size_t name_len;
-	uint32_t off = eventheader_offset(fev), i;
 	enum tk_status st;
 
 	sample_meta(ps, ev, &meta);
-	if (off != UINT32_MAX && off <= ev->raw_size) {
-		struct eventheader_enum e;
-
-		st = eventheader_start(&e, fev->name, strlen(fev->name), ev->raw + off,
-				       ev->raw_size - off, EVENTHEADER_MOVE_NEXT_LIMIT);
-		if (st >= 0) {
-			st = eventheader_json_sample_event(out, &e, &meta, jf,
-							   EVENTHEADER_META_DEFAULT);
-			if (st < 0)
-				return TK_FAIL(st == TK_ERR_NOMEM ? st : TK_ERR_FORMAT,
-					       "Cannot decode EventHeader event: offset=%zu, "
-					       "tracepoint=%s",
-					       (size_t) (ev->raw + off - ps->data), fev->name);
-			return TK_OK;
-		}
-		error_reset(); /* written as the tracepoint it is, as the reference does */
-	}
-	/* "n": the attribute's name split at its colon, else the format's system and name */
-	eventheader_json_begin(&j, out, jf);
-	if (at && at->name && at->name_len) {
-		name = at->name;
-		name_len = strnlen(at->name, at->name_len);
-		colon = memchr(name, ':', name_len);
-		if (colon)
-			eventheader_json_n(&j, name, (size_t) (colon - name), colon + 1,
-					   name_len - (size_t) (colon - name) - 1);
-		else
-			eventheader_json_n(&j, name, name_len, "", 0);
-	} else if (fev) {
-		eventheader_json_n(&j, fev->system, strlen(fev->system), fev->name,
-				   strlen(fev->name));
-	} else {
-		eventheader_json_n(&j, "", 0, "", 0);
-	}
-	if (fev) {
-		for (i = fev->n_common; i < fev->n_fields; i++) {
-			const struct ftrace_field *f = &fev->fields[i];
-			struct eventheader_tracefs t;
-
-			eventheader_tracefs_type(f->type, f->size,
-						 (f->flags & FTRACE_FIELD_SIGNED) ? 1 : 0,
-						 ps->ctx.long_size, &t);
-			st = eventheader_json_tracefs_field(&j, f->name, strlen(f->name), &t,
-							    f->offset, f->size, ev->raw,
-							    ev->raw_size, ps->ctx.bo);
-			if (st < 0) {
-				out->len = j.start;
-				return st;
-			}
-		}
-	} else if (ev->raw) {
-		eventheader_json_member(&j, "raw", 3);
-		eventheader_json_hex_bytes(&j, ev->raw, ev->raw_size);
-	}
-	eventheader_json_meta(&j, &meta, EVENTHEADER_META_DEFAULT);
-	return eventheader_json_end(&j);
+	st = tracedat_eh_json(&ps->ctx, ev->ec->fmt, at && at->name ? at->name : NULL,
+			      at && at->name ? strnlen(at->name, at->name_len) : 0, ev->raw,
+			      ev->raw_size, &meta, jf, out);
+	if (st < 0 && st != TK_ERR_NOMEM)
+		return TK_FAIL(TK_ERR_FORMAT, "Cannot decode EventHeader event: offset=%zu",
+			       (size_t) (ev->raw - ps->data));
+	return st;
 }
 
 static const struct model_text_ops ps_text_ops = {

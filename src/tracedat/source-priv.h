@@ -9,6 +9,7 @@
 
 #include <stdint.h>
 
+#include "../common/vec.h"
 #include "../ftrace/ftrace.h"
 #include "../model/model.h"
 #include "tracedat.h"
@@ -29,6 +30,7 @@ struct td_source {
 	int64_t line_pid;
 	const char *line_comm; /* NULL: none yet */
 	size_t line_n_comms;   /* names are learnt while printing: then look again */
+	struct vec eh_text;    /* scratch of the text of EventHeader records */
 };
 
 /*

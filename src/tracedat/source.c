@@ -432,6 +432,7 @@ static void td_source_destroy(struct tk_source *src)
 	if (ts) {
 		ftrace_ctx_fini(&ts->ctx);
 		tracedat_close(ts->td);
+		vec_fini(&ts->eh_text);
 		free(ts);
 	}
 	arena_fini(&src->arena);

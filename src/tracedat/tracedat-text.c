@@ -12,6 +12,7 @@
 #include "../common/writer.h"
 #include "../ftrace/printfmt.h"
 #include "source-priv.h"
+#include "tracedat-eh.h"
 
 /* What trace-cmd report prints before the events: "cpus=N" and a latency file's text. */
 static enum tk_status text_prologue(const struct tk_source *src, struct writer *w)
@@ -143,6 +144,8 @@ static bool text_event(const struct tk_event *ev, const struct tk_event *next, u
 	else
 		ftrace_print_info_ts(&ts->ctx, fev, ev->raw, ev->raw_size, (int) ev->cpu,
 				     (uint64_t) ev->ns, w);
+	/* a user_events EventHeader record: its fields after the header its format prints */
+	tracedat_eh_text(fev, ev->raw, ev->raw_size, &ts->eh_text, w);
 	/* the task names trace-cmd's sched plugin learns while printing */
 	n = ftrace_print_comms(&ts->ctx, fev, ev->raw, ev->raw_size, refs);
 	for (i = 0; i < n; i++)
@@ -152,7 +155,40 @@ static bool text_event(const struct tk_event *ev, const struct tk_event *next, u
 	return used;
 }
 
+/*
+ * model_text_ops.decode_json: a record as LinuxTracepoints' decoder writes a sample (no tool
+ * of it reads trace.dat files; the layout is perf-decode's): "meta" has the time in seconds,
+ * the CPU, and common_pid as pid and tid.
+ */
+static enum tk_status text_decode_json(const struct tk_event *ev, unsigned int flags,
+				       struct vec *out)
+{
+	struct td_source *ts = ev->stream->source->fmt;
+	unsigned int jf = ((flags & MODEL_DECODE_SPACE) ? EVENTHEADER_JSON_SPACE : 0) |
+			  ((flags & MODEL_DECODE_FIELD_TAG) ? EVENTHEADER_JSON_FIELD_TAG : 0);
+	struct eventheader_sample meta = {0};
+	int64_t pid;
+	enum tk_status st;
+
+	meta.has_time = ev->ns >= 0;
+	meta.sec = ev->ns / 1000000000;
+	meta.nsec = (uint32_t) (ev->ns % 1000000000);
+	meta.has_cpu = ev->cpu >= 0;
+	meta.cpu = (uint32_t) ev->cpu;
+	(void) text_task(ev, &pid);
+	meta.has_tid = 1;
+	meta.pid = meta.tid = (uint32_t) pid;
+	st = tracedat_eh_json(&ts->ctx, ev->ec->fmt, NULL, 0, ev->raw, ev->raw_size, &meta, jf,
+			      out);
+	if (st < 0 && st != TK_ERR_NOMEM)
+		return TK_FAIL(TK_ERR_FORMAT,
+			       "Cannot decode EventHeader event: cpu=%d, time=%lld",
+			       (int) ev->cpu, (long long) ev->ns);
+	return st;
+}
+
 const struct model_text_ops tracedat_text_ops = {
+	.decode_json = text_decode_json,
 	.prologue = text_prologue,
 	.formats = text_formats,
 	.stream_name = text_stream_name,

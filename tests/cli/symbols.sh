@@ -44,7 +44,7 @@ allowed() {
 	ctf | ftrace) echo "common model" ;;
 	eventheader) echo "common model" ;;
 	perf) echo "common model ftrace tracedat eventheader" ;;
-	tracedat) echo "common model ftrace" ;;
+	tracedat) echo "common model ftrace eventheader" ;;
 	output) echo "common model" ;;
 	pipeline) echo "common model ctf ftrace tracedat eventheader perf output" ;;
 	esac
