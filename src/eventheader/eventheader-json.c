@@ -1081,8 +1081,12 @@ enum tk_status eventheader_json_sample_event(struct vec *out, struct eventheader
 					     const struct eventheader_sample *sample,
 					     unsigned int json_flags, unsigned int meta_flags)
 {
-	struct out o = {out, 0, (json_flags & EVENTHEADER_JSON_SPACE) != 0,
-			(json_flags & EVENTHEADER_JSON_FIELD_TAG) != 0, false, false};
+	struct out o = {out,
+			0,
+			(json_flags & EVENTHEADER_JSON_SPACE) != 0,
+			(json_flags & EVENTHEADER_JSON_FIELD_TAG) != 0,
+			false,
+			false};
 	const struct eventheader_info *in = &e->info;
 	struct eventheader_item it;
 	size_t start = out->len, n;
@@ -1200,8 +1204,11 @@ enum tk_status eventheader_json_value(struct vec *out, const void *value, size_t
 
 void eventheader_json_begin(struct eventheader_json *j, struct vec *out, unsigned int json_flags)
 {
-	*j = (struct eventheader_json){out, out->len, (json_flags & EVENTHEADER_JSON_SPACE) != 0,
-				       (json_flags & EVENTHEADER_JSON_FIELD_TAG) != 0, false,
+	*j = (struct eventheader_json){out,
+				       out->len,
+				       (json_flags & EVENTHEADER_JSON_SPACE) != 0,
+				       (json_flags & EVENTHEADER_JSON_FIELD_TAG) != 0,
+				       false,
 				       false};
 	value_begin(j);
 	open_brace(j, '{');
@@ -1318,11 +1325,12 @@ enum tk_status eventheader_text_fields(struct vec *out, struct eventheader_enum 
 			put_c(&o, '=');
 		}
 		if (e->state == EVENTHEADER_STATE_VALUE) {
-			if (put_value(&o, it.value, it.value_size, it.encoding, it.format, in->order,
-				      false)) {
-				st = TK_FAIL(TK_ERR_FORMAT,
-					     "Cannot format EventHeader value: encoding=%u, size=%u",
-					     it.encoding, it.value_size);
+			if (put_value(&o, it.value, it.value_size, it.encoding, it.format,
+				      in->order, false)) {
+				st = TK_FAIL(
+					TK_ERR_FORMAT,
+					"Cannot format EventHeader value: encoding=%u, size=%u",
+					it.encoding, it.value_size);
 				goto fail;
 			}
 			continue;

@@ -245,8 +245,8 @@ static enum tk_status ic_open(struct tk_source **out, const uint8_t *data, size_
 	return TK_OK;
 }
 
-enum tk_status interceptor_source_open_mem(struct tk_source **out, const uint8_t *data,
-					   size_t size, const char *name)
+enum tk_status interceptor_source_open_mem(struct tk_source **out, const uint8_t *data, size_t size,
+					   const char *name)
 {
 	struct mfile none;
 
@@ -326,8 +326,8 @@ static enum tk_status ic_cursor_values(struct model_cursor *mc)
 	return TK_OK;
 }
 
-static void ic_cursor_where(const struct model_cursor *mc, const struct model_item *item,
-			    char *buf, size_t size)
+static void ic_cursor_where(const struct model_cursor *mc, const struct model_item *item, char *buf,
+			    size_t size)
 {
 	const struct ic_cursor *c = (const struct ic_cursor *) mc;
 
@@ -356,8 +356,7 @@ static enum tk_status ic_cursor_open(struct tk_stream *stream, struct model_curs
 	struct ic_cursor *c = calloc(1, sizeof(*c));
 
 	if (!c)
-		return TK_FAIL(TK_ERR_NOMEM, "Cannot read interceptor file: path=%s",
-			       stream->path);
+		return TK_FAIL(TK_ERR_NOMEM, "Cannot read interceptor file: path=%s", stream->path);
 	c->base.ops = &ic_cursor_ops;
 	c->stream = stream;
 	c->is = stream->source->fmt;
@@ -369,8 +368,7 @@ static enum tk_status ic_cursor_open(struct tk_stream *stream, struct model_curs
 }
 
 /* model_text_ops.decode_json: the event as the reference formatter writes it. */
-static enum tk_status ic_decode_json(const struct tk_event *ev, unsigned int flags,
-				     struct vec *out)
+static enum tk_status ic_decode_json(const struct tk_event *ev, unsigned int flags, struct vec *out)
 {
 	unsigned int jf = ((flags & MODEL_DECODE_SPACE) ? EVENTHEADER_JSON_SPACE : 0) |
 			  ((flags & MODEL_DECODE_FIELD_TAG) ? EVENTHEADER_JSON_FIELD_TAG : 0);

@@ -31,7 +31,7 @@ enum tk_status interceptor_sources_open(const char *const *paths, size_t npaths,
 					struct vec *sources, const struct model_warner *w);
 
 /* Open @size bytes at @data (kept by the caller; @name stands for its path) as a source. */
-enum tk_status interceptor_source_open_mem(struct tk_source **out, const uint8_t *data,
-					   size_t size, const char *name);
+enum tk_status interceptor_source_open_mem(struct tk_source **out, const uint8_t *data, size_t size,
+					   const char *name);
 
 #endif /* TK_EVENTHEADER_INTERCEPTOR_H */

@@ -871,6 +871,10 @@ static int take_fields(struct fmt_parser *p, struct ftrace_ctx *ctx, struct ftra
 	if (!ev->fields)
 		return n ? -1 : 0;
 	memcpy(ev->fields, p->fields.data, n * sizeof(*ev->fields));
+	/* a user_events EventHeader tracepoint, as its decoders tell one (ftrace.h) */
+	if (ev->n_common < ev->n_fields &&
+	    !strcmp(ev->fields[ev->n_common].name, "eventheader_flags"))
+		ev->flags |= FTRACE_EVENT_EVENTHEADER;
 	return 0;
 }
 

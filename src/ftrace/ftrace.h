@@ -134,6 +134,11 @@ enum ftrace_event_flag {
 	FTRACE_EVENT_FAILED = 1u << 0,
 	/* private: ftrace_print_lazily() contexts: the print fmt was compiled on first use */
 	FTRACE_EVENT_PRINT_TRIED = 1u << 1,
+	/*
+	 * The first field of the event's own is eventheader_flags: a user_events tracepoint
+	 * whose records hold an EventHeader event from that field on (src/eventheader).
+	 */
+	FTRACE_EVENT_EVENTHEADER = 1u << 2,
 };
 
 /* One event `format` file. Strings and arrays live in the context's arena. */

@@ -301,8 +301,7 @@ enum tk_status model_trace_load_classes(const struct tk_trace *trace)
 	return TK_OK;
 }
 
-enum tk_status model_sources_open_each(const char *const *paths, size_t npaths,
-				       struct vec *sources,
+enum tk_status model_sources_open_each(const char *const *paths, size_t npaths, struct vec *sources,
 				       enum tk_status (*open)(struct tk_source **out,
 							      const char *path))
 {

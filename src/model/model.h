@@ -771,8 +771,7 @@ struct model_warner {
  * Open each of @paths with @open (one file, one source), appending the sources to @sources
  * in order; the first failure stops (the sources opened before it stay in @sources).
  */
-enum tk_status model_sources_open_each(const char *const *paths, size_t npaths,
-				       struct vec *sources,
+enum tk_status model_sources_open_each(const char *const *paths, size_t npaths, struct vec *sources,
 				       enum tk_status (*open)(struct tk_source **out,
 							      const char *path));
 

@@ -27,7 +27,7 @@
 #include "sink.h"
 
 struct pd_state {
-	unsigned int flags; /* enum model_decode_flag */
+	unsigned int flags;	     /* enum model_decode_flag */
 	const struct tk_source *src; /* whose member is open, or NULL */
 	size_t n_members;
 	size_t n_events; /* in the open member */

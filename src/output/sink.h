@@ -52,12 +52,12 @@ struct sink_ops {
 };
 
 /* The sinks, each defined in its own file. */
-extern const struct sink_ops sink_babeltrace; /* pretty.c */
-extern const struct sink_ops sink_tracecmd;   /* tracecmd.c */
-extern const struct sink_ops sink_json;	      /* json.c */
-extern const struct sink_ops sink_chrome;     /* chrome.c */
-extern const struct sink_ops sink_csv;	      /* csv.c */
-extern const struct sink_ops sink_tsv;	      /* csv.c */
+extern const struct sink_ops sink_babeltrace;	       /* pretty.c */
+extern const struct sink_ops sink_tracecmd;	       /* tracecmd.c */
+extern const struct sink_ops sink_json;		       /* json.c */
+extern const struct sink_ops sink_chrome;	       /* chrome.c */
+extern const struct sink_ops sink_csv;		       /* csv.c */
+extern const struct sink_ops sink_tsv;		       /* csv.c */
 extern const struct sink_ops sink_perf_decode;	       /* perfdecode.c */
 extern const struct sink_ops sink_perf_decode_compact; /* perfdecode.c */
 

@@ -74,9 +74,9 @@ struct perf_source {
  */
 struct zchunk {
 	struct zchunk *prev, *next;
-	size_t refs;	   /* queued entries and the current event in it */
-	size_t len, pos;   /* bytes, and where the next record starts */
-	uint64_t off;	   /* the COMPRESSED record's offset in the file, for errors */
+	size_t refs;	 /* queued entries and the current event in it */
+	size_t len, pos; /* bytes, and where the next record starts */
+	uint64_t off;	 /* the COMPRESSED record's offset in the file, for errors */
 	uint8_t data[];
 };
 
@@ -102,14 +102,14 @@ struct ps_cursor {
 	size_t head, n_ready, next;
 	uint64_t next_flush, max_ts, seq;
 	int eof;
-	int failed;	    /* 1: the record at rc.pos is bad; 2: see fail_why */
+	int failed;	      /* 1: the record at rc.pos is bad; 2: see fail_why */
 	const char *fail_why; /* what went wrong inflating the record at fail_off */
 	uint64_t fail_off;
 	struct vec missed; /* int64_t per CPU: losses to report with its next sample */
 	struct perfdata_id_cache ids;
-	ZSTD_DStream *zs;  /* the stream of COMPRESSED records, or NULL before the first */
-	struct zchunk *chunks; /* every live chunk, newest first */
-	struct zchunk *zcur;   /* the chunk records are read from, or NULL */
+	ZSTD_DStream *zs;	 /* the stream of COMPRESSED records, or NULL before the first */
+	struct zchunk *chunks;	 /* every live chunk, newest first */
+	struct zchunk *zcur;	 /* the chunk records are read from, or NULL */
 	struct zchunk *ev_chunk; /* the current event's, held until the next call */
 	struct vec zout;	 /* inflated bytes, before they become a chunk */
 	const uint8_t *ev_rec;	 /* the current event's record */
@@ -369,9 +369,11 @@ static enum tk_status describe(struct tk_source *src, struct perf_source *ps)
 	src->env = arena_alloc(&src->arena, 8 * sizeof(*src->env));
 	if (!src->env)
 		return TK_FAIL(TK_ERR_NOMEM, "Cannot describe perf.data");
-	src->env[src->n_env++] = (struct model_env){"mode", perfdata_is_pipe(ps->pd) ? "pipe" : "file", 0};
+	src->env[src->n_env++] =
+		(struct model_env){"mode", perfdata_is_pipe(ps->pd) ? "pipe" : "file", 0};
 	src->env[src->n_env++] = (struct model_env){
-		"endianness", perfdata_byte_order(ps->pd) == TK_BYTE_ORDER_BE ? "big" : "little", 0};
+		"endianness", perfdata_byte_order(ps->pd) == TK_BYTE_ORDER_BE ? "big" : "little",
+		0};
 	for (i = 0; i < sizeof(strs) / sizeof(strs[0]); i++) {
 		const char *s = feature_string(src, ps, strs[i].feat);
 
@@ -900,9 +902,8 @@ static void drop_done(struct ps_cursor *c)
 	c->n_ready = c->next = c->head;
 }
 
-static TK_NOINLINE TK_COLD enum tk_status record_fail(const struct ps_cursor *c,
-						      const struct perf_record *r,
-						      enum tk_status st)
+static TK_NOINLINE TK_COLD enum tk_status
+record_fail(const struct ps_cursor *c, const struct perf_record *r, enum tk_status st)
 {
 	return TK_FAIL(st, "Cannot read perf.data record: offset=%llu, type=%u",
 		       (unsigned long long) r->offset, r->type);
@@ -1015,10 +1016,9 @@ static uint64_t record_time(const struct ps_cursor *c, const struct perf_record 
 
 	if (r->type == PERF_RECORD_SAMPLE && c->ps->time_off) {
 		/* every attribute lays samples out alike: the time is at a known place */
-		return r->size >= c->ps->time_off + 8
-			       ? tk_load_u64(r->data + c->ps->time_off,
-					     perfdata_byte_order(c->ps->pd))
-			       : 0;
+		return r->size >= c->ps->time_off + 8 ? tk_load_u64(r->data + c->ps->time_off,
+								    perfdata_byte_order(c->ps->pd))
+						      : 0;
 	}
 	if (r->type == PERF_RECORD_SAMPLE) {
 		if (perfdata_sample(c->ps->pd, r, &s) < 0) {
@@ -1054,7 +1054,8 @@ static enum tk_status ps_cursor_next(struct model_cursor *mc, struct model_item 
 	c->ev_chunk = NULL;
 	for (;;) {
 		if (c->next < c->n_ready) {
-			const struct pq_entry *e = (const struct pq_entry *) c->queue.data + c->next++;
+			const struct pq_entry *e =
+				(const struct pq_entry *) c->queue.data + c->next++;
 
 			record_from(c->ps, e->p, e->off, &r);
 			if (r.type == PERF_RECORD_SAMPLE) {
@@ -1077,11 +1078,12 @@ static enum tk_status ps_cursor_next(struct model_cursor *mc, struct model_item 
 			if (!c->failed)
 				return TK_END;
 			if (c->failed == 2)
-				return TK_FAIL(TK_ERR_FORMAT,
-					       "Cannot read perf.data record: offset=%llu, type=%u, "
-					       "reason=%s",
-					       (unsigned long long) c->fail_off, PERF_RECORD_COMPRESSED,
-					       c->fail_why);
+				return TK_FAIL(
+					TK_ERR_FORMAT,
+					"Cannot read perf.data record: offset=%llu, type=%u, "
+					"reason=%s",
+					(unsigned long long) c->fail_off, PERF_RECORD_COMPRESSED,
+					c->fail_why);
 			/* read the bad record again: its error, now that the good ones are out */
 			st = perfdata_cursor_next(&c->rc, &r);
 			return st < 0 ? st : TK_FAIL(TK_ERR_FORMAT, "Cannot read perf.data");
@@ -1181,14 +1183,13 @@ static enum tk_status ps_cursor_values(struct model_cursor *mc)
 	return TK_OK;
 }
 
-static void ps_cursor_where(const struct model_cursor *mc, const struct model_item *item,
-			    char *buf, size_t size)
+static void ps_cursor_where(const struct model_cursor *mc, const struct model_item *item, char *buf,
+			    size_t size)
 {
 	const struct ps_cursor *c = (const struct ps_cursor *) mc;
 
 	(void) item;
-	snprintf(buf, size, "file=%s, offset=%llu", c->stream->path,
-		 (unsigned long long) c->where);
+	snprintf(buf, size, "file=%s, offset=%llu", c->stream->path, (unsigned long long) c->where);
 }
 
 static void ps_cursor_destroy(struct model_cursor *mc)
@@ -1301,8 +1302,8 @@ static bool text_event(const struct tk_event *ev, const struct tk_event *next, u
 	if (next && next->raw)
 		return ftrace_print_info_next(&ps->ctx, fev, ev->raw, ev->raw_size, (int) ev->cpu,
 					      (uint64_t) ev->ns, next->raw, next->raw_size, w);
-	ftrace_print_info_ts(&ps->ctx, fev, ev->raw, ev->raw_size, (int) ev->cpu,
-			     (uint64_t) ev->ns, w);
+	ftrace_print_info_ts(&ps->ctx, fev, ev->raw, ev->raw_size, (int) ev->cpu, (uint64_t) ev->ns,
+			     w);
 	/* an EventHeader event's fields after the header its format prints */
 	tracedat_eh_text(fev, ev->raw, ev->raw_size, &((struct perf_source *) ps)->text, w);
 	return false;

@@ -152,7 +152,7 @@ static int64_t td_time(const struct td_source *ts, const struct tracedat_tsync_c
 /* ---- opening ------------------------------------------------------------------------------ */
 
 enum tk_status tracedat_ftrace_setup(const struct tracedat_info *in, struct ftrace_ctx *ctx,
-				    struct tracedat_common *out)
+				     struct tracedat_common *out)
 {
 	const struct ftrace_field *type;
 	enum tk_status st;

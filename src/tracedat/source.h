@@ -37,7 +37,7 @@ struct tracedat_common {
  * Return: TK_OK, or an error with a cause (page layout, formats).
  */
 enum tk_status tracedat_ftrace_setup(const struct tracedat_info *in, struct ftrace_ctx *ctx,
-				    struct tracedat_common *out);
+				     struct tracedat_common *out);
 
 /* Open each of @paths (trace.dat files) as a source, appended to @sources, in order. */
 enum tk_status tracedat_sources_open(const char *const *paths, size_t npaths, struct vec *sources,

@@ -11,15 +11,14 @@
 
 uint32_t tracedat_eh_offset(const struct ftrace_event *fev)
 {
-	if (!fev || fev->n_fields <= fev->n_common ||
-	    strcmp(fev->fields[fev->n_common].name, "eventheader_flags"))
-		return UINT32_MAX;
+	if (TK_LIKELY(!fev || !(fev->flags & FTRACE_EVENT_EVENTHEADER)))
+		return UINT32_MAX; /* the usual record: one test */
 	return fev->fields[fev->n_common].offset;
 }
 
 /* Start @e on the EventHeader event of @rec; 0, or -1 when there is none (no cause kept). */
-static int eh_start(struct eventheader_enum *e, const struct ftrace_event *fev,
-		    const uint8_t *rec, size_t size)
+static int eh_start(struct eventheader_enum *e, const struct ftrace_event *fev, const uint8_t *rec,
+		    size_t size)
 {
 	uint32_t off = tracedat_eh_offset(fev);
 

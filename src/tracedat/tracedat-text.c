@@ -181,8 +181,7 @@ static enum tk_status text_decode_json(const struct tk_event *ev, unsigned int f
 	st = tracedat_eh_json(&ts->ctx, ev->ec->fmt, NULL, 0, ev->raw, ev->raw_size, &meta, jf,
 			      out);
 	if (st < 0 && st != TK_ERR_NOMEM)
-		return TK_FAIL(TK_ERR_FORMAT,
-			       "Cannot decode EventHeader event: cpu=%d, time=%lld",
+		return TK_FAIL(TK_ERR_FORMAT, "Cannot decode EventHeader event: cpu=%d, time=%lld",
 			       (int) ev->cpu, (long long) ev->ns);
 	return st;
 }

@@ -73,7 +73,8 @@ int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
 			}
 			if (text && text->decode_json) {
 				json.len = 0;
-				if (text->decode_json(ev, MODEL_DECODE_SPACE | MODEL_DECODE_FIELD_TAG,
+				if (text->decode_json(ev,
+						      MODEL_DECODE_SPACE | MODEL_DECODE_FIELD_TAG,
 						      &json) < 0 ||
 				    text->decode_json(ev, 0, &json) < 0)
 					error_reset();

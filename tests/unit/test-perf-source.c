@@ -85,21 +85,21 @@ static void file(struct img *m)
 	put(m, 16, 8);
 	/* one software attribute (cpu-clock), sample_id_all; no id: the only one */
 	header(m, PERF_RECORD_HEADER_ATTR, 8 + 72);
-	put(m, 1, 4);	/* type: software */
-	put(m, 72, 4);	/* size */
-	put(m, 0, 8);	/* config: cpu-clock */
-	put(m, 1, 8);	/* sample_period */
-	put(m, ST, 8);	/* sample_type */
-	put(m, 0, 8);	/* read_format */
+	put(m, 1, 4);		      /* type: software */
+	put(m, 72, 4);		      /* size */
+	put(m, 0, 8);		      /* config: cpu-clock */
+	put(m, 1, 8);		      /* sample_period */
+	put(m, ST, 8);		      /* sample_type */
+	put(m, 0, 8);		      /* read_format */
 	put(m, UINT64_C(1) << 18, 8); /* sample_id_all */
 	put(m, 0, 8);
 	put(m, 0, 8);
 	put(m, 0, 8);
 
-	comm(m, 10, 10, "bash", 0);  /* synthesized: time 0, named where read */
-	sample(m, 10, 300, 0);	     /* S1 */
-	sample(m, 11, 100, 1);	     /* S2: tid 11 never named: ":11" */
-	header(m, PERF_RECORD_FINISHED_ROUND, 8); /* first round: nothing given yet */
+	comm(m, 10, 10, "bash", 0);		      /* synthesized: time 0, named where read */
+	sample(m, 10, 300, 0);			      /* S1 */
+	sample(m, 11, 100, 1);			      /* S2: tid 11 never named: ":11" */
+	header(m, PERF_RECORD_FINISHED_ROUND, 8);     /* first round: nothing given yet */
 	header(m, PERF_RECORD_FORK, 8 + 16 + 8 + 24); /* 150: 12 forked from 10 */
 	put(m, 12, 4);
 	put(m, 10, 4);
@@ -107,9 +107,9 @@ static void file(struct img *m)
 	put(m, 10, 4);
 	put(m, 150, 8);
 	trailer(m, 12, 12, 150, 0);
-	sample(m, 12, 200, 0);	   /* S3: "bash", from its parent */
-	comm(m, 12, 12, "ls", 250); /* exec */
-	sample(m, 12, 260, 0);	   /* S4: "ls" */
+	sample(m, 12, 200, 0);			  /* S3: "bash", from its parent */
+	comm(m, 12, 12, "ls", 250);		  /* exec */
+	sample(m, 12, 260, 0);			  /* S4: "ls" */
 	header(m, PERF_RECORD_LOST, 8 + 16 + 24); /* 270: 5 lost on CPU 1 */
 	put(m, 0, 8);
 	put(m, 5, 8);
@@ -160,7 +160,7 @@ static void check(int stored, const struct want *w, size_t n)
 static void perf_order_and_names(void **state)
 {
 	static const struct want w[] = {
-		{100, 11, ":11", 0}, {200, 12, "bash", 0}, {260, 12, "ls", 0},
+		{100, 11, ":11", 0},	{200, 12, "bash", 0}, {260, 12, "ls", 0},
 		{280, 0, "swapper", 5}, {300, 10, "bash", 0}, {290, 10, "bash", 0},
 	};
 
@@ -172,7 +172,7 @@ static void stored_order(void **state)
 {
 	/* every record where it is read: the fork and the exec come before the samples after them */
 	static const struct want w[] = {
-		{300, 10, "bash", 0}, {100, 11, ":11", 0}, {200, 12, "bash", 0},
+		{300, 10, "bash", 0}, {100, 11, ":11", 0},    {200, 12, "bash", 0},
 		{260, 12, "ls", 0},   {280, 0, "swapper", 5}, {290, 10, "bash", 0},
 	};
 
