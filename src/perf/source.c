@@ -19,8 +19,10 @@
  * Facts: the kernel's include/uapi/linux/perf_event.h, tools/perf/Documentation/
  * perf.data-file-format.txt, and what perf 6.1 prints; the code is ours.
  */
+#include <fcntl.h>
 #include <stdlib.h>
 #include <string.h>
+#include <unistd.h>
 
 #include "../common/error.h"
 #include "../common/mfile.h"
@@ -53,6 +55,11 @@ struct perf_source {
 	size_t n_tasks, tasks_cap;
 	struct arena names; /* task names */
 	int32_t cpus;	    /* from the NRCPUS feature, or 0 */
+	/* the kernel's symbols found as perf script finds them (kernel_syms()) */
+	uint8_t kernel_id[20];
+	size_t kernel_id_len;
+	struct mfile ksyms_file; /* from perf's build-id cache */
+	char *ksyms_buf;	 /* /proc/kallsyms, read */
 };
 
 /* One record waiting for its turn (see the file comment). */
@@ -258,12 +265,116 @@ static void ps_source_destroy(struct tk_source *src)
 		tracedat_close(ps->td);
 		perfdata_close(ps->pd);
 		mfile_close(&ps->file);
+		mfile_close(&ps->ksyms_file);
+		free(ps->ksyms_buf);
 		free(ps->tasks);
 		arena_fini(&ps->names);
 		free(ps);
 	}
 	arena_fini(&src->arena);
 	free(src);
+}
+
+/* ---- the kernel's symbols ----------------------------------------------------------------- */
+
+/* The build id of the running kernel (the GNU note of /sys/kernel/notes): its length, or 0. */
+static size_t host_build_id(uint8_t out[20])
+{
+	uint8_t notes[4096];
+	size_t n = 0, off = 0;
+	ssize_t k;
+	int fd = open("/sys/kernel/notes", O_RDONLY | O_CLOEXEC);
+
+	if (fd < 0)
+		return 0;
+	while (n < sizeof(notes) && (k = read(fd, notes + n, sizeof(notes) - n)) > 0)
+		n += (size_t) k;
+	close(fd);
+	/* ELF notes in the host's order: name size, descriptor size, type, name, descriptor */
+	while (n - off >= 12) {
+		uint32_t namesz = tk_load_u32(notes + off, TK_BYTE_ORDER_HOST);
+		uint32_t descsz = tk_load_u32(notes + off + 4, TK_BYTE_ORDER_HOST);
+		uint32_t type = tk_load_u32(notes + off + 8, TK_BYTE_ORDER_HOST);
+		size_t name_pad = ((size_t) namesz + 3) & ~(size_t) 3;
+		size_t desc_pad = ((size_t) descsz + 3) & ~(size_t) 3;
+
+		if (name_pad > n - off - 12 || desc_pad > n - off - 12 - name_pad)
+			break;
+		if (type == 3 /* NT_GNU_BUILD_ID */ && namesz == 4 &&
+		    !memcmp(notes + off + 12, "GNU", 4) && descsz > 0 && descsz <= 20) {
+			memcpy(out, notes + off + 12 + name_pad, descsz);
+			return descsz;
+		}
+		off += 12 + name_pad + desc_pad;
+	}
+	return 0;
+}
+
+/* The whole of /proc/kallsyms (its size is not known before it is read), or NULL. */
+static char *read_proc_kallsyms(size_t *len)
+{
+	size_t cap = (size_t) 8 << 20, n = 0;
+	char *buf = malloc(cap), *t;
+	ssize_t k;
+	int fd = open("/proc/kallsyms", O_RDONLY | O_CLOEXEC);
+
+	if (fd < 0 || !buf)
+		goto fail;
+	while ((k = read(fd, buf + n, cap - n)) > 0) {
+		n += (size_t) k;
+		if (n == cap) {
+			t = realloc(buf, cap * 2);
+			if (!t)
+				goto fail;
+			buf = t;
+			cap *= 2;
+		}
+	}
+	close(fd);
+	*len = n;
+	return buf;
+fail:
+	if (fd >= 0)
+		close(fd);
+	free(buf);
+	return NULL;
+}
+
+/*
+ * The kernel's symbols, fetched at the first lookup (ftrace_kallsyms_defer_fetch()) where
+ * perf script 6.1 finds them for a file-mode perf.data (its tracing data holds an empty
+ * kallsyms): /proc/kallsyms when the running kernel is the file's (same build id), else
+ * the kallsyms perf record kept in its build-id cache, $HOME/.debug/[kernel.kallsyms]/<build
+ * id>/kallsyms. NULL when neither is there: addresses print in hex, as perf prints them.
+ */
+static const char *kernel_syms(void *payload, size_t *len)
+{
+	struct perf_source *ps = payload;
+	uint8_t host[20];
+	char hex[41], path[4096];
+	const char *home = getenv("HOME");
+	size_t i;
+
+	*len = 0;
+	if (host_build_id(host) == ps->kernel_id_len &&
+	    !memcmp(host, ps->kernel_id, ps->kernel_id_len)) {
+		ps->ksyms_buf = read_proc_kallsyms(len);
+		if (ps->ksyms_buf)
+			return ps->ksyms_buf;
+	}
+	if (!home)
+		return NULL;
+	for (i = 0; i < ps->kernel_id_len; i++)
+		snprintf(hex + 2 * i, 3, "%02x", ps->kernel_id[i]);
+	hex[2 * i] = 0;
+	if ((size_t) snprintf(path, sizeof(path), "%s/.debug/[kernel.kallsyms]/%s/kallsyms", home,
+			      hex) >= sizeof(path) ||
+	    mfile_open(&ps->ksyms_file, path) < 0) {
+		error_reset();
+		return NULL;
+	}
+	*len = ps->ksyms_file.size;
+	return (const char *) ps->ksyms_file.data;
 }
 
 /* A perf_header_string feature (u32 length, then the text, NUL-padded), or NULL. */
@@ -476,6 +587,7 @@ static enum tk_status ps_open(struct tk_source **out, const uint8_t *data, size_
 	src->ops = &ps_source_ops;
 	src->fmt = ps;
 	ps->file = *file;
+	mfile_init(&ps->ksyms_file);
 	st = perfdata_open(&ps->pd, data, size);
 	if (st >= 0) {
 		tracing = perfdata_tracing_data(ps->pd, &tracing_len);
@@ -485,6 +597,16 @@ static enum tk_status ps_open(struct tk_source **out, const uint8_t *data, size_
 				ftrace_ctx_init(&ps->ctx, ps->td->info.bo);
 				ps->has_ctx = 1;
 				st = tracedat_ftrace_setup(&ps->td->info, &ps->ctx, &ps->cf);
+			}
+			/*
+			 * perf record writes no kallsyms there; perf script 6.1 names kernel
+			 * addresses from its own map of the kernel in file mode only (in pipe
+			 * mode, its resolver is set before the tracing data arrives)
+			 */
+			if (st >= 0 && !ps->td->info.kallsyms.len && !perfdata_is_pipe(ps->pd)) {
+				ps->kernel_id_len = perfdata_kernel_build_id(ps->pd, ps->kernel_id);
+				if (ps->kernel_id_len)
+					ftrace_kallsyms_defer_fetch(&ps->ctx, kernel_syms, ps);
 			}
 			if (st < 0)
 				st = TK_FAIL(st, "Cannot read perf.data tracing data");
