@@ -50,6 +50,7 @@ struct perf_source {
 	int has_ctx;
 	struct tracedat_common cf;
 	struct tk_event_class **by_attr; /* the class of attribute i */
+	const char **shown;		 /* attribute i's name as perf record wrote it, or NULL */
 	/* the threads, by tid (open addressing, a power of two of slots) */
 	struct ps_task *tasks;
 	size_t n_tasks, tasks_cap;
@@ -483,8 +484,9 @@ static enum tk_status build_model(struct tk_source *src, struct perf_source *ps,
 	src->clocks = arena_alloc(a, 2 * sizeof(*src->clocks));
 	src->streams = arena_alloc(a, 2 * sizeof(*src->streams));
 	ps->by_attr = arena_alloc(a, (n + 1) * sizeof(*ps->by_attr));
+	ps->shown = arena_alloc(a, (n + 1) * sizeof(*ps->shown));
 	if (!sc || !clk || !s || !src->path || !src->scs || !src->clocks || !src->streams ||
-	    !ps->by_attr)
+	    !ps->by_attr || !ps->shown)
 		goto nomem;
 	st = describe(src, ps);
 	if (st < 0)
@@ -540,6 +542,9 @@ static enum tk_status build_model(struct tk_source *src, struct perf_source *ps,
 		ec->id = i;
 		sc->ecs[i] = ec;
 		ps->by_attr[i] = ec;
+		ps->shown[i] = at->name ? arena_strndup(a, at->name, at->name_len) : NULL;
+		if (at->name && !ps->shown[i])
+			goto nomem;
 	}
 	st = model_stream_class_index(sc, a);
 	if (st < 0)
@@ -1056,7 +1061,16 @@ static bool text_wants_next(const struct tk_event_class *ec, unsigned int flags)
 {
 	const struct perf_source *ps = ec->sc->source->fmt;
 
-	return ec->fmt && !(flags & MODEL_TEXT_RAW) && ftrace_print_wants_next(&ps->ctx, ec->fmt);
+	return ec->fmt && !(flags & (MODEL_TEXT_RAW | MODEL_TEXT_PERF)) &&
+	       ftrace_print_wants_next(&ps->ctx, ec->fmt);
+}
+
+/* The attribute's name as perf record wrote it (EVENT_DESC, EVENT_UPDATE), else NULL. */
+static const char *text_perf_name(const struct tk_event_class *ec)
+{
+	const struct perf_source *ps = ec->sc->source->fmt;
+
+	return ec->id < perfdata_n_attrs(ps->pd) ? ps->shown[ec->id] : NULL;
 }
 
 static bool text_event(const struct tk_event *ev, const struct tk_event *next, unsigned int flags,
@@ -1071,6 +1085,10 @@ static bool text_event(const struct tk_event *ev, const struct tk_event *next, u
 		ftrace_print_raw(&ps->ctx, fev, ev->raw, ev->raw_size, w);
 		return false;
 	}
+	if (flags & MODEL_TEXT_PERF) {
+		ftrace_print_info_plain(&ps->ctx, fev, ev->raw, ev->raw_size, (int) ev->cpu, w);
+		return false;
+	}
 	if (next && next->raw)
 		return ftrace_print_info_next(&ps->ctx, fev, ev->raw, ev->raw_size, (int) ev->cpu,
 					      (uint64_t) ev->ns, next->raw, next->raw_size, w);
@@ -1080,6 +1098,8 @@ static bool text_event(const struct tk_event *ev, const struct tk_event *next, u
 }
 
 static const struct model_text_ops ps_text_ops = {
+	.tool = MODEL_TEXT_TOOL_PERF_SCRIPT,
+	.perf_name = text_perf_name,
 	.prologue = text_prologue,
 	.time_in_ns = text_time_in_ns,
 	.task = text_task,

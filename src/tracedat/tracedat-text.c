@@ -119,7 +119,8 @@ static bool text_wants_next(const struct tk_event_class *ec, unsigned int flags)
 	const struct ftrace_event *fev = ec->fmt;
 	const struct td_source *ts = ec->sc->source->fmt;
 
-	return fev && !(flags & MODEL_TEXT_RAW) && ftrace_print_wants_next(&ts->ctx, fev);
+	return fev && !(flags & (MODEL_TEXT_RAW | MODEL_TEXT_PERF)) &&
+	       ftrace_print_wants_next(&ts->ctx, fev);
 }
 
 static bool text_event(const struct tk_event *ev, const struct tk_event *next, unsigned int flags,
@@ -135,6 +136,10 @@ static bool text_event(const struct tk_event *ev, const struct tk_event *next, u
 		return false;
 	if (flags & MODEL_TEXT_RAW) {
 		ftrace_print_raw(&ts->ctx, fev, ev->raw, ev->raw_size, w);
+		return false;
+	}
+	if (flags & MODEL_TEXT_PERF) { /* perf's text: no plugin, and no task names learnt */
+		ftrace_print_info_plain(&ts->ctx, fev, ev->raw, ev->raw_size, (int) ev->cpu, w);
 		return false;
 	}
 	if (next)
@@ -153,6 +158,7 @@ static bool text_event(const struct tk_event *ev, const struct tk_event *next, u
 }
 
 const struct model_text_ops tracedat_text_ops = {
+	.tool = MODEL_TEXT_TOOL_TRACECMD,
 	.prologue = text_prologue,
 	.formats = text_formats,
 	.stream_name = text_stream_name,
