@@ -10,7 +10,10 @@
 #   2. the same recorded in pipe mode (`perf record -o - ... >FILE`), where perf 6.1 prints
 #      those addresses in hex;
 #   3. --style perf -t against perf script --ns (times with nanoseconds);
-#   4. the corpus pipe.data (sched_switch and user_events EventHeader samples): perf prints
+#   4. a file recorded with one-page buffers (-m 1) around a busier workload, which usually
+#      loses samples (LOST and LOST_SAMPLES records): perf script prints nothing for them,
+#      nor must we (the test says whether the file had losses);
+#   5. the corpus pipe.data (sched_switch and user_events EventHeader samples): perf prints
 #      only the EventHeader header fields through the print fmt, which we print alike, so
 #      the whole output is compared too.
 # perf record runs with HOME in the test's directory, so that the build-id cache it fills is
@@ -47,6 +50,9 @@ perf record -q -o "$tmp/file.data" -e 'sched:*' -e 'irq:*' -e 'timer:*' -a \
 }
 perf record -q -o - -e 'sched:*' -e 'irq:*' -e 'timer:*' -a -- sh -c "$workload" \
 	>"$tmp/pipe.data" 2>"$tmp/rec.err" || fail "perf record -o - failed: $(head -c 300 "$tmp/rec.err")"
+busy='i=0; while [ $i -lt 30 ]; do ls -R /usr/include >/dev/null 2>&1; i=$((i + 1)); done'
+perf record -q -m 1 -o "$tmp/lossy.data" -e 'sched:*' -e 'irq:*' -e 'timer:*' -a \
+	-- sh -c "$busy" >/dev/null 2>"$tmp/rec.err" || fail "perf record -m 1 failed: $(head -c 300 "$tmp/rec.err")"
 
 # compare NAME FILE [PERF_OPTION TRACEKIT_OPTION...]: the whole outputs, byte for byte
 compare() {
@@ -87,6 +93,10 @@ if ! grep -q 'function=[a-z_]' "$tmp/tk.txt"; then
 fi
 compare "perf record (file mode), --style perf" "$tmp/file.data" --ns "--style perf -t"
 [ -s "$tmp/pipe.data" ] && compare "perf record -o - (pipe mode)" "$tmp/pipe.data"
+if [ -s "$tmp/lossy.data" ]; then
+	lost=$(perf report -i "$tmp/lossy.data" --stats 2>/dev/null | awk '$1 == "LOST" { print $3; exit }')
+	compare "perf record -m 1 (LOST records: ${lost:-0})" "$tmp/lossy.data"
+fi
 if [ -n "$corpus" ] && [ -f "$corpus/eventheader/pipe.data" ]; then
 	compare "corpus pipe.data" "$corpus/eventheader/pipe.data"
 else
