@@ -20,7 +20,7 @@ _tracekit()
 		return
 	fi
 	case $prev in
-	--style) COMPREPLY=($(compgen -W "babeltrace trace-cmd json chrome csv tsv perf-decode perf-decode-compact" -- "$cur")); return ;;
+	--style) COMPREPLY=($(compgen -W "babeltrace trace-cmd perf json chrome csv tsv perf-decode perf-decode-compact" -- "$cur")); return ;;
 	-t | --to)
 		if [ "$cmd" = convert ]; then
 			COMPREPLY=($(compgen -W "dat ctf json chrome csv tsv babeltrace trace-cmd" -- "$cur"))

@@ -3,7 +3,8 @@
  * Text output of events.
  *
  * The babeltrace style reproduces `babeltrace2` (sink.text.pretty) byte for byte, options
- * included; the trace-cmd style reproduces `trace-cmd report` for trace.dat files. The JSON
+ * included; the trace-cmd style reproduces `trace-cmd report` for trace.dat files, the perf
+ * style `perf script` for perf.data files (tracepoint samples). The JSON
  * style writes one JSON object per event, for programs; the Chrome style a trace-event JSON
  * document for timeline viewers (chrome://tracing, Perfetto UI). Output goes through a large
  * buffer written to a file descriptor in big chunks.
@@ -44,7 +45,8 @@ struct tk_filter;
  * @TK_PRINT_FIELD_EMF:      --fields=emf.
  * @TK_PRINT_FIELD_CALLSITE: --fields=callsite (accepted; CTF callsites are not printed).
  * @TK_PRINT_RAW:  trace-cmd style, `report -R`: event fields instead of the print format.
- * @TK_PRINT_NSEC: trace-cmd style, `report -t`: times with nanoseconds.
+ * @TK_PRINT_NSEC: trace-cmd style, `report -t`: times with nanoseconds (perf style: `perf
+ *                 script --ns`).
  * @TK_PRINT_DEFAULT: What `babeltrace2 TRACE` prints with no option (and `trace-cmd report`).
  */
 enum tk_print_flags {
@@ -74,13 +76,15 @@ enum tk_print_flags {
 /**
  * enum tk_print_style - Which tool's text to reproduce, or which JSON to write.
  * @TK_PRINT_STYLE_AUTO:       Each event in the style of its format's tool: babeltrace2 for
- *                             CTF, trace-cmd for trace.dat.
+ *                             CTF, trace-cmd for trace.dat, perf script for perf.data.
  * @TK_PRINT_STYLE_BABELTRACE: `babeltrace2` for every event.
- * @TK_PRINT_STYLE_TRACECMD:   `trace-cmd report` (trace.dat events only).
+ * @TK_PRINT_STYLE_TRACECMD:   `trace-cmd report`'s layout (trace.dat and perf.data events).
  * @TK_PRINT_STYLE_JSON:       JSON lines: one object per event, described below.
  * @TK_PRINT_STYLE_CHROME:     A Chrome trace-event JSON document, described below.
  *
- * More styles are found by name with tk_print_style_find(): "csv" and "tsv" write one row
+ * More styles are found by name with tk_print_style_find(): "perf" prints trace.dat and
+ * perf.data events in `perf script`'s layout (the print fmt without trace-cmd's plugins);
+ * "csv" and "tsv" write one row
  * per event and one column per field (a header row first: ts, cpu, event, lost, then the
  * top-level fields of the contexts and payloads of the event classes), for spreadsheets and
  * data frames; losses are rows whose event is "lost events" or "lost packets".

@@ -684,6 +684,16 @@ void ftrace_kallsyms_defer(struct ftrace_ctx *ctx, const char *text, size_t len)
 {
 	ctx->syms_text = len ? text : NULL;
 	ctx->syms_text_len = len;
+	ctx->syms_fetch = NULL;
+}
+
+void ftrace_kallsyms_defer_fetch(struct ftrace_ctx *ctx,
+				 const char *(*fetch)(void *payload, size_t *len), void *payload)
+{
+	ctx->syms_text = ""; /* not NULL: the first lookup calls syms_load() */
+	ctx->syms_text_len = 0;
+	ctx->syms_fetch = fetch;
+	ctx->syms_payload = payload;
 }
 
 /*
@@ -698,7 +708,14 @@ static TK_NOINLINE void syms_load(const struct ftrace_ctx *cctx)
 	size_t depth = error_depth();
 
 	ctx->syms_text = NULL;
-	(void) kallsyms_add(ctx, text, ctx->syms_text_len);
+	if (ctx->syms_fetch) {
+		text = ctx->syms_fetch(ctx->syms_payload, &ctx->syms_text_len);
+		ctx->syms_fetch = NULL;
+		if (!text)
+			ctx->syms_text_len = 0;
+	}
+	if (ctx->syms_text_len)
+		(void) kallsyms_add(ctx, text, ctx->syms_text_len);
 	if (sort_like_tep(ctx->syms, ctx->n_syms, sizeof(*ctx->syms), sym_cmp) < 0)
 		ctx->n_syms = 0; /* out of memory: no symbols rather than unsorted ones */
 	error_truncate(depth);

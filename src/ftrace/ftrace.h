@@ -239,6 +239,9 @@ struct ftrace_ctx {
 	size_t n_comms;
 	const char *syms_text; /* private: kallsyms text to parse at the first lookup */
 	size_t syms_text_len;
+	/* private: ftrace_kallsyms_defer_fetch(): where that text comes from, asked then */
+	const char *(*syms_fetch)(void *payload, size_t *len);
+	void *syms_payload;
 	int print_lazy;		 /* private: print fmts compile on first use (printfmt.h) */
 	int format_general_only; /* private: tests read every field line the general way */
 	int print_general_only;	 /* private: tests print without fast plans (printfmt-fast.c) */
@@ -346,6 +349,15 @@ enum tk_status ftrace_kallsyms_parse(struct ftrace_ctx *ctx, const char *text, s
  * stops there.
  */
 void ftrace_kallsyms_defer(struct ftrace_ctx *ctx, const char *text, size_t len);
+
+/*
+ * ftrace_kallsyms_defer() of a text that is not read yet: @fetch(@payload, &len) is called
+ * once, at the first symbol lookup, and returns the kallsyms text (borrowed: it must outlive
+ * @ctx) or NULL for none. For symbols found outside the trace (perf.data: the kernel's
+ * symbols as perf script finds them), which only some prints need.
+ */
+void ftrace_kallsyms_defer_fetch(struct ftrace_ctx *ctx,
+				 const char *(*fetch)(void *payload, size_t *len), void *payload);
 
 /*
  * The number of symbols, parsed first if they were deferred; ftrace_sym_at() gives symbol @i

@@ -1035,9 +1035,14 @@ static void scratch_free(struct pf_print *pp)
 	free(pp);
 }
 
+/*
+ * One record's text: its fields (@raw), or its print fmt's output through the event's plugin
+ * handler, if any; with @plain, as libtraceevent prints it with no plugin loaded: no handler,
+ * and a print fmt that calls a plugin's function failed to parse.
+ */
 static bool print_event(const struct ftrace_ctx *ctx, const struct ftrace_event *ev,
 			const uint8_t *rec, size_t size, int cpu, uint64_t ts, struct writer *w,
-			bool raw, const uint8_t *next, size_t next_size)
+			bool raw, bool plain, const uint8_t *next, size_t next_size)
 {
 	struct pf_print *pp = ftrace_pf_print_of(ctx, ev), *tmp = NULL;
 	struct pf_out o = {.w = w, .cap = FTRACE_PF_OUT_CAP};
@@ -1061,7 +1066,10 @@ static bool print_event(const struct ftrace_ctx *ctx, const struct ftrace_event 
 	r.n_args = pp->n_args;
 	if (raw) {
 		ftrace_pf_print_fields(&o, &r);
-	} else if (!pp->handler || ftrace_pf_run_handler(&o, &r)) {
+	} else if (plain && (pp->flags & FTRACE_PF_PLUGIN_FUNC)) {
+		ftrace_pf_out_puts(&o, "[FAILED TO PARSE]");
+		ftrace_pf_print_fields(&o, &r);
+	} else if (plain || !pp->handler || ftrace_pf_run_handler(&o, &r)) {
 		ftrace_pf_pretty(&o, &r);
 	}
 	scratch_free(tmp);
@@ -1071,24 +1079,30 @@ static bool print_event(const struct ftrace_ctx *ctx, const struct ftrace_event 
 void ftrace_print_info(const struct ftrace_ctx *ctx, const struct ftrace_event *ev,
 		       const uint8_t *rec, size_t size, int cpu, struct writer *w)
 {
-	print_event(ctx, ev, rec, size, cpu, 0, w, false, NULL, 0);
+	print_event(ctx, ev, rec, size, cpu, 0, w, false, false, NULL, 0);
 }
 
 void ftrace_print_info_ts(const struct ftrace_ctx *ctx, const struct ftrace_event *ev,
 			  const uint8_t *rec, size_t size, int cpu, uint64_t ts, struct writer *w)
 {
-	print_event(ctx, ev, rec, size, cpu, ts, w, false, NULL, 0);
+	print_event(ctx, ev, rec, size, cpu, ts, w, false, false, NULL, 0);
 }
 
 bool ftrace_print_info_next(const struct ftrace_ctx *ctx, const struct ftrace_event *ev,
 			    const uint8_t *rec, size_t size, int cpu, uint64_t ts,
 			    const uint8_t *next, size_t next_size, struct writer *w)
 {
-	return print_event(ctx, ev, rec, size, cpu, ts, w, false, next, next_size);
+	return print_event(ctx, ev, rec, size, cpu, ts, w, false, false, next, next_size);
 }
 
 void ftrace_print_raw(const struct ftrace_ctx *ctx, const struct ftrace_event *ev,
 		      const uint8_t *rec, size_t size, struct writer *w)
 {
-	print_event(ctx, ev, rec, size, -1, 0, w, true, NULL, 0);
+	print_event(ctx, ev, rec, size, -1, 0, w, true, false, NULL, 0);
+}
+
+void ftrace_print_info_plain(const struct ftrace_ctx *ctx, const struct ftrace_event *ev,
+			     const uint8_t *rec, size_t size, int cpu, struct writer *w)
+{
+	print_event(ctx, ev, rec, size, cpu, 0, w, false, true, NULL, 0);
 }

@@ -243,6 +243,11 @@ enum pf_flag {
 	FTRACE_PF_BPRINT =
 		1u << 1, /* ftrace's bprint: format from printk_formats, args from the record */
 	FTRACE_PF_FTRACE = 1u << 2,
+	/*
+	 * the print fmt calls a function only a plugin defines (__le16_to_cpup, ...):
+	 * libtraceevent without its plugins fails to parse it
+	 */
+	FTRACE_PF_PLUGIN_FUNC = 1u << 3,
 };
 
 /* Event handlers of libtraceevent's plugins and of trace-cmd itself. */

@@ -915,6 +915,7 @@ static enum pf_tok parse_func_call(struct pf_parser *p, const struct pf_func *fn
 
 	arg->kind = FTRACE_PF_FUNC;
 	arg->func.fn = fn;
+	p->pp->flags |= FTRACE_PF_PLUGIN_FUNC;
 	*tok = NULL;
 	for (int i = 0; i < fn->nargs; i++) {
 		struct pf_arg *a = new_arg(p);

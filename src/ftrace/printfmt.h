@@ -90,6 +90,15 @@ bool ftrace_print_info_next(const struct ftrace_ctx *ctx, const struct ftrace_ev
 			    const uint8_t *rec, size_t size, int cpu, uint64_t ts,
 			    const uint8_t *next, size_t next_size, struct writer *w);
 
+/*
+ * ftrace_print_info() as libtraceevent prints it with no plugin loaded, as perf script 6.1
+ * does (it looks for plugins in ~/.local/lib/traceevent/plugins only): the print fmt's own
+ * text for every event (sched_switch's "prev_comm=... ==> next_comm=..."), and "[FAILED TO
+ * PARSE]" with the fields for a print fmt that calls a function only a plugin defines.
+ */
+void ftrace_print_info_plain(const struct ftrace_ctx *ctx, const struct ftrace_event *ev,
+			     const uint8_t *rec, size_t size, int cpu, struct writer *w);
+
 /* Does printing a record of @ev look at the record after it (ftrace_print_info_next())? */
 bool ftrace_print_wants_next(const struct ftrace_ctx *ctx, const struct ftrace_event *ev);
 

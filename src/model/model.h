@@ -304,13 +304,28 @@ struct vec;
 enum model_text_flag {
 	/* the event's fields as the tool lists them, not its formatted text (trace-cmd -R) */
 	MODEL_TEXT_RAW = 1u << 0,
+	/*
+	 * the text as `perf script` prints it after the event's name (perf 6.1: the print fmt
+	 * through libtraceevent with no plugin); a source whose tool is another prints its own
+	 */
+	MODEL_TEXT_PERF = 1u << 1,
 };
 
 /*
- * The text a source's own tool prints (trace.dat: trace-cmd report; a perf.data reader would
- * give perf script's), for the sink printing in that tool's style (src/output/tracecmd.c),
- * which lays out each line around it (task, CPU, time, event name) and keeps no format
- * knowledge of its own. A reader with a native tool fills model_source_ops.text with these.
+ * The tool whose line layout a source's text belongs in (model_text_ops.tool): the style
+ * "auto" prints each source as its own tool does.
+ */
+enum model_text_tool {
+	MODEL_TEXT_TOOL_TRACECMD,    /* trace-cmd report (src/output/tracecmd.c) */
+	MODEL_TEXT_TOOL_PERF_SCRIPT, /* perf script (src/output/perfscript.c) */
+};
+
+/*
+ * The text a source's own tool prints (trace.dat: trace-cmd report; perf.data: perf script,
+ * or trace-cmd's text when asked for that style), for the sinks printing in a tool's style
+ * (src/output/tracecmd.c, src/output/perfscript.c), which lay out each line around it (task,
+ * CPU, time, event name) and keep no format knowledge of their own. A reader with a native
+ * tool fills model_source_ops.text with these.
  *
  * The per-event calls read only ev->ec, ev->stream, ev->raw, ev->raw_size, ev->cpu and
  * ev->ns, never decoded values, so a sink may keep a copy of an event (its record copied)
@@ -318,6 +333,14 @@ enum model_text_flag {
  * and task() keeps its last answer.
  */
 struct model_text_ops {
+	/* The source's own tool, whose layout the style "auto" prints it in. */
+	enum model_text_tool tool;
+	/*
+	 * The name perf script shows for @ec's events (perf.data: the attribute's name as perf
+	 * record wrote it, "sched:sched_switch"), or NULL for "system:name" (or the name alone
+	 * without a system). NULL hook: the same.
+	 */
+	const char *(*perf_name)(const struct tk_event_class *ec);
 	/* The text before the events (trace-cmd: "cpus=N\n", then a latency file's text). */
 	enum tk_status (*prologue)(const struct tk_source *src, struct writer *w);
 	/* The source's event formats as the tool lists them (trace-cmd report --events). */

@@ -19,6 +19,7 @@
 
 struct plan;
 struct sink_ops;
+struct perfscript_state;
 
 /* What a line needs from a source's environment, looked up once. */
 struct source_cache {
@@ -61,8 +62,9 @@ struct tk_printer {
 	size_t n_tc;
 	struct tc_name *tc_names; /* trace-cmd style: per event class */
 	size_t n_tc_names;
-	struct json_state *json;     /* JSON lines style (json.c) */
-	struct chrome_state *chrome; /* Chrome style (chrome.c) */
+	struct perfscript_state *perfscript; /* perf style (perfscript.c) */
+	struct json_state *json;	     /* JSON lines style (json.c) */
+	struct chrome_state *chrome;	     /* Chrome style (chrome.c) */
 	/* trace-cmd style: events waiting for the record after an entry (tracecmd.c):
 	 * struct tc_held, the slots past len kept with their record buffers for reuse */
 	struct vec held;

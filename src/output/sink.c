@@ -27,13 +27,14 @@ static const char *const tsv_exts[] = {".tsv", ".tab", NULL};
 
 /* The first rows in the order of enum tk_print_style; the others are found by name. */
 static const struct sink_row sinks[] = {
-	[TK_PRINT_STYLE_AUTO] = {"auto", NULL, &sink_tracecmd},
+	[TK_PRINT_STYLE_AUTO] = {"auto", NULL, &sink_auto},
 	[TK_PRINT_STYLE_BABELTRACE] = {"babeltrace", NULL, &sink_babeltrace},
 	[TK_PRINT_STYLE_TRACECMD] = {"trace-cmd", NULL, &sink_tracecmd},
 	[TK_PRINT_STYLE_JSON] = {"json", json_exts, &sink_json},
 	[TK_PRINT_STYLE_CHROME] = {"chrome", chrome_exts, &sink_chrome},
 	{"csv", csv_exts, &sink_csv},
 	{"tsv", tsv_exts, &sink_tsv},
+	{"perf", NULL, &sink_perfscript},
 	{"perf-decode", NULL, &sink_perf_decode},
 	{"perf-decode-compact", NULL, &sink_perf_decode_compact},
 };

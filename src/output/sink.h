@@ -52,14 +52,25 @@ struct sink_ops {
 };
 
 /* The sinks, each defined in its own file. */
-extern const struct sink_ops sink_babeltrace;	       /* pretty.c */
-extern const struct sink_ops sink_tracecmd;	       /* tracecmd.c */
-extern const struct sink_ops sink_json;		       /* json.c */
-extern const struct sink_ops sink_chrome;	       /* chrome.c */
-extern const struct sink_ops sink_csv;		       /* csv.c */
-extern const struct sink_ops sink_tsv;		       /* csv.c */
-extern const struct sink_ops sink_perf_decode;	       /* perfdecode.c */
+extern const struct sink_ops sink_babeltrace;  /* pretty.c */
+extern const struct sink_ops sink_tracecmd;    /* tracecmd.c */
+extern const struct sink_ops sink_auto;	       /* tracecmd.c: each source in its tool's style */
+extern const struct sink_ops sink_perfscript;  /* perfscript.c */
+extern const struct sink_ops sink_json;	       /* json.c */
+extern const struct sink_ops sink_chrome;      /* chrome.c */
+extern const struct sink_ops sink_csv;	       /* csv.c */
+extern const struct sink_ops sink_tsv;	       /* csv.c */
+extern const struct sink_ops sink_perf_decode; /* perfdecode.c */
 extern const struct sink_ops sink_perf_decode_compact; /* perfdecode.c */
+
+/*
+ * The perf style's parts (perfscript.c), for the style "auto" too: one event in perf script's
+ * layout (in babeltrace2's when its source has no tool text), one notice (nothing, as perf
+ * script prints by default), and the style's state freed.
+ */
+enum tk_status perfscript_print_event(struct tk_printer *p, const struct tk_event *ev);
+enum tk_status perfscript_print_notice(struct tk_printer *p, const struct tk_notice *n);
+void perfscript_destroy(struct tk_printer *p);
 
 /* The sink of @style, or NULL for an unknown one. */
 const struct sink_ops *sink_for_style(unsigned int style);

@@ -634,6 +634,60 @@ enum tk_status tk_printer_print_formats(struct tk_printer *p, const struct tk_tr
 	return writer_flush(&p->out);
 }
 
+/* The tool a source's lines take in the style "auto": its own, or none (babeltrace2's). */
+static bool perf_tool(const struct tk_source *src)
+{
+	return src->ops->text && src->ops->text->tool == MODEL_TEXT_TOOL_PERF_SCRIPT;
+}
+
+/* Style "auto": each source as its own tool prints it (perf script's for perf.data). */
+static enum tk_status auto_prologue(struct tk_printer *p, const struct tk_trace *t)
+{
+	enum tk_status st;
+	size_t i;
+
+	for (i = 0; i < t->n_sources; i++) {
+		const struct model_text_ops *text = t->sources[i]->ops->text;
+
+		if (!text || !text->prologue || text->tool != MODEL_TEXT_TOOL_TRACECMD)
+			continue;
+		st = text->prologue(t->sources[i], &p->out);
+		if (st < 0)
+			return st;
+	}
+	return TK_OK;
+}
+
+static enum tk_status auto_print(struct tk_printer *p, const struct tk_event *ev)
+{
+	if (TK_UNLIKELY(perf_tool(ev->stream->source)))
+		return perfscript_print_event(p, ev);
+	return print(p, ev);
+}
+
+static enum tk_status auto_notice(struct tk_printer *p, const struct tk_notice *n)
+{
+	if (n->stream && perf_tool(n->stream->source))
+		return perfscript_print_notice(p, n);
+	return pretty_print_notice(p, n);
+}
+
+static void auto_destroy(struct tk_printer *p)
+{
+	destroy(p);
+	perfscript_destroy(p);
+}
+
+const struct sink_ops sink_auto = {
+	.begin = auto_prologue,
+	.event = auto_print,
+	.notice = auto_notice,
+	.drain = release,
+	.end = release,
+	.destroy = auto_destroy,
+	.plan = plan_build,
+};
+
 const struct sink_ops sink_tracecmd = {
 	.begin = prologue,
 	.event = print,

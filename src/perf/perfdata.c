@@ -540,6 +540,39 @@ const uint8_t *perfdata_feature(const struct perfdata *pd, unsigned int feat, si
 	return pd->feat[feat];
 }
 
+/*
+ * The BUILD_ID section is a list of records: an 8-byte header (type, misc, size), the pid,
+ * 24 bytes of build id (its length in byte 20 when misc has PERF_RECORD_MISC_BUILD_ID_SIZE,
+ * else 20) and the file name, NUL-padded. The host kernel's is named "[kernel.kallsyms]",
+ * with the kernel's cpumode in misc.
+ */
+size_t perfdata_kernel_build_id(const struct perfdata *pd, uint8_t out[20])
+{
+	enum tk_byte_order bo = perfdata_byte_order(pd);
+	static const char kname[] = "[kernel.kallsyms]";
+	const uint8_t *p;
+	size_t len, off = 0;
+
+	p = perfdata_feature(pd, PERF_FEAT_BUILD_ID, &len);
+	while (p && len - off >= 36) {
+		uint16_t misc = tk_load_u16(p + off + 4, bo), size = tk_load_u16(p + off + 6, bo);
+		size_t n = 20;
+
+		if (size < 36 || size > len - off)
+			break;
+		if (misc & PERF_RECORD_MISC_BUILD_ID_SIZE)
+			n = p[off + 12 + 20] <= 20 ? p[off + 12 + 20] : 20;
+		if ((misc & PERF_RECORD_MISC_CPUMODE_MASK) == PERF_RECORD_MISC_KERNEL &&
+		    (size_t) size - 36 >= sizeof(kname) &&
+		    !memcmp(p + off + 36, kname, sizeof(kname))) {
+			memcpy(out, p + off + 12, n);
+			return n;
+		}
+		off += size;
+	}
+	return 0;
+}
+
 /* ---- samples ------------------------------------------------------------------------- */
 
 /* A reader of the u64 words of a record body, which stops at its end. */

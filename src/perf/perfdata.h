@@ -85,10 +85,15 @@ enum perf_sample_bit {
 
 /* perf_event_header.misc: a COMM record for an exec (the task's new program) */
 #define PERF_RECORD_MISC_COMM_EXEC (1u << 13)
+/* misc of a BUILD_ID record: the CPU mode of its object (the kernel's), its id's length */
+#define PERF_RECORD_MISC_CPUMODE_MASK  7u
+#define PERF_RECORD_MISC_KERNEL	       1u
+#define PERF_RECORD_MISC_BUILD_ID_SIZE (1u << 15)
 
 /* Feature bits of a file-mode header (and of pipe mode's HEADER_FEATURE records). */
 enum perf_feature {
 	PERF_FEAT_TRACING_DATA = 1,
+	PERF_FEAT_BUILD_ID = 2,
 	PERF_FEAT_HOSTNAME = 3,
 	PERF_FEAT_OSRELEASE = 4,
 	PERF_FEAT_VERSION = 5,
@@ -169,6 +174,12 @@ const uint8_t *perfdata_tracing_data(const struct perfdata *pd, size_t *len);
 
 /* A feature section's bytes (file mode, or pipe mode's HEADER_FEATURE), or NULL. */
 const uint8_t *perfdata_feature(const struct perfdata *pd, unsigned int feat, size_t *len);
+
+/*
+ * The build id of the host kernel the file was recorded on (its BUILD_ID feature's
+ * "[kernel.kallsyms]" entry) into @out: its length in bytes, or 0 when the file has none.
+ */
+size_t perfdata_kernel_build_id(const struct perfdata *pd, uint8_t out[20]);
 
 /* A cursor at the first record of the data. */
 void perfdata_cursor_init(const struct perfdata *pd, struct perfdata_cursor *c);

@@ -19,8 +19,10 @@
  * Facts: the kernel's include/uapi/linux/perf_event.h, tools/perf/Documentation/
  * perf.data-file-format.txt, and what perf 6.1 prints; the code is ours.
  */
+#include <fcntl.h>
 #include <stdlib.h>
 #include <string.h>
+#include <unistd.h>
 
 #include <zstd.h>
 
@@ -53,18 +55,24 @@ struct perf_source {
 	int has_ctx;
 	struct tracedat_common cf;
 	struct tk_event_class **by_attr; /* the class of attribute i */
+	const char **shown;		 /* attribute i's name as perf record wrote it, or NULL */
 	/* the threads, by tid (open addressing, a power of two of slots) */
 	struct ps_task *tasks;
 	size_t n_tasks, tasks_cap;
 	struct arena names; /* task names */
 	struct vec text;    /* scratch of the text hooks (printing a source is one thread's) */
 	int32_t cpus;	    /* from the NRCPUS feature, or 0 */
-	/* CLOCK_DATA: wall-clock time = sample time + this offset, as the reference adds it */
 	/* where samples keep their time when every attribute has one layout, else 0 */
 	uint32_t time_off;
+	/* CLOCK_DATA: wall-clock time = sample time + this offset, as the reference adds it */
 	uint8_t clock_known;
 	int64_t clock_sec;
 	uint32_t clock_nsec;
+	/* the kernel's symbols found as perf script finds them (kernel_syms()) */
+	uint8_t kernel_id[20];
+	size_t kernel_id_len;
+	struct mfile ksyms_file; /* from perf's build-id cache */
+	char *ksyms_buf;	 /* /proc/kallsyms, read */
 };
 
 /*
@@ -299,6 +307,8 @@ static void ps_source_destroy(struct tk_source *src)
 		tracedat_close(ps->td);
 		perfdata_close(ps->pd);
 		mfile_close(&ps->file);
+		mfile_close(&ps->ksyms_file);
+		free(ps->ksyms_buf);
 		free(ps->tasks);
 		arena_fini(&ps->names);
 		vec_fini(&ps->text);
@@ -306,6 +316,108 @@ static void ps_source_destroy(struct tk_source *src)
 	}
 	arena_fini(&src->arena);
 	free(src);
+}
+
+/* ---- the kernel's symbols ----------------------------------------------------------------- */
+
+/* The build id of the running kernel (the GNU note of /sys/kernel/notes): its length, or 0. */
+static size_t host_build_id(uint8_t out[20])
+{
+	uint8_t notes[4096];
+	size_t n = 0, off = 0;
+	ssize_t k;
+	int fd = open("/sys/kernel/notes", O_RDONLY | O_CLOEXEC);
+
+	if (fd < 0)
+		return 0;
+	while (n < sizeof(notes) && (k = read(fd, notes + n, sizeof(notes) - n)) > 0)
+		n += (size_t) k;
+	close(fd);
+	/* ELF notes in the host's order: name size, descriptor size, type, name, descriptor */
+	while (n - off >= 12) {
+		uint32_t namesz = tk_load_u32(notes + off, TK_BYTE_ORDER_HOST);
+		uint32_t descsz = tk_load_u32(notes + off + 4, TK_BYTE_ORDER_HOST);
+		uint32_t type = tk_load_u32(notes + off + 8, TK_BYTE_ORDER_HOST);
+		size_t name_pad = ((size_t) namesz + 3) & ~(size_t) 3;
+		size_t desc_pad = ((size_t) descsz + 3) & ~(size_t) 3;
+
+		if (name_pad > n - off - 12 || desc_pad > n - off - 12 - name_pad)
+			break;
+		if (type == 3 /* NT_GNU_BUILD_ID */ && namesz == 4 &&
+		    !memcmp(notes + off + 12, "GNU", 4) && descsz > 0 && descsz <= 20) {
+			memcpy(out, notes + off + 12 + name_pad, descsz);
+			return descsz;
+		}
+		off += 12 + name_pad + desc_pad;
+	}
+	return 0;
+}
+
+/* The whole of /proc/kallsyms (its size is not known before it is read), or NULL. */
+static char *read_proc_kallsyms(size_t *len)
+{
+	size_t cap = (size_t) 8 << 20, n = 0;
+	char *buf = malloc(cap), *t;
+	ssize_t k;
+	int fd = open("/proc/kallsyms", O_RDONLY | O_CLOEXEC);
+
+	if (fd < 0 || !buf)
+		goto fail;
+	while ((k = read(fd, buf + n, cap - n)) > 0) {
+		n += (size_t) k;
+		if (n == cap) {
+			t = realloc(buf, cap * 2);
+			if (!t)
+				goto fail;
+			buf = t;
+			cap *= 2;
+		}
+	}
+	close(fd);
+	*len = n;
+	return buf;
+fail:
+	if (fd >= 0)
+		close(fd);
+	free(buf);
+	return NULL;
+}
+
+/*
+ * The kernel's symbols, fetched at the first lookup (ftrace_kallsyms_defer_fetch()) where
+ * perf script 6.1 finds them for a file-mode perf.data (its tracing data holds an empty
+ * kallsyms): /proc/kallsyms when the running kernel is the file's (same build id), else
+ * the kallsyms perf record kept in its build-id cache, $HOME/.debug/[kernel.kallsyms]/<build
+ * id>/kallsyms. NULL when neither is there: addresses print in hex, as perf prints them.
+ */
+static const char *kernel_syms(void *payload, size_t *len)
+{
+	struct perf_source *ps = payload;
+	uint8_t host[20];
+	char hex[41], path[4096];
+	const char *home = getenv("HOME");
+	size_t i;
+
+	*len = 0;
+	if (host_build_id(host) == ps->kernel_id_len &&
+	    !memcmp(host, ps->kernel_id, ps->kernel_id_len)) {
+		ps->ksyms_buf = read_proc_kallsyms(len);
+		if (ps->ksyms_buf)
+			return ps->ksyms_buf;
+	}
+	if (!home)
+		return NULL;
+	for (i = 0; i < ps->kernel_id_len; i++)
+		snprintf(hex + 2 * i, 3, "%02x", ps->kernel_id[i]);
+	hex[2 * i] = 0;
+	if ((size_t) snprintf(path, sizeof(path), "%s/.debug/[kernel.kallsyms]/%s/kallsyms", home,
+			      hex) >= sizeof(path) ||
+	    mfile_open(&ps->ksyms_file, path) < 0) {
+		error_reset();
+		return NULL;
+	}
+	*len = ps->ksyms_file.size;
+	return (const char *) ps->ksyms_file.data;
 }
 
 /* A perf_header_string feature (u32 length, then the text, NUL-padded), or NULL. */
@@ -470,8 +582,9 @@ static enum tk_status build_model(struct tk_source *src, struct perf_source *ps,
 	src->clocks = arena_alloc(a, 2 * sizeof(*src->clocks));
 	src->streams = arena_alloc(a, 2 * sizeof(*src->streams));
 	ps->by_attr = arena_alloc(a, (n + 1) * sizeof(*ps->by_attr));
+	ps->shown = arena_alloc(a, (n + 1) * sizeof(*ps->shown));
 	if (!sc || !clk || !s || !src->path || !src->scs || !src->clocks || !src->streams ||
-	    !ps->by_attr)
+	    !ps->by_attr || !ps->shown)
 		goto nomem;
 	st = describe(src, ps);
 	if (st < 0)
@@ -527,6 +640,9 @@ static enum tk_status build_model(struct tk_source *src, struct perf_source *ps,
 		ec->id = i;
 		sc->ecs[i] = ec;
 		ps->by_attr[i] = ec;
+		ps->shown[i] = at->name ? arena_strndup(a, at->name, at->name_len) : NULL;
+		if (at->name && !ps->shown[i])
+			goto nomem;
 	}
 	st = model_stream_class_index(sc, a);
 	if (st < 0)
@@ -576,6 +692,7 @@ static enum tk_status ps_open(struct tk_source **out, const uint8_t *data, size_
 	src->fmt = ps;
 	ps->file = *file;
 	ps->data = data;
+	mfile_init(&ps->ksyms_file);
 	st = perfdata_open(&ps->pd, data, size);
 	if (st >= 0) {
 		tracing = perfdata_tracing_data(ps->pd, &tracing_len);
@@ -585,6 +702,16 @@ static enum tk_status ps_open(struct tk_source **out, const uint8_t *data, size_
 				ftrace_ctx_init(&ps->ctx, ps->td->info.bo);
 				ps->has_ctx = 1;
 				st = tracedat_ftrace_setup(&ps->td->info, &ps->ctx, &ps->cf);
+			}
+			/*
+			 * perf record writes no kallsyms there; perf script 6.1 names kernel
+			 * addresses from its own map of the kernel in file mode only (in pipe
+			 * mode, its resolver is set before the tracing data arrives)
+			 */
+			if (st >= 0 && !ps->td->info.kallsyms.len && !perfdata_is_pipe(ps->pd)) {
+				ps->kernel_id_len = perfdata_kernel_build_id(ps->pd, ps->kernel_id);
+				if (ps->kernel_id_len)
+					ftrace_kallsyms_defer_fetch(&ps->ctx, kernel_syms, ps);
 			}
 			if (st < 0)
 				st = TK_FAIL(st, "Cannot read perf.data tracing data");
@@ -1284,7 +1411,16 @@ static bool text_wants_next(const struct tk_event_class *ec, unsigned int flags)
 {
 	const struct perf_source *ps = ec->sc->source->fmt;
 
-	return ec->fmt && !(flags & MODEL_TEXT_RAW) && ftrace_print_wants_next(&ps->ctx, ec->fmt);
+	return ec->fmt && !(flags & (MODEL_TEXT_RAW | MODEL_TEXT_PERF)) &&
+	       ftrace_print_wants_next(&ps->ctx, ec->fmt);
+}
+
+/* The attribute's name as perf record wrote it (EVENT_DESC, EVENT_UPDATE), else NULL. */
+static const char *text_perf_name(const struct tk_event_class *ec)
+{
+	const struct perf_source *ps = ec->sc->source->fmt;
+
+	return ec->id < perfdata_n_attrs(ps->pd) ? ps->shown[ec->id] : NULL;
 }
 
 static bool text_event(const struct tk_event *ev, const struct tk_event *next, unsigned int flags,
@@ -1297,6 +1433,10 @@ static bool text_event(const struct tk_event *ev, const struct tk_event *next, u
 		return false;
 	if (flags & MODEL_TEXT_RAW) {
 		ftrace_print_raw(&ps->ctx, fev, ev->raw, ev->raw_size, w);
+		return false;
+	}
+	if (flags & MODEL_TEXT_PERF) {
+		ftrace_print_info_plain(&ps->ctx, fev, ev->raw, ev->raw_size, (int) ev->cpu, w);
 		return false;
 	}
 	if (next && next->raw)
@@ -1359,6 +1499,8 @@ static enum tk_status text_decode_json(const struct tk_event *ev, unsigned int f
 
 static const struct model_text_ops ps_text_ops = {
 	.decode_json = text_decode_json,
+	.tool = MODEL_TEXT_TOOL_PERF_SCRIPT,
+	.perf_name = text_perf_name,
 	.prologue = text_prologue,
 	.time_in_ns = text_time_in_ns,
 	.task = text_task,

@@ -120,7 +120,8 @@ static bool text_wants_next(const struct tk_event_class *ec, unsigned int flags)
 	const struct ftrace_event *fev = ec->fmt;
 	const struct td_source *ts = ec->sc->source->fmt;
 
-	return fev && !(flags & MODEL_TEXT_RAW) && ftrace_print_wants_next(&ts->ctx, fev);
+	return fev && !(flags & (MODEL_TEXT_RAW | MODEL_TEXT_PERF)) &&
+	       ftrace_print_wants_next(&ts->ctx, fev);
 }
 
 static bool text_event(const struct tk_event *ev, const struct tk_event *next, unsigned int flags,
@@ -136,6 +137,10 @@ static bool text_event(const struct tk_event *ev, const struct tk_event *next, u
 		return false;
 	if (flags & MODEL_TEXT_RAW) {
 		ftrace_print_raw(&ts->ctx, fev, ev->raw, ev->raw_size, w);
+		return false;
+	}
+	if (flags & MODEL_TEXT_PERF) { /* perf's text: no plugin, and no task names learnt */
+		ftrace_print_info_plain(&ts->ctx, fev, ev->raw, ev->raw_size, (int) ev->cpu, w);
 		return false;
 	}
 	if (next)
@@ -187,6 +192,7 @@ static enum tk_status text_decode_json(const struct tk_event *ev, unsigned int f
 }
 
 const struct model_text_ops tracedat_text_ops = {
+	.tool = MODEL_TEXT_TOOL_TRACECMD,
 	.decode_json = text_decode_json,
 	.prologue = text_prologue,
 	.formats = text_formats,

@@ -4,7 +4,8 @@
  * perf.data file, file mode or pipe mode, either byte order. It is opened (header, attributes
  * and their ids, feature sections, event names, pipe mode's leading records), every record of
  * the data is walked and every sample read; the names, features and raw data found are
- * touched byte by byte, so a pointer past the input shows under ASan. It must never crash,
+ * touched byte by byte, so a pointer past the input shows under ASan; the kernel's build
+ * id is looked up among the BUILD_ID entries. It must never crash,
  * hang or leak; the walk is capped. The tracing data found goes through the trace.dat
  * reader's metadata parts (tracedat_open_tracing_data()).
  *
@@ -60,6 +61,14 @@ int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
 	for (feat = 0; feat < PERF_FEAT_MAX; feat++)
 		if ((p = perfdata_feature(pd, feat, &len)) != NULL)
 			touch(p, len);
+	{
+		uint8_t id[20];
+
+		len = perfdata_kernel_build_id(pd, id); /* the BUILD_ID section's kernel entry */
+		if (len > sizeof(id))
+			__builtin_trap();
+		touch(id, len);
+	}
 	if ((p = perfdata_tracing_data(pd, &len)) != NULL) {
 		struct tracedat *td;
 

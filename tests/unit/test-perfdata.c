@@ -3,7 +3,8 @@
  * Unit tests of the perf.data container reader (src/perf/perfdata.c) on files written here
  * byte by byte: a pipe-mode file in little-endian order and a file-mode file in big-endian
  * order, each with two tracepoint attributes told apart by sample id; what each sample's
- * fields must be is written next to the bytes that hold them. Then the damaged cases: a
+ * fields must be is written next to the bytes that hold them; the kernel's build id among a
+ * file-mode file's BUILD_ID entries. Then the damaged cases: a
  * record cut by the end of the data, a sample whose id names no attribute, the old PERFFILE
  * magic, a header section past the end.
  */
@@ -233,6 +234,79 @@ static void file_mode_big_endian_reads(void **state)
 	perfdata_close(pd);
 }
 
+/* One BUILD_ID record: header, pid, 24 bytes of id (@n used), the name NUL-padded to 8. */
+static void put_build_id(struct img *m, uint16_t misc, const uint8_t *id, size_t n,
+			 const char *name)
+{
+	size_t name_len = (strlen(name) + 1 + 7) / 8 * 8;
+	uint8_t bid[24] = {0};
+	char padded[64] = {0};
+
+	memcpy(bid, id, n);
+	if (misc & PERF_RECORD_MISC_BUILD_ID_SIZE)
+		bid[20] = (uint8_t) n;
+	memcpy(padded, name, strlen(name));
+	put(m, PERF_RECORD_HEADER_BUILD_ID, 4);
+	put(m, misc, 2);
+	put(m, 8 + 4 + 24 + name_len, 2);
+	put(m, (uint64_t) -1, 4);
+	put_bytes(m, bid, 24);
+	put_bytes(m, padded, name_len);
+}
+
+/*
+ * The kernel's build id, which perf script uses to find the kernel's symbols: the
+ * "[kernel.kallsyms]" entry of the BUILD_ID feature (kernel cpumode), not another object's.
+ */
+static void kernel_build_id_is_found(void **state)
+{
+	static const uint8_t kid[20] = {0x4a, 0x5a, 0x9b, 0x0a, 0xff, 0xb6, 0x6c, 0x43, 0x7a, 0xbc,
+					0xd4, 0x55, 0xd2, 0x73, 0x8a, 0xf8, 0x79, 0x98, 0x5f, 0xa9};
+	static const uint8_t vid[20] = {0xe9, 0x5b, 0xae, 0xaa};
+	struct img m;
+	struct perfdata *pd;
+	uint8_t out[20];
+	size_t sec;
+
+	(void) state;
+	memset(&m, 0, sizeof(m));
+	put_bytes(&m, "PERFILE2", 8);
+	put(&m, 104, 8);     /* header size */
+	put(&m, 72 + 16, 8); /* attribute entry */
+	put(&m, 104, 8);     /* attrs at 104 */
+	put(&m, 88, 8);	     /* one entry */
+	put(&m, 200, 8);     /* data at 200, after the id */
+	put(&m, 0, 8);	     /* no samples */
+	put(&m, 0, 8);	     /* event_types */
+	put(&m, 0, 8);
+	put(&m, UINT64_C(1) << PERF_FEAT_BUILD_ID, 8); /* features: BUILD_ID only */
+	put(&m, 0, 8);
+	put(&m, 0, 8);
+	put(&m, 0, 8);
+	put_attr(&m, 300, ST);
+	put(&m, 192, 8); /* its ids: one at 192 */
+	put(&m, 8, 8);
+	put(&m, 7, 8);
+	assert_int_equal(m.n, 200);
+	put(&m, 216, 8); /* the feature index: BUILD_ID's section at 216 */
+	sec = m.n;
+	put(&m, 0, 8);
+	/* the vdso first (user cpumode), then the kernel with its id's size */
+	put_build_id(&m, 2, vid, 20, "[vdso]");
+	put_build_id(&m, 1 | PERF_RECORD_MISC_BUILD_ID_SIZE, kid, 20, "[kernel.kallsyms]");
+	m.b[sec] = (uint8_t) (m.n - 216); /* its size, little-endian */
+	assert_int_equal(perfdata_open(&pd, m.b, m.n), TK_OK);
+	assert_int_equal(perfdata_kernel_build_id(pd, out), 20);
+	assert_memory_equal(out, kid, 20);
+	perfdata_close(pd);
+
+	/* a file without the kernel's entry has none */
+	m.b[216 + 44 + 4] = 2; /* the kernel's entry (after the vdso's 44 bytes) made user's */
+	assert_int_equal(perfdata_open(&pd, m.b, m.n), TK_OK);
+	assert_int_equal(perfdata_kernel_build_id(pd, out), 0);
+	perfdata_close(pd);
+}
+
 static void damage_is_reported(void **state)
 {
 	struct img m;
@@ -290,6 +364,7 @@ int main(void)
 	const struct CMUnitTest tests[] = {
 		cmocka_unit_test(pipe_mode_reads),
 		cmocka_unit_test(file_mode_big_endian_reads),
+		cmocka_unit_test(kernel_build_id_is_found),
 		cmocka_unit_test(damage_is_reported),
 	};
 

@@ -1012,6 +1012,71 @@ static char *format_text(const char *print_fmt, const char *fields)
 	return t;
 }
 
+/*
+ * perf script 6.1 prints with libtraceevent and no plugin: sched_switch's print fmt as the
+ * kernel wrote it (prev_state 0 is "R" by its own conditional, as perf script shows it),
+ * where trace-cmd's plugin prints "trace-cmd:6361 [120] R ==> migration/1:21 [0]".
+ */
+static void test_plain_print_uses_no_plugin_handler(void **state)
+{
+	struct ftrace_ctx ctx;
+	struct writer w;
+	const struct pf_record *r = NULL;
+	const struct ftrace_event *ev;
+	uint8_t *rec;
+	size_t n;
+
+	(void) state;
+	load(&ctx, &suites[0], true);
+	for (size_t i = 0; i < suites[0].n_records && !r; i++)
+		if (strstr(suites[0].records[i].info, "trace-cmd:6361 [120] R"))
+			r = &suites[0].records[i];
+	assert_non_null(r);
+	rec = unhex(r->hex, &n);
+	ev = event_of(&ctx, rec, n);
+	assert_int_equal(writer_init(&w, -1, 4096), TK_OK);
+	ftrace_print_info_plain(&ctx, ev, rec, n, 0, &w);
+	assert_string_equal(text_of(&w), "prev_comm=trace-cmd prev_pid=6361 prev_prio=120 "
+					 "prev_state=R ==> next_comm=migration/1 next_pid=21 "
+					 "next_prio=0");
+	/* the plugin's text is still the default, from the same compiled print fmt */
+	w.len = 0;
+	ftrace_print_info(&ctx, ev, rec, n, 0, &w);
+	assert_string_equal(text_of(&w), r->info);
+	free(rec);
+	writer_fini(&w);
+	ftrace_ctx_fini(&ctx);
+}
+
+/*
+ * A print fmt calling a function only a plugin defines: libtraceevent without plugins fails
+ * to parse it ("[FAILED TO PARSE]" and the fields), with them it prints the function's value.
+ */
+static void test_plain_print_fails_on_plugin_functions(void **state)
+{
+	static const uint8_t rec[] = {0x84, 0x03, 0, 0, 42, 0, 0, 0, 0xe8, 0x03, 0, 0};
+	struct ftrace_ctx ctx;
+	struct ftrace_event *ev;
+	struct writer w;
+	char *text = format_text("\"t=%u\", jiffies_to_msecs(REC->t)",
+				 "\tfield:unsigned int t;\toffset:8;\tsize:4;\tsigned:0;\n");
+
+	(void) state;
+	ftrace_ctx_init(&ctx, TK_BYTE_ORDER_LE);
+	assert_int_equal(ftrace_event_parse(&ctx, "test", text, strlen(text), &ev), TK_OK);
+	assert_int_equal(ftrace_ctx_finish(&ctx), TK_OK);
+	assert_int_equal(ftrace_print_compile(&ctx, ev), TK_OK);
+	assert_int_equal(writer_init(&w, -1, 4096), TK_OK);
+	ftrace_print_info_plain(&ctx, ev, rec, sizeof(rec), 0, &w);
+	assert_string_equal(text_of(&w), "[FAILED TO PARSE] t=1000");
+	w.len = 0;
+	ftrace_print_info(&ctx, ev, rec, sizeof(rec), 0, &w);
+	assert_string_equal(text_of(&w), "t=1000");
+	writer_fini(&w);
+	ftrace_ctx_fini(&ctx);
+	free(text);
+}
+
 static void compile_hostile(const char *print_fmt, const char *fields, const uint8_t *rec, size_t n,
 			    size_t max_out)
 {
@@ -1183,6 +1248,8 @@ int main(void)
 		cmocka_unit_test(test_failed_formats_compile_and_say_so),
 		cmocka_unit_test(test_uncompiled_event_prints_as_failed),
 		cmocka_unit_test(test_sched_records_teach_comms),
+		cmocka_unit_test(test_plain_print_uses_no_plugin_handler),
+		cmocka_unit_test(test_plain_print_fails_on_plugin_functions),
 		cmocka_unit_test(test_deep_nesting_is_refused_not_recursed),
 		cmocka_unit_test(test_huge_lengths_stop_at_the_output_cap),
 		cmocka_unit_test(test_function_graph_like_trace_cmd),

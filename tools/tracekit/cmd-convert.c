@@ -23,7 +23,7 @@ static void help(void)
 	       "  -t, --to=FORMAT         dat (trace.dat), ctf, json (JSON lines), chrome\n"
 	       "                          (Chrome trace-event JSON), csv or tsv (a row per\n"
 	       "                          event, a column per field), or the text of\n"
-	       "                          babeltrace or trace-cmd; default from OUTPUT:\n"
+	       "                          babeltrace, trace-cmd or perf; default from OUTPUT:\n"
 	       "                          *.dat, *.jsonl or *.ndjson, *.json, *.csv, *.tsv;\n"
 	       "                          ctf for *.ctf,\n"
 	       "                          a directory or a name without extension;\n"

@@ -3,7 +3,8 @@
  * tracekit print: events as text. For CTF traces the output is byte for byte what
  * `babeltrace2 PATH` prints, with babeltrace2's options for time and field names; lost
  * events and packets are reported on stderr as babeltrace2 reports them. For trace.dat files
- * it is what `trace-cmd report FILE` prints, with report's -R, -t, --cpu and --events. The
+ * it is what `trace-cmd report FILE` prints, with report's -R, -t, --cpu and --events; for
+ * perf.data files what `perf script -i FILE` prints (-t: its --ns). The
  * selection options (-e, --begin, --end, --timerange, --pid, --comm, --cpu) go to the
  * library's filter stage, the same for every format and for `tracekit convert`: tk_print()
  * runs tk_convert()'s pipeline into the printer. Printing into a file shows a progress line
@@ -24,9 +25,11 @@ static void help(void)
 	       "\n"
 	       "Print the events of the traces found in PATH, merged in time order, one line\n"
 	       "per event: CTF traces (directories, searched recursively) as babeltrace2 prints\n"
-	       "them, trace.dat files as trace-cmd report prints them.\n"
-	       "\n"
-	       "Options for CTF (babeltrace2's):\n"
+	       "them, trace.dat files as trace-cmd report prints them, perf.data files as perf\n"
+	       "script prints them.\n"
+	       "\n");
+	/* the help in two parts: one string literal is at most 4095 bytes in ISO C */
+	printf("Options for CTF (babeltrace2's):\n"
 	       "      --clock-cycles     print timestamps in clock cycles\n"
 	       "      --clock-date       print the date with the time of day\n"
 	       "      --clock-gmt        print the time of day in UTC instead of local time\n"
@@ -38,9 +41,10 @@ static void help(void)
 	       "                         trace:domain, trace:procname, trace:vpid, loglevel,\n"
 	       "                         emf, callsite, all, none\n"
 	       "\n"
-	       "Options for trace.dat (trace-cmd report's):\n"
+	       "Options for trace.dat (trace-cmd report's) and perf.data:\n"
 	       "  -R, --raw              print the fields of events, not their print format\n"
-	       "  -t, --nanoseconds      print times with nanoseconds\n"
+	       "                         (trace-cmd style)\n"
+	       "  -t, --nanoseconds      print times with nanoseconds (perf script --ns)\n"
 	       "      --events           print the event formats of the files and exit\n"
 	       "\n"
 	       "Selection (every format):\n"
@@ -69,12 +73,14 @@ static void help(void)
 	       "                         no -F names are not)\n"
 	       "\n"
 	       "      --style=STYLE      babeltrace: every event in babeltrace2's style;\n"
-	       "                         trace-cmd: trace.dat events in trace-cmd's (CTF events\n"
-	       "                         keep babeltrace2's); json: one JSON object per event\n"
-	       "                         (JSON lines); chrome: a Chrome trace-event JSON\n"
-	       "                         document (chrome://tracing, Perfetto UI); csv, tsv:\n"
-	       "                         a row per event, a column per field (spreadsheets,\n"
-	       "                         pandas); perf-decode, perf-decode-compact: as\n"
+	       "                         trace-cmd: trace.dat and perf.data events in\n"
+	       "                         trace-cmd's (CTF events keep babeltrace2's); perf:\n"
+	       "                         trace.dat and perf.data events in perf script's;\n"
+	       "                         json: one JSON object per event (JSON lines);\n"
+	       "                         chrome: a Chrome trace-event JSON document\n"
+	       "                         (chrome://tracing, Perfetto UI); csv, tsv: a row per\n"
+	       "                         event, a column per field (spreadsheets, pandas);\n"
+	       "                         perf-decode, perf-decode-compact: as\n"
 	       "                         LinuxTracepoints' perf-decode writes perf.data and\n"
 	       "                         EventHeader interceptor files (JSON, EventHeader\n"
 	       "                         events decoded; spaced with field tags, or compact);\n"
