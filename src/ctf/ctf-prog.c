@@ -679,12 +679,243 @@ static enum tk_status static_model_fixed(struct arena *a, struct ctf_ec *cec)
 	for (i = 0; i < cec->n_fields; i++) {
 		ff[i].off = cec->fields[i].off >> 3;
 		ff[i].load = cec->fields[i].kind;
+		ff[i].seg = 0;
 		ff[i].len = cec->fields[i].len;
 	}
 	fx->fields = ff;
 	fx->n = cec->n_fields;
 	memcpy(fx->marks, cec->marks, sizeof(fx->marks));
+	fx->n_segs = 1;
 	cec->fixed = fx;
+	return TK_OK;
+}
+
+/* The fields of a laid body (struct ctf_ec: laid_n), segment by segment. */
+struct laid_builder {
+	struct vec fields; /* struct model_fixed_field */
+	struct vec fcs;	   /* the field class of each */
+	uint64_t pos;	   /* bytes into the current segment */
+	uint32_t seg;	   /* the current segment: strings and sequences so far */
+	struct ctf_laid_seg ends[CTF_LAID_MAX];
+	int ok;
+};
+
+static void laid_add(struct laid_builder *lb, const struct model_fc *fc, uint8_t load,
+		     uint8_t elem, uint64_t len)
+{
+	struct model_fixed_field *f;
+	const struct model_fc **fp;
+
+	if (!lb->ok)
+		return;
+	if (lb->fields.len >= STATIC_MAX_FIELDS || lb->pos > UINT32_MAX ||
+	    !(f = vec_push(&lb->fields, sizeof(*f))) || !(fp = vec_push(&lb->fcs, sizeof(*fp)))) {
+		lb->ok = 0;
+		return;
+	}
+	f->off = (uint32_t) lb->pos;
+	f->load = load;
+	f->seg = (uint8_t) lb->seg;
+	f->elem = elem;
+	f->len = len;
+	*fp = fc;
+}
+
+/* How an integer of @fc loads whole (enum model_load), or MODEL_LOAD_N for a bit field. */
+static uint8_t laid_int_load(const struct model_fc *fc)
+{
+	int be = fc->byte_order == TK_BYTE_ORDER_BE, s = fc->is_signed;
+
+	switch (fc->size) {
+	case 8:
+		return s ? MODEL_LOAD_S8 : MODEL_LOAD_U8;
+	case 16:
+		return s ? (be ? MODEL_LOAD_S16BE : MODEL_LOAD_S16LE)
+			 : (be ? MODEL_LOAD_U16BE : MODEL_LOAD_U16LE);
+	case 32:
+		return s ? (be ? MODEL_LOAD_S32BE : MODEL_LOAD_S32LE)
+			 : (be ? MODEL_LOAD_U32BE : MODEL_LOAD_U32LE);
+	case 64:
+		return be ? MODEL_LOAD_U64BE : MODEL_LOAD_U64LE;
+	default:
+		return MODEL_LOAD_N;
+	}
+}
+
+/* An element of an array or sequence the laid form takes: a plain integer, or MODEL_LOAD_N. */
+static uint8_t laid_elem_load(const struct model_fc *e)
+{
+	if ((e->kind != MODEL_FC_INT && e->kind != MODEL_FC_ENUM) || e->align > 8 ||
+	    ctf_fc_store(e) >= 0 || e->clock || ctf_fc_meaning(e) != CTF_MEANING_NONE)
+		return MODEL_LOAD_N;
+	return laid_int_load(e);
+}
+
+/*
+ * The sequence @fc: its length must be an unsigned integer of the current segment, the only
+ * field of the body with that field class, so that a printer finds it where it lies.
+ */
+static void laid_seq(struct laid_builder *lb, const struct model_fc *fc)
+{
+	const struct model_fc *e = fc->u.arr.elem, *lf = fc->u.arr.length_fc;
+	const struct model_fixed_field *ff = lb->fields.data;
+	const struct model_fc *const *fcs = lb->fcs.data;
+	size_t j, found = SIZE_MAX;
+	uint8_t elem = laid_elem_load(e);
+
+	if (elem == MODEL_LOAD_N || !lf || lf->is_signed || lb->seg >= CTF_LAID_MAX) {
+		lb->ok = 0;
+		return;
+	}
+	for (j = 0; j < lb->fields.len; j++) {
+		if (fcs[j] != lf)
+			continue;
+		if (found != SIZE_MAX) {
+			lb->ok = 0;
+			return;
+		}
+		found = j;
+	}
+	if (found == SIZE_MAX || ff[found].seg != lb->seg || ff[found].load > MODEL_LOAD_U64BE) {
+		lb->ok = 0;
+		return;
+	}
+	lb->ends[lb->seg].off = (uint32_t) lb->pos;
+	lb->ends[lb->seg].coff = ff[found].off;
+	lb->ends[lb->seg].cload = ff[found].load;
+	lb->ends[lb->seg].esize = (uint8_t) (e->size / 8);
+	laid_add(lb, fc, fc->is_text ? MODEL_LOAD_TEXT_SEQ : MODEL_LOAD_SEQ, elem, found);
+	lb->seg++;
+	lb->pos = 0;
+}
+
+/*
+ * The fields of @fc when the decode program reads every one of them whole bytes at a time
+ * with no alignment to make and no side effect but stored lengths, strings and sequences
+ * included (each ends a segment): then the body's end is found from the NULs and the
+ * lengths alone, and every value lies at a fixed offset in its segment. lb->ok is cleared
+ * otherwise.
+ */
+static void laid_fields(struct laid_builder *lb, const struct model_fc *fc)
+{
+	uint32_t i;
+
+	if (!lb->ok)
+		return;
+	if (fc->align > 8) {
+		lb->ok = 0;
+		return;
+	}
+	switch (fc->kind) {
+	case MODEL_FC_INT:
+	case MODEL_FC_ENUM: {
+		/* a stored value is a length or a tag of this body: skipped, nobody reads it */
+		uint8_t load = laid_int_load(fc);
+
+		if (load == MODEL_LOAD_N || fc->clock || ctf_fc_meaning(fc) != CTF_MEANING_NONE) {
+			lb->ok = 0;
+			return;
+		}
+		laid_add(lb, fc, load, 0, 0);
+		lb->pos += fc->size / 8;
+		return;
+	}
+	case MODEL_FC_FLOAT: {
+		int be = fc->byte_order == TK_BYTE_ORDER_BE;
+
+		if (fc->size != 32 && fc->size != 64) {
+			lb->ok = 0;
+			return;
+		}
+		laid_add(lb, fc,
+			 fc->size == 32 ? (be ? MODEL_LOAD_F32BE : MODEL_LOAD_F32LE)
+					: (be ? MODEL_LOAD_F64BE : MODEL_LOAD_F64LE),
+			 0, 0);
+		lb->pos += fc->size / 8;
+		return;
+	}
+	case MODEL_FC_STRING:
+		if (lb->seg >= CTF_LAID_MAX) {
+			lb->ok = 0;
+			return;
+		}
+		laid_add(lb, fc, MODEL_LOAD_STRING, 0, 0);
+		lb->ends[lb->seg].off = (uint32_t) lb->pos;
+		lb->ends[lb->seg].esize = 0;
+		lb->seg++;
+		lb->pos = 0;
+		return;
+	case MODEL_FC_STRUCT:
+		for (i = 0; i < fc->u.st.count; i++)
+			laid_fields(lb, fc->u.st.members[i].fc);
+		return;
+	case MODEL_FC_ARRAY: {
+		uint8_t elem = laid_elem_load(fc->u.arr.elem);
+
+		if (fc->u.arr.length > (UINT64_C(1) << 24)) {
+			lb->ok = 0;
+			return;
+		}
+		if (fc->is_text) {
+			laid_add(lb, fc, MODEL_LOAD_TEXT, 0, fc->u.arr.length);
+			lb->pos += fc->u.arr.length;
+			return;
+		}
+		if (elem == MODEL_LOAD_N) {
+			lb->ok = 0;
+			return;
+		}
+		laid_add(lb, fc, MODEL_LOAD_ARRAY, elem, fc->u.arr.length);
+		lb->pos += fc->u.arr.length * (fc->u.arr.elem->size / 8);
+		return;
+	}
+	case MODEL_FC_SEQUENCE:
+		laid_seq(lb, fc);
+		return;
+	default: /* variants */
+		lb->ok = 0;
+		return;
+	}
+}
+
+/* The laid form of a body that is not static (struct ctf_ec: laid_n), when it has one. */
+static enum tk_status laid_layout(struct arena *a, const struct model_fc *const scopes[3],
+				  struct ctf_ec *cec)
+{
+	struct laid_builder lb;
+	struct model_fixed *fx;
+	struct model_fixed_field *ff;
+	uint32_t marks[3], k;
+
+	memset(&lb, 0, sizeof(lb));
+	lb.ok = 1;
+	for (k = 0; k < 3 && lb.ok; k++) {
+		marks[k] = (uint32_t) lb.fields.len;
+		if (scopes[k])
+			laid_fields(&lb, scopes[k]);
+	}
+	vec_fini(&lb.fcs);
+	if (!lb.ok || !lb.seg || lb.pos > UINT32_MAX) {
+		vec_fini(&lb.fields);
+		return TK_OK;
+	}
+	fx = arena_alloc(a, sizeof(*fx));
+	ff = arena_alloc(a, (lb.fields.len + 1) * sizeof(*ff));
+	if (!fx || !ff) {
+		vec_fini(&lb.fields);
+		return TK_FAIL(TK_ERR_NOMEM, "Cannot compile event decoder");
+	}
+	if (lb.fields.len)
+		memcpy(ff, lb.fields.data, lb.fields.len * sizeof(*ff));
+	fx->fields = ff;
+	fx->n = (uint32_t) lb.fields.len;
+	memcpy(fx->marks, marks, sizeof(marks));
+	fx->n_segs = lb.seg + 1;
+	cec->fixed = fx;
+	cec->laid_n = (uint8_t) lb.seg;
+	memcpy(cec->laid, lb.ends, sizeof(lb.ends));
+	cec->laid_tail = (uint32_t) lb.pos;
+	vec_fini(&lb.fields);
 	return TK_OK;
 }
 
@@ -728,6 +959,9 @@ enum tk_status ctf_prog_compile_body(struct arena *a, const struct model_fc *ect
 	cec->body_bits = pos;
 	cec->body_last_bo = -1;
 	cec->fixed = NULL;
+	cec->laid_n = 0;
+	if (!is_static)
+		return laid_layout(a, scopes, cec);
 	if (is_static) {
 		struct static_builder sb;
 

@@ -617,6 +617,7 @@ struct ctf_cursor {
 	uint64_t ev_pos;       /* where the current event starts (bits from the packet) */
 	uint64_t body_pos;     /* where the current event's body starts */
 	size_t body_nv;	       /* value index where its values start */
+	const uint8_t *segs[CTF_LAID_MAX + 1]; /* a skipped laid body's segments (tk_event.segs) */
 	struct pkt_ref *order; /* streams of several files: every packet, in reading order */
 	size_t norder, next_ref;
 };
@@ -983,7 +984,7 @@ static void set_scopes(struct ctf_cursor *c)
 	c->ev.scope[MODEL_SCOPE_PAYLOAD] = d->vals + d->marks[2];
 }
 
-/* model_cursor_ops.values: decode the body of a fixed-size event that was skipped. */
+/* model_cursor_ops.values: decode the body of an event that was skipped (static or laid). */
 static enum tk_status cursor_values(struct model_cursor *mc)
 {
 	struct ctf_cursor *c = (struct ctf_cursor *) mc;
@@ -993,7 +994,12 @@ static enum tk_status cursor_values(struct model_cursor *mc)
 	enum tk_status st;
 
 	d->nv = c->body_nv;
-	st = ctf_static_decode(cec, d, c->body_pos);
+	if (cec->body_static) {
+		st = ctf_static_decode(cec, d, c->body_pos);
+	} else { /* a laid body (laid_skip()): its program cannot fail where the skip did not */
+		d->pos = c->body_pos;
+		st = ctf_prog_run(cec->body_prog, d);
+	}
 	if (st < 0)
 		return TK_FAIL(st, "Cannot decode event: name=%s",
 			       c->ev.ec->name ? c->ev.ec->name : "");
@@ -1001,6 +1007,53 @@ static enum tk_status cursor_values(struct model_cursor *mc)
 	set_scopes(c);
 	c->ev.pending = NULL;
 	return TK_OK;
+}
+
+/*
+ * Skip a laid body (struct ctf_ec: laid_n) starting on a byte: find the NUL of each string
+ * and the length of each sequence within the packet content, as the body program would,
+ * and note where each segment starts (c->segs). 0, having moved nothing, when the program
+ * must run instead: a string, a sequence or the fields after them not within the content,
+ * which the program reports as it always has.
+ */
+static inline int laid_skip(struct ctf_cursor *c, const struct ctf_ec *cec)
+{
+	struct ctf_dec *d = &c->d;
+	const uint8_t *p, *nul;
+	uint64_t avail;
+	uint32_t k;
+
+	if (d->pos > d->limit || (d->pos & 7))
+		return 0;
+	p = d->base + (d->pos >> 3);
+	avail = (d->limit - d->pos) >> 3;
+	c->segs[0] = p;
+	for (k = 0; k < cec->laid_n; k++) {
+		const struct ctf_laid_seg *e = &cec->laid[k];
+		uint64_t used;
+
+		if (e->off > avail)
+			return 0;
+		if (!e->esize) { /* a string: at least its NUL */
+			if (e->off == avail || !(nul = memchr(p + e->off, 0, avail - e->off)))
+				return 0;
+			used = (uint64_t) (nul + 1 - p);
+		} else { /* a sequence: its length lies before it in the segment */
+			struct model_value n = {{0}, 0};
+
+			model_fixed_load(&n, e->cload, p + e->coff, 0);
+			if (n.v.u > (avail - e->off) / e->esize)
+				return 0;
+			used = e->off + n.v.u * e->esize;
+		}
+		avail -= used;
+		p += used;
+		c->segs[k + 1] = p;
+	}
+	if (cec->laid_tail > avail)
+		return 0;
+	d->pos = (uint64_t) (p + cec->laid_tail - d->base) * 8;
+	return 1;
 }
 
 /* Inlined in cursor_next(), once per event: a call's frame was a tenth of its cost. */
@@ -1057,6 +1110,11 @@ static TK_ALWAYS_INLINE enum tk_status cursor_decode_event(struct ctf_cursor *c)
 		d->pos += cec->body_bits;
 		if (cec->body_last_bo >= 0)
 			d->last_bo = cec->body_last_bo;
+		c->ev.pending = &c->base;
+	} else if (cec->laid_n && laid_skip(c, cec)) {
+		/* strings and whole bytes: skipped too, its segments noted */
+		c->ev.body = c->segs[0];
+		c->ev.segs = c->segs;
 		c->ev.pending = &c->base;
 	} else {
 		c->ev.body = NULL;

@@ -60,6 +60,21 @@ struct ctf_sc {
 struct ctf_static_field;
 struct ctf_dec;
 
+/* The most strings and sequences a skipped body may hold (struct ctf_ec: laid_n). */
+#define CTF_LAID_MAX 8
+
+/*
+ * What ends a segment of a laid body, @off bytes into it: a string (@esize 0), or a
+ * sequence of elements of @esize bytes whose length is the unsigned integer at @coff,
+ * loaded as @cload (enum model_load).
+ */
+struct ctf_laid_seg {
+	uint32_t off;
+	uint32_t coff;
+	uint8_t esize;
+	uint8_t cload;
+};
+
 struct ctf_ec {
 	struct ctf_prog *ctx_prog;
 	struct ctf_prog *payload_prog;
@@ -74,6 +89,16 @@ struct ctf_ec {
 	uint32_t marks[3];
 	/* the same, for the model (tk_event_class.fixed), when all of it is whole bytes */
 	const struct model_fixed *fixed;
+	/*
+	 * A body that is not static only for its NUL-terminated strings and its sequences of
+	 * integers (their lengths in its own segments), all of it whole bytes with no alignment
+	 * above a byte and no side effect but stored lengths (fixed set for the model with
+	 * segments): the cursor skips it when it starts on a byte, segment k ending with what
+	 * laid[k] says, the last one (laid_n) laid_tail bytes long.
+	 */
+	uint8_t laid_n;
+	struct ctf_laid_seg laid[CTF_LAID_MAX];
+	uint32_t laid_tail;
 	int line; /* of its event block in the metadata */
 };
 

@@ -24,8 +24,7 @@ struct iter_slot {
 	struct tk_stream *stream;
 	struct model_item item;
 	int64_t k1;	  /* time */
-	uint64_t k2;	  /* tie breaks */
-	uint64_t k2_base; /* the stream's part of k2 */
+	uint64_t k2_base; /* the stream's part of the tie breaks (slot_k2()) */
 };
 
 enum clock_expect {
@@ -45,6 +44,7 @@ struct tk_iter {
 	int64_t last_ts;
 	int pending; /* the top slot was returned and must advance first */
 	int started;
+	int merging; /* started, by the heap, no error: model_iter_next() checks only this */
 	int by_stream;	       /* one stream after the other (model_iter_create_by_stream()) */
 	size_t next_slot;      /* by_stream: the next stream to read */
 	struct iter_slot *cur; /* by_stream: the stream being read, or NULL */
@@ -75,21 +75,25 @@ static unsigned int item_weight(uint8_t kind)
 
 /*
  * Sort keys of a stream's current item: k1 is its time (or the last time returned, for items
- * without one), k2 packs the tie breaks: stream ranks, item kind, event class rank.
+ * without one), kept; the tie breaks (slot_k2()) are packed only when two times are equal.
  */
 static inline void slot_key(struct tk_iter *it, struct iter_slot *s)
 {
 	s->k1 = s->item.has_ts ? s->item.ts_ns : it->last_ts;
+}
+
+/* The tie breaks of a stream's current item: stream ranks, item kind, event class rank. */
+static uint64_t slot_k2(const struct iter_slot *s)
+{
 	if (TK_LIKELY(s->item.kind == MODEL_ITEM_EVENT))
-		s->k2 = s->k2_base | ((uint64_t) (7 - 5) << 39) |
-			((uint64_t) s->item.event->ec->rank << 20);
-	else
-		s->k2 = s->k2_base | ((uint64_t) (7 - item_weight(s->item.kind)) << 39);
+		return s->k2_base | ((uint64_t) (7 - 5) << 39) |
+		       ((uint64_t) s->item.event->ec->rank << 20);
+	return s->k2_base | ((uint64_t) (7 - item_weight(s->item.kind)) << 39);
 }
 
 static inline int slot_less(const struct iter_slot *a, const struct iter_slot *b)
 {
-	return a->k1 < b->k1 || (a->k1 == b->k1 && a->k2 < b->k2);
+	return a->k1 < b->k1 || (a->k1 == b->k1 && slot_k2(a) < slot_k2(b));
 }
 
 static TK_NOINLINE void heap_sift_down_many(struct tk_iter *it, size_t i)
@@ -445,6 +449,8 @@ enum tk_status model_iter_next(struct tk_iter *it, const struct tk_event **out)
 {
 	enum tk_status st;
 
+	if (TK_LIKELY(it->merging))
+		goto merge;
 	if (TK_UNLIKELY(it->error))
 		return TK_FAIL(it->error, "Cannot read past an earlier error");
 	if (TK_UNLIKELY(!it->started)) {
@@ -452,6 +458,7 @@ enum tk_status model_iter_next(struct tk_iter *it, const struct tk_event **out)
 		st = iter_start(it);
 		if (st < 0)
 			goto fail;
+		it->merging = !it->by_stream;
 	}
 	if (it->by_stream) {
 		st = iter_next_by_stream(it, out);
@@ -459,6 +466,7 @@ enum tk_status model_iter_next(struct tk_iter *it, const struct tk_event **out)
 			goto fail;
 		return st;
 	}
+merge:
 	for (;;) {
 		int taken;
 
@@ -487,6 +495,7 @@ enum tk_status model_iter_next(struct tk_iter *it, const struct tk_event **out)
 	}
 fail:
 	it->error = st;
+	it->merging = 0;
 	return st;
 }
 

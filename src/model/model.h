@@ -148,25 +148,49 @@ enum model_load {
 	MODEL_LOAD_F64BE,
 	MODEL_LOAD_TEXT,  /* a text array of len bytes: up to its first NUL */
 	MODEL_LOAD_COUNT, /* a fixed array's length, len; no byte is read */
+	/*
+	 * A NUL-terminated string: its segment ends with its NUL (see struct model_fixed), so
+	 * its length is where the next segment starts, less one. model_fixed_load() cannot
+	 * load it: the reader decodes such bodies itself.
+	 */
+	MODEL_LOAD_STRING,
+	/*
+	 * In a body of several segments only, an array (len elements) or a sequence (as many
+	 * as the unsigned integer of field len says: an earlier field of its segment, as
+	 * printers find it) of integers loaded as elem says, as one field. A sequence ends its
+	 * segment, as a string does; MODEL_LOAD_TEXT_SEQ is a sequence of 8-bit characters
+	 * shown as text, up to its first NUL.
+	 */
+	MODEL_LOAD_ARRAY,
+	MODEL_LOAD_SEQ,
+	MODEL_LOAD_TEXT_SEQ,
 	MODEL_LOAD_N,
 };
 
 /* One value of a fixed-layout body: where it is and how to load it. */
 struct model_fixed_field {
-	uint32_t off; /* bytes from the body's start */
+	uint32_t off; /* bytes from the start of its segment */
 	uint8_t load; /* enum model_load */
-	uint64_t len; /* MODEL_LOAD_TEXT and MODEL_LOAD_COUNT */
+	uint8_t seg;  /* its segment: 0 but after strings and sequences */
+	uint8_t elem; /* MODEL_LOAD_ARRAY and MODEL_LOAD_SEQ: how each element loads */
+	uint64_t len; /* MODEL_LOAD_TEXT, _COUNT, _ARRAY: a length; _SEQ, _TEXT_SEQ: a field */
 };
 
 /*
  * A body whose every value lies at a fixed byte offset (tk_event_class.fixed): one field per
  * value, in the order of the decoded values, the body's scopes starting at fields marks[0]
- * (stream event context), marks[1] (event context) and marks[2] (payload).
+ * (stream event context), marks[1] (event context) and marks[2] (payload). A body with
+ * NUL-terminated strings or sequences is cut in segments, each ending with the NUL of a
+ * string or with a sequence (the last with the body): offsets count from the start of the
+ * field's segment, and the reader gives where each segment starts in tk_event.segs (n_segs
+ * of them; 1 without strings or sequences). In such a body, an array or a sequence of
+ * integers is one field (MODEL_LOAD_ARRAY, MODEL_LOAD_SEQ) however many values it has.
  */
 struct model_fixed {
 	const struct model_fixed_field *fields;
 	uint32_t n;
 	uint32_t marks[3];
+	uint32_t n_segs;
 };
 
 /* A decoded value; see the file comment for the layout of a scope. */
@@ -505,6 +529,11 @@ struct tk_event {
 	 * a printer may read the values straight from here without decoding them.
 	 */
 	const uint8_t *body;
+	/*
+	 * With body, where each of its segments starts (segs[0] == body), when ec->fixed has
+	 * strings (struct model_fixed); else unused.
+	 */
+	const uint8_t *const *segs;
 	/* formats with raw records (ftrace): the record as written, else NULL */
 	const uint8_t *raw;
 	uint32_t raw_size;
@@ -611,6 +640,35 @@ struct model_cursor {
 static inline int64_t model_missed_add(int64_t a, int64_t b)
 {
 	return a < 0 || b < 0 ? -1 : a + b;
+}
+
+/* Bytes a value of kind @load (enum model_load: an integer or a float) takes, else 0. */
+static inline unsigned int model_load_size(unsigned int load)
+{
+	switch (load) {
+	case MODEL_LOAD_U8:
+	case MODEL_LOAD_S8:
+		return 1;
+	case MODEL_LOAD_U16LE:
+	case MODEL_LOAD_U16BE:
+	case MODEL_LOAD_S16LE:
+	case MODEL_LOAD_S16BE:
+		return 2;
+	case MODEL_LOAD_U32LE:
+	case MODEL_LOAD_U32BE:
+	case MODEL_LOAD_S32LE:
+	case MODEL_LOAD_S32BE:
+	case MODEL_LOAD_F32LE:
+	case MODEL_LOAD_F32BE:
+		return 4;
+	case MODEL_LOAD_U64LE:
+	case MODEL_LOAD_U64BE:
+	case MODEL_LOAD_F64LE:
+	case MODEL_LOAD_F64BE:
+		return 8;
+	default:
+		return 0;
+	}
 }
 
 /*

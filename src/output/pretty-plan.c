@@ -77,6 +77,9 @@ enum plan_code {
 	P_RX32BE,
 	P_RX64LE,
 	P_RX64BE,
+	P_RSTR, /* a NUL-terminated string of segment a, which ends with it (struct model_fixed) */
+	P_RAINT, /* P_AINT of an array or a sequence (which ends its segment): cload, coff */
+	P_RTSEQ, /* P_STR of a text sequence, which ends its segment */
 	P_N,
 };
 
@@ -89,6 +92,14 @@ struct plan_op {
 	uint32_t a;
 	uint32_t off;	     /* fused operations: the value's offset in the body */
 	uint64_t mask;	     /* P_RAW of text: its length */
+	/*
+	 * P_RAINT, P_RTSEQ: the length, count when cload is MODEL_LOAD_COUNT, else loaded as
+	 * cload from offset coff of the segment; elements of esize bytes loaded as load
+	 */
+	uint8_t cload;
+	uint8_t esize;
+	uint32_t coff;
+	uint64_t count;
 	const void *handler; /* plan_run()'s label for code, filled in when the plan is built */
 	const char *lit;
 	const struct model_fc *fc;
@@ -668,6 +679,7 @@ static enum tk_status plan_fuse(struct plan *pl, const struct model_fixed *fx)
 	uint32_t carry_len = 0, i, k = 0;
 	uint64_t idx = 0;
 	int body = 0;
+	unsigned int seg = 0; /* the segment plan_run() reads from at this operation */
 
 	if (!r)
 		return TK_FAIL(TK_ERR_NOMEM, "Cannot build print plan");
@@ -707,6 +719,8 @@ static enum tk_status plan_fuse(struct plan *pl, const struct model_fixed *fx)
 		case P_SKIP_FC:
 			if (!body)
 				break;
+			if (o.code == P_SKIP_FC && fx->n_segs > 1) /* fields are not values there */
+				goto none;
 			skip = o.code == P_SKIP ? (int64_t) o.a : model_fc_fixed_values(o.fc);
 			if (skip < 0)
 				goto none;
@@ -730,7 +744,28 @@ static enum tk_status plan_fuse(struct plan *pl, const struct model_fixed *fx)
 			if (idx >= fx->n)
 				goto none;
 			f = &fx->fields[idx++];
-			if (f->load == MODEL_LOAD_COUNT)
+			if (f->load == MODEL_LOAD_COUNT || f->seg != seg)
+				goto none;
+			if (f->load == MODEL_LOAD_STRING) {
+				if (o.code != P_STR)
+					goto none;
+				o.code = P_RSTR;
+				o.off = f->off;
+				o.a = f->seg;
+				seg++; /* the next segment starts after its NUL */
+				break;
+			}
+			if (f->load == MODEL_LOAD_TEXT_SEQ) {
+				if (o.code != P_STR)
+					goto none;
+				o.code = P_RTSEQ;
+				o.off = f->off;
+				o.cload = fx->fields[f->len].load;
+				o.coff = fx->fields[f->len].off;
+				seg++; /* the next segment starts after it */
+				break;
+			}
+			if (f->load >= MODEL_LOAD_ARRAY)
 				goto none;
 			o.off = f->off;
 			o.load = f->load;
@@ -738,6 +773,27 @@ static enum tk_status plan_fuse(struct plan *pl, const struct model_fixed *fx)
 			if (f->load == MODEL_LOAD_TEXT)
 				o.mask = f->len;
 			o.code = fused_code(o.code, f->load);
+			break;
+		case P_AINT: /* an array or a sequence of integers, as one field */
+			if (!body)
+				break;
+			if (idx >= fx->n)
+				goto none;
+			f = &fx->fields[idx++];
+			if (f->seg != seg || (f->load != MODEL_LOAD_ARRAY && f->load != MODEL_LOAD_SEQ))
+				goto none;
+			o.code = P_RAINT;
+			o.off = f->off;
+			o.load = f->elem;
+			o.esize = (uint8_t) model_load_size(f->elem);
+			if (f->load == MODEL_LOAD_ARRAY) {
+				o.cload = MODEL_LOAD_COUNT;
+				o.count = f->len;
+			} else {
+				o.cload = fx->fields[f->len].load;
+				o.coff = fx->fields[f->len].off;
+				seg++; /* the next segment starts after it */
+			}
 			break;
 		case P_END:
 		case P_LIT:
@@ -971,8 +1027,8 @@ static enum tk_status builder_finish(struct builder *b, const struct tk_event_cl
 		pl->head.ec = ec;
 		pl->n = (uint32_t) b->ops.len;
 		pl->ops = malloc(b->ops.len * sizeof(struct plan_op));
-		/* padded: literals are copied 16 bytes at a time */
-		pl->text = calloc(1, b->text.len + 16);
+		/* padded: literals are copied 16 bytes at a time, P_TIME's 64 */
+		pl->text = calloc(1, b->text.len + 64);
 		pl->jumps = malloc((b->jumps.len + 1) * sizeof(uint32_t));
 		pl->max_depth = b->max_depth;
 	}
@@ -1107,6 +1163,43 @@ void plan_free(struct plan *pl)
 }
 
 /*
+ * P_RAINT of more elements than plan_run() loads as values: @count integers from @e, as
+ * P_AINT prints them, through the writer.
+ */
+static TK_NOINLINE void put_ints(struct writer *w, const struct plan_op *o, const uint8_t *e,
+				 uint64_t count)
+{
+	struct model_value x = {{0}, 0};
+	uint64_t i;
+
+	writer_putc(w, '[');
+	for (i = 0; i < count; i++, e += o->esize) {
+		char *q = writer_reserve(w, 64);
+
+		memcpy(q, ", ", 2);
+		q += 2 - !i; /* ", " but for the first, ' ' */
+		q[-1] = ' ';
+		if (o->names) {
+			*q++ = '[';
+			q += fmt_u64(q, i);
+			memcpy(q, "] = ", 4);
+			q += 4;
+		}
+		model_fixed_load(&x, o->load, e, 0);
+		if (o->a == P_UDEC) {
+			q += fmt_u64(q, x.v.u);
+		} else if (o->a == P_SDEC) {
+			q += fmt_i64(q, x.v.i);
+		} else {
+			memcpy(q, "0x", 2);
+			q += 2 + fmt_hex_upper(q + 2, x.v.u & o->mask);
+		}
+		writer_commit_to(w, q);
+	}
+	writer_write(w, " ]", 2);
+}
+
+/*
  * Threaded dispatch (GNU C label addresses), as in the decoder: each operation writes its
  * literal, does its work and jumps straight to the next one's handler, whose address the
  * operation holds (a call without an event fills them in when the plan is built). The output position
@@ -1138,13 +1231,15 @@ void plan_run(struct tk_printer *p, const struct plan *pl, const struct tk_event
 		[P_RS32BE] = &&L_P_RS32BE,   [P_RS64LE] = &&L_P_RS64LE, [P_RS64BE] = &&L_P_RS64BE,
 		[P_RX8] = &&L_P_RX8,	     [P_RX16LE] = &&L_P_RX16LE, [P_RX16BE] = &&L_P_RX16BE,
 		[P_RX32LE] = &&L_P_RX32LE,   [P_RX32BE] = &&L_P_RX32BE, [P_RX64LE] = &&L_P_RX64LE,
-		[P_RX64BE] = &&L_P_RX64BE,
+		[P_RX64BE] = &&L_P_RX64BE,   [P_RSTR] = &&L_P_RSTR,	[P_RAINT] = &&L_P_RAINT,
+		[P_RTSEQ] = &&L_P_RTSEQ,
 	};
 	struct writer *w;
 	const struct plan_op *ops = pl->ops, *o;
 	const struct model_value *v = NULL;
 	const uint8_t *body = NULL;
-	struct model_value tmp;
+	const uint8_t *const *segs = NULL;
+	struct model_value tmp, elems[65]; /* P_RAINT: the length, then the elements */
 	uint64_t u;
 	struct frame {
 		uint64_t count;
@@ -1171,6 +1266,7 @@ void plan_run(struct tk_printer *p, const struct plan *pl, const struct tk_event
 	if (pl->fused && ev->body) { /* see plan_uses_body() */
 		ops = pl->fused;
 		body = ev->body;
+		segs = ev->segs;
 	}
 	o = ops;
 	w = &p->out;
@@ -1367,7 +1463,8 @@ L_P_VARIANT : {
 }
 L_P_VEND:
 	GOTO(ops + o->a);
-L_P_AINT : {
+L_P_AINT:
+aint : {
 	uint64_t count = v->n, i;
 
 	v++;
@@ -1458,8 +1555,18 @@ L_P_TIME : {
 		q = end;
 	else
 		CALL(pretty_put_time(p, ev));
-	if (o->a) /* the literal after it (plan_layout()) */
+	if (TK_LIKELY(o->a <= 64)) { /* the literal after it (plan_layout()), in 4 copies */
+		const char *t = pl->text + o->mask;
+
+		memcpy(q, t, 16);
+		memcpy(q + 16, t + 16, 16);
+		memcpy(q + 32, t + 32, 16);
+		memcpy(q + 48, t + 48, 16);
+		q += o->a;
+		ROOM();
+	} else {
 		PUT_TEXT(pl->text + o->mask, o->a);
+	}
 	NEXT();
 }
 L_P_LIT:
@@ -1542,6 +1649,53 @@ hex:
 	memcpy(q, "0x", 2);
 	q += 2 + fmt_hex_upper(q + 2, u & o->mask);
 	NEXT();
+L_P_RSTR : {
+	const char *s = (const char *) body + o->off;
+	size_t n = (size_t) ((const char *) segs[o->a + 1] - 1 - s);
+
+	body = segs[o->a + 1]; /* the fields after it count from there */
+	if (TK_LIKELY(n <= PLAN_STR_INLINE)) {
+		q = pretty_quote_into(q, s, n);
+		ROOM();
+	} else {
+		CALL(pretty_put_escaped(w, s, n));
+	}
+	NEXT();
+}
+L_P_RAINT : {
+	const uint8_t *e = body + o->off;
+	uint64_t count = o->count, i;
+
+	if (o->cload != MODEL_LOAD_COUNT) { /* a sequence: the next segment starts after it */
+		model_fixed_load(&tmp, o->cload, body + o->coff, 0);
+		count = tmp.v.u;
+		body = e + count * o->esize;
+	}
+	if (TK_LIKELY(count < TK_ARRAY_SIZE(elems))) { /* loaded as values, printed as P_AINT */
+		elems[0].n = count;
+		for (i = 0; i < count; i++, e += o->esize)
+			model_fixed_load(&elems[i + 1], o->load, e, 0);
+		v = elems;
+		goto aint;
+	}
+	CALL(put_ints(w, o, e, count));
+	NEXT();
+}
+L_P_RTSEQ : {
+	const char *s = (const char *) body + o->off;
+	size_t n;
+
+	model_fixed_load(&tmp, o->cload, body + o->coff, 0);
+	n = tmp.v.u ? strnlen(s, tmp.v.u) : 0;
+	body = (const uint8_t *) s + tmp.v.u; /* the fields after it count from there */
+	if (TK_LIKELY(n <= PLAN_STR_INLINE)) {
+		q = pretty_quote_into(q, s, n);
+		ROOM();
+	} else {
+		CALL(pretty_put_escaped(w, s, n));
+	}
+	NEXT();
+}
 #undef SYNC
 #undef LOAD
 #undef ROOM
