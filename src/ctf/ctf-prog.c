@@ -700,8 +700,8 @@ struct laid_builder {
 	int ok;
 };
 
-static void laid_add(struct laid_builder *lb, const struct model_fc *fc, uint8_t load,
-		     uint8_t elem, uint64_t len)
+static void laid_add(struct laid_builder *lb, const struct model_fc *fc, uint8_t load, uint8_t elem,
+		     uint64_t len)
 {
 	struct model_fixed_field *f;
 	const struct model_fc **fp;

@@ -901,7 +901,8 @@ static enum tk_status compile_all(struct tk_source *src, struct ctf_trace *ct)
 			if (st >= 0)
 				st = ctf_prog_compile_body(&src->arena, sc->event_context,
 							   ec->context, ec->payload, cec);
-			ec->fixed = st >= 0 && (cec->body_static || cec->laid_n) ? cec->fixed : NULL;
+			ec->fixed =
+				st >= 0 && (cec->body_static || cec->laid_n) ? cec->fixed : NULL;
 			if (st < 0)
 				st = TK_FAIL(st, "Cannot read event class: name=%s, line=%d",
 					     ec->name ? ec->name : "", ec_line(ec));

@@ -614,9 +614,9 @@ struct ctf_cursor {
 	struct snapshots cur, prev;
 	struct tk_event ev;
 	struct tk_notice notice;
-	uint64_t ev_pos;       /* where the current event starts (bits from the packet) */
-	uint64_t body_pos;     /* where the current event's body starts */
-	size_t body_nv;	       /* value index where its values start */
+	uint64_t ev_pos;   /* where the current event starts (bits from the packet) */
+	uint64_t body_pos; /* where the current event's body starts */
+	size_t body_nv;	   /* value index where its values start */
 	const uint8_t *segs[CTF_LAID_MAX + 1]; /* a skipped laid body's segments (tk_event.segs) */
 	struct pkt_ref *order; /* streams of several files: every packet, in reading order */
 	size_t norder, next_ref;

@@ -44,9 +44,9 @@ struct tk_iter {
 	int64_t last_ts;
 	int pending; /* the top slot was returned and must advance first */
 	int started;
-	int merging; /* started, by the heap, no error: model_iter_next() checks only this */
-	int by_stream;	       /* one stream after the other (model_iter_create_by_stream()) */
-	size_t next_slot;      /* by_stream: the next stream to read */
+	int merging;	  /* started, by the heap, no error: model_iter_next() checks only this */
+	int by_stream;	  /* one stream after the other (model_iter_create_by_stream()) */
+	size_t next_slot; /* by_stream: the next stream to read */
 	struct iter_slot *cur; /* by_stream: the stream being read, or NULL */
 	int windowed;	       /* model_iter_set_window() */
 	int has_begin, has_end;

@@ -77,7 +77,7 @@ enum plan_code {
 	P_RX32BE,
 	P_RX64LE,
 	P_RX64BE,
-	P_RSTR, /* a NUL-terminated string of segment a, which ends with it (struct model_fixed) */
+	P_RSTR,	 /* a NUL-terminated string of segment a, which ends with it (struct model_fixed) */
 	P_RAINT, /* P_AINT of an array or a sequence (which ends its segment): cload, coff */
 	P_RTSEQ, /* P_STR of a text sequence, which ends its segment */
 	P_N,
@@ -90,8 +90,8 @@ struct plan_op {
 	uint8_t inner; /* P_RAW: the operation printing the loaded value */
 	uint32_t len;
 	uint32_t a;
-	uint32_t off;	     /* fused operations: the value's offset in the body */
-	uint64_t mask;	     /* P_RAW of text: its length */
+	uint32_t off;  /* fused operations: the value's offset in the body */
+	uint64_t mask; /* P_RAW of text: its length */
 	/*
 	 * P_RAINT, P_RTSEQ: the length, count when cload is MODEL_LOAD_COUNT, else loaded as
 	 * cload from offset coff of the segment; elements of esize bytes loaded as load
@@ -780,7 +780,8 @@ static enum tk_status plan_fuse(struct plan *pl, const struct model_fixed *fx)
 			if (idx >= fx->n)
 				goto none;
 			f = &fx->fields[idx++];
-			if (f->seg != seg || (f->load != MODEL_LOAD_ARRAY && f->load != MODEL_LOAD_SEQ))
+			if (f->seg != seg ||
+			    (f->load != MODEL_LOAD_ARRAY && f->load != MODEL_LOAD_SEQ))
 				goto none;
 			o.code = P_RAINT;
 			o.off = f->off;
