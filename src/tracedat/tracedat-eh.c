@@ -45,7 +45,8 @@ void tracedat_eh_text(const struct ftrace_event *fev, const uint8_t *rec, size_t
 		writer_puts(w, " [EVENTHEADER DAMAGED]");
 		return;
 	}
-	writer_write(w, scratch->data, scratch->len);
+	if (scratch->len) /* an event without fields writes nothing (and may have no buffer) */
+		writer_write(w, scratch->data, scratch->len);
 }
 
 enum tk_status tracedat_eh_json(const struct ftrace_ctx *ctx, const struct ftrace_event *fev,
