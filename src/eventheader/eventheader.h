@@ -40,6 +40,7 @@
 
 #include "../common/bytes.h"
 #include "../common/vec.h"
+#include "../model/model.h"
 
 #define EVENTHEADER_HEADER_SIZE 8
 /* a tracepoint name is shorter than this (the kernel's limit counts the NUL) */
@@ -235,6 +236,13 @@ void eventheader_item_get(const struct eventheader_enum *e, struct eventheader_i
 #define EVENTHEADER_JSON_NAME	   0x1 /* the event as a member named after the event */
 #define EVENTHEADER_JSON_SPACE	   0x2 /* "a": 1, "b": [ 2 ] rather than "a":1,"b":[2] */
 #define EVENTHEADER_JSON_FIELD_TAG 0x4 /* ";tag=0xN" after the names of tagged fields */
+
+/* The layout flags above for the model's decode_json() flags (enum model_decode_flag). */
+static inline unsigned int eventheader_json_flags(unsigned int model_decode_flags)
+{
+	return ((model_decode_flags & MODEL_DECODE_SPACE) ? EVENTHEADER_JSON_SPACE : 0) |
+	       ((model_decode_flags & MODEL_DECODE_FIELD_TAG) ? EVENTHEADER_JSON_FIELD_TAG : 0);
+}
 
 /* Members of "n" and "meta" (the reference formatter's MetaFlags; values kept). */
 #define EVENTHEADER_META_N		  0x1

@@ -152,20 +152,6 @@ static void ic_source_destroy(struct tk_source *src)
 	free(src);
 }
 
-static struct model_fc *int_fc(struct arena *a, uint32_t bits, int hex)
-{
-	struct model_fc *fc = arena_alloc(a, sizeof(*fc));
-
-	if (fc) {
-		fc->kind = MODEL_FC_INT;
-		fc->byte_order = TK_BYTE_ORDER_LE;
-		fc->base = hex ? 16 : 10;
-		fc->size = bits;
-		fc->align = 8;
-	}
-	return fc;
-}
-
 /* One stream without a clock; a class per tracepoint name, whose payload is its bytes. */
 static enum tk_status build_model(struct tk_source *src, struct ic_source *is, const char *path)
 {
@@ -184,7 +170,7 @@ static enum tk_status build_model(struct tk_source *src, struct ic_source *is, c
 		goto nomem;
 	seq->kind = MODEL_FC_SEQUENCE;
 	seq->align = 8;
-	seq->u.arr.elem = int_fc(a, 8, 1);
+	seq->u.arr.elem = model_int_fc(a, 8, 0, 16, TK_BYTE_ORDER_LE);
 	payload = seq->u.arr.elem ? model_struct_of_one(a, "eventheader", seq) : NULL;
 	sc->ecs = arena_alloc(a, (is->n_names + 1) * sizeof(*sc->ecs));
 	if (!payload || !sc->ecs)
@@ -370,8 +356,7 @@ static enum tk_status ic_cursor_open(struct tk_stream *stream, struct model_curs
 /* model_text_ops.decode_json: the event as the reference formatter writes it. */
 static enum tk_status ic_decode_json(const struct tk_event *ev, unsigned int flags, struct vec *out)
 {
-	unsigned int jf = ((flags & MODEL_DECODE_SPACE) ? EVENTHEADER_JSON_SPACE : 0) |
-			  ((flags & MODEL_DECODE_FIELD_TAG) ? EVENTHEADER_JSON_FIELD_TAG : 0);
+	unsigned int jf = eventheader_json_flags(flags);
 	struct eventheader_enum e;
 	enum tk_status st = eventheader_start(&e, ev->ec->name, strlen(ev->ec->name), ev->raw,
 					      ev->raw_size, EVENTHEADER_MOVE_NEXT_LIMIT);

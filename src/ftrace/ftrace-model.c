@@ -16,17 +16,7 @@
 struct model_fc *ftrace_model_int_fc(struct arena *a, uint32_t bytes, int is_signed, int hex,
 				     enum tk_byte_order bo)
 {
-	struct model_fc *fc = arena_alloc(a, sizeof(*fc));
-
-	if (!fc)
-		return NULL;
-	fc->kind = MODEL_FC_INT;
-	fc->byte_order = (uint8_t) bo;
-	fc->is_signed = (uint8_t) is_signed;
-	fc->base = hex ? 16 : 10;
-	fc->size = bytes * 8;
-	fc->align = 8;
-	return fc;
+	return model_int_fc(a, bytes * 8, is_signed, hex ? 16 : 10, bo);
 }
 
 /* The element size of an array field as decoded: its own when 1, 2, 4 or 8 bytes, else 1. */

@@ -339,19 +339,46 @@ void model_warn_causes(const struct model_warner *w, size_t depth)
 	error_truncate(depth);
 }
 
-struct model_fc *model_struct_of_one(struct arena *a, const char *name, struct model_fc *fc)
+struct model_fc *model_int_fc(struct arena *a, uint32_t bits, int is_signed, unsigned int base,
+			      enum tk_byte_order bo)
+{
+	struct model_fc *fc = arena_alloc(a, sizeof(*fc));
+
+	if (!fc)
+		return NULL;
+	fc->kind = MODEL_FC_INT;
+	fc->byte_order = (uint8_t) bo;
+	fc->is_signed = (uint8_t) !!is_signed;
+	fc->base = (uint8_t) base;
+	fc->size = bits;
+	fc->align = 8;
+	return fc;
+}
+
+struct model_fc *model_struct_of(struct arena *a, const char *const *names,
+				 struct model_fc *const *fcs, uint32_t n)
 {
 	struct model_fc *st = arena_alloc(a, sizeof(*st));
-	struct model_member *m = arena_alloc(a, sizeof(*m));
+	struct model_member *m = arena_alloc(a, (n + 1) * sizeof(*m));
+	uint32_t i;
 
-	if (!st || !m || !fc)
+	if (!st || !m)
 		return NULL;
-	m->name = name;
-	m->orig_name = name;
-	m->fc = fc;
+	for (i = 0; i < n; i++) {
+		if (!fcs[i])
+			return NULL;
+		m[i].name = names[i];
+		m[i].orig_name = names[i];
+		m[i].fc = fcs[i];
+	}
 	st->kind = MODEL_FC_STRUCT;
 	st->align = 8;
 	st->u.st.members = m;
-	st->u.st.count = 1;
+	st->u.st.count = n;
 	return st;
+}
+
+struct model_fc *model_struct_of_one(struct arena *a, const char *name, struct model_fc *fc)
+{
+	return model_struct_of(a, &name, &fc, 1);
 }

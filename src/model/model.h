@@ -769,6 +769,17 @@ enum tk_status model_stream_class_index(struct model_stream_class *sc, struct ar
  */
 struct model_fc *model_struct_of_one(struct arena *a, const char *name, struct model_fc *fc);
 
+/* A byte-aligned integer field class of @bits bits, shown in @base (10, 16, ...), in @a. */
+struct model_fc *model_int_fc(struct arena *a, uint32_t bits, int is_signed, unsigned int base,
+			      enum tk_byte_order bo);
+
+/*
+ * A structure of @n members, @names[i] of class @fcs[i], in @a (shown, byte-aligned); NULL
+ * when out of memory or when a class is NULL.
+ */
+struct model_fc *model_struct_of(struct arena *a, const char *const *names,
+				 struct model_fc *const *fcs, uint32_t n);
+
 /* Event class of @sc with @id, or NULL: by binary search (see model_find_ec()). */
 struct tk_event_class *model_stream_class_find_ec(const struct model_stream_class *sc, uint64_t id);
 

@@ -53,7 +53,6 @@ struct perf_source {
 	struct tracedat *td; /* the tracing data, or NULL */
 	struct ftrace_ctx ctx;
 	int has_ctx;
-	struct tracedat_common cf;
 	struct tk_event_class **by_attr; /* the class of attribute i */
 	const char **shown;		 /* attribute i's name as perf record wrote it, or NULL */
 	/* the threads, by tid (open addressing, a power of two of slots) */
@@ -505,31 +504,6 @@ static enum tk_status describe(struct tk_source *src, struct perf_source *ps)
 	return TK_OK;
 }
 
-/* A structure of @n shown members, in @a. */
-static struct model_fc *struct_fc(struct arena *a, const char *const *names,
-				  struct model_fc *const *fcs, uint32_t n)
-{
-	struct model_fc *fc = arena_alloc(a, sizeof(*fc));
-	uint32_t i;
-
-	if (!fc)
-		return NULL;
-	fc->kind = MODEL_FC_STRUCT;
-	fc->align = 8;
-	fc->u.st.members = arena_alloc(a, (n + 1) * sizeof(*fc->u.st.members));
-	if (!fc->u.st.members)
-		return NULL;
-	for (i = 0; i < n; i++) {
-		if (!fcs[i])
-			return NULL;
-		fc->u.st.members[i].name = names[i];
-		fc->u.st.members[i].orig_name = names[i];
-		fc->u.st.members[i].fc = fcs[i];
-	}
-	fc->u.st.count = n;
-	return fc;
-}
-
 /* The name of a non-tracepoint attribute: its EVENT_DESC name, else "TYPE:CONFIG". */
 static const char *attr_name(struct arena *a, const struct perf_attr *at)
 {
@@ -602,10 +576,10 @@ static enum tk_status build_model(struct tk_source *src, struct perf_source *ps,
 	ctx_fcs[0] = ftrace_model_int_fc(a, 4, 0, 0, TK_BYTE_ORDER_HOST);
 	ctx_fcs[1] = ftrace_model_int_fc(a, 4, 1, 0, TK_BYTE_ORDER_HOST);
 	ctx_fcs[2] = ftrace_model_int_fc(a, 4, 1, 0, TK_BYTE_ORDER_HOST);
-	sc->event_context = struct_fc(a, ctx_names, ctx_fcs, 3);
+	sc->event_context = model_struct_of(a, ctx_names, ctx_fcs, 3);
 	sample_fcs[0] = ftrace_model_int_fc(a, 8, 0, 1, TK_BYTE_ORDER_HOST);
 	sample_fcs[1] = ftrace_model_int_fc(a, 8, 0, 0, TK_BYTE_ORDER_HOST);
-	sample_payload = struct_fc(a, sample_names, sample_fcs, 2);
+	sample_payload = model_struct_of(a, sample_names, sample_fcs, 2);
 	sc->n_ecs = n;
 	sc->ecs = arena_alloc(a, (n + 1) * sizeof(*sc->ecs));
 	if (!sc->event_context || !sample_payload || !sc->ecs)
@@ -699,9 +673,11 @@ static enum tk_status ps_open(struct tk_source **out, const uint8_t *data, size_
 		if (tracing) {
 			st = tracedat_open_tracing_data(&ps->td, tracing, tracing_len);
 			if (st >= 0) {
+				struct tracedat_common cf; /* records' ids and tasks: samples say */
+
 				ftrace_ctx_init(&ps->ctx, ps->td->info.bo);
 				ps->has_ctx = 1;
-				st = tracedat_ftrace_setup(&ps->td->info, &ps->ctx, &ps->cf);
+				st = tracedat_ftrace_setup(&ps->td->info, &ps->ctx, &cf);
 			}
 			/*
 			 * perf record writes no kallsyms there; perf script 6.1 names kernel
@@ -1482,8 +1458,7 @@ static enum tk_status text_decode_json(const struct tk_event *ev, unsigned int f
 {
 	const struct perf_source *ps = ev->stream->source->fmt;
 	const struct perf_attr *at = perfdata_attr(ps->pd, (size_t) ev->ec->id);
-	unsigned int jf = ((flags & MODEL_DECODE_SPACE) ? EVENTHEADER_JSON_SPACE : 0) |
-			  ((flags & MODEL_DECODE_FIELD_TAG) ? EVENTHEADER_JSON_FIELD_TAG : 0);
+	unsigned int jf = eventheader_json_flags(flags);
 	struct eventheader_sample meta;
 	enum tk_status st;
 

@@ -9,13 +9,6 @@
 #include "../common/error.h"
 #include "tracedat-eh.h"
 
-uint32_t tracedat_eh_offset(const struct ftrace_event *fev)
-{
-	if (TK_LIKELY(!fev || !(fev->flags & FTRACE_EVENT_EVENTHEADER)))
-		return UINT32_MAX; /* the usual record: one test */
-	return fev->fields[fev->n_common].offset;
-}
-
 /* Start @e on the EventHeader event of @rec; 0, or -1 when there is none (no cause kept). */
 static int eh_start(struct eventheader_enum *e, const struct ftrace_event *fev, const uint8_t *rec,
 		    size_t size)
@@ -32,8 +25,8 @@ static int eh_start(struct eventheader_enum *e, const struct ftrace_event *fev, 
 	return 0;
 }
 
-void tracedat_eh_text(const struct ftrace_event *fev, const uint8_t *rec, size_t size,
-		      struct vec *scratch, struct writer *w)
+void tracedat_eh_text_slow(const struct ftrace_event *fev, const uint8_t *rec, size_t size,
+			   struct vec *scratch, struct writer *w)
 {
 	struct eventheader_enum e;
 

@@ -20,7 +20,12 @@
 #include "../ftrace/ftrace.h"
 
 /* Where @fev's records hold their EventHeader event, or UINT32_MAX when @fev has none. */
-uint32_t tracedat_eh_offset(const struct ftrace_event *fev);
+static inline uint32_t tracedat_eh_offset(const struct ftrace_event *fev)
+{
+	if (__builtin_expect(!fev || !(fev->flags & FTRACE_EVENT_EVENTHEADER), 1))
+		return UINT32_MAX; /* the usual record: one test */
+	return fev->fields[fev->n_common].offset;
+}
 
 /*
  * For a line in trace-cmd's layout, after the text @fev's print fmt gave record @rec (@size
@@ -28,8 +33,16 @@ uint32_t tracedat_eh_offset(const struct ftrace_event *fev);
  * " [EVENTHEADER DAMAGED]" when the event does not decode; nothing when @fev is not an
  * EventHeader tracepoint or the record is not an EventHeader event. @scratch: the caller's.
  */
-void tracedat_eh_text(const struct ftrace_event *fev, const uint8_t *rec, size_t size,
-		      struct vec *scratch, struct writer *w);
+void tracedat_eh_text_slow(const struct ftrace_event *fev, const uint8_t *rec, size_t size,
+			   struct vec *scratch, struct writer *w);
+
+/* The per-line call of text hooks: a test inline, the work out of line. */
+static inline void tracedat_eh_text(const struct ftrace_event *fev, const uint8_t *rec, size_t size,
+				    struct vec *scratch, struct writer *w)
+{
+	if (__builtin_expect(tracedat_eh_offset(fev) != UINT32_MAX, 0))
+		tracedat_eh_text_slow(fev, rec, size, scratch, w);
+}
 
 /*
  * Record @rec (@size bytes) of @fev (NULL: a record of no known format) as the reference

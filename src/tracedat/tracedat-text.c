@@ -169,8 +169,7 @@ static enum tk_status text_decode_json(const struct tk_event *ev, unsigned int f
 				       struct vec *out)
 {
 	struct td_source *ts = ev->stream->source->fmt;
-	unsigned int jf = ((flags & MODEL_DECODE_SPACE) ? EVENTHEADER_JSON_SPACE : 0) |
-			  ((flags & MODEL_DECODE_FIELD_TAG) ? EVENTHEADER_JSON_FIELD_TAG : 0);
+	unsigned int jf = eventheader_json_flags(flags);
 	struct eventheader_sample meta = {0};
 	int64_t pid;
 	enum tk_status st;
