@@ -16,6 +16,7 @@
 #include <unistd.h>
 
 #include "../common/error.h"
+#include "../eventheader/eventheader.h"
 #include "ctf.h"
 
 #define METADATA_MAGIC	     UINT32_C(0x75D11D57)
@@ -202,9 +203,121 @@ static void source_destroy(struct tk_source *src)
 	free(src);
 }
 
+/* The first of the stream event context's members @a or @b that is an integer, into *@out. */
+static int common_int(const struct tk_event *ev, const char *a, const char *b, int64_t *out)
+{
+	const struct model_fc *st = ev->stream->sc->event_context;
+	const struct model_value *v = ev->scope[MODEL_SCOPE_EVENT_COMMON_CONTEXT];
+	uint32_t i;
+
+	if (!st || !v || st->kind != MODEL_FC_STRUCT)
+		return 0;
+	for (i = 0; i < st->u.st.count; i++) {
+		const char *name = st->u.st.members[i].name;
+
+		if ((!strcmp(name, a) || !strcmp(name, b)) &&
+		    st->u.st.members[i].fc->kind == MODEL_FC_INT) {
+			*out = v->v.i;
+			return 1;
+		}
+		v = model_value_skip(st->u.st.members[i].fc, v);
+	}
+	return 0;
+}
+
+/*
+ * An event of any other class in the same layout: "n" its name, each top-level field of
+ * its payload that is a number or text as the formatter writes such a value (integers in
+ * their base, text as UTF-8), other fields (arrays, structures, variants) as null.
+ */
+static enum tk_status plain_json(const struct tk_event *ev, const struct eventheader_sample *m,
+				 unsigned int json_flags, struct vec *out)
+{
+	const struct model_fc *st = ev->ec->payload;
+	const struct model_value *v = ev->scope[MODEL_SCOPE_PAYLOAD];
+	const char *name = ev->ec->name ? ev->ec->name : "";
+	struct eventheader_json j;
+	uint32_t i;
+
+	eventheader_json_begin(&j, out, json_flags);
+	eventheader_json_n(&j, name, strlen(name), NULL, 0);
+	for (i = 0; st && v && st->kind == MODEL_FC_STRUCT && i < st->u.st.count; i++) {
+		const struct model_fc *fc = st->u.st.members[i].fc;
+		const char *mn = st->u.st.members[i].name;
+
+		if (!fc->hidden) {
+			uint8_t b[8];
+
+			eventheader_json_member(&j, mn, strlen(mn));
+			if (fc->kind == MODEL_FC_INT || fc->kind == MODEL_FC_ENUM) {
+				tk_store_u64(b, v->v.u, TK_BYTE_ORDER_LE);
+				eventheader_json_put(&j, b, 8, EVENTHEADER_ENC_VALUE64,
+						     fc->base == 16  ? EVENTHEADER_FMT_HEX_INT
+						     : fc->is_signed ? EVENTHEADER_FMT_SIGNED_INT
+								     : EVENTHEADER_FMT_UNSIGNED_INT,
+						     TK_BYTE_ORDER_LE);
+			} else if (fc->kind == MODEL_FC_FLOAT) {
+				memcpy(b, &v->v.d, 8);
+				eventheader_json_put(&j, b, 8, EVENTHEADER_ENC_VALUE64,
+						     EVENTHEADER_FMT_FLOAT, TK_BYTE_ORDER_HOST);
+			} else if (fc->kind == MODEL_FC_STRING || fc->is_text) {
+				eventheader_json_put(&j, v->v.s, (size_t) v->n,
+						     EVENTHEADER_ENC_STRING16_CHAR8,
+						     EVENTHEADER_FMT_STRING_UTF, TK_BYTE_ORDER_LE);
+			} else {
+				eventheader_json_null(&j);
+			}
+		}
+		v = model_value_skip(fc, v);
+	}
+	eventheader_json_meta(&j, m, EVENTHEADER_META_DEFAULT);
+	return eventheader_json_end(&j);
+}
+
+/*
+ * model_text_ops.decode_json: an event of a typed EventHeader class (a trace converted from
+ * perf.data or trace.dat keeps what its events were: eventheader-model.c) as the reference
+ * decoder writes it, "meta" with the event's time (seconds of the trace's clock), CPU and the
+ * pid and tid of its context; events of other classes by plain_json().
+ */
+static enum tk_status ctf_decode_json(const struct tk_event *ev, unsigned int flags,
+				      struct vec *out)
+{
+	struct eventheader_sample m;
+	struct vec scratch = VEC_INIT;
+	int64_t pid, tid, cpu = 0;
+	enum tk_status st = model_event_values(ev);
+
+	if (st < 0)
+		return st;
+	memset(&m, 0, sizeof(m));
+	m.has_time = ev->has_ts && ev->ns >= 0;
+	m.sec = ev->ns / 1000000000;
+	m.nsec = (uint32_t) (ev->ns % 1000000000);
+	m.has_cpu = ev->cpu >= 0 || common_int(ev, "cpu_id", "cpu_id", &cpu);
+	m.cpu = ev->cpu >= 0 ? (uint32_t) ev->cpu : (uint32_t) cpu;
+	if (common_int(ev, "tid", "vtid", &tid)) {
+		m.has_tid = 1;
+		m.tid = (uint32_t) tid;
+		m.pid = common_int(ev, "pid", "vpid", &pid) ? (uint32_t) pid : (uint32_t) tid;
+	}
+	st = eventheader_model_json(ev, &m, eventheader_json_flags(flags), &scratch, out);
+	vec_fini(&scratch);
+	if (st == TK_ERR_UNSUPPORTED) {
+		error_reset();
+		return plain_json(ev, &m, eventheader_json_flags(flags), out);
+	}
+	return st;
+}
+
+static const struct model_text_ops ctf_text_ops = {
+	.decode_json = ctf_decode_json,
+};
+
 static const struct model_source_ops ctf_source_ops = {
 	.cursor_open = ctf_cursor_open,
 	.destroy = source_destroy,
+	.text = &ctf_text_ops,
 };
 
 /* Parse the metadata of @dir into a new source (no streams yet). */

@@ -1220,8 +1220,10 @@ void eventheader_json_n(struct eventheader_json *j, const char *provider, size_t
 	member_begin(j, "n", 1, 0);
 	put_c(j, '"');
 	put_utf8_text(j, (const uint8_t *) provider, provider_len, true);
-	put_c(j, ':');
-	put_utf8_text(j, (const uint8_t *) event, event_len, true);
+	if (event) {
+		put_c(j, ':');
+		put_utf8_text(j, (const uint8_t *) event, event_len, true);
+	}
 	put_c(j, '"');
 }
 

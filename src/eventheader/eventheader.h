@@ -38,6 +38,7 @@
 
 #include <tracekit/status.h>
 
+#include "../common/arena.h"
 #include "../common/bytes.h"
 #include "../common/vec.h"
 #include "../model/model.h"
@@ -323,6 +324,7 @@ struct eventheader_json {
 };
 
 void eventheader_json_begin(struct eventheader_json *j, struct vec *out, unsigned int json_flags);
+/* "n": "provider:event", or "provider" alone when @event is NULL. */
 void eventheader_json_n(struct eventheader_json *j, const char *provider, size_t provider_len,
 			const char *event, size_t event_len);
 void eventheader_json_member(struct eventheader_json *j, const char *name, size_t len);
@@ -434,5 +436,96 @@ enum tk_status eventheader_json_tracefs_field(struct eventheader_json *j, const 
  * Ownership: @raw is borrowed for the call only.
  */
 enum tk_status eventheader_json_raw(struct eventheader_json *j, const uint8_t *raw, size_t size);
+
+/* ---- typed classes of the trace model (eventheader-model.c) ------------------------------ */
+
+/*
+ * What decides an event's class: the container's tracepoint (@owner, the caller's pointer),
+ * the header flags, the activity-ID extension (@ids: 0, 1 or 2 IDs) and the metadata bytes.
+ */
+struct eventheader_class_key {
+	const void *owner;
+	const uint8_t *meta; /* borrowed from the event */
+	uint32_t hash;
+	uint16_t meta_size;
+	uint8_t flags;
+	uint8_t ids;
+};
+
+/* The key of event @e, which must have been started (eventheader_start()). */
+void eventheader_class_key(const struct eventheader_enum *e, const void *owner,
+			   struct eventheader_class_key *k);
+
+/* Classes by key (a hash table; the keys' metadata copied into its arena). */
+struct eventheader_classes {
+	struct eventheader_class_slot *slots;
+	size_t n, cap;
+	struct arena arena;
+};
+
+void eventheader_classes_init(struct eventheader_classes *s);
+void eventheader_classes_fini(struct eventheader_classes *s);
+/* The value put for a key equal to @k, or NULL. */
+void *eventheader_classes_find(const struct eventheader_classes *s,
+			       const struct eventheader_class_key *k);
+/* Add @value (not NULL) for @k, which is not in @s yet. TK_ERR_NOMEM on failure. */
+enum tk_status eventheader_classes_put(struct eventheader_classes *s,
+				       const struct eventheader_class_key *k, void *value);
+
+/*
+ * A typed class keeps what its events were in its EMF URI (tk_event_class.emf_uri, which CTF
+ * keeps as model.emf.uri), so that a reader of a converted trace can write them again:
+ * "eventheader:" TRACEPOINT-NAME "?flags=0x" HEADER-FLAGS "&meta=" METADATA-BYTES, numbers
+ * in lower-case hex, e.g. "eventheader:MyProvider_L5K1?flags=0x07&meta=4576656e74..."
+ */
+#define EVENTHEADER_URI_SCHEME "eventheader:"
+
+/* A class's scopes, name ("Provider:event", as "n" names it) and URI, in the caller's arena. */
+struct eventheader_model_class {
+	const char *name;
+	const char *uri;
+	struct model_fc *context; /* flags, version, id, tag, opcode, level, keyword, IDs */
+	struct model_fc *payload; /* the fields, typed as eventheader-model.c says */
+};
+
+/*
+ * The class of the events that share @e's key, from @e's metadata alone (@e started, not
+ * walked). Return: TK_OK; TK_ERR_UNSUPPORTED with a cause when the metadata does not decode
+ * (such events keep their container's untyped class); TK_ERR_NOMEM.
+ */
+enum tk_status eventheader_model_class(struct arena *a, const struct eventheader_enum *e,
+				       struct eventheader_model_class *out);
+
+/*
+ * Append the values of @e (just started) to @vals (struct model_value): the context's, then
+ * from *@payload_at on those of @payload, its class's payload, in pre-order. Text converted
+ * to UTF-8 goes in @text (a vec of bytes reused per event), which the values point into,
+ * as into @e's bytes: both must live while the values are read.
+ * Return: TK_OK; the enumerator's error, or TK_ERR_FORMAT when the fields do not match the
+ * class (damage), each with a cause, @vals as it was; TK_ERR_NOMEM.
+ */
+enum tk_status eventheader_model_values(struct eventheader_enum *e, const struct model_fc *payload,
+					struct vec *vals, size_t *payload_at, struct vec *text);
+
+/*
+ * The EventHeader event of @ev, whose class is a typed class as kept by a container it was
+ * converted into (tk_event_class.emf_uri, EVENTHEADER_URI_SCHEME): header, metadata and
+ * activity-ID extensions, the payload encoded from the values; the decoded values of @ev
+ * must be there. Written to @out (emptied first); *@tp_name (@tp_name_len bytes) is the
+ * tracepoint's name, in the URI.
+ * Return: TK_OK; TK_ERR_UNSUPPORTED when the class keeps no EventHeader metadata;
+ * TK_ERR_FORMAT when the values do not match it; TK_ERR_NOMEM; each with a cause.
+ */
+enum tk_status eventheader_model_event(const struct tk_event *ev, struct vec *out,
+				       const char **tp_name, size_t *tp_name_len);
+
+/*
+ * eventheader_model_event() written as the reference decoder writes a sample
+ * (eventheader_json_sample_event()), appended to @out; @scratch holds the event's bytes.
+ */
+enum tk_status eventheader_model_json(const struct tk_event *ev,
+				      const struct eventheader_sample *sample,
+				      unsigned int json_flags, struct vec *scratch,
+				      struct vec *out);
 
 #endif /* TK_EVENTHEADER_EVENTHEADER_H */

@@ -365,6 +365,11 @@ struct model_text_ops {
 	 * without a system). NULL hook: the same.
 	 */
 	const char *(*perf_name)(const struct tk_event_class *ec);
+	/*
+	 * The name trace-cmd's layout shows for @ec's events when it is not ec->name (perf.data:
+	 * a typed EventHeader class shows its tracepoint's name), else NULL. NULL hook: the same.
+	 */
+	const char *(*tool_name)(const struct tk_event_class *ec);
 	/* The text before the events (trace-cmd: "cpus=N\n", then a latency file's text). */
 	enum tk_status (*prologue)(const struct tk_source *src, struct writer *w);
 	/* The source's event formats as the tool lists them (trace-cmd report --events). */

@@ -161,8 +161,10 @@ static TK_NOINLINE const struct tc_name *name_make(struct tk_printer *p, const s
 	}
 	t = &p->tc_names[ec->index];
 	if (!t->text) {
-		const char *name = ec->name;
+		const char *name = c->text->tool_name ? c->text->tool_name(ec) : NULL;
 
+		if (!name)
+			name = ec->name;
 		len = strlen(name);
 		t->len = (uint32_t) (len + 3 + (len < 20 ? 20 - len : 0));
 		t->text = malloc(t->len + 16); /* copied 16 bytes at a time */

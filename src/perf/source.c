@@ -72,6 +72,16 @@ struct perf_source {
 	size_t kernel_id_len;
 	struct mfile ksyms_file; /* from perf's build-id cache */
 	char *ksyms_buf;	 /* /proc/kallsyms, read */
+	/*
+	 * EventHeader tracepoints (has_eh): a typed class per distinct event metadata, found
+	 * by a walk over the samples at open (eh_scan()); class n_attrs + i is eh_ecs[i], a
+	 * sample of attribute eh_attr[i]. Keys seen whose metadata gives no class map to the
+	 * attribute's own class.
+	 */
+	uint8_t has_eh;
+	struct eventheader_classes eh;
+	struct vec eh_ecs;  /* struct tk_event_class * */
+	struct vec eh_attr; /* size_t */
 };
 
 /*
@@ -124,6 +134,7 @@ struct ps_cursor {
 	uint64_t where; /* offset of the last record handled */
 	struct tk_event ev;
 	struct vec vals;
+	struct vec text; /* EventHeader text converted to UTF-8, for the values */
 };
 
 static const struct model_source_ops ps_source_ops;
@@ -309,6 +320,9 @@ static void ps_source_destroy(struct tk_source *src)
 		mfile_close(&ps->ksyms_file);
 		free(ps->ksyms_buf);
 		free(ps->tasks);
+		eventheader_classes_fini(&ps->eh);
+		vec_fini(&ps->eh_ecs);
+		vec_fini(&ps->eh_attr);
 		arena_fini(&ps->names);
 		vec_fini(&ps->text);
 		free(ps);
@@ -595,6 +609,8 @@ static enum tk_status build_model(struct tk_source *src, struct perf_source *ps,
 		if (at->type == PERF_TYPE_TRACEPOINT && ps->has_ctx && at->config <= UINT32_MAX)
 			fev = ftrace_event_find(&ps->ctx, (uint32_t) at->config);
 		if (fev) {
+			if (fev->flags & FTRACE_EVENT_EVENTHEADER)
+				ps->has_eh = 1;
 			/* its fields when an event of it is met: ps_class_load() */
 			ftrace_model_event_class_declare(fev, ec);
 		} else if (at->type == PERF_TYPE_TRACEPOINT && ps->has_ctx) {
@@ -645,6 +661,8 @@ static enum tk_status ps_class_load(struct tk_event_class *ec)
 	return st;
 }
 
+static enum tk_status eh_scan(struct tk_source *src, struct perf_source *ps);
+
 static enum tk_status ps_open(struct tk_source **out, const uint8_t *data, size_t size,
 			      const char *path, struct mfile *file)
 {
@@ -662,6 +680,7 @@ static enum tk_status ps_open(struct tk_source **out, const uint8_t *data, size_
 	}
 	arena_init(&src->arena);
 	arena_init(&ps->names);
+	eventheader_classes_init(&ps->eh);
 	src->ops = &ps_source_ops;
 	src->fmt = ps;
 	ps->file = *file;
@@ -695,6 +714,8 @@ static enum tk_status ps_open(struct tk_source **out, const uint8_t *data, size_
 	}
 	if (st >= 0)
 		st = build_model(src, ps, path);
+	if (st >= 0 && ps->has_eh)
+		st = eh_scan(src, ps);
 	/* perf names the idle task before it reads a record */
 	if (st >= 0) {
 		struct ps_task *idle = task_findnew(ps, 0, 0);
@@ -1058,6 +1079,67 @@ static enum tk_status on_record(struct ps_cursor *c, const struct perf_record *r
 	}
 }
 
+/*
+ * The class of a sample of attribute @ai (class @base) whose record is @raw: @base, or, for an
+ * EventHeader event, the typed class of its metadata, made when @create (eh_scan()).
+ */
+static enum tk_status eh_class_of(struct perf_source *ps, size_t ai, struct tk_event_class *base,
+				  const uint8_t *raw, size_t size, int create,
+				  struct tk_event_class **out)
+{
+	const struct ftrace_event *fev = base->fmt;
+	struct eventheader_class_key k;
+	struct eventheader_model_class mc;
+	struct eventheader_enum e;
+	struct tk_event_class *ec, **slot;
+	struct arena *a = &base->sc->source->arena;
+	size_t *attr;
+	enum tk_status st;
+
+	*out = base;
+	if (tracedat_eh_start(&e, fev, raw, size) < 0)
+		return TK_OK;
+	eventheader_class_key(&e, fev, &k);
+	ec = eventheader_classes_find(&ps->eh, &k);
+	if (ec || !create) {
+		*out = ec ? ec : base;
+		return TK_OK;
+	}
+	st = model_class_load(base); /* its common fields */
+	if (st < 0)
+		return st;
+	st = eventheader_model_class(a, &e, &mc);
+	if (st == TK_ERR_UNSUPPORTED) {
+		error_reset(); /* its events keep the tracepoint's class */
+		return eventheader_classes_put(&ps->eh, &k, base);
+	}
+	ec = st < 0 ? NULL : arena_alloc(a, sizeof(*ec));
+	slot = ec ? vec_push(&ps->eh_ecs, sizeof(*slot)) : NULL;
+	attr = slot ? vec_push(&ps->eh_attr, sizeof(*attr)) : NULL;
+	if (!attr)
+		return TK_FAIL(TK_ERR_NOMEM, "Cannot type EventHeader events");
+	*slot = ec;
+	*attr = ai;
+	ec->sc = base->sc;
+	ec->name = mc.name;
+	ec->emf_uri = mc.uri;
+	ec->id = perfdata_n_attrs(ps->pd) + ps->eh_ecs.len - 1;
+	ec->fmt = base->fmt;
+	ec->common = base->common;
+	ec->context = mc.context;
+	ec->payload = mc.payload;
+	*out = ec;
+	return eventheader_classes_put(&ps->eh, &k, ec);
+}
+
+/* The attribute of @ec's samples. */
+static size_t attr_of(const struct perf_source *ps, const struct tk_event_class *ec)
+{
+	size_t n = perfdata_n_attrs(ps->pd);
+
+	return ec->id < n ? (size_t) ec->id : ((const size_t *) ps->eh_attr.data)[ec->id - n];
+}
+
 /* Make sample @r the cursor's event. */
 static enum tk_status sample_event(struct ps_cursor *c, const struct perf_record *r,
 				   struct model_item *out)
@@ -1077,6 +1159,14 @@ static enum tk_status sample_event(struct ps_cursor *c, const struct perf_record
 		return st;
 	c->ev.raw = s.raw;
 	c->ev.raw_size = s.raw ? s.raw_size : 0;
+	if (TK_UNLIKELY(ps->has_eh) && tracedat_eh_offset(c->ev.ec->fmt) != UINT32_MAX) {
+		struct tk_event_class *ec;
+
+		st = eh_class_of(ps, ai, ps->by_attr[ai], c->ev.raw, c->ev.raw_size, 0, &ec);
+		if (st < 0)
+			return st;
+		c->ev.ec = ec;
+	}
 	c->ev.cycles = s.time;
 	c->ev.ns = (int64_t) s.time;
 	c->ev.has_ts = !!(s.sample_type & PERF_SAMPLE_TIME);
@@ -1235,6 +1325,32 @@ static enum tk_status ps_cursor_next(struct model_cursor *mc, struct model_item 
 }
 
 /*
+ * The values of an EventHeader event of a typed class: the record's common fields (its
+ * format's own ones are the header, which the event context holds), then the context and
+ * the payload (eventheader_model_values()). *@context and *@payload: where they start.
+ */
+static enum tk_status eh_values(struct ps_cursor *c, size_t *context, size_t *payload)
+{
+	const struct tk_event_class *ec = c->ev.ec;
+	struct eventheader_enum e;
+	enum tk_status st;
+
+	st = ftrace_model_values(&c->ps->ctx, ec->fmt, c->ev.raw, c->ev.raw_size, &c->vals,
+				 payload);
+	if (st < 0)
+		return st;
+	c->vals.len = *payload; /* the header fields: in the context */
+	*context = c->vals.len;
+	if (tracedat_eh_start(&e, ec->fmt, c->ev.raw, c->ev.raw_size) < 0)
+		return TK_FAIL(TK_ERR_FORMAT, "Cannot decode EventHeader event");
+	st = eventheader_model_values(&e, ec->payload, &c->vals, payload, &c->text);
+	if (st < 0)
+		return TK_FAIL(st, "Cannot decode EventHeader event: offset=%llu",
+			       (unsigned long long) c->where);
+	return TK_OK;
+}
+
+/*
  * The values of the current event: the event context (CPU, pid, tid), then a tracepoint's
  * ftrace fields, common ones and its own (ftrace-model.c), or a sample's ip and period.
  */
@@ -1244,7 +1360,7 @@ static enum tk_status ps_cursor_values(struct model_cursor *mc)
 	const struct tk_event_class *ec = c->ev.ec;
 	struct perf_source *ps = c->ps;
 	struct model_value *vals;
-	size_t payload = 3;
+	size_t payload = 3, context = 0;
 	enum tk_status st = TK_OK;
 
 	c->ev.pending = NULL;
@@ -1259,7 +1375,9 @@ static enum tk_status ps_cursor_values(struct model_cursor *mc)
 	vals[1].v.i = c->ev.pid;
 	vals[2].v.i = c->ev.tid;
 	c->vals.len = 3;
-	if (ec->fmt) {
+	if (ec->fmt && ec->id >= perfdata_n_attrs(ps->pd)) {
+		st = eh_values(c, &context, &payload);
+	} else if (ec->fmt) {
 		st = ftrace_model_values(&ps->ctx, ec->fmt, c->ev.raw, c->ev.raw_size, &c->vals,
 					 &payload);
 	} else if (ec->common) { /* a tracepoint without its format */
@@ -1281,6 +1399,7 @@ static enum tk_status ps_cursor_values(struct model_cursor *mc)
 	vals = c->vals.data;
 	c->ev.scope[MODEL_SCOPE_EVENT_COMMON_CONTEXT] = vals;
 	c->ev.scope[MODEL_SCOPE_PAYLOAD] = vals + payload;
+	c->ev.scope[MODEL_SCOPE_EVENT_CONTEXT] = context ? vals + context : NULL;
 	if (ec->common)
 		c->ev.scope[MODEL_SCOPE_COMMON] = vals + 3;
 	return TK_OK;
@@ -1312,6 +1431,7 @@ static void ps_cursor_destroy(struct model_cursor *mc)
 	vec_fini(&c->runs);
 	vec_fini(&c->missed);
 	vec_fini(&c->vals);
+	vec_fini(&c->text);
 	free(c);
 }
 
@@ -1335,6 +1455,63 @@ static enum tk_status ps_cursor_open(struct tk_stream *stream, struct model_curs
 	perfdata_cursor_init(c->ps->pd, &c->rc);
 	*out = &c->base;
 	return TK_OK;
+}
+
+/*
+ * The typed classes of a file with EventHeader tracepoints: every sample read once, in
+ * stored order, before any cursor reads the file (records of other kinds are not handled:
+ * task names are learnt when the events are read). A damaged record ends the walk; the
+ * cursors report it in its place. The classes are added to the stream class after the
+ * attributes' ones, in the order their first events come.
+ */
+static enum tk_status eh_scan(struct tk_source *src, struct perf_source *ps)
+{
+	struct model_stream_class *sc = src->scs[0];
+	struct model_cursor *mc;
+	struct ps_cursor *c;
+	struct perf_record r;
+	struct perf_sample s;
+	struct tk_event_class *ec;
+	struct zchunk *z;
+	size_t n = perfdata_n_attrs(ps->pd), i;
+	enum tk_status st = ps_cursor_open(src->streams[0], &mc);
+
+	if (st < 0)
+		return st;
+	c = (struct ps_cursor *) mc;
+	while (next_record(c, &r, &z) == TK_OK) {
+		size_t ai;
+
+		if (r.type != PERF_RECORD_SAMPLE)
+			continue;
+		if (perfdata_sample_cached(ps->pd, &r, &s, &c->ids) < 0 || !s.raw) {
+			error_reset(); /* reported where the cursors read it */
+			continue;
+		}
+		ai = (size_t) (s.attr - perfdata_attr(ps->pd, 0));
+		if (tracedat_eh_offset(ps->by_attr[ai]->fmt) == UINT32_MAX)
+			continue;
+		st = eh_class_of(ps, ai, ps->by_attr[ai], s.raw, s.raw_size, 1, &ec);
+		if (st < 0)
+			break;
+	}
+	error_reset();
+	ps_cursor_destroy(mc);
+	if (st < 0 || !ps->eh_ecs.len)
+		return st;
+	{
+		struct tk_event_class **ecs =
+			arena_alloc(&src->arena, (n + ps->eh_ecs.len + 1) * sizeof(*ecs));
+
+		if (!ecs)
+			return TK_FAIL(TK_ERR_NOMEM, "Cannot type EventHeader events");
+		memcpy(ecs, sc->ecs, n * sizeof(*ecs));
+		for (i = 0; i < ps->eh_ecs.len; i++)
+			ecs[n + i] = ((struct tk_event_class **) ps->eh_ecs.data)[i];
+		sc->ecs = ecs;
+		sc->n_ecs = n + ps->eh_ecs.len;
+	}
+	return model_stream_class_index(sc, &src->arena);
 }
 
 /* ---- the model's hooks -------------------------------------------------------------------- */
@@ -1396,7 +1573,16 @@ static const char *text_perf_name(const struct tk_event_class *ec)
 {
 	const struct perf_source *ps = ec->sc->source->fmt;
 
-	return ec->id < perfdata_n_attrs(ps->pd) ? ps->shown[ec->id] : NULL;
+	return ps->shown[attr_of(ps, ec)];
+}
+
+/* A typed EventHeader class shows its tracepoint's name in trace-cmd's layout. */
+static const char *text_tool_name(const struct tk_event_class *ec)
+{
+	const struct perf_source *ps = ec->sc->source->fmt;
+	const struct ftrace_event *fev = ec->fmt;
+
+	return ec->id >= perfdata_n_attrs(ps->pd) && fev ? fev->name : NULL;
 }
 
 static bool text_event(const struct tk_event *ev, const struct tk_event *next, unsigned int flags,
@@ -1457,7 +1643,7 @@ static enum tk_status text_decode_json(const struct tk_event *ev, unsigned int f
 				       struct vec *out)
 {
 	const struct perf_source *ps = ev->stream->source->fmt;
-	const struct perf_attr *at = perfdata_attr(ps->pd, (size_t) ev->ec->id);
+	const struct perf_attr *at = perfdata_attr(ps->pd, attr_of(ps, ev->ec));
 	unsigned int jf = eventheader_json_flags(flags);
 	struct eventheader_sample meta;
 	enum tk_status st;
@@ -1476,6 +1662,7 @@ static const struct model_text_ops ps_text_ops = {
 	.decode_json = text_decode_json,
 	.tool = MODEL_TEXT_TOOL_PERF_SCRIPT,
 	.perf_name = text_perf_name,
+	.tool_name = text_tool_name,
 	.prologue = text_prologue,
 	.time_in_ns = text_time_in_ns,
 	.task = text_task,

@@ -9,9 +9,8 @@
 #include "../common/error.h"
 #include "tracedat-eh.h"
 
-/* Start @e on the EventHeader event of @rec; 0, or -1 when there is none (no cause kept). */
-static int eh_start(struct eventheader_enum *e, const struct ftrace_event *fev, const uint8_t *rec,
-		    size_t size)
+int tracedat_eh_start(struct eventheader_enum *e, const struct ftrace_event *fev,
+		      const uint8_t *rec, size_t size)
 {
 	uint32_t off = tracedat_eh_offset(fev);
 
@@ -30,7 +29,7 @@ void tracedat_eh_text_slow(const struct ftrace_event *fev, const uint8_t *rec, s
 {
 	struct eventheader_enum e;
 
-	if (eh_start(&e, fev, rec, size) < 0)
+	if (tracedat_eh_start(&e, fev, rec, size) < 0)
 		return;
 	scratch->len = 0;
 	if (eventheader_text_fields(scratch, &e) < 0) {
@@ -53,7 +52,7 @@ enum tk_status tracedat_eh_json(const struct ftrace_ctx *ctx, const struct ftrac
 	enum tk_status st;
 	uint32_t i;
 
-	if (eh_start(&e, fev, rec, size) == 0)
+	if (tracedat_eh_start(&e, fev, rec, size) == 0)
 		return eventheader_json_sample_event(out, &e, meta, json_flags,
 						     EVENTHEADER_META_DEFAULT);
 	/* "n": the given name split at its colon, else the format's system and name */

@@ -28,6 +28,14 @@ static inline uint32_t tracedat_eh_offset(const struct ftrace_event *fev)
 }
 
 /*
+ * Start @e on the EventHeader event of record @rec (@size bytes) of @fev: 0, or -1 when
+ * there is none (@fev is no EventHeader tracepoint, or the record is not an EventHeader
+ * event; no cause is kept).
+ */
+int tracedat_eh_start(struct eventheader_enum *e, const struct ftrace_event *fev,
+		      const uint8_t *rec, size_t size);
+
+/*
  * For a line in trace-cmd's layout, after the text @fev's print fmt gave record @rec (@size
  * bytes): its decoded fields as " name=value" pairs (eventheader_text_fields()), or
  * " [EVENTHEADER DAMAGED]" when the event does not decode; nothing when @fev is not an

@@ -6,7 +6,8 @@
 #  - source folders include only their own folder or folders to their left:
 #    common <- model <- ctf | ftrace <- tracedat <- output <- pipeline <- tools (format folders
 #    never include each other, except tracedat -> ftrace and perf -> ftrace, tracedat (perf.data
-#    carries ftrace metadata as a trace.dat file does; and eventheader); eventheader includes
+#    carries ftrace metadata as a trace.dat file does; and eventheader), tracedat -> eventheader
+#    and ctf -> eventheader (typed EventHeader classes written again); eventheader includes
 #    common and model only; output includes no format folder:
 #    what a format's own tool prints comes from its reader through the model's text hooks;
 #    pipeline, the entry points that span formats and sinks, such as tk_convert(), sits above
@@ -41,7 +42,8 @@ allowed() {
 	case $1 in
 	common) echo "" ;;
 	model) echo "common" ;;
-	ctf | ftrace) echo "common model" ;;
+	ctf) echo "common model eventheader" ;;
+	ftrace) echo "common model" ;;
 	eventheader) echo "common model" ;;
 	perf) echo "common model ftrace tracedat eventheader" ;;
 	tracedat) echo "common model ftrace eventheader" ;;
