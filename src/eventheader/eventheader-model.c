@@ -15,8 +15,10 @@
  *                          read in network order; value32/64 with the float format: floats
  *   value128               16 bytes (an array of 8-bit integers shown in hex)
  *   zero-terminated text   a string; 16- and 32-bit characters converted to UTF-8
- *   counted text           8-bit characters shown as text (they may hold NULs), other
- *                          widths converted to UTF-8 the same way
+ *   counted text           8-bit characters shown as text (they may hold NULs, which CTF
+ *                          text does not keep), or their bytes with a format that is not
+ *                          text (a number, an address: the reference formats them so);
+ *                          other widths converted to UTF-8 as zero-terminated text is
  *   binary                 a sequence of bytes shown in hex (as text with a text format)
  *   struct                 a structure; constant arrays: arrays; variable ones: sequences
  * The header (flags, version, id, tag, opcode, level), the keyword of the tracepoint's
@@ -229,6 +231,9 @@ static struct model_fc *scalar_fc(struct arena *a, uint8_t enc, uint8_t fmt,
 			fc->encoding = MODEL_ENCODING_UTF8;
 		return fc;
 	case EVENTHEADER_ENC_STRING16_CHAR8:
+		/* 8-bit text shown as a number, an address, ...: its bytes */
+		return bytes_fc(a, MODEL_FC_SEQUENCE, 0,
+				fmt == EVENTHEADER_FMT_DEFAULT || text_format(fmt));
 	case EVENTHEADER_ENC_STRING16_CHAR16:
 	case EVENTHEADER_ENC_STRING16_CHAR32:
 		return bytes_fc(a, MODEL_FC_SEQUENCE, 0, 1);

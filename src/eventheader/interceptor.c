@@ -2,8 +2,11 @@
 /*
  * EventHeader interceptor files as sources (interceptor.h). Opening walks the records once:
  * their sizes and names are checked and each distinct tracepoint name becomes a class (sorted
- * by name, IDs in that order). A damaged record ends the walk there: the records before it
- * are read, then the cursor reports it, naming the record and its offset.
+ * by name, IDs in that order), whose payload is the event's bytes. A damaged record ends the
+ * walk there: the records before it are read, then the cursor reports it, naming the record
+ * and its offset. A second walk gives the EventHeader events their typed classes
+ * (eventheader-model.c: one per distinct tracepoint and metadata, after the names' classes,
+ * in the order they are met); an event that is not one keeps its tracepoint's class.
  */
 #include <stdlib.h>
 #include <string.h>
@@ -29,6 +32,9 @@ struct ic_source {
 	size_t n_records;
 	struct ic_name *names; /* the classes' names, sorted; class i is names[i] */
 	size_t n_names;
+	/* typed classes (eventheader-model.c): n_names + i is typed[i], by its key */
+	struct eventheader_classes eh;
+	struct vec typed; /* struct tk_event_class * */
 };
 
 struct ic_cursor {
@@ -39,6 +45,7 @@ struct ic_cursor {
 	size_t where;	    /* offset of the current one */
 	struct tk_event ev;
 	struct vec vals;
+	struct vec text; /* converted text of a typed event's values */
 };
 
 static const struct model_source_ops ic_source_ops;
@@ -145,6 +152,8 @@ static void ic_source_destroy(struct tk_source *src)
 	is = src->fmt;
 	if (is) {
 		free(is->names);
+		eventheader_classes_fini(&is->eh);
+		vec_fini(&is->typed);
 		mfile_close(&is->file);
 		free(is);
 	}
@@ -201,6 +210,90 @@ nomem:
 	return TK_FAIL(TK_ERR_NOMEM, "Cannot open interceptor file: path=%s", path);
 }
 
+/* The name of the tracepoint of @ec's events: its own, or a typed class's tracepoint's. */
+static const struct ic_name *tp_of(const struct ic_source *is, const struct tk_event_class *ec)
+{
+	return &is->names[ec->id < is->n_names ? ec->id : (size_t) (uintptr_t) ec->fmt];
+}
+
+/*
+ * The class of the event at @raw (@size bytes) of tracepoint class @base: @base, or the typed
+ * class of its metadata (made when @create). Events that are not EventHeader events, or whose
+ * metadata gives no class, keep @base.
+ */
+static enum tk_status typed_class(struct tk_source *src, struct ic_source *is,
+				  struct tk_event_class *base, const uint8_t *raw, size_t size,
+				  int create, struct tk_event_class **out)
+{
+	const struct ic_name *nm = &is->names[base->id];
+	struct eventheader_class_key k;
+	struct eventheader_model_class mc;
+	struct eventheader_enum e;
+	struct tk_event_class *ec, **slot;
+	enum tk_status st;
+
+	*out = base;
+	if (eventheader_start(&e, nm->s, nm->len, raw, size, EVENTHEADER_MOVE_NEXT_LIMIT) < 0) {
+		error_reset(); /* reported when its JSON is asked for */
+		return TK_OK;
+	}
+	eventheader_class_key(&e, base, &k);
+	ec = eventheader_classes_find(&is->eh, &k);
+	if (ec || !create) {
+		*out = ec ? ec : base;
+		return TK_OK;
+	}
+	st = eventheader_model_class(&src->arena, &e, &mc);
+	if (st == TK_ERR_UNSUPPORTED) {
+		error_reset();
+		return eventheader_classes_put(&is->eh, &k, base);
+	}
+	ec = st < 0 ? NULL : arena_alloc(&src->arena, sizeof(*ec));
+	slot = ec ? vec_push(&is->typed, sizeof(*slot)) : NULL;
+	if (!slot)
+		return TK_FAIL(TK_ERR_NOMEM, "Cannot type EventHeader events");
+	*slot = ec;
+	ec->sc = base->sc;
+	ec->name = mc.name;
+	ec->emf_uri = mc.uri;
+	ec->id = is->n_names + is->typed.len - 1;
+	ec->fmt = (void *) (uintptr_t) base->id; /* its tracepoint (tp_of()) */
+	ec->context = mc.context;
+	ec->payload = mc.payload;
+	*out = ec;
+	return eventheader_classes_put(&is->eh, &k, ec);
+}
+
+/* Every record's typed class, made before any cursor reads (see the file comment). */
+static enum tk_status type_records(struct tk_source *src, struct ic_source *is)
+{
+	struct model_stream_class *sc = src->scs[0];
+	size_t pos = 0, next = 0, len = 0, i, n = sc->n_ecs;
+	struct tk_event_class *ec, **ecs;
+	enum tk_status st;
+
+	while (pos < is->good_end) {
+		(void) record_check(is->data, is->size, pos, &next, &len);
+		st = typed_class(src, is,
+				 sc->ecs[class_of(is, (const char *) is->data + pos + 4, len)],
+				 is->data + pos + 4 + len + 1, next - pos - 4 - len - 1, 1, &ec);
+		if (st < 0)
+			return st;
+		pos = next;
+	}
+	if (!is->typed.len)
+		return TK_OK;
+	ecs = arena_alloc(&src->arena, (n + is->typed.len + 1) * sizeof(*ecs));
+	if (!ecs)
+		return TK_FAIL(TK_ERR_NOMEM, "Cannot type EventHeader events");
+	memcpy(ecs, sc->ecs, n * sizeof(*ecs));
+	for (i = 0; i < is->typed.len; i++)
+		ecs[n + i] = ((struct tk_event_class **) is->typed.data)[i];
+	sc->ecs = ecs;
+	sc->n_ecs = n + is->typed.len;
+	return model_stream_class_index(sc, &src->arena);
+}
+
 static enum tk_status ic_open(struct tk_source **out, const uint8_t *data, size_t size,
 			      const char *path, struct mfile *file)
 {
@@ -220,9 +313,12 @@ static enum tk_status ic_open(struct tk_source **out, const uint8_t *data, size_
 	is->file = *file;
 	is->data = data;
 	is->size = size;
+	eventheader_classes_init(&is->eh);
 	st = scan(is);
 	if (st >= 0)
 		st = build_model(src, is, path);
+	if (st >= 0)
+		st = type_records(src, is);
 	if (st < 0) {
 		ic_source_destroy(src);
 		return TK_FAIL(st, "Cannot open interceptor file: path=%s", path);
@@ -277,9 +373,17 @@ static enum tk_status ic_cursor_next(struct model_cursor *mc, struct model_item 
 	}
 	(void) record_check(is->data, is->size, c->pos, &next, &len); /* good: checked */
 	c->where = c->pos;
-	c->ev.ec = c->stream->sc->ecs[class_of(is, (const char *) is->data + c->pos + 4, len)];
 	c->ev.raw = is->data + c->pos + 4 + len + 1;
 	c->ev.raw_size = (uint32_t) (next - c->pos - 4 - len - 1);
+	{
+		struct tk_event_class *ec;
+
+		(void) typed_class(
+			c->stream->source, (struct ic_source *) is,
+			c->stream->sc->ecs[class_of(is, (const char *) is->data + c->pos + 4, len)],
+			c->ev.raw, c->ev.raw_size, 0, &ec);
+		c->ev.ec = ec;
+	}
 	c->ev.pending = &c->base;
 	c->pos = next;
 	c->record++;
@@ -291,7 +395,7 @@ static enum tk_status ic_cursor_next(struct model_cursor *mc, struct model_item 
 	return TK_OK;
 }
 
-/* The payload: the event's bytes, as a sequence. */
+/* The payload: the event's bytes, as a sequence; a typed class's context and fields. */
 static enum tk_status ic_cursor_values(struct model_cursor *mc)
 {
 	struct ic_cursor *c = (struct ic_cursor *) mc;
@@ -300,7 +404,26 @@ static enum tk_status ic_cursor_values(struct model_cursor *mc)
 
 	c->ev.pending = NULL;
 	c->ev.scope[MODEL_SCOPE_PAYLOAD] = NULL;
+	c->ev.scope[MODEL_SCOPE_EVENT_CONTEXT] = NULL;
 	c->vals.len = 0;
+	if (c->ev.ec->context) {
+		const struct ic_name *nm = tp_of(c->is, c->ev.ec);
+		struct eventheader_enum e;
+		size_t at;
+		enum tk_status st = eventheader_start(&e, nm->s, nm->len, c->ev.raw, c->ev.raw_size,
+						      EVENTHEADER_MOVE_NEXT_LIMIT);
+
+		if (st >= 0)
+			st = eventheader_model_values(&e, c->ev.ec->payload, &c->vals, &at,
+						      &c->text);
+		if (st < 0)
+			return TK_FAIL(st,
+				       "Cannot decode EventHeader event: record=%zu, offset=%zu",
+				       c->record - 1, c->where);
+		c->ev.scope[MODEL_SCOPE_EVENT_CONTEXT] = c->vals.data;
+		c->ev.scope[MODEL_SCOPE_PAYLOAD] = (struct model_value *) c->vals.data + at;
+		return TK_OK;
+	}
 	if (vec_reserve(&c->vals, sizeof(*v), (size_t) n + 1))
 		return TK_FAIL(TK_ERR_NOMEM, "Cannot decode event");
 	v = c->vals.data;
@@ -327,6 +450,7 @@ static void ic_cursor_destroy(struct model_cursor *mc)
 	struct ic_cursor *c = (struct ic_cursor *) mc;
 
 	vec_fini(&c->vals);
+	vec_fini(&c->text);
 	free(c);
 }
 
@@ -357,19 +481,20 @@ static enum tk_status ic_cursor_open(struct tk_stream *stream, struct model_curs
 static enum tk_status ic_decode_json(const struct tk_event *ev, unsigned int flags, struct vec *out)
 {
 	unsigned int jf = eventheader_json_flags(flags);
+	const struct ic_source *is = ev->stream->source->fmt;
+	const struct ic_name *nm = tp_of(is, ev->ec);
 	struct eventheader_enum e;
-	enum tk_status st = eventheader_start(&e, ev->ec->name, strlen(ev->ec->name), ev->raw,
-					      ev->raw_size, EVENTHEADER_MOVE_NEXT_LIMIT);
+	enum tk_status st = eventheader_start(&e, nm->s, nm->len, ev->raw, ev->raw_size,
+					      EVENTHEADER_MOVE_NEXT_LIMIT);
 
 	if (st >= 0)
 		st = eventheader_json_event(out, &e, jf, EVENTHEADER_META_DEFAULT);
 	if (st < 0) {
-		const struct ic_source *is = ev->stream->source->fmt;
 		size_t at = (size_t) (ev->raw - is->data);
 
 		return TK_FAIL(st == TK_ERR_NOMEM ? st : TK_ERR_FORMAT,
-			       "Cannot decode EventHeader event: offset=%zu, tracepoint=%s", at,
-			       ev->ec->name);
+			       "Cannot decode EventHeader event: offset=%zu, tracepoint=%.*s", at,
+			       (int) nm->len, nm->s);
 	}
 	return TK_OK;
 }

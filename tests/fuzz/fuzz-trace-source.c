@@ -5,7 +5,8 @@
  * COMM and FORK records, losses, a tracepoint's fields from the tracing data) and the
  * EventHeader interceptor source (src/eventheader/interceptor.c). The first byte chooses:
  * bit 0 the interceptor reader rather than perf.data's, bit 1 records in stored order; the
- * rest is the file. Every event is read, its values decoded, its task and its perf-decode
+ * rest is the file. Every event is read, its values decoded (a typed EventHeader class's event
+ * written again from them), its task and its perf-decode
  * JSON (both layouts) asked for, and the trace-cmd text written, so a pointer past the input
  * shows under ASan. It must never crash, hang or leak; the walk is capped.
  *
@@ -19,6 +20,7 @@
 #include "common/error.h"
 #include "common/vec.h"
 #include "common/writer.h"
+#include "eventheader/eventheader.h"
 #include "eventheader/interceptor.h"
 #include "model/model.h"
 #include "perf/source.h"
@@ -32,7 +34,7 @@ int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
 	struct tk_source *src = NULL;
 	struct model_cursor *c = NULL;
 	struct model_item it;
-	struct vec json = VEC_INIT;
+	struct vec json = VEC_INIT, scratch = VEC_INIT;
 	struct writer w;
 	enum tk_status st;
 	unsigned int mode;
@@ -65,8 +67,15 @@ int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
 
 			if (it.kind != MODEL_ITEM_EVENT)
 				continue;
-			if (model_event_values(ev) < 0)
+			if (model_event_values(ev) < 0) {
 				error_reset();
+			} else if (ev->ec->emf_uri) {
+				/* a typed EventHeader class: the event written again */
+				json.len = 0;
+				if (eventheader_model_json(ev, NULL, 0, &scratch, &json) < 0)
+					error_reset();
+				sink += json.len;
+			}
 			if (src->ops->task) {
 				src->ops->task(ev, &pid, &comm);
 				sink += (uint64_t) pid + (uint8_t) comm[0];
@@ -93,6 +102,7 @@ int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
 	}
 	writer_fini(&w);
 	vec_fini(&json);
+	vec_fini(&scratch);
 	src->ops->destroy(src);
 	return 0;
 }
