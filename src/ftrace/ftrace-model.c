@@ -228,7 +228,8 @@ static enum tk_status fields_values(const struct ftrace_ctx *ctx, const struct f
 			if (room(vals, nv, 1))
 				goto nomem;
 			v = (struct model_value *) vals->data + nv++;
-			v->v.s = (const char *) rec + off;
+			/* a sample without its record (perf.data) has no bytes at all */
+			v->v.s = len ? (const char *) rec + off : "";
 			v->n = len ? strnlen((const char *) rec + off, len) : 0;
 			continue;
 		}
