@@ -1497,6 +1497,7 @@ static enum tk_status eh_scan(struct tk_source *src, struct perf_source *ps)
 	}
 	error_reset();
 	ps_cursor_destroy(mc);
+	ps->file.released = 0; /* the cursors release the pages they read again */
 	if (st < 0 || !ps->eh_ecs.len)
 		return st;
 	{
