@@ -162,8 +162,10 @@ enum tk_status tracedat_sink_raw_metadata(struct dat_conv *c)
 	enum tk_status st;
 	size_t i, k;
 
-	st = tracedat_writer_set_header_page(w, in->header_page.data, in->header_page.len);
-	if (st >= 0)
+	st = TK_OK; /* a part the metadata lacks is written empty, as trace-cmd writes it */
+	if (in->header_page.len)
+		st = tracedat_writer_set_header_page(w, in->header_page.data, in->header_page.len);
+	if (st >= 0 && in->header_event.len)
 		st = tracedat_writer_set_header_event(w, in->header_event.data,
 						      in->header_event.len);
 	for (i = 0; st >= 0 && i < in->n_ftrace_formats; i++)
