@@ -323,6 +323,7 @@ struct model_raw_value {
 
 struct writer;
 struct vec;
+struct tracedat_info; /* src/tracedat/tracedat.h: ftrace metadata laid out as trace.dat's */
 
 /* Flags of model_text_ops.wants_next() and .event(). */
 enum model_text_flag {
@@ -466,6 +467,15 @@ struct model_source_ops {
 	 * model's lock of class loads, which then clears pending.
 	 */
 	enum tk_status (*class_load)(struct tk_event_class *ec);
+	/*
+	 * The ftrace metadata describing the raw records of the source's events (tk_event.raw:
+	 * whole ftrace records, common fields first, common_type one of these formats' IDs),
+	 * laid out as a trace.dat file's (perf.data: its tracing data), borrowed from the
+	 * source; NULL when its records are not such (a NULL hook: the same). trace.dat sources
+	 * leave it NULL: src/tracedat reads them its own way. The trace.dat sink
+	 * copies such records and these formats unchanged (src/tracedat/tracedat-sink.c).
+	 */
+	const struct tracedat_info *(*ftrace_metadata)(const struct tk_source *src);
 };
 
 /* The comm of a task the source has no name for, as trace-cmd prints it. */

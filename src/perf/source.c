@@ -1659,6 +1659,14 @@ static enum tk_status text_decode_json(const struct tk_event *ev, unsigned int f
 	return st;
 }
 
+/* model_source_ops.ftrace_metadata: a tracepoint sample's raw data is the ftrace record */
+static const struct tracedat_info *ps_ftrace_metadata(const struct tk_source *src)
+{
+	const struct perf_source *ps = src->fmt;
+
+	return ps->td ? &ps->td->info : NULL;
+}
+
 static const struct model_text_ops ps_text_ops = {
 	.decode_json = text_decode_json,
 	.tool = MODEL_TEXT_TOOL_PERF_SCRIPT,
@@ -1679,4 +1687,5 @@ static const struct model_source_ops ps_source_ops = {
 	.raw_value = ps_raw_value,
 	.text = &ps_text_ops,
 	.class_load = ps_class_load,
+	.ftrace_metadata = ps_ftrace_metadata,
 };

@@ -4,7 +4,7 @@
  * by page unless the generic path is asked for):
  * events as ftrace records in ring-buffer pages, a file trace-cmd report reads.
  *
- * Two cases:
+ * Three cases:
  *   - A CTF trace tracekit converted from a trace.dat file carries that file's ftrace
  *     metadata in its environment (tracedat-env.c). The file is made again: the same
  *     header_page, formats, printk formats, command lines, kallsyms, options, buffers and
@@ -34,7 +34,12 @@
  *     and printk formats of every trace.dat input are written (each text once), so that
  *     trace-cmd report prints the merged file's events as it prints the inputs'.
  *
- * Both: an event goes to its CPU (tk_event.cpu where the stream class has CPUs, else its
+ *   - A lone source whose events are whole ftrace records under metadata of its own
+ *     (model_source_ops.ftrace_metadata; perf.data's tracepoint samples): the records and
+ *     formats are copied as they are (tracedat-sink-raw.c), its events' tasks named as the
+ *     source names them.
+ *
+ * All: an event goes to its CPU (tk_event.cpu where the stream class has CPUs, else its
  * packet context's cpu_id, else 0) in the
  * buffer of its stream class (env case), of its trace.dat instance's name, or the top one; its time is the model's
  * nanoseconds less the offset of the earliest clock, which a DATE option (absolute clocks,
@@ -59,11 +64,11 @@
 #include "../model/sink.h"
 #include "source.h"
 #include "tracedat-env.h"
+#include "tracedat-sink-priv.h"
 #include "tracedat-sink-record.h"
 #include "tracedat-write.h"
 
 #define SYNTH_PAGE_SIZE 4096
-#define SYNTH_PAGE_MAX	(1u << 26) /* the largest sub-buffer trace.dat readers take */
 
 /*
  * The kernel's header_page for a 64-bit ring buffer of @page_size bytes (reference section 5):
@@ -88,51 +93,6 @@ static const char synth_header_event[] = "# compressed entry header\n"
 					 "\ttime_stamp : type == 31\n"
 					 "\tdata max type_len  == 28\n";
 
-/* One CPU of one output buffer: its pages go to a temporary file. */
-struct spool {
-	struct dat_conv *c;
-	int fd;
-	struct ftrace_page_writer pw;
-	uint64_t last_ts;
-	uint64_t bytes;
-};
-
-struct out_buffer {
-	const char *name;  /* "" for the top buffer */
-	const char *clock; /* its clock name, or NULL: the trace clock */
-	struct spool **cpus;
-	size_t n_cpus;
-};
-
-/* What is known of one input stream. */
-struct in_stream {
-	int known;
-	size_t buffer;
-	int cpu_member;	      /* in the packet context, or -1 */
-	int64_t last_pid;     /* synthesized case: the pid whose name was noted last, or -1 */
-	int64_t missed;	      /* events lost before dropped events (tk_event.missed) */
-	const char *env_comm; /* its source's procname environment entry, or NULL */
-	/*
-	 * Losses the iterator reported (struct tk_notice) since the stream's last event
-	 * written: the events lost, counted (-1: an unknown number), and whether packets
-	 * were lost.
-	 */
-	int64_t lost_events;
-	uint8_t lost_packets;
-};
-
-/* What is known of one input event class. */
-struct in_class {
-	struct convert_record_plan *plan;
-	uint32_t id;	  /* the format the plan writes (env: the event's common_type) */
-	int type_member;  /* env: common_type in the stream event context, or -1 */
-	int type_scope;	  /* env: the scope (enum model_scope) type_member is in */
-	int has_type_val; /* env: the class had an event (id is that event's common_type) */
-	int raw;	  /* env: records of no known format, copied as their bytes */
-	/* synthesized: the context members of the task's pid and name (scope 0 or 1, index) */
-	int pid_k, pid_m, comm_k, comm_m;
-};
-
 /* A task name for the saved command lines (synthesized case). */
 struct comm {
 	int64_t pid;
@@ -151,33 +111,6 @@ struct synth_format {
 	/* a trace.dat source's own format, renumbered (own_plan()); NULL when made up */
 	char *text;
 	const struct ftrace_event *fev; /* parsed from @text */
-};
-
-struct dat_conv {
-	struct tk_trace *t;
-	struct sink_ctx *f;
-	const char *output;
-	struct convert_env env;
-	struct ftrace_ctx ctx; /* the output's formats and page layout */
-	enum tk_byte_order bo;
-	uint32_t page_size;
-	struct tracedat_writer *w;
-	struct out_buffer *buffers;
-	size_t n_buffers;
-	struct in_stream *streams;
-	struct in_class *classes;
-	struct vec formats; /* struct synth_format, in id order (synthesized case) */
-	struct convert_record rec;
-	struct vec comms;      /* struct comm, synthesized case */
-	char header_page[256]; /* synthesized case */
-	size_t header_page_len;
-	uint32_t rec_fits; /* the largest record a page holds */
-	uint64_t measure;  /* synthesized case: 0, or the largest record met (nothing written) */
-	int64_t origin;	   /* ns of raw time 0 */
-	struct arena own_env_arena; /* a trace.dat source's environment (own_env) */
-	struct vec own_env;	    /* struct model_env: what its reader keeps (export_env) */
-	int absolute;
-	uint32_t cpus; /* highest CPU + 1 */
 };
 
 /* ---- spools ------------------------------------------------------------------------------- */
@@ -378,7 +311,7 @@ static enum tk_status stream_init(struct dat_conv *c, const struct tk_stream *s,
  * The CPU of @ev: the one it carries when its stream class says so (a perf.data stream holds
  * every CPU's samples), else its packet context's cpu_id, 0 without one.
  */
-static uint32_t packet_cpu(const struct tk_event *ev, const struct in_stream *is)
+uint32_t tracedat_sink_cpu(const struct tk_event *ev, const struct in_stream *is)
 {
 	const struct model_fc *pc = ev->stream->sc->packet_context;
 	const struct model_value *v = ev->scope[MODEL_SCOPE_PACKET_CONTEXT];
@@ -395,7 +328,7 @@ static uint32_t packet_cpu(const struct tk_event *ev, const struct in_stream *is
  * the convention of tk_event.missed, and none left: the count of discarded events when one
  * came; else -1 when an unknown number of events or any packet was lost.
  */
-static int64_t take_losses(struct in_stream *is)
+int64_t tracedat_sink_take_losses(struct in_stream *is)
 {
 	int64_t n = is->lost_events;
 
@@ -445,9 +378,6 @@ static void comm_members(const struct tk_event_class *ec, struct in_class *cl)
 	}
 }
 
-static enum tk_status keep_comm(struct dat_conv *c, int64_t pid, const char *name, size_t len,
-				int copy);
-
 /*
  * Synthesized case: note the name of @ev's task (its procname context, else its trace's
  * procname) for the saved command lines, when its stream's task changed. The last name a
@@ -484,15 +414,15 @@ static enum tk_status note_comm(struct dat_conv *c, const struct tk_event *ev, s
 	if (!len || memchr(name, '\n', len))
 		return TK_OK;
 	is->last_pid = pid;
-	return keep_comm(c, pid, name, len, cl->comm_k >= 0);
+	return tracedat_sink_keep_comm(c, pid, name, len, cl->comm_k >= 0);
 }
 
 /*
  * The name @name (@len bytes) of task @pid for the saved command lines; @copy: a copy is
  * kept, else @name lives as long as the conversion.
  */
-static enum tk_status keep_comm(struct dat_conv *c, int64_t pid, const char *name, size_t len,
-				int copy)
+enum tk_status tracedat_sink_keep_comm(struct dat_conv *c, int64_t pid, const char *name,
+				       size_t len, int copy)
 {
 	struct comm *e;
 	size_t i;
@@ -535,7 +465,7 @@ static int comm_cmp(const void *a, const void *b)
 }
 
 /* Synthesized case: the saved command lines, "PID NAME" lines in pid order. */
-static enum tk_status put_comms(struct dat_conv *c)
+enum tk_status tracedat_sink_put_comms(struct dat_conv *c)
 {
 	struct vec text = VEC_INIT;
 	enum tk_status st = TK_OK;
@@ -819,55 +749,16 @@ static enum tk_status env_plan(struct dat_conv *c, const struct tk_event *ev, st
 
 /* ---- events ------------------------------------------------------------------------------- */
 
-static enum tk_status put_event(struct dat_conv *c, const struct tk_event *ev)
+/* @size bytes of record at @data for @ev, at its time on CPU @cpu of output buffer @b. */
+enum tk_status tracedat_sink_put_record(struct dat_conv *c, const struct tk_event *ev, size_t b,
+					uint32_t cpu, const void *data, uint32_t size,
+					int64_t missed)
 {
-	struct in_stream *is = &c->streams[ev->stream->index];
-	struct in_class *cl = &c->classes[ev->ec->index];
 	struct spool *s = NULL;
-	uint32_t cpu;
-	int64_t missed, ns;
+	enum tk_status st = get_spool(c, b, cpu, &s);
+	int64_t ns;
 	uint64_t ts;
-	enum tk_status st;
 
-	st = model_event_values(ev);
-	if (st >= 0 && !is->known)
-		st = stream_init(c, ev->stream, is);
-	if (st >= 0 && c->env.present)
-		st = env_plan(c, ev, cl);
-	else if (st >= 0 && !cl->plan)
-		st = synth_plan(c, ev->ec, cl);
-	if (st < 0)
-		return st;
-	cpu = packet_cpu(ev, is);
-	/* events lost just before: notices (CTF packets), a trace.dat source's pages */
-	missed = model_missed_add(take_losses(is), model_missed_add(is->missed, ev->missed));
-	is->missed = 0;
-	if (!c->env.present && cl->pid_k >= 0 && (cl->comm_k >= 0 || is->env_comm)) {
-		st = note_comm(c, ev, is, cl);
-		if (st < 0)
-			return st;
-	} else if (!c->env.present && ev->stream->source->ops->task) {
-		/* a trace.dat source: common_pid and the file's saved command lines */
-		const char *comm;
-		int64_t pid;
-
-		ev->stream->source->ops->task(ev, &pid, &comm);
-		if (pid != is->last_pid && pid >= 0 && strcmp(comm, MODEL_TASK_UNKNOWN)) {
-			is->last_pid = pid;
-			st = keep_comm(c, pid, comm, strlen(comm), 0);
-			if (st < 0)
-				return st;
-		}
-	}
-	st = convert_record_build(cl->plan, ev, &c->rec);
-	if (st >= 0 && (c->measure || c->rec.size > c->rec_fits)) {
-		/* larger pages are needed: measure the rest, then write again (synthesized case) */
-		if (c->rec.size > c->measure)
-			c->measure = c->rec.size;
-		return TK_OK;
-	}
-	if (st >= 0)
-		st = get_spool(c, is->buffer, cpu, &s);
 	if (st < 0)
 		return st;
 	ns = ev->has_ts ? ev->ns : c->origin;
@@ -875,7 +766,73 @@ static enum tk_status put_event(struct dat_conv *c, const struct tk_event *ev)
 	if (ts < s->last_ts) /* cannot happen with ordered input; pages cannot go back */
 		ts = s->last_ts;
 	s->last_ts = ts;
-	return ftrace_page_writer_add(&s->pw, ts, c->rec.data, (uint32_t) c->rec.size, missed);
+	return ftrace_page_writer_add(&s->pw, ts, data, size, missed);
+}
+
+/*
+ * The task of @ev as its source names it outside the event's values (trace.dat: common_pid
+ * and the file's saved command lines; perf.data: the sample's tid and perf's name for it at
+ * that sample), for the saved command lines: noted when the stream's task or its name
+ * changed, the last name of a pid winning, as in the kernel's table.
+ */
+static enum tk_status note_source_task(struct dat_conv *c, const struct tk_event *ev,
+				       struct in_stream *is)
+{
+	const char *comm;
+	int64_t pid;
+
+	if (!ev->stream->source->ops->task)
+		return TK_OK;
+	ev->stream->source->ops->task(ev, &pid, &comm);
+	if ((pid == is->last_pid && comm == is->last_comm) || pid < 0 ||
+	    !strcmp(comm, MODEL_TASK_UNKNOWN))
+		return TK_OK;
+	is->last_pid = pid;
+	is->last_comm = comm;
+	return tracedat_sink_keep_comm(c, pid, comm, strlen(comm), 0);
+}
+
+static enum tk_status put_event(struct dat_conv *c, const struct tk_event *ev)
+{
+	struct in_stream *is = &c->streams[ev->stream->index];
+	struct in_class *cl = &c->classes[ev->ec->index];
+	uint32_t cpu;
+	int64_t missed;
+	enum tk_status st = TK_OK;
+
+	if (!is->known)
+		st = stream_init(c, ev->stream, is);
+	if (st >= 0 && c->raw)
+		return tracedat_sink_raw_event(c, ev, is);
+	if (st >= 0)
+		st = model_event_values(ev);
+	if (st >= 0 && c->env.present)
+		st = env_plan(c, ev, cl);
+	else if (st >= 0 && !cl->plan)
+		st = synth_plan(c, ev->ec, cl);
+	if (st < 0)
+		return st;
+	cpu = tracedat_sink_cpu(ev, is);
+	/* events lost just before: notices (CTF packets), a trace.dat source's pages */
+	missed = model_missed_add(tracedat_sink_take_losses(is),
+				  model_missed_add(is->missed, ev->missed));
+	is->missed = 0;
+	if (!c->env.present && cl->pid_k >= 0 && (cl->comm_k >= 0 || is->env_comm))
+		st = note_comm(c, ev, is, cl);
+	else if (!c->env.present)
+		st = note_source_task(c, ev, is);
+	if (st >= 0)
+		st = convert_record_build(cl->plan, ev, &c->rec);
+	if (st >= 0 && (c->measure || c->rec.size > c->rec_fits)) {
+		/* larger pages are needed: measure the rest, then write again (synthesized case) */
+		if (c->rec.size > c->measure)
+			c->measure = c->rec.size;
+		return TK_OK;
+	}
+	if (st < 0)
+		return st;
+	return tracedat_sink_put_record(c, ev, is->buffer, cpu, c->rec.data, (uint32_t) c->rec.size,
+					missed);
 }
 
 /* ---- the output file ---------------------------------------------------------------------- */
@@ -974,13 +931,13 @@ static enum tk_status open_output(struct dat_conv *c)
 	if (st < 0)
 		return st;
 	wo.bo = c->bo;
-	wo.long_size = c->env.present ? c->env.long_size : 8;
+	wo.long_size = c->env.present ? c->env.long_size : c->raw ? c->ctx.long_size : 8;
 	wo.page_size = c->page_size;
 	return tracedat_writer_open(&c->w, c->output, &wo);
 }
 
 /* The trace clock of the synthesized file: the CTF clock's name when trace-cmd knows it. */
-static const char *synth_clock(const struct dat_conv *c)
+const char *tracedat_sink_clock(const struct dat_conv *c)
 {
 	static const struct {
 		const char *ctf, *ftrace;
@@ -1087,7 +1044,7 @@ static enum tk_status put_synth_metadata(struct dat_conv *c)
 			st = tracedat_writer_add_event_format(w, sf->system, ftext.data, ftext.len);
 		vec_fini(&ftext);
 	}
-	snprintf(text, sizeof(text), "[%s]", synth_clock(c));
+	snprintf(text, sizeof(text), "[%s]", tracedat_sink_clock(c));
 	if (st >= 0)
 		st = tracedat_writer_set_trace_clock(w, text, strlen(text));
 	/* trace-cmd reads DATE with strtoll: a negative one (printed in hex) would not do */
@@ -1119,7 +1076,7 @@ static enum tk_status put_synth_metadata(struct dat_conv *c)
 		st = tracedat_writer_add_option(w, TRACEDAT_OPTION_UNAME, uname, strlen(uname) + 1);
 	}
 	if (st >= 0)
-		st = put_comms(c);
+		st = tracedat_sink_put_comms(c);
 	if (st >= 0)
 		st = put_sources_texts(c);
 	return st;
@@ -1308,11 +1265,19 @@ static enum tk_status own_env(struct dat_conv *c, const struct tk_source *src)
 	return st;
 }
 
+/* The ftrace metadata of @src's raw records (model_source_ops.ftrace_metadata), or NULL. */
+static const struct tracedat_info *raw_metadata(const struct tk_source *src)
+{
+	return src->ops->ftrace_metadata ? src->ops->ftrace_metadata(src) : NULL;
+}
+
 static enum tk_status dat_open(void **state, struct tk_trace *t, const char *output,
 			       struct sink_ctx *cx)
 {
+	const struct tracedat_info *raw;
 	struct dat_conv *c;
 	enum tk_status st = TK_OK;
+	size_t i;
 
 	c = calloc(1, sizeof(*c));
 	if (!c)
@@ -1324,9 +1289,11 @@ static enum tk_status dat_open(void **state, struct tk_trace *t, const char *out
 	/* several traces: formats of their own, whatever their environments say */
 	if (t->n_sources == 1 && tracedat_source_info(t->sources[0]))
 		st = own_env(c, t->sources[0]);
+	else if (t->n_sources == 1 && (raw = raw_metadata(t->sources[0])))
+		st = tracedat_sink_raw_setup(c, t->sources[0], raw);
 	else if (t->n_sources == 1)
 		st = convert_env_read(&c->env, t->sources[0]->env, t->sources[0]->n_env);
-	if (st >= 0)
+	if (st >= 0 && !c->raw)
 		st = c->env.present ? setup_env(c) : setup_synth(c);
 	c->streams = calloc(t->n_streams + 1, sizeof(*c->streams));
 	c->classes = calloc(t->n_ecs + 1, sizeof(*c->classes));
@@ -1337,6 +1304,8 @@ static enum tk_status dat_open(void **state, struct tk_trace *t, const char *out
 				    : ftrace_page_max_record(&c->ctx.layout, SYNTH_PAGE_MAX);
 	if (st >= 0 && (!c->streams || !c->classes))
 		st = TK_FAIL(TK_ERR_NOMEM, "Cannot convert to trace.dat");
+	for (i = 0; st >= 0 && i < t->n_ecs; i++)
+		c->classes[i].pid_field = -2; /* raw case: sought at the class's first event */
 	if (!c->own_env.len)
 		time_origin(c);
 	if (st >= 0)
@@ -1398,7 +1367,9 @@ static enum tk_status dat_close(void *state, enum tk_status st)
 			return TK_AGAIN;
 	}
 	if (st >= 0)
-		st = c->env.present ? put_env_metadata(c) : put_synth_metadata(c);
+		st = c->env.present ? put_env_metadata(c)
+		     : c->raw	    ? tracedat_sink_raw_metadata(c)
+				    : put_synth_metadata(c);
 	if (st >= 0)
 		st = put_data(c);
 	if (st >= 0) {

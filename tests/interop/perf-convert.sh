@@ -8,9 +8,14 @@
 # sample, and to a trace.dat file that trace-cmd report reads with one line per sample; for
 # the recorded file, each sample's CPU, time (us) and event name in trace-cmd report's lines
 # must be perf script's (compared sorted: trace-cmd merges the CPUs in its own order, with
-# ties to the lower CPU; perf-order.sh checks perf's order).
-# Exits 77 when babeltrace2 or trace-cmd is missing; the recorded file is left out when perf
-# cannot record (the corpus files are still checked), and the corpus when it is absent.
+# ties to the lower CPU; perf-order.sh checks perf's order), and trace-cmd report's text of
+# the trace.dat file, which keeps perf's formats and records, must be tracekit's trace-cmd
+# style of the perf.data file, line by line (perf-dat-text.py: kernel function names, task
+# names and the order of lines of one time are the only things normalised, and why).
+# perf-dat.sh checks the corpus files' conversions value by value.
+# Exits 77 when babeltrace2, trace-cmd or python3 is missing; the recorded file is left out
+# when perf cannot record (the corpus files are still checked), and the corpus when it is
+# absent.
 #
 # Usage: perf-convert.sh TRACEKIT [CORPUS_DIR]
 set -u
@@ -22,6 +27,8 @@ tk=$(abspath "$1")
 corpus=${2:-${TRACEKIT_CORPUS:-}}
 command -v babeltrace2 >/dev/null 2>&1 || { echo "skip: babeltrace2 not found" >&2; exit 77; }
 command -v trace-cmd >/dev/null 2>&1 || { echo "skip: trace-cmd not found" >&2; exit 77; }
+command -v python3 >/dev/null 2>&1 || { echo "skip: python3 not found in PATH" >&2; exit 77; }
+here=$(dirname "$0")
 tmp=$(mktemp -d)
 trap 'rm -rf "$tmp"' EXIT
 failures=0
@@ -80,6 +87,17 @@ for f in $inputs; do
 		if ! cmp -s "$tmp/want.txt" "$tmp/got.txt"; then
 			echo "FAIL $name to trace.dat: samples differ from perf script's:"
 			diff "$tmp/want.txt" "$tmp/got.txt" | head -n 6
+			failures=$((failures + 1))
+			continue
+		fi
+		# the whole text, as tracekit prints the perf.data file in trace-cmd's layout
+		trace-cmd report "$tmp/out$n.dat" >"$tmp/tc-full.txt" 2>"$tmp/tc.err"
+		rc=$?
+		"$tk" print --style trace-cmd "$f" >"$tmp/tk-full.txt" 2>"$tmp/tk.err" || rc=1
+		printf '%s to trace.dat, trace-cmd report against tracekit print: ' "$name"
+		if [ $rc -ne 0 ] ||
+			! python3 "$here/perf-dat-text.py" "$tmp/tc-full.txt" "$tmp/tk-full.txt"; then
+			echo "FAIL $name to trace.dat: $(head -c 300 "$tmp/tc.err" "$tmp/tk.err")"
 			failures=$((failures + 1))
 			continue
 		fi
