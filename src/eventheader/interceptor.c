@@ -256,6 +256,7 @@ static enum tk_status typed_class(struct tk_source *src, struct ic_source *is,
 	ec->sc = base->sc;
 	ec->name = mc.name;
 	ec->emf_uri = mc.uri;
+	ec->base = base;
 	ec->id = is->n_names + is->typed.len - 1;
 	ec->fmt = (void *) (uintptr_t) base->id; /* its tracepoint (tp_of()) */
 	ec->context = mc.context;

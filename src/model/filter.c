@@ -327,15 +327,19 @@ static enum tk_status select_classes(struct tk_filter *f, const struct tk_filter
 		/* pass 0: does the word name a system anywhere; pass 1: select */
 		for (pass = 0; pass < 2; pass++)
 			for (i = 0; i < t->n_ecs; i++) {
+				const struct tk_event_class *ec = t->ecs[i];
 				char sys[128];
 				const char *name;
 
-				model_class_names(t->ecs[i], sys, sizeof(sys), &name);
-				if (pass == 0) {
-					by_system |= spec_names_system(spec, sys);
-				} else if (spec_match(spec, by_system, sys, name)) {
-					f->plans[t->ecs[i]->index].drop = 0;
-					any = 1;
+				/* its own names, then those of the class it was made from */
+				for (; ec; ec = ec == t->ecs[i] ? t->ecs[i]->base : NULL) {
+					model_class_names(ec, sys, sizeof(sys), &name);
+					if (pass == 0) {
+						by_system |= spec_names_system(spec, sys);
+					} else if (spec_match(spec, by_system, sys, name)) {
+						f->plans[t->ecs[i]->index].drop = 0;
+						any = 1;
+					}
 				}
 			}
 		if (!any) {

@@ -288,6 +288,12 @@ struct tk_event_class {
 	const struct model_fixed *fixed;
 	void *fmt; /* reader-private */
 	/*
+	 * A class a reader made for some of the events of another one (a typed EventHeader
+	 * class: the events of one tracepoint with one metadata), whose names event specs match
+	 * as well; else NULL.
+	 */
+	const struct tk_event_class *base;
+	/*
 	 * Made as far as its names and ID (and the scopes of its stream class): context,
 	 * payload and common are not there until model_class_load(). Readers hand out events
 	 * of loaded classes only; whoever walks the classes for their fields loads them.

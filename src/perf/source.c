@@ -1123,6 +1123,7 @@ static enum tk_status eh_class_of(struct perf_source *ps, size_t ai, struct tk_e
 	ec->sc = base->sc;
 	ec->name = mc.name;
 	ec->emf_uri = mc.uri;
+	ec->base = base;
 	ec->id = perfdata_n_attrs(ps->pd) + ps->eh_ecs.len - 1;
 	ec->fmt = base->fmt;
 	ec->common = base->common;

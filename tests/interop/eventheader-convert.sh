@@ -12,7 +12,8 @@
 # file (374 events: every encoding and format) goes the same way, compared with its
 # reference in the spaced layout with field tags (eventheader-json.py): every event equal,
 # but for counted 8-bit text holding a NUL, which CTF text keeps up to that NUL
-# (--text-to-nul: doc/format-eventheader.md says why).
+# (--text-to-nul: doc/format-eventheader.md says why). Event specs select typed classes by
+# their names and by their tracepoint's.
 #
 # Usage: eventheader-convert.sh TRACEKIT [CORPUS_DIR]
 #        (exits 77 when the corpus, babeltrace2 or python3 is missing)
@@ -59,6 +60,20 @@ for f in perf.data pipe.data; do
 	python3 "$here/eventheader-convert.py" --plain sched "$tmp/json" "$dir/$f.linux.json" ||
 		failures=$((failures + 1))
 done
+# event specs select typed classes by their own names and by their tracepoint's
+f=perf.data
+for spec in 'user_events:*' 'TestProviderC:*'; do
+	got=$("$tk" print -e "$spec" "$dir/$f" | wc -l)
+	case $spec in
+	user_events:*) want=$(grep '^ {' "$dir/$f.linux.json" | grep -c -v '^ {"n":"sched:') ;;
+	*) want=$(grep -c '^ {"n":"TestProviderC:' "$dir/$f.linux.json") ;;
+	esac
+	if [ "$got" -ne "$want" ] || [ "$want" -eq 0 ]; then
+		echo "FAIL $f: -e '$spec' printed $got events, the reference has $want"
+		failures=$((failures + 1))
+	fi
+done
+
 f=EventHeaderInterceptorLE64.dat
 ctf=$tmp/$f.ctf
 if ! "$tk" convert "$dir/$f" -o "$ctf" 2>"$tmp/err"; then
