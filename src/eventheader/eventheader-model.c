@@ -878,6 +878,14 @@ static int skip_defs(struct encode *x, unsigned int n)
 	return 0;
 }
 
+/* An array or sequence of one value per element (not text): byte arrays as readers keep them. */
+static int byte_elements(const struct model_fc *fc)
+{
+	const struct model_fc *e = fc->u.arr.elem;
+
+	return !fc->is_text && e && (e->kind == MODEL_FC_INT || e->kind == MODEL_FC_ENUM);
+}
+
 /* One value (or one struct) of definition @d from class @fc and values *@v. */
 static int encode_one(struct encode *x, const struct def *d, const struct model_fc *fc,
 		      const struct model_value **v)
@@ -931,7 +939,7 @@ static int encode_one(struct encode *x, const struct def *d, const struct model_
 		*v = val + 1;
 		return 0;
 	case EVENTHEADER_ENC_VALUE128:
-		if (fc->kind != MODEL_FC_ARRAY || fc->is_text || val->n != 16)
+		if (fc->kind != MODEL_FC_ARRAY || !byte_elements(fc) || val->n != 16)
 			return -1;
 		for (i = 0; i < 16; i++)
 			put_uint(x, val[1 + i].v.u, 1, x->order);
@@ -959,7 +967,8 @@ static int encode_one(struct encode *x, const struct def *d, const struct model_
 		if (fc->kind == MODEL_FC_STRING || fc->is_text) {
 			n = put_text(x, val->v.s, val->n, bytes);
 			*v = val + 1;
-		} else if (fc->kind == MODEL_FC_SEQUENCE || fc->kind == MODEL_FC_ARRAY) {
+		} else if ((fc->kind == MODEL_FC_SEQUENCE || fc->kind == MODEL_FC_ARRAY) &&
+			   byte_elements(fc) && val->n <= 0xFFFF) {
 			n = (uint32_t) val->n;
 			for (i = 0; i < n; i++)
 				put_uint(x, val[1 + i].v.u, 1, x->order);
@@ -1137,7 +1146,8 @@ enum tk_status eventheader_model_event(const struct tk_event *ev, struct vec *ou
 	x.m = (const uint8_t *) out->data + meta_at;
 	x.pos = (uint16_t) (strnlen((const char *) x.m, meta_size) + 1);
 	/* the payload; the metadata moves with @out's growth: found again by offset */
-	if (x.pos > meta_size || !v || !ev->ec->payload) {
+	if (x.pos > meta_size || !v || !ev->ec->payload ||
+	    ev->ec->payload->kind != MODEL_FC_STRUCT) {
 		x.bad = 1;
 	} else {
 		struct vec payload = VEC_INIT;

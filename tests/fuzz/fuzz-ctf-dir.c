@@ -4,7 +4,8 @@
  * (nested folders, symbolic links, loops, unreadable entries), metadata files, several stream
  * files, LTTng index files, UUID groups and streams of several files are read from a real
  * tree, built under a per-process temporary directory from the input, opened with the public
- * API as `tracekit print DIR` does, every event printed into /dev/null, converted to CTF as
+ * API as `tracekit print DIR` does, every event printed into /dev/null (and its perf-decode
+ * JSON made, which typed EventHeader classes write from their values), converted to CTF as
  * `tracekit convert DIR -o OUT` does (a copy of the files, when it applies) and as `convert
  * --generic` does, the two compared, then removed.
  *
@@ -36,6 +37,7 @@
 
 #include <tracekit/tracekit.h>
 
+#include "common/vec.h"
 #include "model/model.h"
 
 int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size);
@@ -258,6 +260,8 @@ static void read_tree(void)
 	unsigned int events = 0;
 	int64_t seek = 0;
 	int has_seek = 0;
+	const struct model_text_ops *text;
+	struct vec json = VEC_INIT;
 
 	topts.warning = ignore_warning;
 	po.out_fd = devnull;
@@ -275,6 +279,11 @@ static void read_tree(void)
 			seek = ev->ns;
 		}
 		(void) tk_printer_print(pr, ev);
+		text = ev->stream->source->ops->text;
+		if (text && text->decode_json) { /* perf-decode JSON: typed EventHeader events */
+			json.len = 0;
+			(void) text->decode_json(ev, events & 1 ? MODEL_DECODE_SPACE : 0, &json);
+		}
 	}
 	/* the same again through a time window, which seeks to its packets */
 	tk_iter_destroy(it);
@@ -286,6 +295,7 @@ static void read_tree(void)
 			(void) tk_printer_print(pr, ev);
 	}
 out:
+	vec_fini(&json);
 	tk_iter_destroy(it);
 	tk_printer_close(pr);
 	tk_trace_close(trace);

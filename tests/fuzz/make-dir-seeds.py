@@ -13,8 +13,12 @@
 # the project's trace generator, small gen-ctf traces too: with their LTTng index files, two
 # chunks of one trace in kernel/ and ust/uid/64-bit/, one whose index lists a packet its data
 # file lacks, and one whose first packet is damaged (the index-table leak of issue 10).
-# crash-* seeds are fuzzer findings, rebuilt small by hand.
-# Run from this directory:  python3 make-dir-seeds.py [../../build/tests/tools/gen-ctf]
+# crash-* seeds are fuzzer findings, rebuilt small by hand. Given tracekit's path too, a trace
+# of typed EventHeader classes: the hand-made interceptor seeds of corpus/trace-source
+# converted to CTF, its one packet cut to 1 KiB (the events fit), for the perf-decode JSON
+# written again from a CTF trace's values.
+# Run from this directory:
+#   python3 make-dir-seeds.py [../../build/tests/tools/gen-ctf [../../build/tools/tracekit/tracekit]]
 import os
 import re
 import struct
@@ -129,7 +133,32 @@ def gen_seeds(tool):
     write("gen-first-packet-bad", as_entries(bad) + [entry(LINK, "x", ".")])
 
 
+def eventheader_seed(tracekit):
+    """Typed EventHeader classes in CTF, from the interceptor seeds (mode byte dropped)."""
+    src = os.path.join(HERE, "corpus", "trace-source")
+    with tempfile.TemporaryDirectory() as d:
+        ic = os.path.join(d, "ic.dat")
+        with open(ic, "wb") as out:
+            for kind in ("scalars", "strings", "arrays", "nested"):
+                with open(os.path.join(src, "interceptor-hand-%s-le" % kind), "rb") as f:
+                    out.write(f.read()[1:])
+        ctf = os.path.join(d, "ctf")
+        subprocess.run([tracekit, "convert", ic, "-o", ctf], check=True)
+        with open(os.path.join(ctf, "metadata"), "rb") as f:
+            meta = f.read()
+        with open(os.path.join(ctf, "channel0_0"), "rb") as f:
+            data = bytearray(f.read())
+    size = struct.pack("<Q", len(data) * 8)
+    at = data.find(size)
+    assert 0 <= at < 64 and len(data.rstrip(b"\0")) <= 1024, "unexpected packet"
+    data[at:at + 8] = struct.pack("<Q", 1024 * 8)
+    write("eventheader-typed", [entry(FILE, "metadata", meta),
+                                entry(FILE, "stream_0", bytes(data[:1024]))])
+
+
 os.makedirs(OUT, exist_ok=True)
 hand_seeds()
 if len(sys.argv) > 1:
     gen_seeds(os.path.abspath(sys.argv[1]))
+if len(sys.argv) > 2:
+    eventheader_seed(os.path.abspath(sys.argv[2]))
