@@ -7,7 +7,8 @@
  * text must be is written next to the bytes by hand: every encoding, the formats' texts,
  * arrays of each kind, nested structs, the JSON of whole events in both layouts; then the
  * failures: a truncated payload, unknown flags, no metadata, names outside the convention,
- * the nesting and move-next limits.
+ * the nesting and move-next limits. Typed classes: an event of every shape, its class,
+ * its values, its bytes written again from them; metadata that gives no class.
  */
 #include <stdarg.h>
 #include <stddef.h>
@@ -837,6 +838,203 @@ static void test_json_event_failure_leaves_nothing(void **state)
 	error_reset();
 }
 
+/* ---- typed classes (eventheader-model.c) ------------------------------------------------ */
+
+/* Member @i of struct @st: named @name, of kind @kind. */
+static const struct model_fc *member(const struct model_fc *st, uint32_t i, const char *name,
+				     enum model_fc_kind kind)
+{
+	assert_int_equal(st->kind, MODEL_FC_STRUCT);
+	assert_true(i < st->u.st.count);
+	assert_string_equal(st->u.st.members[i].name, name);
+	assert_int_equal(st->u.st.members[i].fc->kind, kind);
+	return st->u.st.members[i].fc;
+}
+
+/*
+ * One event of every shape: a hex u32 with a tag, a port (network order), a float, a UTF-16
+ * zero-terminated string (with a pair), counted 8-bit text, counted text shown as a number
+ * (errno: its bytes), value128, binary, a variable array of structs of a signed u16 and a
+ * UTF-32 string, and a constant array of 2 u8. Its class, its values, and the same bytes
+ * written again from them.
+ */
+static void test_typed_class_values_and_round_trip(void **state)
+{
+	static const uint8_t u16s[] = {'h', 0, 0x3D, 0xD8, 0x00, 0xDE, 0, 0}; /* "h" U+1F600 */
+	static const uint8_t guid[16] = {1, 2, 3, 4, 5, 6, 7, 8, 9, 10, 11, 12, 13, 14, 15, 16};
+	struct eventheader_enum en;
+	struct eventheader_model_class mc;
+	struct eventheader_class_key k1, k2;
+	struct eventheader_classes set;
+	struct tk_event_class ec;
+	struct model_stream_class sc;
+	struct tk_event ev;
+	struct vec vals = VEC_INIT, text = VEC_INIT, again = VEC_INIT;
+	struct arena a;
+	const struct model_value *v;
+	const struct model_fc *fc;
+	const char *tp;
+	size_t at, tp_len;
+	struct ev e;
+	int dummy;
+
+	(void) state;
+	arena_init(&a);
+	ev_init(&e, 0, 5, "Shapes;attr=1");
+	ev_field(&e, "h32;x", 4, 3, 0x12); /* value32, hex, tagged */
+	ev_field(&e, "port", 3, 16, 0);
+	ev_field(&e, "f", 4, 8, 0);
+	ev_field(&e, "z16", 8, -1, 0);
+	ev_field(&e, "s8", 10, -1, 0);
+	ev_field(&e, "err", 10, 4, 0); /* counted char8 as errno */
+	ev_field(&e, "uuid", 6, 15, 0);
+	ev_field(&e, "bin", 13, -1, 0);
+	ev_field(&e, "pts", 1 | 0x40, 2, 0); /* variable array of struct of 2 */
+	ev_field(&e, "x", 3, 2, 0);
+	ev_field(&e, "w", 9, -1, 0);
+	ev_field(&e, "two", 2 | 0x20, -1, 0);
+	ev_meta_u16(&e, 2);
+	ev_pay(&e, 0xBEEF, 4);
+	ev_pay_bytes(&e, "\x01\xBB", 2); /* 443, network order */
+	ev_pay(&e, 0x40490FDB, 4);	 /* 3.1415927f */
+	ev_pay_bytes(&e, u16s, sizeof(u16s));
+	ev_pay(&e, 3, 2);
+	ev_pay_bytes(&e, "a\0b", 3);
+	ev_pay(&e, 4, 2);
+	ev_pay(&e, 2, 4);
+	ev_pay_bytes(&e, guid, 16);
+	ev_pay(&e, 2, 2);
+	ev_pay_bytes(&e, "\x7F\x80", 2);
+	ev_pay(&e, 2, 2); /* pts: 2 elements */
+	ev_pay(&e, (uint16_t) -7, 2);
+	ev_pay(&e, 0x1F600, 4);
+	ev_pay(&e, 0, 4);
+	ev_pay(&e, 9, 2);
+	ev_pay(&e, 0, 4);
+	ev_pay_bytes(&e, "\x05\x06", 2);
+	ev_finish(&e);
+
+	assert_int_equal(start(&en, "Prov_L5K1f", &e), TK_OK);
+	assert_int_equal(eventheader_model_class(&a, &en, &mc), TK_OK);
+	assert_string_equal(mc.name, "Prov:Shapes");
+	assert_non_null(strstr(mc.uri, "eventheader:Prov_L5K1f?flags=0x07&meta=536861706573"));
+	fc = member(mc.payload, 0, "h32", MODEL_FC_INT);
+	assert_int_equal(fc->size, 32);
+	assert_int_equal(fc->base, 16);
+	assert_int_equal(member(mc.payload, 1, "port", MODEL_FC_INT)->byte_order, TK_BYTE_ORDER_BE);
+	assert_int_equal(member(mc.payload, 2, "f", MODEL_FC_FLOAT)->size, 32);
+	member(mc.payload, 3, "z16", MODEL_FC_STRING);
+	assert_true(member(mc.payload, 4, "s8", MODEL_FC_SEQUENCE)->is_text);
+	assert_false(member(mc.payload, 5, "err", MODEL_FC_SEQUENCE)->is_text);
+	assert_int_equal(member(mc.payload, 6, "uuid", MODEL_FC_ARRAY)->u.arr.length, 16);
+	assert_false(member(mc.payload, 7, "bin", MODEL_FC_SEQUENCE)->is_text);
+	fc = member(mc.payload, 8, "pts", MODEL_FC_SEQUENCE)->u.arr.elem;
+	assert_true(member(fc, 0, "x", MODEL_FC_INT)->is_signed);
+	member(fc, 1, "w", MODEL_FC_STRING);
+	assert_int_equal(member(mc.payload, 9, "two", MODEL_FC_ARRAY)->u.arr.length, 2);
+	assert_int_equal(mc.payload->u.st.count, 10);
+	member(mc.context, 6, "keyword", MODEL_FC_INT);
+	assert_int_equal(mc.context->u.st.count, 7); /* no activity IDs */
+
+	/* values: the context's 7, then the payload's in pre-order */
+	assert_int_equal(eventheader_model_values(&en, mc.payload, &vals, &at, &text), TK_OK);
+	v = vals.data;
+	assert_int_equal(at, 7);
+	assert_int_equal(v[5].v.u, 5);	  /* level */
+	assert_int_equal(v[6].v.u, 0x1f); /* keyword */
+	v += at;
+	assert_int_equal(v[0].v.u, 0xBEEF);
+	assert_int_equal(v[1].v.u, 443);
+	assert_true(v[2].v.d > 3.14159 && v[2].v.d < 3.1416);
+	assert_int_equal(v[3].n, 5);
+	assert_memory_equal(v[3].v.s, "h\xF0\x9F\x98\x80", 5);
+	assert_int_equal(v[4].n, 3);
+	assert_memory_equal(v[4].v.s, "a\0b", 3);
+	assert_int_equal(v[5].n, 4); /* err: 4 bytes */
+	assert_int_equal(v[6].v.u, 2);
+	assert_int_equal(v[10].n, 16); /* uuid */
+	assert_int_equal(v[11].v.u, 1);
+	assert_int_equal(v[27].n, 2); /* bin */
+	assert_int_equal(v[29].v.u, 0x80);
+	assert_int_equal(v[30].n, 2); /* pts */
+	assert_int_equal(v[31].v.i, -7);
+	assert_int_equal(v[32].n, 4);
+	assert_memory_equal(v[32].v.s, "\xF0\x9F\x98\x80", 4);
+	assert_int_equal(v[33].v.i, 9);
+	assert_int_equal(v[34].n, 0);
+	assert_int_equal(v[35].n, 2); /* two */
+	assert_int_equal(v[37].v.u, 6);
+	assert_int_equal(vals.len, at + 38);
+
+	/* written again from the values: the same bytes (the metadata block comes first) */
+	memset(&sc, 0, sizeof(sc));
+	memset(&ec, 0, sizeof(ec));
+	memset(&ev, 0, sizeof(ev));
+	ec.sc = &sc;
+	ec.context = mc.context;
+	ec.payload = mc.payload;
+	ec.emf_uri = mc.uri;
+	ev.ec = &ec;
+	ev.scope[MODEL_SCOPE_EVENT_CONTEXT] = vals.data;
+	ev.scope[MODEL_SCOPE_PAYLOAD] = (const struct model_value *) vals.data + at;
+	assert_int_equal(eventheader_model_event(&ev, &again, &tp, &tp_len), TK_OK);
+	assert_int_equal(tp_len, 10);
+	assert_memory_equal(tp, "Prov_L5K1f", 10);
+	assert_int_equal(again.len, e.n);
+	assert_memory_equal(again.data, e.b, e.n);
+
+	/* keys: equal for the same metadata, and found again */
+	eventheader_class_key(&en, &dummy, &k1);
+	assert_int_equal(start(&en, "Prov_L5K1f", &e), TK_OK);
+	eventheader_class_key(&en, &dummy, &k2);
+	assert_int_equal(k1.hash, k2.hash);
+	eventheader_classes_init(&set);
+	assert_null(eventheader_classes_find(&set, &k1));
+	assert_int_equal(eventheader_classes_put(&set, &k1, &ec), TK_OK);
+	assert_ptr_equal(eventheader_classes_find(&set, &k2), &ec);
+	k2.owner = &e; /* another tracepoint: another class */
+	k2.hash = k1.hash;
+	assert_null(eventheader_classes_find(&set, &k2));
+	eventheader_classes_fini(&set);
+
+	/* a payload cut short: an error, and the values as they were */
+	e.n -= 3;
+	vals.len = 0;
+	assert_int_equal(start(&en, "Prov_L5K1f", &e), TK_OK);
+	assert_true(eventheader_model_values(&en, mc.payload, &vals, &at, &text) < 0);
+	assert_int_equal(vals.len, 0);
+	error_reset();
+	vec_fini(&vals);
+	vec_fini(&text);
+	vec_fini(&again);
+	arena_fini(&a);
+}
+
+/* Metadata the enumerator refuses gives no class: a struct of 0 members, encoding 14. */
+static void test_typed_class_refused(void **state)
+{
+	struct eventheader_enum en;
+	struct eventheader_model_class mc;
+	struct arena a;
+	struct ev e;
+
+	(void) state;
+	arena_init(&a);
+	ev_init(&e, 0, 5, "Bad");
+	ev_field(&e, "s", 1, 0, 0);
+	ev_finish(&e);
+	assert_int_equal(start(&en, "Prov_L5K0", &e), TK_OK);
+	assert_int_equal(eventheader_model_class(&a, &en, &mc), TK_ERR_UNSUPPORTED);
+	error_reset();
+	ev_init(&e, 0, 5, "Bad");
+	ev_field(&e, "x", 14, -1, 0);
+	ev_finish(&e);
+	assert_int_equal(start(&en, "Prov_L5K0", &e), TK_OK);
+	assert_int_equal(eventheader_model_class(&a, &en, &mc), TK_ERR_UNSUPPORTED);
+	error_reset();
+	arena_fini(&a);
+}
+
 int main(void)
 {
 	const struct CMUnitTest tests[] = {
@@ -861,6 +1059,8 @@ int main(void)
 		cmocka_unit_test(test_text_fields),
 		cmocka_unit_test(test_json_event_layouts),
 		cmocka_unit_test(test_json_event_failure_leaves_nothing),
+		cmocka_unit_test(test_typed_class_values_and_round_trip),
+		cmocka_unit_test(test_typed_class_refused),
 	};
 
 	return cmocka_run_group_tests(tests, NULL, NULL);
