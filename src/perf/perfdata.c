@@ -38,6 +38,13 @@ struct perfdata {
 	size_t n_attrs;
 	struct id_entry *idmap; /* sorted by id */
 	size_t n_idmap;
+	/*
+	 * The same map as a table indexed by id - id_base when the ids are close together (the
+	 * kernel numbers them in a row): attribute index + 1, 0 for none; NULL otherwise.
+	 */
+	uint32_t *id_table;
+	uint64_t id_base;
+	size_t n_id_table;
 	uint64_t data_off, data_end;
 	const uint8_t *feat[PERF_FEAT_MAX];
 	size_t feat_len[PERF_FEAT_MAX];
@@ -182,6 +189,36 @@ static int id_cmp(const void *a, const void *b)
 	return x < y ? -1 : x > y;
 }
 
+static const struct perf_attr *attr_search(const struct perfdata *pd, uint64_t id);
+
+/*
+ * The table of ids when their range is at most 16 slots per id (plus 1024): each slot holds
+ * what the search finds, so both give the same attribute, duplicate ids included.
+ */
+static enum tk_status index_ids_dense(struct perfdata *pd)
+{
+	uint64_t span;
+	size_t i;
+
+	if (!pd->n_idmap)
+		return TK_OK;
+	pd->id_base = pd->idmap[0].id;
+	span = pd->idmap[pd->n_idmap - 1].id - pd->id_base;
+	if (span >= 16 * (uint64_t) pd->n_idmap + 1024)
+		return TK_OK;
+	pd->id_table = calloc((size_t) span + 1, sizeof(*pd->id_table));
+	if (!pd->id_table)
+		return TK_FAIL(TK_ERR_NOMEM, "Cannot index perf.data ids: span=%llu",
+			       (unsigned long long) span);
+	pd->n_id_table = (size_t) span + 1;
+	for (i = 0; i < pd->n_idmap; i++) {
+		const struct perf_attr *a = attr_search(pd, pd->idmap[i].id);
+
+		pd->id_table[pd->idmap[i].id - pd->id_base] = (uint32_t) (a - pd->attrs) + 1;
+	}
+	return TK_OK;
+}
+
 /* The sorted map from sample id to attribute. */
 static enum tk_status index_ids(struct perfdata *pd)
 {
@@ -198,10 +235,11 @@ static enum tk_status index_ids(struct perfdata *pd)
 			pd->idmap[pd->n_idmap++].attr = i;
 		}
 	qsort(pd->idmap, pd->n_idmap, sizeof(*pd->idmap), id_cmp);
-	return TK_OK;
+	return index_ids_dense(pd);
 }
 
-const struct perf_attr *perfdata_attr_of_id(const struct perfdata *pd, uint64_t id)
+/* The binary search of the sorted map. */
+static const struct perf_attr *attr_search(const struct perfdata *pd, uint64_t id)
 {
 	size_t lo = 0, hi = pd->n_idmap;
 
@@ -216,6 +254,17 @@ const struct perf_attr *perfdata_attr_of_id(const struct perfdata *pd, uint64_t 
 			return &pd->attrs[pd->idmap[mid].attr];
 	}
 	return NULL;
+}
+
+const struct perf_attr *perfdata_attr_of_id(const struct perfdata *pd, uint64_t id)
+{
+	if (pd->id_table) {
+		uint64_t k = id - pd->id_base;
+
+		return k < pd->n_id_table && pd->id_table[k] ? &pd->attrs[pd->id_table[k] - 1]
+							     : NULL;
+	}
+	return attr_search(pd, id);
 }
 
 /* ---- names ------------------------------------------------------------------------------ */
@@ -463,6 +512,7 @@ void perfdata_close(struct perfdata *pd)
 		free(pd->attrs[i].ids);
 	vec_fini(&pd->attr_vec);
 	free(pd->idmap);
+	free(pd->id_table);
 	free(pd);
 }
 
@@ -656,38 +706,36 @@ static int sample_id(const struct perfdata *pd, const struct perf_record *r, uin
 	return 1;
 }
 
-enum tk_status perfdata_sample(const struct perfdata *pd, const struct perf_record *r,
-			       struct perf_sample *out)
+/*
+ * Every field of @s absent: stores of each member, which cost less than the string
+ * instruction a memset() of the struct compiles to, once per sample.
+ */
+static inline void sample_clear(struct perf_sample *s)
 {
-	return perfdata_sample_cached(pd, r, out, NULL);
+	s->attr = NULL;
+	s->sample_type = 0;
+	s->id = s->ip = s->time = s->addr = s->stream_id = s->period = 0;
+	s->pid = s->tid = s->cpu = 0;
+	s->raw = NULL;
+	s->raw_size = 0;
 }
 
-enum tk_status perfdata_sample_cached(const struct perfdata *pd, const struct perf_record *r,
-				      struct perf_sample *out, struct perfdata_id_cache *cache)
+enum tk_status perfdata_sample(const struct perfdata *pd, const struct perf_record *r,
+			       struct perf_sample *out)
 {
 	struct words w = {pd, r->data + 8, r->data + r->size, 0};
 	const struct perf_attr *a = &pd->attrs[0];
 	uint64_t t, id = 0;
 	int has_id;
 
-	memset(out, 0, sizeof(*out));
+	sample_clear(out);
 	if (pd->n_attrs > 1) {
 		has_id = sample_id(pd, r, &id);
 		if (has_id < 0)
 			return bad("sample", r->offset, "shorter than its id");
-		size_t slot = (size_t) (id % PERFDATA_ID_CACHE);
-
-		if (cache && has_id && cache->attr[slot] && cache->id[slot] == id) {
-			a = cache->attr[slot];
-		} else {
-			a = has_id ? perfdata_attr_of_id(pd, id) : NULL;
-			if (!a)
-				return bad("sample", r->offset, "its id names no event attribute");
-			if (cache && has_id) {
-				cache->id[slot] = id;
-				cache->attr[slot] = a;
-			}
-		}
+		a = has_id ? perfdata_attr_of_id(pd, id) : NULL;
+		if (!a)
+			return bad("sample", r->offset, "its id names no event attribute");
 	}
 	out->attr = a;
 	t = out->sample_type = a->sample_type;

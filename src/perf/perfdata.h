@@ -210,20 +210,6 @@ enum tk_status perfdata_sample(const struct perfdata *pd, const struct perf_reco
 int perfdata_record_id(const struct perfdata *pd, const struct perf_record *r,
 		       struct perf_sample *out);
 
-/*
- * The attributes of sample ids perfdata_sample_cached() looked up, by id modulo the size
- * (perf numbers ids in a row: a file's usually all fit). Zeroed: empty.
- */
-#define PERFDATA_ID_CACHE 64
-struct perfdata_id_cache {
-	uint64_t id[PERFDATA_ID_CACHE];
-	const struct perf_attr *attr[PERFDATA_ID_CACHE];
-};
-
-/* perfdata_sample(), the attribute of a sample id found again without a search. */
-enum tk_status perfdata_sample_cached(const struct perfdata *pd, const struct perf_record *r,
-				      struct perf_sample *out, struct perfdata_id_cache *cache);
-
 /* The attribute of sample id @id, or NULL. */
 const struct perf_attr *perfdata_attr_of_id(const struct perfdata *pd, uint64_t id);
 

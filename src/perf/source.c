@@ -112,8 +112,7 @@ struct ps_cursor {
 	int failed;	      /* 1: the record at rc.pos is bad; 2: see fail_why */
 	const char *fail_why; /* what went wrong inflating the record at fail_off */
 	uint64_t fail_off;
-	struct vec missed; /* int64_t per CPU: losses to report with its next sample */
-	struct perfdata_id_cache ids;
+	struct vec missed;	 /* int64_t per CPU: losses to report with its next sample */
 	ZSTD_DStream *zs;	 /* the stream of COMPRESSED records, or NULL before the first */
 	struct zchunk *chunks;	 /* every live chunk, newest first */
 	struct zchunk *zcur;	 /* the chunk records are read from, or NULL */
@@ -1066,7 +1065,7 @@ static enum tk_status sample_event(struct ps_cursor *c, const struct perf_record
 	struct perf_sample s;
 	struct ps_task *t;
 	size_t ai;
-	enum tk_status st = perfdata_sample_cached(ps->pd, r, &s, &c->ids);
+	enum tk_status st = perfdata_sample(ps->pd, r, &s);
 
 	if (st < 0)
 		return record_fail(c, r, st);
