@@ -108,6 +108,11 @@ struct ps_cursor {
 	struct vec queue, tmp, runs;
 	size_t head, n_ready, next;
 	uint64_t next_flush, max_ts, seq;
+	/*
+	 * Where the last two FINISHED_ROUND records were: the records queued lie after the
+	 * older one (perf's rounds), so the file's pages are released up to there only.
+	 */
+	uint64_t round_off[2];
 	int eof;
 	int failed;	      /* 1: the record at rc.pos is bad; 2: see fail_why */
 	const char *fail_why; /* what went wrong inflating the record at fail_off */
@@ -870,8 +875,13 @@ static enum tk_status next_record(struct ps_cursor *c, struct perf_record *r, st
 				chunk_switch(c, NULL);
 		}
 		bad_pos = c->rc.pos;
-		/* resident memory stays flat: what is read drops from memory (mfile.h) */
-		mfile_release_before(&c->ps->file, (size_t) bad_pos);
+		/*
+		 * resident memory stays flat: what is read drops from memory (mfile.h), but
+		 * for the pages of the records still queued, which would be read in again
+		 */
+		mfile_release_before(
+			&c->ps->file,
+			(size_t) (c->stream->source->stored_order ? bad_pos : c->round_off[0]));
 		st = perfdata_cursor_next(&c->rc, r);
 		if (st == TK_END && c->zcur) {
 			c->failed = 2;
@@ -1199,6 +1209,8 @@ static enum tk_status ps_cursor_next(struct model_cursor *mc, struct model_item 
 			if (c->next_flush && (st = flush(c, c->next_flush)) < 0)
 				return st;
 			c->next_flush = c->max_ts;
+			c->round_off[0] = c->round_off[1];
+			c->round_off[1] = r.offset;
 			continue;
 		}
 		if (r.type >= PERF_RECORD_HEADER_ATTR)
