@@ -87,6 +87,13 @@ struct zchunk {
 	uint8_t data[];
 };
 
+/*
+ * Sorted records come from far apart in the file (each CPU's buffer in turn), read a round
+ * or two before: the hardware does not see the next one coming, so the cursor asks for the
+ * record this many entries ahead while it hands one out.
+ */
+#define PQ_PREFETCH 6
+
 /* One record waiting for its turn (see the file comment). */
 struct pq_entry {
 	uint64_t ts;
@@ -1169,6 +1176,13 @@ static enum tk_status ps_cursor_next(struct model_cursor *mc, struct model_item 
 			const struct pq_entry *e =
 				(const struct pq_entry *) c->queue.data + c->next++;
 
+			if (c->next + PQ_PREFETCH < c->n_ready) {
+				const uint8_t *ahead = e[PQ_PREFETCH].p;
+
+				__builtin_prefetch(ahead);
+				__builtin_prefetch(ahead + 64);
+				__builtin_prefetch(ahead + 128);
+			}
 			record_from(c->ps, e->p, e->off, &r);
 			if (r.type == PERF_RECORD_SAMPLE) {
 				hold_event_chunk(c, e->chunk);
