@@ -58,6 +58,8 @@ struct perf_source {
 	/* the threads, by tid (open addressing, a power of two of slots) */
 	struct ps_task *tasks;
 	size_t n_tasks, tasks_cap;
+	uint64_t
+		tasks_gen; /* changed when threads may have moved in the table (struct task_memo) */
 	struct arena names; /* task names */
 	struct vec text;    /* scratch of the text hooks (printing a source is one thread's) */
 	int32_t cpus;	    /* from the NRCPUS feature, or 0 */
@@ -94,13 +96,21 @@ struct zchunk {
  */
 #define PQ_PREFETCH 6
 
-/* One record waiting for its turn (see the file comment). */
+/*
+ * One record waiting for its turn (see the file comment). Its offset in the file, for
+ * errors, is where it lies in the file's bytes, or its chunk's (entry_offset()); ties of
+ * time keep the order of the queue, which is the file's (sort_runs() is stable).
+ */
 struct pq_entry {
 	uint64_t ts;
-	uint64_t seq;	      /* file order, for ties */
 	const uint8_t *p;     /* the record: in the file, or in @chunk */
 	struct zchunk *chunk; /* NULL: in the file */
-	uint64_t off;	      /* in the file (of the COMPRESSED record holding it) */
+};
+
+/* A thread a CPU's samples named last, while the table of threads is as it was then. */
+struct task_memo {
+	struct ps_task *t;
+	uint64_t gen;
 };
 
 struct ps_cursor {
@@ -114,7 +124,7 @@ struct ps_cursor {
 	 */
 	struct vec queue, tmp, runs;
 	size_t head, n_ready, next;
-	uint64_t next_flush, max_ts, seq;
+	uint64_t next_flush, max_ts;
 	/*
 	 * Where the last two FINISHED_ROUND records were: the records queued lie after the
 	 * older one (perf's rounds), so the file's pages are released up to there only.
@@ -124,7 +134,8 @@ struct ps_cursor {
 	int failed;	      /* 1: the record at rc.pos is bad; 2: see fail_why */
 	const char *fail_why; /* what went wrong inflating the record at fail_off */
 	uint64_t fail_off;
-	struct vec missed;	 /* int64_t per CPU: losses to report with its next sample */
+	struct vec missed;	       /* int64_t per CPU: losses to report with its next sample */
+	struct task_memo task_memo[8]; /* by CPU, modulo 8 */
 	ZSTD_DStream *zs;	 /* the stream of COMPRESSED records, or NULL before the first */
 	struct zchunk *chunks;	 /* every live chunk, newest first */
 	struct zchunk *zcur;	 /* the chunk records are read from, or NULL */
@@ -176,6 +187,7 @@ static int tasks_grow(struct perf_source *ps)
 		return -1;
 	}
 	ps->tasks_cap = cap;
+	ps->tasks_gen++;
 	for (i = 0; i < old_cap; i++)
 		if (old[i].used)
 			ps->tasks[task_slot(ps, old[i].tid)] = old[i];
@@ -227,6 +239,7 @@ static void task_remove(struct perf_source *ps, int32_t tid)
 	i = task_slot(ps, tid);
 	ps->tasks[i].used = 0;
 	ps->n_tasks--;
+	ps->tasks_gen++;
 	/* close the gap: move later entries of the run back where their probe finds them */
 	for (j = (i + 1) & mask; ps->tasks[j].used; j = (j + 1) & mask) {
 		k = ((uint32_t) ps->tasks[j].tid * UINT32_C(2654435761)) & mask;
@@ -920,10 +933,16 @@ static enum tk_status next_record(struct ps_cursor *c, struct perf_record *r, st
 	}
 }
 
-/* (ts, seq) order: time, then file order. */
+/* Time order; ties stay in the order of the queue (the merges below are stable). */
 static inline int entry_less(const struct pq_entry *x, const struct pq_entry *y)
 {
-	return x->ts < y->ts || (x->ts == y->ts && x->seq < y->seq);
+	return x->ts < y->ts;
+}
+
+/* Where the record of @e is in the file (its COMPRESSED record's place, if inflated). */
+static inline uint64_t entry_offset(const struct ps_cursor *c, const struct pq_entry *e)
+{
+	return e->chunk ? e->chunk->off : (uint64_t) (e->p - c->ps->data);
 }
 
 /*
@@ -1102,9 +1121,19 @@ static enum tk_status sample_event(struct ps_cursor *c, const struct perf_record
 	c->ev.tid = (int32_t) s.tid;
 	c->ev.comm = MODEL_TASK_UNKNOWN;
 	if (c->ev.has_task) {
-		t = task_findnew(ps, c->ev.pid, c->ev.tid);
-		if (!t)
-			return task_nomem();
+		struct task_memo *m = &c->task_memo[(uint32_t) c->ev.cpu & 7];
+
+		t = m->t;
+		if (TK_LIKELY(t && m->gen == ps->tasks_gen && t->tid == c->ev.tid)) {
+			if (t->pid == -1 && c->ev.pid != -1) /* as task_findnew() does */
+				t->pid = c->ev.pid;
+		} else {
+			t = task_findnew(ps, c->ev.pid, c->ev.tid);
+			if (!t)
+				return task_nomem();
+			m->t = t;
+			m->gen = ps->tasks_gen;
+		}
 		c->ev.comm = t->comm;
 	}
 	c->ev.missed = 0;
@@ -1183,7 +1212,7 @@ static enum tk_status ps_cursor_next(struct model_cursor *mc, struct model_item 
 				__builtin_prefetch(ahead + 64);
 				__builtin_prefetch(ahead + 128);
 			}
-			record_from(c->ps, e->p, e->off, &r);
+			record_from(c->ps, e->p, entry_offset(c, e), &r);
 			if (r.type == PERF_RECORD_SAMPLE) {
 				hold_event_chunk(c, e->chunk);
 				return sample_event(c, &r, out);
@@ -1242,15 +1271,15 @@ static enum tk_status ps_cursor_next(struct model_cursor *mc, struct model_item 
 			continue;
 		}
 		{
-			struct pq_entry *e = vec_push(&c->queue, sizeof(*e));
+			struct pq_entry *e;
 
-			if (!e)
+			if (TK_UNLIKELY(c->queue.len == c->queue.cap) &&
+			    vec_reserve(&c->queue, sizeof(*e), 1))
 				return TK_FAIL(TK_ERR_NOMEM, "Cannot sort perf.data records");
+			e = (struct pq_entry *) c->queue.data + c->queue.len++;
 			e->ts = ts;
-			e->seq = c->seq++;
 			e->p = r.data;
 			e->chunk = z;
-			e->off = r.offset;
 			if (z)
 				z->refs++;
 		}
