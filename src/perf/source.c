@@ -540,11 +540,15 @@ static const char *attr_name(struct arena *a, const struct perf_attr *at)
 }
 
 /*
- * Where a sample keeps its time when every attribute has the same sample_type with a time
- * (perf's usual file): after the identifier, ip and pid/tid words. 0 otherwise.
+ * Where a sample keeps its time when it is at the same place for every attribute: after the
+ * identifier, ip and pid/tid words, so the attributes need only agree on those and on having
+ * a time (perf's files add a dummy event without PERF_SAMPLE_RAW or PERIOD, which come
+ * after it). 0 otherwise.
  */
 static uint32_t sample_time_offset(const struct perfdata *pd)
 {
+	const uint64_t before =
+		PERF_SAMPLE_IDENTIFIER | PERF_SAMPLE_IP | PERF_SAMPLE_TID | PERF_SAMPLE_TIME;
 	size_t i, n = perfdata_n_attrs(pd);
 	uint64_t t;
 
@@ -552,7 +556,7 @@ static uint32_t sample_time_offset(const struct perfdata *pd)
 		return 0;
 	t = perfdata_attr(pd, 0)->sample_type;
 	for (i = 1; i < n; i++)
-		if (perfdata_attr(pd, i)->sample_type != t)
+		if ((perfdata_attr(pd, i)->sample_type ^ t) & before)
 			return 0;
 	if (!(t & PERF_SAMPLE_TIME))
 		return 0;
