@@ -219,13 +219,57 @@ static enum tk_status index_ids_dense(struct perfdata *pd)
 	return TK_OK;
 }
 
+/*
+ * The places of a sample's fields for attribute @a (struct perf_attr, fixed), in the order
+ * perfdata_sample() reads them; left unset when a field before RAW has a variable size
+ * (the kernel puts the others, branch stack, registers..., after RAW).
+ */
+static void attr_layout(struct perf_attr *a)
+{
+	uint64_t t = a->sample_type;
+	uint32_t at = 8;
+
+	if ((t & PERF_SAMPLE_CALLCHAIN) ||
+	    ((t & PERF_SAMPLE_READ) && (a->read_format & FORMAT_GROUP)))
+		return;
+#define PLACE(bit, member)                                                                         \
+	do {                                                                                       \
+		if (t & (bit)) {                                                                   \
+			a->member = (uint16_t) at;                                                 \
+			at += 8;                                                                   \
+		}                                                                                  \
+	} while (0)
+	PLACE(PERF_SAMPLE_IDENTIFIER, at_id);
+	PLACE(PERF_SAMPLE_IP, at_ip);
+	PLACE(PERF_SAMPLE_TID, at_tid);
+	PLACE(PERF_SAMPLE_TIME, at_time);
+	PLACE(PERF_SAMPLE_ADDR, at_addr);
+	PLACE(PERF_SAMPLE_ID, at_id); /* read after the identifier: it is the one kept */
+	PLACE(PERF_SAMPLE_STREAM_ID, at_stream);
+	PLACE(PERF_SAMPLE_CPU, at_cpu);
+	PLACE(PERF_SAMPLE_PERIOD, at_period);
+#undef PLACE
+	if (t & PERF_SAMPLE_READ)
+		at += 8 * (1 + !!(a->read_format & FORMAT_ID) + !!(a->read_format & FORMAT_LOST) +
+			   !!(a->read_format & FORMAT_TOTAL_TIME_ENABLED) +
+			   !!(a->read_format & FORMAT_TOTAL_TIME_RUNNING));
+	if (t & PERF_SAMPLE_RAW) {
+		a->at_raw = (uint16_t) at;
+		at += 4;
+	}
+	a->fixed_size = at;
+	a->fixed = 1;
+}
+
 /* The sorted map from sample id to attribute. */
 static enum tk_status index_ids(struct perfdata *pd)
 {
 	size_t n = 0, i, k;
 
-	for (i = 0; i < pd->n_attrs; i++)
+	for (i = 0; i < pd->n_attrs; i++) {
 		n += pd->attrs[i].n_ids;
+		attr_layout(&pd->attrs[i]);
+	}
 	pd->idmap = malloc((n ? n : 1) * sizeof(*pd->idmap));
 	if (!pd->idmap)
 		return TK_FAIL(TK_ERR_NOMEM, "Cannot index perf.data ids: count=%zu", n);
@@ -739,6 +783,38 @@ enum tk_status perfdata_sample(const struct perfdata *pd, const struct perf_reco
 	}
 	out->attr = a;
 	t = out->sample_type = a->sample_type;
+	if (TK_LIKELY(a->fixed && r->size >= a->fixed_size)) {
+		const uint8_t *p = r->data;
+		enum tk_byte_order bo = pd->bo;
+
+		if (a->at_id)
+			out->id = tk_load_u64(p + a->at_id, bo);
+		if (a->at_ip)
+			out->ip = tk_load_u64(p + a->at_ip, bo);
+		if (a->at_tid) {
+			out->pid = tk_load_u32(p + a->at_tid, bo);
+			out->tid = tk_load_u32(p + a->at_tid + 4, bo);
+		}
+		if (a->at_time)
+			out->time = tk_load_u64(p + a->at_time, bo);
+		if (a->at_addr)
+			out->addr = tk_load_u64(p + a->at_addr, bo);
+		if (a->at_stream)
+			out->stream_id = tk_load_u64(p + a->at_stream, bo);
+		if (a->at_cpu)
+			out->cpu = tk_load_u32(p + a->at_cpu, bo);
+		if (a->at_period)
+			out->period = tk_load_u64(p + a->at_period, bo);
+		if (a->at_raw) {
+			uint32_t n = tk_load_u32(p + a->at_raw, bo);
+
+			if (n > r->size - a->fixed_size)
+				return bad("sample", r->offset, "raw data passes the record");
+			out->raw = p + a->fixed_size;
+			out->raw_size = n;
+		}
+		return TK_OK;
+	}
 	if (t & PERF_SAMPLE_IDENTIFIER)
 		out->id = take(&w);
 	if (t & PERF_SAMPLE_IP)

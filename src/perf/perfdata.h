@@ -117,6 +117,14 @@ struct perf_attr {
 	size_t name_len;
 	uint64_t *ids; /* the sample ids the attribute's events carry */
 	size_t n_ids;
+	/*
+	 * Where a sample's fields are when none before RAW has a size of its own (no call
+	 * chain, no group read): byte offsets in the record, 0 for a field not there, and the
+	 * size a sample needs for them (RAW's size word included). fixed 0: read word by word.
+	 */
+	uint8_t fixed;
+	uint16_t at_id, at_ip, at_tid, at_time, at_addr, at_stream, at_cpu, at_period, at_raw;
+	uint32_t fixed_size;
 };
 
 /* A record of the data: header fields and where its bytes (header included) lie. */
