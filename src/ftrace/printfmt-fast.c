@@ -228,12 +228,49 @@ static uint64_t expr_get(const struct pf_rec *r, const struct pf_fast_expr *x)
 }
 
 /*
- * A value as ftrace_pf_eval() computes it: a field behind casts is read at its place, other
- * expressions are built once; false when out of memory.
+ * Whether @x is a field under casts and "&" with constants (the sched_switch state:
+ * REC->prev_state & (TASK_REPORT_MAX - 1)), which reads as the field with a mask: its place
+ * into @off and @size, the mask into @mask.
+ */
+static bool expr_as_field(const struct pf_fast_expr *x, uint32_t *off, uint32_t *size,
+			  uint64_t *mask)
+{
+	const struct pf_fast_expr *k, *f;
+
+	switch (x->kind) {
+	case FTRACE_PF_FX_FIELD:
+		*off = x->off;
+		*size = x->size;
+		*mask = x->k;
+		return true;
+	case FTRACE_PF_FX_CAST:
+		if (!expr_as_field(x->l, off, size, mask))
+			return false;
+		*mask &= x->k;
+		return true;
+	case FTRACE_PF_FX_OP:
+		if (x->op[0] != '&' || x->op[1])
+			return false;
+		k = x->l->kind == FTRACE_PF_FX_CONST ? x->l : x->r;
+		f = k == x->l ? x->r : x->l;
+		if (k->kind != FTRACE_PF_FX_CONST || !expr_as_field(f, off, size, mask))
+			return false;
+		*mask &= k->k;
+		return true;
+	default:
+		return false;
+	}
+}
+
+/*
+ * A value as ftrace_pf_eval() computes it: a field behind casts (or masked by constants,
+ * expr_as_field()) is read at its place, other expressions are built once; false when out
+ * of memory.
  */
 static bool val_build(struct pf_print *pp, struct pf_arg *a, struct pf_fast_val *v)
 {
 	uint64_t mask = ~(uint64_t) 0;
+	const struct pf_fast_expr *e;
 	struct pf_arg *x = a;
 
 	memset(v, 0, sizeof(*v));
@@ -250,8 +287,12 @@ static bool val_build(struct pf_print *pp, struct pf_arg *a, struct pf_fast_val 
 		return true;
 	}
 	v->mask = ~(uint64_t) 0;
-	v->x = expr_build(pp, a, 0);
-	return v->x != NULL;
+	e = expr_build(pp, a, 0);
+	if (!e)
+		return false;
+	if (!expr_as_field(e, &v->off, &v->size, &v->mask))
+		v->x = e;
+	return true;
 }
 
 /* The value of @v, its mask applied (a conversion's width is folded into it). */
@@ -610,6 +651,13 @@ static char *run_zero_padded(const struct pf_fast_op *op, uint64_t v, char *q)
 	char digits[24];
 	size_t n, total;
 
+	if ((op->code == FTRACE_PF_FAST_DEC_U ||
+	     (op->code == FTRACE_PF_FAST_DEC_S && (int64_t) v >= 0)) &&
+	    op->width <= 8 && v < writer_pow10[op->width]) {
+		/* "%03d" of 7: the last digits of the eight fmt_ascii8() writes, zeros kept */
+		tk_store_u64(q, fmt_ascii8((uint32_t) v) >> (64 - 8 * op->width), TK_BYTE_ORDER_LE);
+		return q + op->width;
+	}
 	if (op->code == FTRACE_PF_FAST_DEC_S && (int64_t) v < 0) {
 		*q++ = '-';
 		v = 0 - v;

@@ -578,8 +578,25 @@ void ftrace_pf_out_cstr(struct pf_out *o, const struct pf_rec *r, uint64_t off,
 			const struct pf_spec *sp, int len_arg, bool has_len_arg);
 
 /* libtraceevent's dynamic_offset_field(): offset and length of a __data_loc field's data. */
-void ftrace_pf_dyn_loc(const struct pf_rec *r, const struct pf_field *f, uint32_t *off,
-		       uint32_t *len);
+static inline void ftrace_pf_dyn_loc(const struct pf_rec *r, const struct pf_field *f,
+				     uint32_t *off, uint32_t *len)
+{
+	uint64_t v;
+	uint32_t o, l, size = (uint32_t) r->size;
+
+	if ((uint64_t) f->offset + f->size > r->size) {
+		*off = 0;
+		*len = 0;
+		return;
+	}
+	v = ftrace_pf_read_num(r, f->offset, f->size);
+	o = (uint32_t) (v & 0xffff);
+	l = f->size == 2 ? size - o : (uint32_t) ((v >> 16) & 0xffff);
+	*off = o > size ? 0 : o;
+	*len = o + l > size ? 0 : l;
+	if (f->flags & FTRACE_PF_F_RELATIVE)
+		*off += f->offset + f->size;
+}
 
 uint64_t ftrace_pf_eval(const struct pf_rec *r, struct pf_arg *a);
 /* The value of binary or unary operator @op ("&&", "<<", "!", ...) on @l and @rt. */
