@@ -50,7 +50,9 @@ struct perf_source {
 	struct mfile file;
 	const uint8_t *data; /* the file's bytes */
 	struct perfdata *pd;
-	struct tracedat *td; /* the tracing data, or NULL */
+	enum tk_byte_order bo;	       /* the file's (perfdata_byte_order()) */
+	const struct perf_attr *attrs; /* perfdata_attr(pd, 0): attribute i is attrs + i */
+	struct tracedat *td;	       /* the tracing data, or NULL */
 	struct ftrace_ctx ctx;
 	int has_ctx;
 	struct tk_event_class **by_attr; /* the class of attribute i */
@@ -130,6 +132,7 @@ struct ps_cursor {
 	 * older one (perf's rounds), so the file's pages are released up to there only.
 	 */
 	uint64_t round_off[2];
+	uint64_t released; /* the offset last given to mfile_release_before() */
 	int eof;
 	int failed;	      /* 1: the record at rc.pos is bad; 2: see fail_why */
 	const char *fail_why; /* what went wrong inflating the record at fail_off */
@@ -697,6 +700,8 @@ static enum tk_status ps_open(struct tk_source **out, const uint8_t *data, size_
 	mfile_init(&ps->ksyms_file);
 	st = perfdata_open(&ps->pd, data, size);
 	if (st >= 0) {
+		ps->bo = perfdata_byte_order(ps->pd);
+		ps->attrs = perfdata_attr(ps->pd, 0);
 		tracing = perfdata_tracing_data(ps->pd, &tracing_len);
 		if (tracing) {
 			st = tracedat_open_tracing_data(&ps->td, tracing, tracing_len);
@@ -775,7 +780,7 @@ enum tk_status perf_sources_open(const char *const *paths, size_t npaths, struct
 static void record_from(const struct perf_source *ps, const uint8_t *p, uint64_t off,
 			struct perf_record *r)
 {
-	enum tk_byte_order bo = perfdata_byte_order(ps->pd);
+	enum tk_byte_order bo = ps->bo;
 
 	r->type = tk_load_u32(p, bo);
 	r->misc = tk_load_u16(p + 4, bo);
@@ -872,8 +877,8 @@ static void chunk_switch(struct ps_cursor *c, struct zchunk *z)
  */
 static enum tk_status next_record(struct ps_cursor *c, struct perf_record *r, struct zchunk **z)
 {
-	enum tk_byte_order bo = perfdata_byte_order(c->ps->pd);
-	uint64_t bad_pos;
+	enum tk_byte_order bo = c->ps->bo;
+	uint64_t bad_pos, keep;
 	enum tk_status st;
 
 	for (;;) {
@@ -903,9 +908,11 @@ static enum tk_status next_record(struct ps_cursor *c, struct perf_record *r, st
 		 * resident memory stays flat: what is read drops from memory (mfile.h), but
 		 * for the pages of the records still queued, which would be read in again
 		 */
-		mfile_release_before(
-			&c->ps->file,
-			(size_t) (c->stream->source->stored_order ? bad_pos : c->round_off[0]));
+		keep = c->stream->source->stored_order ? bad_pos : c->round_off[0];
+		if (keep != c->released) {
+			mfile_release_before(&c->ps->file, (size_t) keep);
+			c->released = keep;
+		}
 		st = perfdata_cursor_next(&c->rc, r);
 		if (st == TK_END && c->zcur) {
 			c->failed = 2;
@@ -950,33 +957,34 @@ static inline uint64_t entry_offset(const struct ps_cursor *c, const struct pq_e
 }
 
 /*
- * Sort the @n entries at @a. They come as runs already in order (what the last flush left,
- * then each CPU's records in turn), so the runs are found and merged pairwise: about n
- * comparisons per pass and few passes. @tmp and @runs are the cursor's scratch vectors.
- * Returns 0, or -1 out of memory.
+ * Sort the @n entries at @a, with @b (room for @n) to merge into. They come as runs already
+ * in order (what the last flush left, then each CPU's records in turn), so the runs are
+ * found and merged pairwise, back and forth between @a and @b: about n comparisons per pass
+ * and few passes. @runs is the cursor's scratch vector. Returns where the sorted entries
+ * are, @a or @b, or NULL out of memory.
  */
-static int sort_runs(struct pq_entry *a, size_t n, struct vec *tmp, struct vec *runs)
+static struct pq_entry *sort_runs(struct pq_entry *a, struct pq_entry *b, size_t n,
+				  struct vec *runs)
 {
-	struct pq_entry *src = a, *dst;
+	struct pq_entry *src = a, *dst = b;
 	size_t *r, nr, i, k;
 
 	if (n < 2)
-		return 0;
+		return a;
 	runs->len = 0;
-	if (vec_reserve(tmp, sizeof(*a), n) || vec_reserve(runs, sizeof(size_t), 2))
-		return -1;
-	dst = tmp->data;
+	if (vec_reserve(runs, sizeof(size_t), 2))
+		return NULL;
 	*(size_t *) vec_push(runs, sizeof(size_t)) = 0;
 	for (i = 1; i < n; i++)
 		if (entry_less(&a[i], &a[i - 1])) {
 			size_t *slot = vec_push(runs, sizeof(size_t));
 
 			if (!slot)
-				return -1;
+				return NULL;
 			*slot = i;
 		}
 	if (!vec_push(runs, sizeof(size_t)))
-		return -1;
+		return NULL;
 	r = runs->data;
 	nr = runs->len - 1;
 	r[nr] = n;
@@ -1004,19 +1012,37 @@ static int sort_runs(struct pq_entry *a, size_t n, struct vec *tmp, struct vec *
 			dst = t;
 		}
 	}
-	if (src != a)
-		memcpy(a, src, n * sizeof(*a));
-	return 0;
+	return src;
 }
 
-/* Make the queued records at or before @limit due, in time order (perf's do_flush()). */
+/*
+ * Make the queued records at or before @limit due, in time order (perf's do_flush()). The
+ * sort ends in the queue or in its scratch twin, at the same places; when in the twin, the
+ * two swap (the entries before head are given out already, never read again).
+ */
 static enum tk_status flush(struct ps_cursor *c, uint64_t limit)
 {
-	struct pq_entry *q = c->queue.data;
+	struct pq_entry *q = c->queue.data, *sorted;
 	size_t n = c->queue.len, k = c->head;
 
-	if (sort_runs(q + c->head, n - c->head, &c->tmp, &c->runs) < 0)
-		return TK_FAIL(TK_ERR_NOMEM, "Cannot sort perf.data records");
+	if (n - k >= 2) {
+		if (vec_reserve(&c->tmp, sizeof(*q), n))
+			return TK_FAIL(TK_ERR_NOMEM, "Cannot sort perf.data records");
+		sorted = sort_runs(q + k, (struct pq_entry *) c->tmp.data + k, n - k, &c->runs);
+		if (!sorted)
+			return TK_FAIL(TK_ERR_NOMEM, "Cannot sort perf.data records");
+	} else {
+		sorted = q + k;
+	}
+	if (sorted != q + k) {
+		struct vec t = c->queue;
+
+		c->queue.data = c->tmp.data;
+		c->queue.cap = c->tmp.cap;
+		c->tmp.data = t.data;
+		c->tmp.cap = t.cap;
+		q = c->queue.data;
+	}
 	while (k < n && q[k].ts <= limit)
 		k++;
 	c->n_ready = k;
@@ -1109,7 +1135,7 @@ static enum tk_status sample_event(struct ps_cursor *c, const struct perf_record
 
 	if (st < 0)
 		return record_fail(c, r, st);
-	ai = (size_t) (s.attr - perfdata_attr(ps->pd, 0));
+	ai = (size_t) (s.attr - ps->attrs);
 	c->ev.ec = ps->by_attr[ai];
 	st = model_class_load(c->ev.ec);
 	if (st < 0)
@@ -1168,9 +1194,9 @@ static uint64_t record_time(const struct ps_cursor *c, const struct perf_record 
 
 	if (r->type == PERF_RECORD_SAMPLE && c->ps->time_off) {
 		/* every attribute lays samples out alike: the time is at a known place */
-		return r->size >= c->ps->time_off + 8 ? tk_load_u64(r->data + c->ps->time_off,
-								    perfdata_byte_order(c->ps->pd))
-						      : 0;
+		return r->size >= c->ps->time_off + 8
+			       ? tk_load_u64(r->data + c->ps->time_off, c->ps->bo)
+			       : 0;
 	}
 	if (r->type == PERF_RECORD_SAMPLE) {
 		if (perfdata_sample(c->ps->pd, r, &s) < 0) {
@@ -1226,7 +1252,8 @@ static enum tk_status ps_cursor_next(struct model_cursor *mc, struct model_item 
 				return record_fail(c, &r, st);
 			continue;
 		}
-		drop_done(c);
+		if (c->next != c->head || c->head == c->queue.len)
+			drop_done(c); /* not per record read while none is given out */
 		if (c->eof) {
 			if (c->queue.len > c->head) {
 				st = flush(c, UINT64_MAX);
