@@ -22,6 +22,7 @@
 #include <fcntl.h>
 #include <stdlib.h>
 #include <string.h>
+#include <sys/mman.h>
 #include <unistd.h>
 
 #include <zstd.h>
@@ -37,6 +38,14 @@
 #include "../tracedat/tracedat.h"
 #include "perfdata.h"
 #include "source.h"
+
+/*
+ * /proc/kallsyms is read KSYMS_STEP bytes at a time into KSYMS_RESERVE bytes of address
+ * space, reserved (not allocated) so that the text never moves: the symbol table points
+ * into it. Its pages are only those read into.
+ */
+#define KSYMS_STEP    ((size_t) 128 << 10)
+#define KSYMS_RESERVE ((size_t) 1 << 30)
 
 /* A thread as perf's machine keeps it: pid, tid and the name perf shows. */
 struct ps_task {
@@ -75,7 +84,15 @@ struct perf_source {
 	uint8_t kernel_id[20];
 	size_t kernel_id_len;
 	struct mfile ksyms_file; /* from perf's build-id cache */
-	char *ksyms_buf;	 /* /proc/kallsyms, read */
+	char *ksyms_buf;	 /* /proc/kallsyms, read at once */
+	/*
+	 * /proc/kallsyms read a part at a time (kernel_syms_more()) into a reserved range of
+	 * address space that does not move: fd -1 once read to its end
+	 */
+	char *ksyms_map;
+	size_t ksyms_len;
+	int ksyms_fd;
+	uint8_t ksyms_asked;
 };
 
 /*
@@ -335,6 +352,10 @@ static void ps_source_destroy(struct tk_source *src)
 		mfile_close(&ps->file);
 		mfile_close(&ps->ksyms_file);
 		free(ps->ksyms_buf);
+		if (ps->ksyms_map)
+			munmap(ps->ksyms_map, KSYMS_RESERVE);
+		if (ps->ksyms_fd >= 0)
+			close(ps->ksyms_fd);
 		free(ps->tasks);
 		arena_fini(&ps->names);
 		vec_fini(&ps->text);
@@ -410,13 +431,16 @@ fail:
 }
 
 /*
- * The kernel's symbols, fetched at the first lookup (ftrace_kallsyms_defer_fetch()) where
+ * The kernel's symbols, asked for at the first lookup (ftrace_kallsyms_defer_stream()) where
  * perf script 6.1 finds them for a file-mode perf.data (its tracing data holds an empty
  * kallsyms): /proc/kallsyms when the running kernel is the file's (same build id), else
  * the kallsyms perf record kept in its build-id cache, $HOME/.debug/[kernel.kallsyms]/<build
  * id>/kallsyms. NULL when neither is there: addresses print in hex, as perf prints them.
+ * Each call after the first reads up to KSYMS_STEP more of /proc/kallsyms, which the kernel
+ * makes as it is read (most of the cost of a first %pS): a lookup reads only as far as the
+ * symbols it needs. The other texts come whole at the first call.
  */
-static const char *kernel_syms(void *payload, size_t *len)
+static const char *kernel_syms_more(void *payload, size_t *len)
 {
 	struct perf_source *ps = payload;
 	uint8_t host[20];
@@ -424,12 +448,47 @@ static const char *kernel_syms(void *payload, size_t *len)
 	const char *home = getenv("HOME");
 	size_t i;
 
+	if (ps->ksyms_asked) {
+		size_t want = ps->ksyms_len + KSYMS_STEP;
+		ssize_t k = 1;
+
+		if (ps->ksyms_map && want > KSYMS_RESERVE)
+			want = KSYMS_RESERVE; /* the text ends there */
+		while (ps->ksyms_fd >= 0 && ps->ksyms_len < want &&
+		       (k = read(ps->ksyms_fd, ps->ksyms_map + ps->ksyms_len,
+				 want - ps->ksyms_len)) > 0)
+			ps->ksyms_len += (size_t) k;
+		if (ps->ksyms_fd >= 0 && (k <= 0 || ps->ksyms_len == KSYMS_RESERVE)) {
+			close(ps->ksyms_fd);
+			ps->ksyms_fd = -1;
+		}
+		*len = ps->ksyms_len;
+		return ps->ksyms_map   ? ps->ksyms_map
+		       : ps->ksyms_buf ? ps->ksyms_buf
+				       : (const char *) ps->ksyms_file.data;
+	}
+	ps->ksyms_asked = 1;
 	*len = 0;
 	if (host_build_id(host) == ps->kernel_id_len &&
 	    !memcmp(host, ps->kernel_id, ps->kernel_id_len)) {
-		ps->ksyms_buf = read_proc_kallsyms(len);
-		if (ps->ksyms_buf)
+		void *m = mmap(NULL, KSYMS_RESERVE, PROT_READ | PROT_WRITE,
+			       MAP_PRIVATE | MAP_ANONYMOUS | MAP_NORESERVE, -1, 0);
+
+		ps->ksyms_fd = open("/proc/kallsyms", O_RDONLY | O_CLOEXEC);
+		if (ps->ksyms_fd >= 0 && m != MAP_FAILED) {
+			ps->ksyms_map = m;
+			return kernel_syms_more(ps, len);
+		}
+		if (m != MAP_FAILED)
+			munmap(m, KSYMS_RESERVE);
+		if (ps->ksyms_fd >= 0)
+			close(ps->ksyms_fd);
+		ps->ksyms_fd = -1;
+		ps->ksyms_buf = read_proc_kallsyms(&ps->ksyms_len);
+		if (ps->ksyms_buf) {
+			*len = ps->ksyms_len;
 			return ps->ksyms_buf;
+		}
 	}
 	if (!home)
 		return NULL;
@@ -442,7 +501,8 @@ static const char *kernel_syms(void *payload, size_t *len)
 		error_reset();
 		return NULL;
 	}
-	*len = ps->ksyms_file.size;
+	ps->ksyms_len = ps->ksyms_file.size;
+	*len = ps->ksyms_len;
 	return (const char *) ps->ksyms_file.data;
 }
 
@@ -698,6 +758,7 @@ static enum tk_status ps_open(struct tk_source **out, const uint8_t *data, size_
 	ps->file = *file;
 	ps->data = data;
 	mfile_init(&ps->ksyms_file);
+	ps->ksyms_fd = -1;
 	st = perfdata_open(&ps->pd, data, size);
 	if (st >= 0) {
 		ps->bo = perfdata_byte_order(ps->pd);
@@ -720,7 +781,8 @@ static enum tk_status ps_open(struct tk_source **out, const uint8_t *data, size_
 			if (st >= 0 && !ps->td->info.kallsyms.len && !perfdata_is_pipe(ps->pd)) {
 				ps->kernel_id_len = perfdata_kernel_build_id(ps->pd, ps->kernel_id);
 				if (ps->kernel_id_len)
-					ftrace_kallsyms_defer_fetch(&ps->ctx, kernel_syms, ps);
+					ftrace_kallsyms_defer_stream(&ps->ctx, kernel_syms_more,
+								     ps);
 			}
 			if (st < 0)
 				st = TK_FAIL(st, "Cannot read perf.data tracing data");
