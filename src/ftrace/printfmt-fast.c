@@ -868,14 +868,25 @@ static inline size_t text_len(const uint8_t *p, size_t n)
 
 /*
  * @n bytes of the record's text at @p, which ends at @end, to @q (room for max(n, 16)):
- * one 16-byte copy when the record has the bytes.
+ * one 16-byte copy when the record has the bytes, else for a short text two copies that
+ * overlap (nothing read past the text: a __get_str() ends its record).
  */
 static inline char *put_text(char *q, const uint8_t *p, size_t n, const uint8_t *end)
 {
-	if (n <= 16 && end - p >= 16)
+	if (n <= 16 && end - p >= 16) {
 		memcpy(q, p, 16);
-	else
+	} else if (n >= 8 && n <= 16) {
+		memcpy(q, p, 8);
+		memcpy(q + n - 8, p + n - 8, 8);
+	} else if (n >= 4 && n < 8) {
+		memcpy(q, p, 4);
+		memcpy(q + n - 4, p + n - 4, 4);
+	} else if (n < 4) {
+		for (size_t i = 0; i < n; i++)
+			q[i] = (char) p[i];
+	} else {
 		memcpy(q, p, n);
+	}
 	return q + n;
 }
 
