@@ -238,10 +238,25 @@ const struct ftrace_event *ftrace_event_find(const struct ftrace_ctx *ctx, uint3
  * lies after it and before the next symbol's address. The last symbol's "next" is an end
  * marker of address 0, so nothing after the last symbol matches except its own address.
  */
+static bool syms_stream_find(struct ftrace_ctx *ctx, uint64_t addr, const struct ftrace_sym **out);
+
 const struct ftrace_sym *ftrace_sym_find(const struct ftrace_ctx *ctx, uint64_t addr)
 {
-	size_t lo = 0, hi, n = ftrace_syms_count(ctx);
-	const struct ftrace_ksym *syms = ctx->syms;
+	size_t lo = 0, hi, n;
+	const struct ftrace_ksym *syms;
+
+	if (TK_UNLIKELY(ctx->syms_streaming)) {
+		const struct ftrace_sym *s;
+		size_t depth = error_depth();
+		/* lazily filled, never const */
+		bool found = syms_stream_find((struct ftrace_ctx *) ctx, addr, &s);
+
+		error_truncate(depth); /* as syms_load(): the lookup is not failing */
+		if (found)
+			return s;
+	}
+	n = ftrace_syms_count(ctx);
+	syms = ctx->syms;
 
 	hi = n;
 	while (lo < hi) {
@@ -630,13 +645,18 @@ static enum tk_status kallsyms_add(struct ftrace_ctx *ctx, const char *text, siz
 {
 	struct line_iter it;
 	const char *s;
-	size_t n;
+	size_t n, est;
 	uint32_t line;
 	enum tk_status st;
 
 	lines_init(&it, text, len);
-	/* lines have 20 bytes at least: an estimate that is seldom exceeded */
-	if (syms_reserve(ctx, it.len / 20) < 0)
+	/*
+	 * lines have 20 bytes at least: an estimate that is seldom exceeded; a table read a part
+	 * at a time (syms_stream_more()) at least doubles
+	 */
+	est = it.len / 20;
+	if (ctx->n_syms + est > ctx->syms_cap &&
+	    syms_reserve(ctx, est > ctx->syms_cap ? est : ctx->syms_cap) < 0)
 		return table_nomem("kallsyms");
 	for (;;) {
 		const char *p, *nl;
@@ -696,6 +716,105 @@ void ftrace_kallsyms_defer_fetch(struct ftrace_ctx *ctx,
 	ctx->syms_payload = payload;
 }
 
+void ftrace_kallsyms_defer_stream(struct ftrace_ctx *ctx,
+				  const char *(*more)(void *payload, size_t *len), void *payload)
+{
+	ftrace_kallsyms_defer_fetch(ctx, NULL, payload);
+	ctx->syms_more = more;
+	ctx->syms_streaming = 1;
+	ctx->syms_in_order = 1;
+}
+
+/*
+ * Read more of a streamed kallsyms text and add its whole lines (the last one too at the
+ * end). A bad line, or a NUL, ends the table there, as in a text parsed at once.
+ */
+static void syms_stream_more(struct ftrace_ctx *ctx)
+{
+	size_t len = ctx->syms_read_len, from = ctx->n_syms, upto;
+	const char *text = ctx->syms_more(ctx->syms_payload, &len);
+	const char *nl;
+
+	if (!text || len <= ctx->syms_read_len) {
+		ctx->syms_eof = 1;
+		upto = ctx->syms_read_len;
+	} else {
+		ctx->syms_read = text;
+		ctx->syms_read_len = len;
+		nl = memrchr(text + ctx->syms_parsed, '\n', len - ctx->syms_parsed);
+		if (!nl)
+			return; /* no whole line yet */
+		upto = (size_t) (nl - text) + 1;
+	}
+	if (upto > ctx->syms_parsed) {
+		const char *part = ctx->syms_read + ctx->syms_parsed;
+		size_t n = upto - ctx->syms_parsed;
+
+		if (strnlen(part, n) < n || kallsyms_add(ctx, part, n) < 0)
+			ctx->syms_eof = 1; /* the table ends there */
+		ctx->syms_parsed = upto;
+	}
+	for (size_t i = from; i < ctx->n_syms && ctx->syms_in_order; i++) {
+		const struct ftrace_ksym *k = &ctx->syms[i];
+		const char *tab = memchr(k->name, '\t', k->rest);
+
+		/* the kernel's own symbols, in order; a module's (in no order) ends them */
+		if (k->addr < ctx->syms_last ||
+		    (tab && (size_t) (tab - k->name) + 1 < k->rest && tab[1] == '['))
+			ctx->syms_in_order = 0;
+		ctx->syms_last = k->addr;
+	}
+}
+
+static const struct ftrace_sym *sym_make(struct ftrace_ctx *ctx, size_t i);
+
+/*
+ * ftrace_sym_find() on the part of a streamed table read so far, reading on until it holds a
+ * symbol above @addr; false when the whole table must answer (see
+ * ftrace_kallsyms_defer_stream()). The part read holds the kernel's own symbols only, in
+ * address order; those after it are the kernel's above them and the modules', which are
+ * outside the kernel's image, so never between two of its symbols. The whole table sorts
+ * equal addresses in reverse order of reading, and a lookup between two addresses finds the
+ * last of the lower address's symbols there: the first one read.
+ */
+static bool syms_stream_find(struct ftrace_ctx *ctx, uint64_t addr, const struct ftrace_sym **out)
+{
+	size_t lo = 0, hi, first;
+
+	while (ctx->syms_in_order && !ctx->syms_eof && !(ctx->n_syms && ctx->syms_last > addr))
+		syms_stream_more(ctx);
+	if (!ctx->syms_in_order || !(ctx->n_syms && ctx->syms_last > addr))
+		return false;
+	hi = ctx->n_syms;
+	while (lo < hi) { /* the first symbol above @addr */
+		size_t mid = lo + (hi - lo) / 2;
+
+		if (ctx->syms[mid].addr <= addr)
+			lo = mid + 1;
+		else
+			hi = mid;
+	}
+	if (!lo)
+		return false; /* below the kernel's first symbol: the modules' may be there */
+	for (first = lo - 1; first > 0 && ctx->syms[first - 1].addr == ctx->syms[lo - 1].addr;
+	     first--)
+		;
+	if (ctx->syms[lo - 1].addr == addr && first != lo - 1)
+		return false; /* which of them a search finds depends on the whole table */
+	*out = sym_make(ctx, first);
+	return true;
+}
+
+/* The rest of a streamed table, then the table sorted as a text parsed at once is. */
+static void syms_stream_all(struct ftrace_ctx *ctx)
+{
+	while (!ctx->syms_eof)
+		syms_stream_more(ctx);
+	ctx->syms_streaming = 0;
+	/* the symbols made so far were made by their place in reading order */
+	memset(ctx->syms_made, 0, ctx->n_syms * sizeof(*ctx->syms_made));
+}
+
 /*
  * Parse the kallsyms text ftrace_kallsyms_defer() kept, on the first lookup. A bad line ends
  * the table there, as it does when parsed at once, and leaves no cause behind: the lookup
@@ -708,7 +827,10 @@ static TK_NOINLINE void syms_load(const struct ftrace_ctx *cctx)
 	size_t depth = error_depth();
 
 	ctx->syms_text = NULL;
-	if (ctx->syms_fetch) {
+	if (ctx->syms_streaming) {
+		syms_stream_all(ctx); /* parsed as read */
+		ctx->syms_text_len = 0;
+	} else if (ctx->syms_fetch) {
 		text = ctx->syms_fetch(ctx->syms_payload, &ctx->syms_text_len);
 		ctx->syms_fetch = NULL;
 		if (!text)
@@ -728,17 +850,21 @@ size_t ftrace_syms_count(const struct ftrace_ctx *ctx)
 	return ctx->n_syms;
 }
 
-/* Symbol @i as lookups give it: its name and module copied out of the text on first use. */
-const struct ftrace_sym *ftrace_sym_at(const struct ftrace_ctx *cctx, size_t i)
+const struct ftrace_sym *ftrace_sym_at(const struct ftrace_ctx *ctx, size_t i)
 {
-	struct ftrace_ctx *ctx = (struct ftrace_ctx *) cctx; /* lazily filled, never const */
+	if (i >= ftrace_syms_count(ctx))
+		return NULL;
+	return sym_make((struct ftrace_ctx *) ctx, i); /* lazily filled, never const */
+}
+
+/* Symbol @i as lookups give it: its name and module copied out of the text on first use. */
+static const struct ftrace_sym *sym_make(struct ftrace_ctx *ctx, size_t i)
+{
 	const struct ftrace_ksym *k;
 	struct ftrace_sym *s;
 	const char *mod;
 	size_t name_len, mod_len;
 
-	if (i >= ftrace_syms_count(ctx))
-		return NULL;
 	if (ctx->syms_made[i])
 		return ctx->syms_made[i];
 	k = &ctx->syms[i];

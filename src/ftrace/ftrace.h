@@ -242,6 +242,16 @@ struct ftrace_ctx {
 	/* private: ftrace_kallsyms_defer_fetch(): where that text comes from, asked then */
 	const char *(*syms_fetch)(void *payload, size_t *len);
 	void *syms_payload;
+	/*
+	 * private: ftrace_kallsyms_defer_stream(): the text read so far, parsed up to
+	 * syms_parsed, its symbols in the order read; while syms_in_order, each at or above
+	 * the one before, the highest syms_last
+	 */
+	const char *(*syms_more)(void *payload, size_t *len);
+	const char *syms_read; /* the text read so far, syms_read_len bytes */
+	size_t syms_read_len, syms_parsed;
+	uint64_t syms_last;
+	uint8_t syms_streaming, syms_in_order, syms_eof;
 	int print_lazy;		 /* private: print fmts compile on first use (printfmt.h) */
 	int format_general_only; /* private: tests read every field line the general way */
 	int print_general_only;	 /* private: tests print without fast plans (printfmt-fast.c) */
@@ -358,6 +368,25 @@ void ftrace_kallsyms_defer(struct ftrace_ctx *ctx, const char *text, size_t len)
  */
 void ftrace_kallsyms_defer_fetch(struct ftrace_ctx *ctx,
 				 const char *(*fetch)(void *payload, size_t *len), void *payload);
+
+/*
+ * ftrace_kallsyms_defer_fetch() of a text read a part at a time, for /proc/kallsyms, which
+ * the kernel writes line by line as it is read (tens of milliseconds for 120k lines): each
+ * call of @more(@payload, &len) reads more and returns the whole text read so far, at the
+ * same address every time (borrowed: it must outlive @ctx), and its length, the same as
+ * before at the end; NULL for no text at all.
+ *
+ * A lookup (ftrace_sym_find()) of an address among the kernel's own symbols, which come
+ * first and in address order, reads only until the table has one above it, and answers
+ * when the whole table's answer is known already: the modules' symbols (after the kernel's,
+ * in no order) lie outside the kernel's image, so never between two of its symbols, and the
+ * one found is its address's only symbol or the address is past it. Anything else (an
+ * address below the first symbol or past the kernel's, several symbols at the address,
+ * symbols out of order, ftrace_syms_count(), ftrace_sym_at(), ftrace_sym_addr()) reads the
+ * whole text first, as ftrace_kallsyms_defer_fetch() does.
+ */
+void ftrace_kallsyms_defer_stream(struct ftrace_ctx *ctx,
+				  const char *(*more)(void *payload, size_t *len), void *payload);
 
 /*
  * The number of symbols, parsed first if they were deferred; ftrace_sym_at() gives symbol @i

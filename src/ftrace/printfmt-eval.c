@@ -63,26 +63,6 @@ void ftrace_pf_out_cstr(struct pf_out *o, const struct pf_rec *r, uint64_t off,
 		ftrace_pf_out_write(o, s, n);
 }
 
-void ftrace_pf_dyn_loc(const struct pf_rec *r, const struct pf_field *f, uint32_t *off,
-		       uint32_t *len)
-{
-	uint64_t v;
-	uint32_t o, l, size = (uint32_t) r->size;
-
-	if ((uint64_t) f->offset + f->size > r->size) {
-		*off = 0;
-		*len = 0;
-		return;
-	}
-	v = ftrace_pf_read_num(r, f->offset, f->size);
-	o = (uint32_t) (v & 0xffff);
-	l = f->size == 2 ? size - o : (uint32_t) ((v >> 16) & 0xffff);
-	*off = o > size ? 0 : o;
-	*len = o + l > size ? 0 : l;
-	if (f->flags & FTRACE_PF_F_RELATIVE)
-		*off += f->offset + f->size;
-}
-
 /* ------------------------------------------------------------------ symbols and printk */
 
 static void symcache_fill(struct pf_symcache *c, const struct pf_rec *r, uint64_t addr)

@@ -40,6 +40,12 @@ struct pf_fast_memo {
 	struct pf_fast_memo_entry e[FAST_FLAGS_MEMO];
 };
 
+/* What a "%s" without a small bound (str_budget()) or a symbol writes in place at most. */
+#define FAST_STR_BUDGET 64
+#define FAST_SYM_BUDGET 96
+/* Bounds above this count as none. */
+#define FAST_STR_BUDGET_MAX 128
+
 /* Literals up to this length are merged into the bounded conversion after them. */
 #define FAST_PRE_MAX 256
 /* Zero-padded conversions up to this width are bounded operations. */
@@ -222,12 +228,49 @@ static uint64_t expr_get(const struct pf_rec *r, const struct pf_fast_expr *x)
 }
 
 /*
- * A value as ftrace_pf_eval() computes it: a field behind casts is read at its place, other
- * expressions are built once; false when out of memory.
+ * Whether @x is a field under casts and "&" with constants (the sched_switch state:
+ * REC->prev_state & (TASK_REPORT_MAX - 1)), which reads as the field with a mask: its place
+ * into @off and @size, the mask into @mask.
+ */
+static bool expr_as_field(const struct pf_fast_expr *x, uint32_t *off, uint32_t *size,
+			  uint64_t *mask)
+{
+	const struct pf_fast_expr *k, *f;
+
+	switch (x->kind) {
+	case FTRACE_PF_FX_FIELD:
+		*off = x->off;
+		*size = x->size;
+		*mask = x->k;
+		return true;
+	case FTRACE_PF_FX_CAST:
+		if (!expr_as_field(x->l, off, size, mask))
+			return false;
+		*mask &= x->k;
+		return true;
+	case FTRACE_PF_FX_OP:
+		if (x->op[0] != '&' || x->op[1])
+			return false;
+		k = x->l->kind == FTRACE_PF_FX_CONST ? x->l : x->r;
+		f = k == x->l ? x->r : x->l;
+		if (k->kind != FTRACE_PF_FX_CONST || !expr_as_field(f, off, size, mask))
+			return false;
+		*mask &= k->k;
+		return true;
+	default:
+		return false;
+	}
+}
+
+/*
+ * A value as ftrace_pf_eval() computes it: a field behind casts (or masked by constants,
+ * expr_as_field()) is read at its place, other expressions are built once; false when out
+ * of memory.
  */
 static bool val_build(struct pf_print *pp, struct pf_arg *a, struct pf_fast_val *v)
 {
 	uint64_t mask = ~(uint64_t) 0;
+	const struct pf_fast_expr *e;
 	struct pf_arg *x = a;
 
 	memset(v, 0, sizeof(*v));
@@ -244,8 +287,12 @@ static bool val_build(struct pf_print *pp, struct pf_arg *a, struct pf_fast_val 
 		return true;
 	}
 	v->mask = ~(uint64_t) 0;
-	v->x = expr_build(pp, a, 0);
-	return v->x != NULL;
+	e = expr_build(pp, a, 0);
+	if (!e)
+		return false;
+	if (!expr_as_field(e, &v->off, &v->size, &v->mask))
+		v->x = e;
+	return true;
 }
 
 /* The value of @v, its mask applied (a conversion's width is folded into it). */
@@ -286,9 +333,15 @@ static bool syms_build(struct pf_print *pp, const struct pf_arg *a, struct pf_fa
 		return false;
 	n = 0;
 	for (p = a->flags.syms; p; p = p->next, n++) {
+		char *t;
+
 		out[n].value = p->value;
-		out[n].str = p->str;
 		out[n].len = strlen(p->str);
+		t = fast_alloc(pp, out[n].len + FAST_SLACK);
+		if (!t)
+			return false;
+		memcpy(t, p->str, out[n].len);
+		out[n].str = t;
 	}
 	s->syms = out;
 	s->n_syms = n;
@@ -322,10 +375,18 @@ static const struct pf_fast_str *str_build(struct pf_print *pp, const struct ftr
 			s->f = f;
 		}
 		break;
-	case FTRACE_PF_ATOM:
+	case FTRACE_PF_ATOM: {
+		char *t;
+
 		s->kind = FTRACE_PF_FS_ATOM;
 		s->len = strlen(a->atom.text);
+		t = fast_alloc(pp, s->len + FAST_SLACK);
+		if (!t)
+			return NULL;
+		memcpy(t, a->atom.text, s->len);
+		s->text = t;
 		break;
+	}
 	case FTRACE_PF_FLAGS:
 	case FTRACE_PF_SYMBOL:
 		if (!syms_build(pp, a, s) || !val_build(pp, a->flags.field, &s->val))
@@ -352,6 +413,39 @@ static const struct pf_fast_str *str_build(struct pf_print *pp, const struct ftr
 		break;
 	}
 	return s;
+}
+
+/*
+ * The most a "%s" of @s writes in place (str_put()): a char array's size, a literal's length,
+ * the longest symbolic name; FAST_STR_BUDGET for texts without a small bound (strings of the
+ * record, flags), which go the pf_out way when longer. 0: never in place.
+ */
+static uint32_t str_budget(const struct pf_fast_str *s)
+{
+	uint32_t b = 0, y, n;
+
+	switch (s->kind) {
+	case FTRACE_PF_FS_ARRAY:
+		return s->f->size && s->f->size <= FAST_STR_BUDGET_MAX ? s->f->size
+								       : FAST_STR_BUDGET;
+	case FTRACE_PF_FS_DYN:
+	case FTRACE_PF_FS_FLAGS:
+		return FAST_STR_BUDGET;
+	case FTRACE_PF_FS_ATOM:
+		return s->len <= FAST_STR_BUDGET_MAX ? (uint32_t) s->len : 0;
+	case FTRACE_PF_FS_SYMBOLIC:
+		b = 18; /* "0x" and 16 hex digits of a value without a name */
+		for (uint32_t i = 0; i < s->n_syms; i++)
+			if (s->syms[i].len > b)
+				b = (uint32_t) s->syms[i].len;
+		return b <= FAST_STR_BUDGET_MAX ? b : FAST_STR_BUDGET;
+	case FTRACE_PF_FS_COND:
+		y = str_budget(s->yes);
+		n = str_budget(s->no);
+		return y > n ? y : n;
+	default:
+		return 0;
+	}
 }
 
 /* Whether @pc converts an argument with nothing but its conversion (no width, '*', ...). */
@@ -443,7 +537,8 @@ static bool op_build(struct pf_print *pp, const struct ftrace_ctx *ctx, const st
 		case 'f':
 		case 'S':
 		case 's':
-			op->code = FTRACE_PF_FAST_SYM;
+			op->code = FTRACE_PF_FAST_SYM_IN;
+			op->budget = FAST_SYM_BUDGET;
 			op->how = *p;
 			break;
 		case 'M':
@@ -464,7 +559,8 @@ static bool op_build(struct pf_print *pp, const struct ftrace_ctx *ctx, const st
 		op->str = str_build(pp, ctx, a, 0);
 		if (!op->str)
 			return false;
-		op->code = FTRACE_PF_FAST_STR;
+		op->budget = str_budget(op->str);
+		op->code = op->budget ? FTRACE_PF_FAST_STR_IN : FTRACE_PF_FAST_STR;
 		return true;
 	default:
 		return true;
@@ -522,7 +618,9 @@ static void fast_build(struct pf_print *pp, const struct ftrace_ctx *ctx)
 			continue;
 		}
 		own = ops[i].len;
-		if (ops[i].code != FTRACE_PF_FAST_LIT)
+		if (ops[i].code == FTRACE_PF_FAST_STR_IN || ops[i].code == FTRACE_PF_FAST_SYM_IN)
+			own += ops[i].budget + FAST_SLACK;
+		else if (ops[i].code != FTRACE_PF_FAST_LIT)
 			own += FAST_NUM_MAX + ops[i].width;
 		if (!room)
 			room = FAST_SLACK;
@@ -553,6 +651,13 @@ static char *run_zero_padded(const struct pf_fast_op *op, uint64_t v, char *q)
 	char digits[24];
 	size_t n, total;
 
+	if ((op->code == FTRACE_PF_FAST_DEC_U ||
+	     (op->code == FTRACE_PF_FAST_DEC_S && (int64_t) v >= 0)) &&
+	    op->width <= 8 && v < writer_pow10[op->width]) {
+		/* "%03d" of 7: the last digits of the eight fmt_ascii8() writes, zeros kept */
+		tk_store_u64(q, fmt_ascii8((uint32_t) v) >> (64 - 8 * op->width), TK_BYTE_ORDER_LE);
+		return q + op->width;
+	}
 	if (op->code == FTRACE_PF_FAST_DEC_S && (int64_t) v < 0) {
 		*q++ = '-';
 		v = 0 - v;
@@ -573,19 +678,21 @@ static char *run_zero_padded(const struct pf_fast_op *op, uint64_t v, char *q)
 	return q + n;
 }
 
-/* A bounded operation at @q, which has the room the plan reserved; returns the new end. */
-static inline char *run_bounded(const struct pf_rec *r, const struct pf_fast_op *op, char *q)
+/* The literal of @op, or the one before its conversion, at @q; returns the new end. */
+static inline char *put_literal(const struct pf_fast_op *op, char *q)
 {
-	uint64_t v;
-
-	/* the literal, or the one before the conversion: its text is padded for 16-byte copies */
+	/* the text is padded for 16-byte copies */
 	memcpy(q, op->text, 16);
 	for (uint32_t i = 16; i < op->len; i += 16)
 		memcpy(q + i, op->text + i, 16);
-	q += op->len;
-	if (op->code == FTRACE_PF_FAST_LIT)
-		return q;
-	v = val_get(r, &op->val);
+	return q + op->len;
+}
+
+/* A bounded conversion at @q, after its literal; returns the new end. */
+static inline char *run_bounded(const struct pf_rec *r, const struct pf_fast_op *op, char *q)
+{
+	uint64_t v = val_get(r, &op->val);
+
 	if (op->code == FTRACE_PF_FAST_PTR) {
 		/* glibc's "%p" */
 		if (!v) {
@@ -738,14 +845,178 @@ static void run_str(struct pf_out *o, const struct pf_rec *r, const struct pf_pi
 	}
 }
 
+/*
+ * The length of the text at @p up to its NUL, reading at most @n bytes: a word at a time,
+ * the first zero byte found from the borrow of a subtraction (the lowest flagged byte is the
+ * first zero; bytes after it may be flagged falsely, which does not matter).
+ */
+static inline size_t text_len(const uint8_t *p, size_t n)
+{
+	size_t i = 0;
+
+	for (; n - i >= 8; i += 8) {
+		uint64_t v = tk_load_u64(p + i, TK_BYTE_ORDER_LE);
+		uint64_t z = (v - UINT64_C(0x0101010101010101)) & ~v & UINT64_C(0x8080808080808080);
+
+		if (z)
+			return i + ((unsigned int) __builtin_ctzll(z) >> 3);
+	}
+	while (i < n && p[i])
+		i++;
+	return i;
+}
+
+/*
+ * @n bytes of the record's text at @p, which ends at @end, to @q (room for max(n, 16)):
+ * one 16-byte copy when the record has the bytes, else for a short text two copies that
+ * overlap (nothing read past the text: a __get_str() ends its record).
+ */
+static inline char *put_text(char *q, const uint8_t *p, size_t n, const uint8_t *end)
+{
+	if (n <= 16 && end - p >= 16) {
+		memcpy(q, p, 16);
+	} else if (n >= 8 && n <= 16) {
+		memcpy(q, p, 8);
+		memcpy(q + n - 8, p + n - 8, 8);
+	} else if (n >= 4 && n < 8) {
+		memcpy(q, p, 4);
+		memcpy(q + n - 4, p + n - 4, 4);
+	} else if (n < 4) {
+		for (size_t i = 0; i < n; i++)
+			q[i] = (char) p[i];
+	} else {
+		memcpy(q, p, n);
+	}
+	return q + n;
+}
+
+/* A padded text of @n bytes (plan memory): 16-byte copies. */
+static inline char *put_padded(char *q, const char *t, size_t n)
+{
+	memcpy(q, t, 16);
+	for (size_t i = 16; i < n; i += 16)
+		memcpy(q + i, t + i, 16);
+	return q + n;
+}
+
+/*
+ * What run_str() prints for @s, written at @q when it is at most @budget bytes (room for
+ * @budget + 16); NULL when it is longer or needs the general way, with nothing committed:
+ * the caller then prints it through run_str().
+ */
+static char *str_put(const struct pf_rec *r, const struct pf_fast_str *s, char *q, uint32_t budget)
+{
+	const uint8_t *end = r->data + r->size;
+
+	for (;;) {
+		switch (s->kind) {
+		case FTRACE_PF_FS_ARRAY: {
+			/* ftrace_pf_field_text(): a zero size means the rest of the record */
+			const struct pf_field *f = s->f;
+			size_t have, n;
+
+			if (f->offset >= r->size)
+				return q;
+			have = r->size - f->offset;
+			n = f->size && f->size < have ? f->size : have;
+			n = text_len(r->data + f->offset, n < budget + 1 ? n : budget + 1);
+			if (n > budget)
+				return NULL;
+			return put_text(q, r->data + f->offset, n, end);
+		}
+		case FTRACE_PF_FS_DYN: {
+			/* ftrace_pf_out_cstr(): up to the NUL or the end of the record */
+			uint32_t off, len;
+			size_t n;
+
+			ftrace_pf_dyn_loc(r, s->f, &off, &len);
+			if (!len || off >= r->size)
+				return q;
+			n = r->size - off;
+			n = text_len(r->data + off, n < budget + 1 ? n : budget + 1);
+			if (n > budget)
+				return NULL;
+			return put_text(q, r->data + off, n, end);
+		}
+		case FTRACE_PF_FS_ATOM:
+			if (s->arg->atom.state == FTRACE_PF_ATOM_NUMBER || s->len > budget)
+				return NULL; /* a number now: the general path prints it */
+			return put_padded(q, s->text, s->len);
+		case FTRACE_PF_FS_FLAGS: {
+			uint64_t val = val_get(r, &s->val);
+			struct pf_fast_memo_entry *e =
+				&s->memo->e[(val ^ val >> 7 ^ val >> 19) % FAST_FLAGS_MEMO];
+			size_t len;
+
+			if (!e->len || e->val != val) {
+				if (!flags_text(s, (int64_t) val, e->text, &len)) {
+					e->len = 0;
+					return NULL;
+				}
+				e->val = val;
+				e->len = (uint32_t) len + 1;
+			}
+			if (e->len - 1 > budget)
+				return NULL;
+			if (e->len <= 17)
+				memcpy(q, e->text, 16);
+			else
+				memcpy(q, e->text, e->len - 1);
+			return q + e->len - 1;
+		}
+		case FTRACE_PF_FS_SYMBOLIC: {
+			int64_t val = (int64_t) val_get(r, &s->val);
+
+			for (uint32_t i = 0; i < s->n_syms; i++) {
+				if (val == s->syms[i].value) {
+					if (s->syms[i].len > budget)
+						return NULL;
+					return put_padded(q, s->syms[i].str, s->syms[i].len);
+				}
+			}
+			if (budget < 18)
+				return NULL;
+			memcpy(q, "0x", 2);
+			return put_hex(q + 2, (uint64_t) val, false);
+		}
+		case FTRACE_PF_FS_COND:
+			s = val_get(r, &s->val) ? s->yes : s->no;
+			continue;
+		default:
+			return NULL;
+		}
+	}
+}
+
+/* What ftrace_pf_out_function() prints, at @q as str_put() writes; NULL when too long. */
+static char *sym_put(const struct pf_rec *r, const struct pf_fast_op *op, char *q)
+{
+	uint64_t v = val_get(r, &op->val);
+	const struct pf_symcache *c = ftrace_pf_sym_entry(r, v);
+
+	if (c->sym) {
+		size_t off = op->how == 'F' || op->how == 'S' ? c->off_len : 0;
+
+		if ((size_t) c->name_len + off > op->budget)
+			return NULL;
+		memcpy(q, c->sym->name, c->name_len);
+		memcpy(q + c->name_len, c->off_text, off);
+		return q + c->name_len + off;
+	}
+	memcpy(q, "0x", 2);
+	return put_hex(q + 2, v, false);
+}
+
 /* An unbounded operation, through the pf_out functions. */
 static void run_unbounded(struct pf_out *o, const struct pf_rec *r, const struct pf_fast_op *op)
 {
 	switch (op->code) {
 	case FTRACE_PF_FAST_SYM:
+	case FTRACE_PF_FAST_SYM_IN:
 		ftrace_pf_out_function(o, r, op->how, val_get(r, &op->val));
 		return;
 	case FTRACE_PF_FAST_STR:
+	case FTRACE_PF_FAST_STR_IN:
 		/* the state ftrace_pf_print_piece() keeps around a %s */
 		o->nest = true;
 		run_str(o, r, op->pc, op->str);
@@ -788,6 +1059,25 @@ bool ftrace_pf_fast(struct pf_out *o, const struct pf_rec *r)
 				return true;
 			}
 			start = q = writer_reserve(o->w, op->room);
+		}
+		q = put_literal(op, q);
+		if (op->code == FTRACE_PF_FAST_LIT)
+			continue;
+		if (op->code >= FTRACE_PF_FAST_STR_IN) {
+			char *e = op->code == FTRACE_PF_FAST_STR_IN
+					  ? str_put(r, op->str, q, op->budget)
+					  : sym_put(r, op, q);
+
+			if (TK_LIKELY(e != NULL)) {
+				q = e;
+				continue;
+			}
+			/* longer than its budget: the literal goes out, then the text the pf_out way */
+			writer_commit_to(o->w, q);
+			o->n += (size_t) (q - start);
+			q = NULL;
+			run_unbounded(o, r, op);
+			continue;
 		}
 		q = run_bounded(r, op, q);
 	}

@@ -365,6 +365,13 @@ enum pf_fast_code {
 	FTRACE_PF_FAST_HEX_U, /* %X */
 	FTRACE_PF_FAST_OCT,   /* %o */
 	FTRACE_PF_FAST_PTR,   /* plain %p: "(nil)" or 0x and lower-case hex */
+	/*
+	 * Plain %s of a compiled argument and %pS %ps %pF %pf: written in place when the text
+	 * fits the op's budget (a char array's size, the longest symbolic name...), else
+	 * through pf_out as FTRACE_PF_FAST_STR and FTRACE_PF_FAST_SYM write it.
+	 */
+	FTRACE_PF_FAST_STR_IN,
+	FTRACE_PF_FAST_SYM_IN,
 	/* the codes below write through pf_out: their size has no bound known in advance */
 	FTRACE_PF_FAST_SYM, /* %pS %ps %pF %pf */
 	FTRACE_PF_FAST_STR, /* plain %s of a compiled argument */
@@ -401,7 +408,7 @@ struct pf_fast_val {
 /* One value of __print_flags() or __print_symbolic(), its text's length known. */
 struct pf_fast_sym {
 	int64_t value;
-	const char *str;
+	const char *str; /* padded for 16-byte copies */
 	size_t len;
 };
 
@@ -425,7 +432,8 @@ struct pf_fast_str {
 	uint32_t n_syms;
 	const char *delim; /* flags: NULL when absent */
 	size_t delim_len;
-	size_t len; /* a literal's */
+	size_t len;	  /* a literal's */
+	const char *text; /* a literal's, padded for 16-byte copies */
 	const struct pf_fast_str *yes, *no;
 	struct pf_fast_memo *memo; /* flags: texts of recent values (printfmt-fast.c) */
 };
@@ -443,6 +451,7 @@ struct pf_fast_op {
 	 * one write, 16 bytes of slack for the literal copies included.
 	 */
 	uint32_t room;
+	uint32_t budget; /* FTRACE_PF_FAST_STR_IN, _SYM_IN: the most they write in place */
 	struct pf_fast_val val;
 	const char *text; /* literal, or the literal before a bounded conversion (len bytes) */
 	const struct pf_piece *pc;
@@ -569,8 +578,25 @@ void ftrace_pf_out_cstr(struct pf_out *o, const struct pf_rec *r, uint64_t off,
 			const struct pf_spec *sp, int len_arg, bool has_len_arg);
 
 /* libtraceevent's dynamic_offset_field(): offset and length of a __data_loc field's data. */
-void ftrace_pf_dyn_loc(const struct pf_rec *r, const struct pf_field *f, uint32_t *off,
-		       uint32_t *len);
+static inline void ftrace_pf_dyn_loc(const struct pf_rec *r, const struct pf_field *f,
+				     uint32_t *off, uint32_t *len)
+{
+	uint64_t v;
+	uint32_t o, l, size = (uint32_t) r->size;
+
+	if ((uint64_t) f->offset + f->size > r->size) {
+		*off = 0;
+		*len = 0;
+		return;
+	}
+	v = ftrace_pf_read_num(r, f->offset, f->size);
+	o = (uint32_t) (v & 0xffff);
+	l = f->size == 2 ? size - o : (uint32_t) ((v >> 16) & 0xffff);
+	*off = o > size ? 0 : o;
+	*len = o + l > size ? 0 : l;
+	if (f->flags & FTRACE_PF_F_RELATIVE)
+		*off += f->offset + f->size;
+}
 
 uint64_t ftrace_pf_eval(const struct pf_rec *r, struct pf_arg *a);
 /* The value of binary or unary operator @op ("&&", "<<", "!", ...) on @l and @rt. */

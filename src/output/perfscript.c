@@ -38,8 +38,23 @@ struct psc_source {
 
 /* Per event class (its dense index): "%*s: " of its name, rendered once. */
 struct psc_name {
-	char *text;
+	char *text; /* padded for 16-byte copies */
 	uint32_t len;
+};
+
+/*
+ * "%16s %5d " of a task, as last rendered in its slot (by tid): a thread prints many lines
+ * in a row. The key is the name's pointer, which the reader keeps for the source's life and
+ * changes when the task is renamed.
+ */
+#define PSC_TASKS     64
+#define PSC_TASK_TEXT 48 /* longest text kept: a name of up to 24 bytes */
+
+struct psc_task {
+	const char *comm; /* NULL: empty */
+	int64_t pid;
+	uint32_t len;
+	char text[PSC_TASK_TEXT];
 };
 
 struct perfscript_state {
@@ -47,6 +62,13 @@ struct perfscript_state {
 	size_t n_srcs;
 	struct psc_name *names;
 	size_t n_names;
+	struct psc_task tasks[PSC_TASKS];
+	/* "%5lu." of the last second printed: the seconds change once per second of trace */
+	uint64_t sec;
+	uint64_t sec_ns; /* sec * 10^9 */
+	uint32_t sec_len;
+	bool has_sec;
+	char sec_text[32];
 };
 
 /* The name perf shows for @ec's events: the source's answer, else "system:name". */
@@ -129,7 +151,7 @@ name_make(struct perfscript_state *s, const struct psc_source *c, const struct t
 	if (n >= sizeof(buf))
 		n = sizeof(buf) - 1;
 	pad = n < c->width ? c->width - n : 0;
-	t->text = malloc(pad + n + 2);
+	t->text = malloc(pad + n + 2 + 16);
 	if (!t->text)
 		return NULL;
 	memset(t->text, ' ', pad);
@@ -147,11 +169,10 @@ static inline const struct psc_name *name_of(struct perfscript_state *s, const s
 	return name_make(s, c, ec);
 }
 
-/* perf's "%lu.%06lu" of a time in ns (microseconds truncated), right-aligned in 12. */
-static char *put_time(char *q, uint64_t ns, bool nsec)
+/* "%5lu." of @sec into the state's cache. */
+static TK_NOINLINE void sec_make(struct perfscript_state *s, uint64_t sec)
 {
-	uint64_t sec = ns / UINT64_C(1000000000);
-	uint32_t frac = (uint32_t) (ns % UINT64_C(1000000000));
+	char *q = s->sec_text;
 	unsigned int i;
 
 	/* "%12s" of "S.UUUUUU" pads the seconds to 5 columns, as "%5lu.%09llu" does */
@@ -159,12 +180,72 @@ static char *put_time(char *q, uint64_t ns, bool nsec)
 		*q++ = ' ';
 	q += fmt_u64(q, sec);
 	*q++ = '.';
-	if (nsec)
+	s->sec = sec;
+	s->sec_ns = sec * UINT64_C(1000000000);
+	s->sec_len = (uint32_t) (q - s->sec_text);
+	s->has_sec = true;
+}
+
+/*
+ * perf's "%lu.%06lu" of a time in ns (microseconds truncated), right-aligned in 12, and ": ".
+ * Room for 48 bytes: the seconds' text is copied 32 bytes at once, the digits 8.
+ */
+static char *put_time(struct perfscript_state *s, char *q, uint64_t ns, bool nsec)
+{
+	uint32_t frac;
+
+	if (TK_UNLIKELY(!s->has_sec || ns - s->sec_ns >= UINT64_C(1000000000)))
+		sec_make(s, ns / UINT64_C(1000000000));
+	frac = (uint32_t) (ns - s->sec_ns);
+	memcpy(q, s->sec_text, sizeof(s->sec_text));
+	q += s->sec_len;
+	if (nsec) {
 		q += fmt_u64_pad(q, frac, 9);
-	else
-		q += fmt_u64_pad(q, frac / 1000, 6);
+	} else {
+		/* six digits: the last six of the eight fmt_ascii8() gives for a value < 10^6 */
+		tk_store_u64(q, fmt_ascii8(frac / 1000) >> 16, TK_BYTE_ORDER_LE);
+		q += 6;
+	}
 	memcpy(q, ": ", 2);
 	return q + 2;
+}
+
+/* "%16s %5d " of @comm and @pid (@n: strlen(@comm)) at @q; returns the new end. */
+static char *put_task(char *q, const char *comm, size_t n, int64_t pid)
+{
+	char digits[24];
+	size_t k = fmt_i64(digits, pid);
+
+	if (n < 16) {
+		memset(q, ' ', 16 - n);
+		q += 16 - n;
+	}
+	memcpy(q, comm, n);
+	q += n;
+	*q++ = ' ';
+	for (; k < 5; k++)
+		*q++ = ' ';
+	q += fmt_i64(q, pid);
+	*q++ = ' ';
+	return q;
+}
+
+/* The task's text from its slot, made there when another task had it. */
+static inline const struct psc_task *task_of(struct perfscript_state *s, const char *comm,
+					     int64_t pid)
+{
+	struct psc_task *t = &s->tasks[(uint64_t) pid % PSC_TASKS];
+	size_t n;
+
+	if (TK_LIKELY(t->comm == comm && t->pid == pid))
+		return t;
+	n = strlen(comm);
+	if (n > PSC_TASK_TEXT - 24)
+		return NULL;
+	t->comm = comm;
+	t->pid = pid;
+	t->len = (uint32_t) (put_task(t->text, comm, n, pid) - t->text);
+	return t;
 }
 
 static TK_NOINLINE TK_COLD enum tk_status nomem(void)
@@ -178,6 +259,7 @@ enum tk_status perfscript_print_event(struct tk_printer *p, const struct tk_even
 	struct writer *w = &p->out;
 	const struct psc_source *c;
 	const struct psc_name *nm;
+	const struct psc_task *tc;
 	const char *comm;
 	int64_t pid;
 	size_t n;
@@ -194,34 +276,49 @@ enum tk_status perfscript_print_event(struct tk_printer *p, const struct tk_even
 	if (!nm)
 		return nomem();
 	comm = c->text->task(ev, &pid);
-	n = strlen(comm);
-	q = writer_reserve(w, n + 96);
-	if (n < 16) {
-		memset(q, ' ', 16 - n);
-		q += 16 - n;
-	}
-	memcpy(q, comm, n);
-	q += n;
-	*q++ = ' ';
-	if (ev->has_task || c->text->tool != MODEL_TEXT_TOOL_PERF_SCRIPT) {
-		char digits[24];
-		size_t k = fmt_i64(digits, pid);
-
-		for (; k < 5; k++)
+	if (TK_LIKELY(ev->has_task || c->text->tool != MODEL_TEXT_TOOL_PERF_SCRIPT) &&
+	    (tc = task_of(s, comm, pid)) != NULL) {
+		q = writer_reserve(w, PSC_TASK_TEXT + 128);
+		memcpy(q, tc->text, PSC_TASK_TEXT);
+		q += tc->len;
+	} else {
+		n = strlen(comm);
+		q = writer_reserve(w, n + 128);
+		if (ev->has_task || c->text->tool != MODEL_TEXT_TOOL_PERF_SCRIPT) {
+			q = put_task(q, comm, n, pid);
+		} else {
+			if (n < 16) {
+				memset(q, ' ', 16 - n);
+				q += 16 - n;
+			}
+			memcpy(q, comm, n);
+			q += n;
 			*q++ = ' ';
-		q += fmt_i64(q, pid);
-		*q++ = ' ';
+		}
 	}
 	if (ev->cpu >= 0) {
 		*q++ = '[';
-		q += fmt_u64_pad(q, (uint64_t) ev->cpu, 3);
+		if (TK_LIKELY(ev->cpu < 1000)) {
+			/* three digits: the last three of fmt_ascii4() */
+			tk_store_u32(q, fmt_ascii4((uint32_t) ev->cpu) >> 8, TK_BYTE_ORDER_LE);
+			q += 3;
+		} else {
+			q += fmt_u64_pad(q, (uint64_t) ev->cpu, 3);
+		}
 		memcpy(q, "] ", 2);
 		q += 2;
 	}
 	if (ev->has_ts)
-		q = put_time(q, (uint64_t) ev->ns, p->flags & TK_PRINT_NSEC);
-	writer_commit_to(w, q);
-	writer_write(w, nm->text, nm->len);
+		q = put_time(s, q, (uint64_t) ev->ns, p->flags & TK_PRINT_NSEC);
+	if (TK_LIKELY(nm->len <= 64 && (size_t) (w->buf + w->cap - q) >= 64)) {
+		/* the name text is padded: whole 16-byte copies */
+		for (uint32_t i = 0; i < nm->len; i += 16)
+			memcpy(q + i, nm->text + i, 16);
+		writer_commit_to(w, q + nm->len);
+	} else {
+		writer_commit_to(w, q);
+		writer_write(w, nm->text, nm->len);
+	}
 	(void) c->text->event(ev, NULL, MODEL_TEXT_PERF, w);
 	writer_putc(w, '\n');
 	if (TK_UNLIKELY(w->err))

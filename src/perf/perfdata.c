@@ -38,6 +38,13 @@ struct perfdata {
 	size_t n_attrs;
 	struct id_entry *idmap; /* sorted by id */
 	size_t n_idmap;
+	/*
+	 * The same map as a table indexed by id - id_base when the ids are close together (the
+	 * kernel numbers them in a row): attribute index + 1, 0 for none; NULL otherwise.
+	 */
+	uint32_t *id_table;
+	uint64_t id_base;
+	size_t n_id_table;
 	uint64_t data_off, data_end;
 	const uint8_t *feat[PERF_FEAT_MAX];
 	size_t feat_len[PERF_FEAT_MAX];
@@ -182,13 +189,87 @@ static int id_cmp(const void *a, const void *b)
 	return x < y ? -1 : x > y;
 }
 
+static const struct perf_attr *attr_search(const struct perfdata *pd, uint64_t id);
+
+/*
+ * The table of ids when their range is at most 16 slots per id (plus 1024): each slot holds
+ * what the search finds, so both give the same attribute, duplicate ids included.
+ */
+static enum tk_status index_ids_dense(struct perfdata *pd)
+{
+	uint64_t span;
+	size_t i;
+
+	if (!pd->n_idmap)
+		return TK_OK;
+	pd->id_base = pd->idmap[0].id;
+	span = pd->idmap[pd->n_idmap - 1].id - pd->id_base;
+	if (span >= 16 * (uint64_t) pd->n_idmap + 1024)
+		return TK_OK;
+	pd->id_table = calloc((size_t) span + 1, sizeof(*pd->id_table));
+	if (!pd->id_table)
+		return TK_FAIL(TK_ERR_NOMEM, "Cannot index perf.data ids: span=%llu",
+			       (unsigned long long) span);
+	pd->n_id_table = (size_t) span + 1;
+	for (i = 0; i < pd->n_idmap; i++) {
+		const struct perf_attr *a = attr_search(pd, pd->idmap[i].id);
+
+		pd->id_table[pd->idmap[i].id - pd->id_base] = (uint32_t) (a - pd->attrs) + 1;
+	}
+	return TK_OK;
+}
+
+/*
+ * The places of a sample's fields for attribute @a (struct perf_attr, fixed), in the order
+ * perfdata_sample() reads them; left unset when a field before RAW has a variable size
+ * (the kernel puts the others, branch stack, registers..., after RAW).
+ */
+static void attr_layout(struct perf_attr *a)
+{
+	uint64_t t = a->sample_type;
+	uint32_t at = 8;
+
+	if ((t & PERF_SAMPLE_CALLCHAIN) ||
+	    ((t & PERF_SAMPLE_READ) && (a->read_format & FORMAT_GROUP)))
+		return;
+#define PLACE(bit, member)                                                                         \
+	do {                                                                                       \
+		if (t & (bit)) {                                                                   \
+			a->member = (uint16_t) at;                                                 \
+			at += 8;                                                                   \
+		}                                                                                  \
+	} while (0)
+	PLACE(PERF_SAMPLE_IDENTIFIER, at_id);
+	PLACE(PERF_SAMPLE_IP, at_ip);
+	PLACE(PERF_SAMPLE_TID, at_tid);
+	PLACE(PERF_SAMPLE_TIME, at_time);
+	PLACE(PERF_SAMPLE_ADDR, at_addr);
+	PLACE(PERF_SAMPLE_ID, at_id); /* read after the identifier: it is the one kept */
+	PLACE(PERF_SAMPLE_STREAM_ID, at_stream);
+	PLACE(PERF_SAMPLE_CPU, at_cpu);
+	PLACE(PERF_SAMPLE_PERIOD, at_period);
+#undef PLACE
+	if (t & PERF_SAMPLE_READ)
+		at += 8 * (1 + !!(a->read_format & FORMAT_ID) + !!(a->read_format & FORMAT_LOST) +
+			   !!(a->read_format & FORMAT_TOTAL_TIME_ENABLED) +
+			   !!(a->read_format & FORMAT_TOTAL_TIME_RUNNING));
+	if (t & PERF_SAMPLE_RAW) {
+		a->at_raw = (uint16_t) at;
+		at += 4;
+	}
+	a->fixed_size = at;
+	a->fixed = 1;
+}
+
 /* The sorted map from sample id to attribute. */
 static enum tk_status index_ids(struct perfdata *pd)
 {
 	size_t n = 0, i, k;
 
-	for (i = 0; i < pd->n_attrs; i++)
+	for (i = 0; i < pd->n_attrs; i++) {
 		n += pd->attrs[i].n_ids;
+		attr_layout(&pd->attrs[i]);
+	}
 	pd->idmap = malloc((n ? n : 1) * sizeof(*pd->idmap));
 	if (!pd->idmap)
 		return TK_FAIL(TK_ERR_NOMEM, "Cannot index perf.data ids: count=%zu", n);
@@ -198,10 +279,11 @@ static enum tk_status index_ids(struct perfdata *pd)
 			pd->idmap[pd->n_idmap++].attr = i;
 		}
 	qsort(pd->idmap, pd->n_idmap, sizeof(*pd->idmap), id_cmp);
-	return TK_OK;
+	return index_ids_dense(pd);
 }
 
-const struct perf_attr *perfdata_attr_of_id(const struct perfdata *pd, uint64_t id)
+/* The binary search of the sorted map. */
+static const struct perf_attr *attr_search(const struct perfdata *pd, uint64_t id)
 {
 	size_t lo = 0, hi = pd->n_idmap;
 
@@ -216,6 +298,17 @@ const struct perf_attr *perfdata_attr_of_id(const struct perfdata *pd, uint64_t 
 			return &pd->attrs[pd->idmap[mid].attr];
 	}
 	return NULL;
+}
+
+const struct perf_attr *perfdata_attr_of_id(const struct perfdata *pd, uint64_t id)
+{
+	if (pd->id_table) {
+		uint64_t k = id - pd->id_base;
+
+		return k < pd->n_id_table && pd->id_table[k] ? &pd->attrs[pd->id_table[k] - 1]
+							     : NULL;
+	}
+	return attr_search(pd, id);
 }
 
 /* ---- names ------------------------------------------------------------------------------ */
@@ -463,6 +556,7 @@ void perfdata_close(struct perfdata *pd)
 		free(pd->attrs[i].ids);
 	vec_fini(&pd->attr_vec);
 	free(pd->idmap);
+	free(pd->id_table);
 	free(pd);
 }
 
@@ -656,41 +750,71 @@ static int sample_id(const struct perfdata *pd, const struct perf_record *r, uin
 	return 1;
 }
 
-enum tk_status perfdata_sample(const struct perfdata *pd, const struct perf_record *r,
-			       struct perf_sample *out)
+/*
+ * Every field of @s absent: stores of each member, which cost less than the string
+ * instruction a memset() of the struct compiles to, once per sample.
+ */
+static inline void sample_clear(struct perf_sample *s)
 {
-	return perfdata_sample_cached(pd, r, out, NULL);
+	s->attr = NULL;
+	s->sample_type = 0;
+	s->id = s->ip = s->time = s->addr = s->stream_id = s->period = 0;
+	s->pid = s->tid = s->cpu = 0;
+	s->raw = NULL;
+	s->raw_size = 0;
 }
 
-enum tk_status perfdata_sample_cached(const struct perfdata *pd, const struct perf_record *r,
-				      struct perf_sample *out, struct perfdata_id_cache *cache)
+enum tk_status perfdata_sample(const struct perfdata *pd, const struct perf_record *r,
+			       struct perf_sample *out)
 {
 	struct words w = {pd, r->data + 8, r->data + r->size, 0};
 	const struct perf_attr *a = &pd->attrs[0];
 	uint64_t t, id = 0;
 	int has_id;
 
-	memset(out, 0, sizeof(*out));
+	sample_clear(out);
 	if (pd->n_attrs > 1) {
 		has_id = sample_id(pd, r, &id);
 		if (has_id < 0)
 			return bad("sample", r->offset, "shorter than its id");
-		size_t slot = (size_t) (id % PERFDATA_ID_CACHE);
-
-		if (cache && has_id && cache->attr[slot] && cache->id[slot] == id) {
-			a = cache->attr[slot];
-		} else {
-			a = has_id ? perfdata_attr_of_id(pd, id) : NULL;
-			if (!a)
-				return bad("sample", r->offset, "its id names no event attribute");
-			if (cache && has_id) {
-				cache->id[slot] = id;
-				cache->attr[slot] = a;
-			}
-		}
+		a = has_id ? perfdata_attr_of_id(pd, id) : NULL;
+		if (!a)
+			return bad("sample", r->offset, "its id names no event attribute");
 	}
 	out->attr = a;
 	t = out->sample_type = a->sample_type;
+	if (TK_LIKELY(a->fixed && r->size >= a->fixed_size)) {
+		const uint8_t *p = r->data;
+		enum tk_byte_order bo = pd->bo;
+
+		if (a->at_id)
+			out->id = tk_load_u64(p + a->at_id, bo);
+		if (a->at_ip)
+			out->ip = tk_load_u64(p + a->at_ip, bo);
+		if (a->at_tid) {
+			out->pid = tk_load_u32(p + a->at_tid, bo);
+			out->tid = tk_load_u32(p + a->at_tid + 4, bo);
+		}
+		if (a->at_time)
+			out->time = tk_load_u64(p + a->at_time, bo);
+		if (a->at_addr)
+			out->addr = tk_load_u64(p + a->at_addr, bo);
+		if (a->at_stream)
+			out->stream_id = tk_load_u64(p + a->at_stream, bo);
+		if (a->at_cpu)
+			out->cpu = tk_load_u32(p + a->at_cpu, bo);
+		if (a->at_period)
+			out->period = tk_load_u64(p + a->at_period, bo);
+		if (a->at_raw) {
+			uint32_t n = tk_load_u32(p + a->at_raw, bo);
+
+			if (n > r->size - a->fixed_size)
+				return bad("sample", r->offset, "raw data passes the record");
+			out->raw = p + a->fixed_size;
+			out->raw_size = n;
+		}
+		return TK_OK;
+	}
 	if (t & PERF_SAMPLE_IDENTIFIER)
 		out->id = take(&w);
 	if (t & PERF_SAMPLE_IP)

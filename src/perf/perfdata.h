@@ -117,6 +117,14 @@ struct perf_attr {
 	size_t name_len;
 	uint64_t *ids; /* the sample ids the attribute's events carry */
 	size_t n_ids;
+	/*
+	 * Where a sample's fields are when none before RAW has a size of its own (no call
+	 * chain, no group read): byte offsets in the record, 0 for a field not there, and the
+	 * size a sample needs for them (RAW's size word included). fixed 0: read word by word.
+	 */
+	uint8_t fixed;
+	uint16_t at_id, at_ip, at_tid, at_time, at_addr, at_stream, at_cpu, at_period, at_raw;
+	uint32_t fixed_size;
 };
 
 /* A record of the data: header fields and where its bytes (header included) lie. */
@@ -209,20 +217,6 @@ enum tk_status perfdata_sample(const struct perfdata *pd, const struct perf_reco
  */
 int perfdata_record_id(const struct perfdata *pd, const struct perf_record *r,
 		       struct perf_sample *out);
-
-/*
- * The attributes of sample ids perfdata_sample_cached() looked up, by id modulo the size
- * (perf numbers ids in a row: a file's usually all fit). Zeroed: empty.
- */
-#define PERFDATA_ID_CACHE 64
-struct perfdata_id_cache {
-	uint64_t id[PERFDATA_ID_CACHE];
-	const struct perf_attr *attr[PERFDATA_ID_CACHE];
-};
-
-/* perfdata_sample(), the attribute of a sample id found again without a search. */
-enum tk_status perfdata_sample_cached(const struct perfdata *pd, const struct perf_record *r,
-				      struct perf_sample *out, struct perfdata_id_cache *cache);
 
 /* The attribute of sample id @id, or NULL. */
 const struct perf_attr *perfdata_attr_of_id(const struct perfdata *pd, uint64_t id);

@@ -22,6 +22,7 @@
 #include <fcntl.h>
 #include <stdlib.h>
 #include <string.h>
+#include <sys/mman.h>
 #include <unistd.h>
 
 #include <zstd.h>
@@ -38,6 +39,14 @@
 #include "perfdata.h"
 #include "source.h"
 
+/*
+ * /proc/kallsyms is read KSYMS_STEP bytes at a time into KSYMS_RESERVE bytes of address
+ * space, reserved (not allocated) so that the text never moves: the symbol table points
+ * into it. Its pages are only those read into.
+ */
+#define KSYMS_STEP    ((size_t) 128 << 10)
+#define KSYMS_RESERVE ((size_t) 1 << 30)
+
 /* A thread as perf's machine keeps it: pid, tid and the name perf shows. */
 struct ps_task {
 	int32_t tid, pid;
@@ -50,7 +59,9 @@ struct perf_source {
 	struct mfile file;
 	const uint8_t *data; /* the file's bytes */
 	struct perfdata *pd;
-	struct tracedat *td; /* the tracing data, or NULL */
+	enum tk_byte_order bo;	       /* the file's (perfdata_byte_order()) */
+	const struct perf_attr *attrs; /* perfdata_attr(pd, 0): attribute i is attrs + i */
+	struct tracedat *td;	       /* the tracing data, or NULL */
 	struct ftrace_ctx ctx;
 	int has_ctx;
 	struct tk_event_class **by_attr; /* the class of attribute i */
@@ -58,6 +69,8 @@ struct perf_source {
 	/* the threads, by tid (open addressing, a power of two of slots) */
 	struct ps_task *tasks;
 	size_t n_tasks, tasks_cap;
+	uint64_t
+		tasks_gen; /* changed when threads may have moved in the table (struct task_memo) */
 	struct arena names; /* task names */
 	struct vec text;    /* scratch of the text hooks (printing a source is one thread's) */
 	int32_t cpus;	    /* from the NRCPUS feature, or 0 */
@@ -71,7 +84,15 @@ struct perf_source {
 	uint8_t kernel_id[20];
 	size_t kernel_id_len;
 	struct mfile ksyms_file; /* from perf's build-id cache */
-	char *ksyms_buf;	 /* /proc/kallsyms, read */
+	char *ksyms_buf;	 /* /proc/kallsyms, read at once */
+	/*
+	 * /proc/kallsyms read a part at a time (kernel_syms_more()) into a reserved range of
+	 * address space that does not move: fd -1 once read to its end
+	 */
+	char *ksyms_map;
+	size_t ksyms_len;
+	int ksyms_fd;
+	uint8_t ksyms_asked;
 	/*
 	 * EventHeader tracepoints (has_eh): a typed class per distinct event metadata, found
 	 * by a walk over the samples at open (eh_scan()); class n_attrs + i is eh_ecs[i], a
@@ -97,13 +118,28 @@ struct zchunk {
 	uint8_t data[];
 };
 
-/* One record waiting for its turn (see the file comment). */
+/*
+ * Sorted records come from far apart in the file (each CPU's buffer in turn), read a round
+ * or two before: the hardware does not see the next one coming, so the cursor asks for the
+ * record this many entries ahead while it hands one out.
+ */
+#define PQ_PREFETCH 6
+
+/*
+ * One record waiting for its turn (see the file comment). Its offset in the file, for
+ * errors, is where it lies in the file's bytes, or its chunk's (entry_offset()); ties of
+ * time keep the order of the queue, which is the file's (sort_runs() is stable).
+ */
 struct pq_entry {
 	uint64_t ts;
-	uint64_t seq;	      /* file order, for ties */
 	const uint8_t *p;     /* the record: in the file, or in @chunk */
 	struct zchunk *chunk; /* NULL: in the file */
-	uint64_t off;	      /* in the file (of the COMPRESSED record holding it) */
+};
+
+/* A thread a CPU's samples named last, while the table of threads is as it was then. */
+struct task_memo {
+	struct ps_task *t;
+	uint64_t gen;
 };
 
 struct ps_cursor {
@@ -117,13 +153,19 @@ struct ps_cursor {
 	 */
 	struct vec queue, tmp, runs;
 	size_t head, n_ready, next;
-	uint64_t next_flush, max_ts, seq;
+	uint64_t next_flush, max_ts;
+	/*
+	 * Where the last two FINISHED_ROUND records were: the records queued lie after the
+	 * older one (perf's rounds), so the file's pages are released up to there only.
+	 */
+	uint64_t round_off[2];
+	uint64_t released; /* the offset last given to mfile_release_before() */
 	int eof;
 	int failed;	      /* 1: the record at rc.pos is bad; 2: see fail_why */
 	const char *fail_why; /* what went wrong inflating the record at fail_off */
 	uint64_t fail_off;
-	struct vec missed; /* int64_t per CPU: losses to report with its next sample */
-	struct perfdata_id_cache ids;
+	struct vec missed;	       /* int64_t per CPU: losses to report with its next sample */
+	struct task_memo task_memo[8]; /* by CPU, modulo 8 */
 	ZSTD_DStream *zs;	 /* the stream of COMPRESSED records, or NULL before the first */
 	struct zchunk *chunks;	 /* every live chunk, newest first */
 	struct zchunk *zcur;	 /* the chunk records are read from, or NULL */
@@ -176,6 +218,7 @@ static int tasks_grow(struct perf_source *ps)
 		return -1;
 	}
 	ps->tasks_cap = cap;
+	ps->tasks_gen++;
 	for (i = 0; i < old_cap; i++)
 		if (old[i].used)
 			ps->tasks[task_slot(ps, old[i].tid)] = old[i];
@@ -227,6 +270,7 @@ static void task_remove(struct perf_source *ps, int32_t tid)
 	i = task_slot(ps, tid);
 	ps->tasks[i].used = 0;
 	ps->n_tasks--;
+	ps->tasks_gen++;
 	/* close the gap: move later entries of the run back where their probe finds them */
 	for (j = (i + 1) & mask; ps->tasks[j].used; j = (j + 1) & mask) {
 		k = ((uint32_t) ps->tasks[j].tid * UINT32_C(2654435761)) & mask;
@@ -319,6 +363,10 @@ static void ps_source_destroy(struct tk_source *src)
 		mfile_close(&ps->file);
 		mfile_close(&ps->ksyms_file);
 		free(ps->ksyms_buf);
+		if (ps->ksyms_map)
+			munmap(ps->ksyms_map, KSYMS_RESERVE);
+		if (ps->ksyms_fd >= 0)
+			close(ps->ksyms_fd);
 		free(ps->tasks);
 		eventheader_classes_fini(&ps->eh);
 		vec_fini(&ps->eh_ecs);
@@ -397,13 +445,16 @@ fail:
 }
 
 /*
- * The kernel's symbols, fetched at the first lookup (ftrace_kallsyms_defer_fetch()) where
+ * The kernel's symbols, asked for at the first lookup (ftrace_kallsyms_defer_stream()) where
  * perf script 6.1 finds them for a file-mode perf.data (its tracing data holds an empty
  * kallsyms): /proc/kallsyms when the running kernel is the file's (same build id), else
  * the kallsyms perf record kept in its build-id cache, $HOME/.debug/[kernel.kallsyms]/<build
  * id>/kallsyms. NULL when neither is there: addresses print in hex, as perf prints them.
+ * Each call after the first reads up to KSYMS_STEP more of /proc/kallsyms, which the kernel
+ * makes as it is read (most of the cost of a first %pS): a lookup reads only as far as the
+ * symbols it needs. The other texts come whole at the first call.
  */
-static const char *kernel_syms(void *payload, size_t *len)
+static const char *kernel_syms_more(void *payload, size_t *len)
 {
 	struct perf_source *ps = payload;
 	uint8_t host[20];
@@ -411,12 +462,47 @@ static const char *kernel_syms(void *payload, size_t *len)
 	const char *home = getenv("HOME");
 	size_t i;
 
+	if (ps->ksyms_asked) {
+		size_t want = ps->ksyms_len + KSYMS_STEP;
+		ssize_t k = 1;
+
+		if (ps->ksyms_map && want > KSYMS_RESERVE)
+			want = KSYMS_RESERVE; /* the text ends there */
+		while (ps->ksyms_fd >= 0 && ps->ksyms_len < want &&
+		       (k = read(ps->ksyms_fd, ps->ksyms_map + ps->ksyms_len,
+				 want - ps->ksyms_len)) > 0)
+			ps->ksyms_len += (size_t) k;
+		if (ps->ksyms_fd >= 0 && (k <= 0 || ps->ksyms_len == KSYMS_RESERVE)) {
+			close(ps->ksyms_fd);
+			ps->ksyms_fd = -1;
+		}
+		*len = ps->ksyms_len;
+		return ps->ksyms_map   ? ps->ksyms_map
+		       : ps->ksyms_buf ? ps->ksyms_buf
+				       : (const char *) ps->ksyms_file.data;
+	}
+	ps->ksyms_asked = 1;
 	*len = 0;
 	if (host_build_id(host) == ps->kernel_id_len &&
 	    !memcmp(host, ps->kernel_id, ps->kernel_id_len)) {
-		ps->ksyms_buf = read_proc_kallsyms(len);
-		if (ps->ksyms_buf)
+		void *m = mmap(NULL, KSYMS_RESERVE, PROT_READ | PROT_WRITE,
+			       MAP_PRIVATE | MAP_ANONYMOUS | MAP_NORESERVE, -1, 0);
+
+		ps->ksyms_fd = open("/proc/kallsyms", O_RDONLY | O_CLOEXEC);
+		if (ps->ksyms_fd >= 0 && m != MAP_FAILED) {
+			ps->ksyms_map = m;
+			return kernel_syms_more(ps, len);
+		}
+		if (m != MAP_FAILED)
+			munmap(m, KSYMS_RESERVE);
+		if (ps->ksyms_fd >= 0)
+			close(ps->ksyms_fd);
+		ps->ksyms_fd = -1;
+		ps->ksyms_buf = read_proc_kallsyms(&ps->ksyms_len);
+		if (ps->ksyms_buf) {
+			*len = ps->ksyms_len;
 			return ps->ksyms_buf;
+		}
 	}
 	if (!home)
 		return NULL;
@@ -429,7 +515,8 @@ static const char *kernel_syms(void *payload, size_t *len)
 		error_reset();
 		return NULL;
 	}
-	*len = ps->ksyms_file.size;
+	ps->ksyms_len = ps->ksyms_file.size;
+	*len = ps->ksyms_len;
 	return (const char *) ps->ksyms_file.data;
 }
 
@@ -530,11 +617,15 @@ static const char *attr_name(struct arena *a, const struct perf_attr *at)
 }
 
 /*
- * Where a sample keeps its time when every attribute has the same sample_type with a time
- * (perf's usual file): after the identifier, ip and pid/tid words. 0 otherwise.
+ * Where a sample keeps its time when it is at the same place for every attribute: after the
+ * identifier, ip and pid/tid words, so the attributes need only agree on those and on having
+ * a time (perf's files add a dummy event without PERF_SAMPLE_RAW or PERIOD, which come
+ * after it). 0 otherwise.
  */
 static uint32_t sample_time_offset(const struct perfdata *pd)
 {
+	const uint64_t before =
+		PERF_SAMPLE_IDENTIFIER | PERF_SAMPLE_IP | PERF_SAMPLE_TID | PERF_SAMPLE_TIME;
 	size_t i, n = perfdata_n_attrs(pd);
 	uint64_t t;
 
@@ -542,7 +633,7 @@ static uint32_t sample_time_offset(const struct perfdata *pd)
 		return 0;
 	t = perfdata_attr(pd, 0)->sample_type;
 	for (i = 1; i < n; i++)
-		if (perfdata_attr(pd, i)->sample_type != t)
+		if ((perfdata_attr(pd, i)->sample_type ^ t) & before)
 			return 0;
 	if (!(t & PERF_SAMPLE_TIME))
 		return 0;
@@ -686,8 +777,11 @@ static enum tk_status ps_open(struct tk_source **out, const uint8_t *data, size_
 	ps->file = *file;
 	ps->data = data;
 	mfile_init(&ps->ksyms_file);
+	ps->ksyms_fd = -1;
 	st = perfdata_open(&ps->pd, data, size);
 	if (st >= 0) {
+		ps->bo = perfdata_byte_order(ps->pd);
+		ps->attrs = perfdata_attr(ps->pd, 0);
 		tracing = perfdata_tracing_data(ps->pd, &tracing_len);
 		if (tracing) {
 			st = tracedat_open_tracing_data(&ps->td, tracing, tracing_len);
@@ -706,7 +800,8 @@ static enum tk_status ps_open(struct tk_source **out, const uint8_t *data, size_
 			if (st >= 0 && !ps->td->info.kallsyms.len && !perfdata_is_pipe(ps->pd)) {
 				ps->kernel_id_len = perfdata_kernel_build_id(ps->pd, ps->kernel_id);
 				if (ps->kernel_id_len)
-					ftrace_kallsyms_defer_fetch(&ps->ctx, kernel_syms, ps);
+					ftrace_kallsyms_defer_stream(&ps->ctx, kernel_syms_more,
+								     ps);
 			}
 			if (st < 0)
 				st = TK_FAIL(st, "Cannot read perf.data tracing data");
@@ -768,7 +863,7 @@ enum tk_status perf_sources_open(const char *const *paths, size_t npaths, struct
 static void record_from(const struct perf_source *ps, const uint8_t *p, uint64_t off,
 			struct perf_record *r)
 {
-	enum tk_byte_order bo = perfdata_byte_order(ps->pd);
+	enum tk_byte_order bo = ps->bo;
 
 	r->type = tk_load_u32(p, bo);
 	r->misc = tk_load_u16(p + 4, bo);
@@ -865,8 +960,8 @@ static void chunk_switch(struct ps_cursor *c, struct zchunk *z)
  */
 static enum tk_status next_record(struct ps_cursor *c, struct perf_record *r, struct zchunk **z)
 {
-	enum tk_byte_order bo = perfdata_byte_order(c->ps->pd);
-	uint64_t bad_pos;
+	enum tk_byte_order bo = c->ps->bo;
+	uint64_t bad_pos, keep;
 	enum tk_status st;
 
 	for (;;) {
@@ -892,8 +987,15 @@ static enum tk_status next_record(struct ps_cursor *c, struct perf_record *r, st
 				chunk_switch(c, NULL);
 		}
 		bad_pos = c->rc.pos;
-		/* resident memory stays flat: what is read drops from memory (mfile.h) */
-		mfile_release_before(&c->ps->file, (size_t) bad_pos);
+		/*
+		 * resident memory stays flat: what is read drops from memory (mfile.h), but
+		 * for the pages of the records still queued, which would be read in again
+		 */
+		keep = c->stream->source->stored_order ? bad_pos : c->round_off[0];
+		if (keep != c->released) {
+			mfile_release_before(&c->ps->file, (size_t) keep);
+			c->released = keep;
+		}
 		st = perfdata_cursor_next(&c->rc, r);
 		if (st == TK_END && c->zcur) {
 			c->failed = 2;
@@ -925,40 +1027,47 @@ static enum tk_status next_record(struct ps_cursor *c, struct perf_record *r, st
 	}
 }
 
-/* (ts, seq) order: time, then file order. */
+/* Time order; ties stay in the order of the queue (the merges below are stable). */
 static inline int entry_less(const struct pq_entry *x, const struct pq_entry *y)
 {
-	return x->ts < y->ts || (x->ts == y->ts && x->seq < y->seq);
+	return x->ts < y->ts;
+}
+
+/* Where the record of @e is in the file (its COMPRESSED record's place, if inflated). */
+static inline uint64_t entry_offset(const struct ps_cursor *c, const struct pq_entry *e)
+{
+	return e->chunk ? e->chunk->off : (uint64_t) (e->p - c->ps->data);
 }
 
 /*
- * Sort the @n entries at @a. They come as runs already in order (what the last flush left,
- * then each CPU's records in turn), so the runs are found and merged pairwise: about n
- * comparisons per pass and few passes. @tmp and @runs are the cursor's scratch vectors.
- * Returns 0, or -1 out of memory.
+ * Sort the @n entries at @a, with @b (room for @n) to merge into. They come as runs already
+ * in order (what the last flush left, then each CPU's records in turn), so the runs are
+ * found and merged pairwise, back and forth between @a and @b: about n comparisons per pass
+ * and few passes. @runs is the cursor's scratch vector. Returns where the sorted entries
+ * are, @a or @b, or NULL out of memory.
  */
-static int sort_runs(struct pq_entry *a, size_t n, struct vec *tmp, struct vec *runs)
+static struct pq_entry *sort_runs(struct pq_entry *a, struct pq_entry *b, size_t n,
+				  struct vec *runs)
 {
-	struct pq_entry *src = a, *dst;
+	struct pq_entry *src = a, *dst = b;
 	size_t *r, nr, i, k;
 
 	if (n < 2)
-		return 0;
+		return a;
 	runs->len = 0;
-	if (vec_reserve(tmp, sizeof(*a), n) || vec_reserve(runs, sizeof(size_t), 2))
-		return -1;
-	dst = tmp->data;
+	if (vec_reserve(runs, sizeof(size_t), 2))
+		return NULL;
 	*(size_t *) vec_push(runs, sizeof(size_t)) = 0;
 	for (i = 1; i < n; i++)
 		if (entry_less(&a[i], &a[i - 1])) {
 			size_t *slot = vec_push(runs, sizeof(size_t));
 
 			if (!slot)
-				return -1;
+				return NULL;
 			*slot = i;
 		}
 	if (!vec_push(runs, sizeof(size_t)))
-		return -1;
+		return NULL;
 	r = runs->data;
 	nr = runs->len - 1;
 	r[nr] = n;
@@ -986,19 +1095,37 @@ static int sort_runs(struct pq_entry *a, size_t n, struct vec *tmp, struct vec *
 			dst = t;
 		}
 	}
-	if (src != a)
-		memcpy(a, src, n * sizeof(*a));
-	return 0;
+	return src;
 }
 
-/* Make the queued records at or before @limit due, in time order (perf's do_flush()). */
+/*
+ * Make the queued records at or before @limit due, in time order (perf's do_flush()). The
+ * sort ends in the queue or in its scratch twin, at the same places; when in the twin, the
+ * two swap (the entries before head are given out already, never read again).
+ */
 static enum tk_status flush(struct ps_cursor *c, uint64_t limit)
 {
-	struct pq_entry *q = c->queue.data;
+	struct pq_entry *q = c->queue.data, *sorted;
 	size_t n = c->queue.len, k = c->head;
 
-	if (sort_runs(q + c->head, n - c->head, &c->tmp, &c->runs) < 0)
-		return TK_FAIL(TK_ERR_NOMEM, "Cannot sort perf.data records");
+	if (n - k >= 2) {
+		if (vec_reserve(&c->tmp, sizeof(*q), n))
+			return TK_FAIL(TK_ERR_NOMEM, "Cannot sort perf.data records");
+		sorted = sort_runs(q + k, (struct pq_entry *) c->tmp.data + k, n - k, &c->runs);
+		if (!sorted)
+			return TK_FAIL(TK_ERR_NOMEM, "Cannot sort perf.data records");
+	} else {
+		sorted = q + k;
+	}
+	if (sorted != q + k) {
+		struct vec t = c->queue;
+
+		c->queue.data = c->tmp.data;
+		c->queue.cap = c->tmp.cap;
+		c->tmp.data = t.data;
+		c->tmp.cap = t.cap;
+		q = c->queue.data;
+	}
 	while (k < n && q[k].ts <= limit)
 		k++;
 	c->n_ready = k;
@@ -1149,11 +1276,11 @@ static enum tk_status sample_event(struct ps_cursor *c, const struct perf_record
 	struct perf_sample s;
 	struct ps_task *t;
 	size_t ai;
-	enum tk_status st = perfdata_sample_cached(ps->pd, r, &s, &c->ids);
+	enum tk_status st = perfdata_sample(ps->pd, r, &s);
 
 	if (st < 0)
 		return record_fail(c, r, st);
-	ai = (size_t) (s.attr - perfdata_attr(ps->pd, 0));
+	ai = (size_t) (s.attr - ps->attrs);
 	c->ev.ec = ps->by_attr[ai];
 	st = model_class_load(c->ev.ec);
 	if (st < 0)
@@ -1177,9 +1304,19 @@ static enum tk_status sample_event(struct ps_cursor *c, const struct perf_record
 	c->ev.tid = (int32_t) s.tid;
 	c->ev.comm = MODEL_TASK_UNKNOWN;
 	if (c->ev.has_task) {
-		t = task_findnew(ps, c->ev.pid, c->ev.tid);
-		if (!t)
-			return task_nomem();
+		struct task_memo *m = &c->task_memo[(uint32_t) c->ev.cpu & 7];
+
+		t = m->t;
+		if (TK_LIKELY(t && m->gen == ps->tasks_gen && t->tid == c->ev.tid)) {
+			if (t->pid == -1 && c->ev.pid != -1) /* as task_findnew() does */
+				t->pid = c->ev.pid;
+		} else {
+			t = task_findnew(ps, c->ev.pid, c->ev.tid);
+			if (!t)
+				return task_nomem();
+			m->t = t;
+			m->gen = ps->tasks_gen;
+		}
 		c->ev.comm = t->comm;
 	}
 	c->ev.missed = 0;
@@ -1210,9 +1347,9 @@ static uint64_t record_time(const struct ps_cursor *c, const struct perf_record 
 
 	if (r->type == PERF_RECORD_SAMPLE && c->ps->time_off) {
 		/* every attribute lays samples out alike: the time is at a known place */
-		return r->size >= c->ps->time_off + 8 ? tk_load_u64(r->data + c->ps->time_off,
-								    perfdata_byte_order(c->ps->pd))
-						      : 0;
+		return r->size >= c->ps->time_off + 8
+			       ? tk_load_u64(r->data + c->ps->time_off, c->ps->bo)
+			       : 0;
 	}
 	if (r->type == PERF_RECORD_SAMPLE) {
 		if (perfdata_sample(c->ps->pd, r, &s) < 0) {
@@ -1251,7 +1388,14 @@ static enum tk_status ps_cursor_next(struct model_cursor *mc, struct model_item 
 			const struct pq_entry *e =
 				(const struct pq_entry *) c->queue.data + c->next++;
 
-			record_from(c->ps, e->p, e->off, &r);
+			if (c->next + PQ_PREFETCH < c->n_ready) {
+				const uint8_t *ahead = e[PQ_PREFETCH].p;
+
+				__builtin_prefetch(ahead);
+				__builtin_prefetch(ahead + 64);
+				__builtin_prefetch(ahead + 128);
+			}
+			record_from(c->ps, e->p, entry_offset(c, e), &r);
 			if (r.type == PERF_RECORD_SAMPLE) {
 				hold_event_chunk(c, e->chunk);
 				return sample_event(c, &r, out);
@@ -1261,7 +1405,8 @@ static enum tk_status ps_cursor_next(struct model_cursor *mc, struct model_item 
 				return record_fail(c, &r, st);
 			continue;
 		}
-		drop_done(c);
+		if (c->next != c->head || c->head == c->queue.len)
+			drop_done(c); /* not per record read while none is given out */
 		if (c->eof) {
 			if (c->queue.len > c->head) {
 				st = flush(c, UINT64_MAX);
@@ -1291,6 +1436,8 @@ static enum tk_status ps_cursor_next(struct model_cursor *mc, struct model_item 
 			if (c->next_flush && (st = flush(c, c->next_flush)) < 0)
 				return st;
 			c->next_flush = c->max_ts;
+			c->round_off[0] = c->round_off[1];
+			c->round_off[1] = r.offset;
 			continue;
 		}
 		if (r.type >= PERF_RECORD_HEADER_ATTR)
@@ -1308,15 +1455,15 @@ static enum tk_status ps_cursor_next(struct model_cursor *mc, struct model_item 
 			continue;
 		}
 		{
-			struct pq_entry *e = vec_push(&c->queue, sizeof(*e));
+			struct pq_entry *e;
 
-			if (!e)
+			if (TK_UNLIKELY(c->queue.len == c->queue.cap) &&
+			    vec_reserve(&c->queue, sizeof(*e), 1))
 				return TK_FAIL(TK_ERR_NOMEM, "Cannot sort perf.data records");
+			e = (struct pq_entry *) c->queue.data + c->queue.len++;
 			e->ts = ts;
-			e->seq = c->seq++;
 			e->p = r.data;
 			e->chunk = z;
-			e->off = r.offset;
 			if (z)
 				z->refs++;
 		}
@@ -1485,7 +1632,7 @@ static enum tk_status eh_scan(struct tk_source *src, struct perf_source *ps)
 
 		if (r.type != PERF_RECORD_SAMPLE)
 			continue;
-		if (perfdata_sample_cached(ps->pd, &r, &s, &c->ids) < 0 || !s.raw) {
+		if (perfdata_sample(ps->pd, &r, &s) < 0 || !s.raw) {
 			error_reset(); /* reported where the cursors read it */
 			continue;
 		}

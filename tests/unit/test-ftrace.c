@@ -857,6 +857,108 @@ static void kallsyms_deferred(void **state)
 	assert_null(ftrace_sym_find(&ctx, 0xffffffff81000300 + 1));
 }
 
+/* A kallsyms text handed out STREAM_STEP bytes more per call, as /proc/kallsyms is read. */
+#define STREAM_STEP 10
+
+struct stream {
+	const char *text;
+	size_t len, given;
+};
+
+static const char *stream_more(void *payload, size_t *len)
+{
+	struct stream *st = payload;
+
+	st->given = st->given + STREAM_STEP < st->len ? st->given + STREAM_STEP : st->len;
+	*len = st->given;
+	return st->text;
+}
+
+/* Whether @a and @b are the same symbol, or both none. */
+static void same_sym(const struct ftrace_sym *a, const struct ftrace_sym *b)
+{
+	if (!b) {
+		assert_null(a);
+		return;
+	}
+	assert_non_null(a);
+	assert_int_equal(a->addr, b->addr);
+	assert_string_equal(a->name, b->name);
+}
+
+/*
+ * A streamed kallsyms answers every lookup as the whole table parsed at once does, reading
+ * only up to a symbol above the address among the kernel's own: a lookup between two
+ * symbols, at a symbol's own address; and the whole text for an address with several
+ * symbols, for one past the kernel's symbols (a module's, which come in no order), for one
+ * below the first symbol and for the count.
+ */
+static void kallsyms_streamed(void **state)
+{
+	static const char text[] = "ffffffff81000000 T _stext\n"
+				   "ffffffff81000100 t one\n"
+				   "ffffffff81000200 t twin_a\n" /* two at one address */
+				   "ffffffff81000200 t twin_b\n"
+				   "ffffffff81000300 t three\n"
+				   "0000000000000000 A fixed_percpu_data\n" /* skipped */
+				   "ffffffff81000400 t four\n"
+				   "ffffffff81000500 t five\n"
+				   "ffffffffc0a01000 t foo\t[mymod]\n"
+				   "ffffffffa0a00000 t low\t[lowmod]\n" /* out of order */
+				   "ffffffffc0a02000 T bar\t[other_mod]";
+	static const uint64_t lookups[] = {0xffffffff81000150, 0xffffffff81000100,
+					   0xffffffff81000250, 0xffffffff81000300};
+	struct stream st = {text, sizeof(text) - 1, 0};
+	struct ftrace_ctx ref;
+	size_t i;
+
+	(void) state;
+	ftrace_ctx_init(&ref, TK_BYTE_ORDER_LE);
+	assert_int_equal(ftrace_kallsyms_parse(&ref, text, sizeof(text) - 1), TK_OK);
+	assert_int_equal(ftrace_ctx_finish(&ref), TK_OK);
+	ftrace_kallsyms_defer_stream(&ctx, stream_more, &st);
+	assert_int_equal(ftrace_ctx_finish(&ctx), TK_OK);
+	assert_int_equal(st.given, 0); /* nothing read before a lookup */
+	for (i = 0; i < sizeof(lookups) / sizeof(lookups[0]); i++)
+		same_sym(ftrace_sym_find(&ctx, lookups[i]), ftrace_sym_find(&ref, lookups[i]));
+	/* the lookups needed the symbols up to "four": the text after it was not read */
+	assert_true(st.given < (size_t) (strstr(text, "five") - text));
+	/* twin_a and twin_b: which one a search finds depends on the whole table */
+	same_sym(ftrace_sym_find(&ctx, 0xffffffff81000200),
+		 ftrace_sym_find(&ref, 0xffffffff81000200));
+	assert_int_equal(st.given, st.len);
+	assert_null(ftrace_sym_find(&ctx, 1));
+	for (i = 0; i < sizeof(lookups) / sizeof(lookups[0]); i++)
+		same_sym(ftrace_sym_find(&ctx, lookups[i]), ftrace_sym_find(&ref, lookups[i]));
+	assert_int_equal(ftrace_syms_count(&ctx), ftrace_syms_count(&ref));
+	for (i = 0; i < ftrace_syms_count(&ref); i++)
+		same_sym(ftrace_sym_at(&ctx, i), ftrace_sym_at(&ref, i));
+	ftrace_ctx_fini(&ref);
+
+	/* below the first symbol, or past the kernel's: the whole text, the whole table's answer */
+	ftrace_ctx_fini(&ctx);
+	ftrace_ctx_init(&ctx, TK_BYTE_ORDER_LE);
+	ftrace_ctx_init(&ref, TK_BYTE_ORDER_LE);
+	assert_int_equal(ftrace_kallsyms_parse(&ref, text, sizeof(text) - 1), TK_OK);
+	assert_int_equal(ftrace_ctx_finish(&ref), TK_OK);
+	st.given = 0;
+	ftrace_kallsyms_defer_stream(&ctx, stream_more, &st);
+	assert_int_equal(ftrace_ctx_finish(&ctx), TK_OK);
+	same_sym(ftrace_sym_find(&ctx, 0xffffffffa0a00010),
+		 ftrace_sym_find(&ref, 0xffffffffa0a00010));
+	assert_string_equal(ftrace_sym_find(&ctx, 0xffffffffa0a00010)->name, "low");
+	assert_int_equal(st.given, st.len);
+	ftrace_ctx_fini(&ctx);
+	ftrace_ctx_init(&ctx, TK_BYTE_ORDER_LE);
+	st.given = 0;
+	ftrace_kallsyms_defer_stream(&ctx, stream_more, &st);
+	assert_int_equal(ftrace_ctx_finish(&ctx), TK_OK);
+	assert_null(ftrace_sym_find(&ctx, 1));
+	assert_int_equal(st.given, st.len);
+	assert_null(ftrace_sym_find(&ctx, 0xffffffffc0a02001));
+	ftrace_ctx_fini(&ref);
+}
+
 static void kallsyms_scanf_edges(void **state)
 {
 	(void) state;
@@ -1262,6 +1364,7 @@ int main(void)
 		T(header_page_real),
 		T(kallsyms_kept_and_lookups),
 		T(kallsyms_deferred),
+		T(kallsyms_streamed),
 		T(kallsyms_scanf_edges),
 		T(kallsyms_long_lines),
 		T(kallsyms_names_when_asked),

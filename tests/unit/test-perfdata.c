@@ -44,19 +44,24 @@ static void put_bytes(struct img *m, const void *p, size_t n)
 	m->n += n;
 }
 
-/* A 72-byte attribute: tracepoint @config, sample_type @st, sample_id_all set. */
-static void put_attr(struct img *m, uint64_t config, uint64_t st)
+/* A 72-byte attribute: tracepoint @config, sample_type @st, read_format @rf, sample_id_all. */
+static void put_attr_rf(struct img *m, uint64_t config, uint64_t st, uint64_t rf)
 {
 	put(m, 2, 4);							 /* type: tracepoint */
 	put(m, 72, 4);							 /* size */
 	put(m, config, 8);						 /* config: the ftrace id */
 	put(m, 1, 8);							 /* sample_period */
 	put(m, st, 8);							 /* sample_type */
-	put(m, 0, 8);							 /* read_format */
+	put(m, rf, 8);							 /* read_format */
 	put(m, m->be ? UINT64_C(1) << (63 - 18) : UINT64_C(1) << 18, 8); /* sample_id_all */
 	put(m, 0, 8); /* wakeup_events, bp_type */
 	put(m, 0, 8); /* config1 */
 	put(m, 0, 8); /* config2 */
+}
+
+static void put_attr(struct img *m, uint64_t config, uint64_t st)
+{
+	put_attr_rf(m, config, st, 0);
 }
 
 #define ST                                                                                         \
@@ -359,6 +364,130 @@ static void damage_is_reported(void **state)
 	error_reset();
 }
 
+/* perf_event_attr.read_format: ID and LOST */
+#define RF_ID_LOST (4u | 16u)
+
+/* Every field up to RAW: ip, tid, time, addr, id, stream id, CPU, period, a read value. */
+#define ST_ALL                                                                                     \
+	(PERF_SAMPLE_IP | PERF_SAMPLE_TID | PERF_SAMPLE_TIME | PERF_SAMPLE_ADDR | PERF_SAMPLE_ID | \
+	 PERF_SAMPLE_STREAM_ID | PERF_SAMPLE_CPU | PERF_SAMPLE_PERIOD | PERF_SAMPLE_READ |         \
+	 PERF_SAMPLE_RAW)
+
+/*
+ * A pipe-mode file whose attribute 0 (id 5) has every field up to RAW, read with ID and
+ * LOST (places known once per attribute), and attribute 1 (id 6) the same with a call
+ * chain (read word by word); then a sample of each, whose fields are numbered by place.
+ */
+static void pipe_layouts(struct img *m, uint32_t raw_size)
+{
+	memset(m, 0, sizeof(*m));
+	put_bytes(m, "PERFILE2", 8);
+	put(m, 16, 8);
+	put(m, PERF_RECORD_HEADER_ATTR, 4);
+	put(m, 0, 2);
+	put(m, 8 + 72 + 8, 2);
+	put_attr_rf(m, 300, ST_ALL, RF_ID_LOST);
+	put(m, 5, 8);
+	put(m, PERF_RECORD_HEADER_ATTR, 4);
+	put(m, 0, 2);
+	put(m, 8 + 72 + 8, 2);
+	put_attr_rf(m, 301, ST_ALL | PERF_SAMPLE_CALLCHAIN, RF_ID_LOST);
+	put(m, 6, 8);
+	for (uint64_t id = 5; id <= 6; id++) {
+		/* 8 header, 8 ip, 8 tid, 8 time, 8 addr, 8 id, 8 stream, 8 cpu, 8 period, 24 read */
+		put(m, PERF_RECORD_SAMPLE, 4);
+		put(m, 0, 2);
+		put(m, 96 + (id == 6 ? 24 : 0) + 8, 2);
+		put(m, 0x1000 + id, 8); /* ip */
+		put(m, 11, 4);		/* pid */
+		put(m, 12, 4);		/* tid */
+		put(m, 13, 8);		/* time */
+		put(m, 14, 8);		/* addr */
+		put(m, id, 8);		/* id */
+		put(m, 15, 8);		/* stream id */
+		put(m, 16, 4);		/* cpu */
+		put(m, 0, 4);
+		put(m, 17, 8); /* period */
+		put(m, 18, 8); /* read: value, id, lost */
+		put(m, id, 8);
+		put(m, 0, 8);
+		if (id == 6) {
+			put(m, 2, 8); /* a call chain of two */
+			put(m, 0xa, 8);
+			put(m, 0xb, 8);
+		}
+		put(m, raw_size, 4);
+		put(m, 0x64636261, 4); /* "abcd" */
+	}
+}
+
+static void sample_fields_read_alike(const struct perfdata *pd, const struct perf_record *r,
+				     uint64_t id)
+{
+	struct perf_sample s;
+
+	assert_int_equal(perfdata_sample(pd, r, &s), TK_OK);
+	assert_ptr_equal(s.attr, perfdata_attr(pd, id - 5));
+	assert_int_equal(s.ip, 0x1000 + id);
+	assert_int_equal(s.pid, 11);
+	assert_int_equal(s.tid, 12);
+	assert_int_equal(s.time, 13);
+	assert_int_equal(s.addr, 14);
+	assert_int_equal(s.id, id);
+	assert_int_equal(s.stream_id, 15);
+	assert_int_equal(s.cpu, 16);
+	assert_int_equal(s.period, 17);
+	assert_int_equal(s.raw_size, 4);
+	assert_memory_equal(s.raw, "abcd", 4);
+}
+
+/*
+ * A sample's fields come out the same whether their places are known once for the attribute
+ * or read word by word (a call chain before RAW); a RAW size past the record, or a record
+ * cut before RAW's size, fails either way.
+ */
+static void sample_layouts_read_alike(void **state)
+{
+	struct img m;
+	struct perfdata *pd;
+	struct perfdata_cursor c;
+	struct perf_record r;
+	struct perf_sample s;
+	char buf[512];
+
+	(void) state;
+	pipe_layouts(&m, 4);
+	assert_int_equal(perfdata_open(&pd, m.b, m.n), TK_OK);
+	perfdata_cursor_init(pd, &c);
+	for (int i = 0; i < 2; i++)
+		assert_int_equal(perfdata_cursor_next(&c, &r), TK_OK);
+	for (uint64_t id = 5; id <= 6; id++) {
+		assert_int_equal(perfdata_cursor_next(&c, &r), TK_OK);
+		sample_fields_read_alike(pd, &r, id);
+	}
+	perfdata_close(pd);
+
+	pipe_layouts(&m, 5); /* one byte more than the record holds */
+	assert_int_equal(perfdata_open(&pd, m.b, m.n), TK_OK);
+	perfdata_cursor_init(pd, &c);
+	for (int i = 0; i < 2; i++)
+		assert_int_equal(perfdata_cursor_next(&c, &r), TK_OK);
+	for (uint64_t id = 5; id <= 6; id++) {
+		assert_int_equal(perfdata_cursor_next(&c, &r), TK_OK);
+		assert_int_equal(perfdata_sample(pd, &r, &s), TK_ERR_FORMAT);
+		error_format(0, buf, sizeof(buf));
+		assert_non_null(strstr(buf, "raw data passes the record"));
+		error_reset();
+		/* the same record cut before its RAW size: too short for its fields */
+		r.size -= 8;
+		assert_int_equal(perfdata_sample(pd, &r, &s), TK_ERR_FORMAT);
+		error_format(0, buf, sizeof(buf));
+		assert_non_null(strstr(buf, "raw data cut"));
+		error_reset();
+	}
+	perfdata_close(pd);
+}
+
 int main(void)
 {
 	const struct CMUnitTest tests[] = {
@@ -366,6 +495,7 @@ int main(void)
 		cmocka_unit_test(file_mode_big_endian_reads),
 		cmocka_unit_test(kernel_build_id_is_found),
 		cmocka_unit_test(damage_is_reported),
+		cmocka_unit_test(sample_layouts_read_alike),
 	};
 
 	return cmocka_run_group_tests(tests, NULL, NULL);
