@@ -89,6 +89,12 @@ struct plan_op {
 	uint8_t load;  /* P_RAW: enum model_load */
 	uint8_t inner; /* P_RAW: the operation printing the loaded value */
 	uint32_t len;
+	/*
+	 * The first 16 bytes at lit, copied here when the plan is threaded: the literal before
+	 * each operation is at most 16 bytes (plan_layout()), and reading it from the operation
+	 * itself saves a dependent load per operation
+	 */
+	char ilit[16];
 	uint32_t a;
 	uint32_t off;  /* fused operations: the value's offset in the body */
 	uint64_t mask; /* P_RAW of text: its length */
@@ -1213,7 +1219,7 @@ static TK_NOINLINE void put_ints(struct writer *w, const struct plan_op *o, cons
  */
 #pragma GCC diagnostic push
 #pragma GCC diagnostic ignored "-Wpedantic"
-void plan_run(struct tk_printer *p, const struct plan *pl, const struct tk_event *ev)
+enum tk_status plan_run(struct tk_printer *p, const struct plan *pl, const struct tk_event *ev)
 {
 	static const void *const labels[] = {
 		[P_END] = &&L_P_END,	     [P_SCOPE] = &&L_P_SCOPE,	[P_UDEC] = &&L_P_UDEC,
@@ -1254,15 +1260,18 @@ void plan_run(struct tk_printer *p, const struct plan *pl, const struct tk_event
 	if (TK_UNLIKELY(!ev)) { /* each operation's handler, once per plan */
 		struct plan_op *po = ((struct plan *) (uintptr_t) pl)->ops;
 
-		for (uint32_t i = 0; i < pl->n; i++)
+		for (uint32_t i = 0; i < pl->n; i++) {
 			po[i].handler = labels[po[i].code];
+			memcpy(po[i].ilit, po[i].lit, 16);
+		}
 		po = ((struct plan *) (uintptr_t) pl)->fused;
 		for (uint32_t i = 0; po && i < pl->n_fused; i++) {
 			po[i].handler = labels[po[i].code];
+			memcpy(po[i].ilit, po[i].lit, 16);
 			if (po[i].code == P_RAW)
 				po[i].u.inner_handler = labels[po[i].inner];
 		}
-		return;
+		return TK_OK;
 	}
 	if (pl->fused && ev->body) { /* see plan_uses_body() */
 		ops = pl->fused;
@@ -1286,7 +1295,7 @@ void plan_run(struct tk_printer *p, const struct plan *pl, const struct tk_event
 	} while (0)
 #define DISPATCH()                                                                                 \
 	do {                                                                                       \
-		memcpy(q, o->lit, 16); /* at most 16 bytes (plan_layout()), padded text */         \
+		memcpy(q, o->ilit, 16); /* at most 16 bytes (plan_layout()) */                     \
 		q += o->len;                                                                       \
 		goto *(o->handler);                                                                \
 	} while (0)
@@ -1327,7 +1336,9 @@ void plan_run(struct tk_printer *p, const struct plan *pl, const struct tk_event
 	DISPATCH();
 L_P_END:
 	SYNC();
-	return;
+	if (TK_UNLIKELY(w->err))
+		return writer_flush(w);
+	return TK_OK;
 L_P_SCOPE:
 	v = ev->scope[o->a] + o->off; /* past its leading hidden scalars (plan_layout()) */
 	NEXT();
@@ -1552,10 +1563,14 @@ L_P_JLOOP : {
 L_P_TIME : {
 	char *end = pretty_time_fast(p, ev, q);
 
-	if (TK_LIKELY(end != NULL))
+	if (TK_LIKELY(end != NULL)) { /* then the printer has a last time already */
 		q = end;
-	else
+		p->last_ns = ev->ns;
+		p->last_cycles = ev->cycles;
+	} else {
 		CALL(pretty_put_time(p, ev));
+		pretty_time_done(p, ev);
+	}
 	if (TK_LIKELY(o->a <= 64)) { /* the literal after it (plan_layout()), in 4 copies */
 		const char *t = pl->text + o->mask;
 
