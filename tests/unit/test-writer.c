@@ -537,7 +537,7 @@ static void test_fmt_double_g_matches_snprintf(void **state)
 	}
 	/* around each power of ten, where the first guess of the exponent may be one off */
 	for (i = 0; i <= 60; i++) {
-		static const double from[] = {1e-30, 1e-10, 1e0, 1e10, 1e20, 1e30};
+		static const double from[] = {1e-30, 1e-20, 1e-10, 1e0, 1e10, 1e20, 1e30};
 		double p10 = from[i / 10], below, above;
 		uint64_t b;
 
