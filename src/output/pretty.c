@@ -63,6 +63,7 @@ enum tk_status tk_printer_open(struct tk_printer **out, const struct tk_print_op
 	p->flags = opts->flags;
 	p->style = opts->style;
 	p->ops = sink_for_style(opts->style);
+	p->event = p->ops->event;
 	*out = p;
 	return TK_OK;
 }
@@ -769,7 +770,7 @@ enum tk_status tk_printer_begin(struct tk_printer *p, const struct tk_trace *t)
 
 enum tk_status tk_printer_print(struct tk_printer *p, const struct tk_event *ev)
 {
-	return p->ops->event(p, ev);
+	return p->event(p, ev);
 }
 
 enum tk_status tk_printer_print_notice(struct tk_printer *p, const struct tk_notice *n)

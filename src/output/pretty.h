@@ -54,8 +54,14 @@ struct tk_printer {
 	size_t n_sources;
 	struct plan **plans; /* by event class index */
 	size_t n_plans;
-	unsigned int style;		/* enum tk_print_style */
-	const struct sink_ops *ops;	/* the sink of the style (sink.h) */
+	unsigned int style;	    /* enum tk_print_style */
+	const struct sink_ops *ops; /* the sink of the style (sink.h) */
+	/*
+	 * What tk_printer_print() calls: ops->event, or the function it would call for every
+	 * event of the trace, chosen once by the sink's begin (the style "auto" on a trace
+	 * printed in babeltrace2's layout throughout: pretty_print_event())
+	 */
+	enum tk_status (*event)(struct tk_printer *p, const struct tk_event *ev);
 	void *state;			/* the sink's own, freed by its destroy() */
 	const struct tk_filter *filter; /* tk_printer_set_filter(), or NULL */
 	struct tc_cache *tc;		/* trace-cmd style: per source */
