@@ -52,7 +52,8 @@ enum plan_code {
 	 * (tk_event.body) at offset off. P_RAW loads any kind into a value for the operation
 	 * whose handler is inner; the others print the common integers directly.
 	 */
-	P_TIME, /* the line's time and delta, then a bytes of text at offset mask */
+	P_TIME, /* the line's time and delta, then a bytes of text at offset mask; with cload,
+		 * the packet context's values start at off (its P_SCOPE folded in) */
 	P_RAW,
 	P_LIT,	/* a literal of any length, a bytes (plan_layout()) */
 	P_ROOM, /* make room again (plan_layout()) */
@@ -934,15 +935,17 @@ static enum tk_status plan_layout(struct builder *b)
 			carry_len = 0;
 		}
 		/*
-		 * No jump lands on these two (jumps land after arrays and loops, and on variant
+		 * No jump lands on these three (jumps land after arrays and loops, and on variant
 		 * options and ends): a scope's leading hidden scalars are skipped by the scope's
-		 * operation (off), and the literal after the time, when long, is written by P_TIME
-		 * (a bytes at text offset mask) instead of a P_LIT of its own.
+		 * operation (off), the literal after the time, when long, is written by P_TIME
+		 * (a bytes at text offset mask) instead of a P_LIT of its own, and the packet
+		 * context's P_SCOPE right after it, its literal taken, becomes part of P_TIME.
 		 */
 		prev = last != SIZE_MAX ? &VEC_AT(&out, struct plan_op, last) : NULL;
 		last = SIZE_MAX;
-		if (cur.code == P_SKIP && prev && prev->code == P_SCOPE && !prev->off &&
-		    i + 1 < n &&
+		if (cur.code == P_SKIP && prev &&
+		    (prev->code == P_SCOPE || (prev->code == P_TIME && prev->cload)) &&
+		    !prev->off && i + 1 < n &&
 		    (uintptr_t) cur.lit + cur.len ==
 			    (uintptr_t) VEC_AT(&b->ops, struct plan_op, i + 1).lit) {
 			prev->off = cur.a;
@@ -956,6 +959,14 @@ static enum tk_status plan_layout(struct builder *b)
 			cur.lit = (const char *) ((uintptr_t) cur.lit + cur.len);
 			cur.len = 0;
 			acc = 0;
+		}
+		if (cur.code == P_SCOPE && cur.a == MODEL_SCOPE_PACKET_CONTEXT && !cur.len &&
+		    prev && prev->code == P_TIME && !prev->cload) {
+			prev->cload = 1; /* P_TIME points at the packet context's values too */
+			prev->off = cur.off;
+			last = (size_t) (prev -
+					 (struct plan_op *) out.data); /* for a P_SKIP next */
+			continue;
 		}
 		if (cur.len > 16) {
 			if (!(o = vec_push(&out, sizeof(*o))))
@@ -1343,7 +1354,11 @@ L_P_SCOPE:
 	v = ev->scope[o->a] + o->off; /* past its leading hidden scalars (plan_layout()) */
 	NEXT();
 L_P_UDEC:
-	q += fmt_u64(q, v->v.u);
+	if (v->v.u <
+	    10) /* CPU numbers and flags without fmt_u64(), which gcc calls out of line here */
+		*q++ = (char) ('0' + v->v.u);
+	else
+		q += fmt_u64(q, v->v.u);
 	v++;
 	NEXT();
 L_P_SDEC:
@@ -1583,6 +1598,8 @@ L_P_TIME : {
 	} else {
 		PUT_TEXT(pl->text + o->mask, o->a);
 	}
+	if (o->cload) /* the packet context's P_SCOPE, folded in (plan_layout()) */
+		v = ev->scope[MODEL_SCOPE_PACKET_CONTEXT] + o->off;
 	NEXT();
 }
 L_P_LIT:
