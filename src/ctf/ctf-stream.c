@@ -666,8 +666,7 @@ static inline enum tk_status cycles_to_ns(const struct tk_stream *s, uint64_t cy
 {
 	const struct tk_clock *clk = s->sc->clock;
 
-	if (TK_LIKELY(clk->freq == UINT64_C(1000000000) && !clk->base_overflows &&
-		      clk->base_ns >= 0 && cycles < (uint64_t) (INT64_MAX - clk->base_ns))) {
+	if (TK_LIKELY(cycles < clk->fast_cycles)) { /* 1 GHz, no overflow (model_clock_finish()) */
 		*ns = clk->base_ns + (int64_t) cycles;
 		return TK_OK;
 	}
