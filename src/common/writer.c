@@ -187,7 +187,7 @@ static u128 pow10_128(int k)
  * |value| as a double, for a first estimate of the quotient that exact integer arithmetic
  * then corrects, so no 128-bit division is needed.
  */
-static int g_digits(uint64_t m, int e, int x, double a, uint64_t *q)
+static TK_NOINLINE int g_digits(uint64_t m, int e, int x, double a, uint64_t *q)
 {
 	int s = 5 - x;
 	u128 n, d, r, prod;
@@ -239,6 +239,12 @@ static const double pow10_dbl[23] = {
 	1e12, 1e13, 1e14, 1e15, 1e16, 1e17, 1e18, 1e19, 1e20, 1e21, 1e22,
 };
 
+/* 10^-k as the nearest double, k <= 22: for a first guess of the exponent only. */
+static const double pow10_neg[23] = {
+	1e-0,  1e-1,  1e-2,  1e-3,  1e-4,  1e-5,  1e-6,	 1e-7,	1e-8,  1e-9,  1e-10, 1e-11,
+	1e-12, 1e-13, 1e-14, 1e-15, 1e-16, 1e-17, 1e-18, 1e-19, 1e-20, 1e-21, 1e-22,
+};
+
 /*
  * g_digits() in double arithmetic, for magnitudes the exact one cannot take and faster for
  * the others: t = @a * 10^(5 - x) in at most 16 correctly rounded steps, so its relative
@@ -264,8 +270,9 @@ static int g_digits_fast(double a, int x, uint64_t *q)
 	t = s >= 0 ? t * pow10_dbl[s] : t / pow10_dbl[-s];
 	if (!(t < 1e15)) /* not reached by a first guess within one of the exponent */
 		return -1;
-	*q = (uint64_t) t;
-	f = t - (double) *q;
+	*q = (uint64_t) (int64_t)
+		t; /* 0 <= t < 10^15: the signed conversions are single instructions */
+	f = t - (double) (int64_t) *q;
 	if (f > 0.5 - 1e-6 && f < 0.5 + 1e-6)
 		return -1;
 	*q += f > 0.5;
@@ -274,15 +281,16 @@ static int g_digits_fast(double a, int x, uint64_t *q)
 
 size_t fmt_double_g(char *dst, double v)
 {
-	uint64_t bits, m, q = 0;
-	int bexp, e, x, i, n, k;
+	uint64_t bits, m, q = 0, d, dg, z, lo;
+	int bexp, e, x, y, n, k;
 	char buf8[16] = {0}, *digits = buf8 + 2, *p = dst;
+	double a;
 
 	memcpy(&bits, &v, sizeof(bits));
 	bexp = (int) ((bits >> 52) & 0x7ff);
 	m = bits & ((UINT64_C(1) << 52) - 1);
-	if (bits >> 63)
-		*p++ = '-';
+	*p = '-'; /* kept for negative values: a random sign costs no branch */
+	p += bits >> 63;
 	if (bexp == 0x7ff) { /* glibc's spelling, sign included ("-nan") */
 		memcpy(p, m ? "nan" : "inf", 3);
 		return (size_t) (p + 3 - dst);
@@ -300,10 +308,20 @@ size_t fmt_double_g(char *dst, double v)
 		m |= UINT64_C(1) << 52;
 		e = bexp - 1075;
 	}
-	/* first guess of the decimal exponent: log10(2) ~ 0.30103 */
-	x = (int) (((e + 52) * 30103L) / 100000L) - ((e + 52) < 0);
+	a = v < 0 ? -v : v;
+	/*
+	 * First guess of the decimal exponent: log10(2) ~ 1233 / 4096 gives it or one less, which
+	 * a comparison with the next power of ten settles but near a power whose double is not
+	 * exact; the loop below checks the digits whatever the guess.
+	 */
+	x = ((e + 52) * 1233) >> 12; /* floor, or one less (e + 52 is within +-1100) */
+	y = x + 1;
+	if (y >= 0 && y <= 22)
+		x += a >= pow10_dbl[y];
+	else if (y < 0 && y >= -22)
+		x += a >= pow10_neg[-y];
 	for (k = 0; k < 4; k++) {
-		if (g_digits_fast(v < 0 ? -v : v, x, &q) && g_digits(m, e, x, v < 0 ? -v : v, &q))
+		if (g_digits_fast(a, x, &q) && g_digits(m, e, x, a, &q))
 			goto slow;
 		if (q >= 1000000 && !(q == 1000000 && k)) {
 			x++;
@@ -322,50 +340,41 @@ size_t fmt_double_g(char *dst, double v)
 		x++;
 	}
 	/*
-	 * The six digits: q < 10^6, so the first two of eight are zeros. Runs of them are copied
-	 * as 8 bytes (at most 6 count; buf8 and the 32 bytes of room hold the rest).
+	 * The six digits: q < 10^6, so the first two of eight are zeros; dg holds the six, the
+	 * first in the low byte, and n counts them without the zeros that end them.
 	 */
-	tk_store_u64(buf8, fmt_ascii8((uint32_t) q), TK_BYTE_ORDER_LE);
-	n = 6;
-	if (x < -4 || x >= 6) {
-		while (n > 1 && digits[n - 1] == '0')
-			n--;
-		*p++ = digits[0];
-		if (n > 1) {
-			*p++ = '.';
-			memcpy(p, digits + 1, 8);
-			p += n - 1;
-		}
-		*p++ = 'e';
-		*p++ = x < 0 ? '-' : '+';
-		if (x < 0)
-			x = -x;
-		if (x >= 100)
-			*p++ = (char) ('0' + x / 100);
-		*p++ = (char) ('0' + x / 10 % 10);
-		*p++ = (char) ('0' + x % 10);
-		return (size_t) (p - dst);
+	d = fmt_ascii8((uint32_t) q);
+	dg = d >> 16;
+	z = dg - UINT64_C(0x303030303030); /* digit values: the first is not 0 */
+	n = (63 - __builtin_clzll(z)) / 8 + 1;
+	if (x >= 0 && x < 6) { /* the x + 1 digits before the point, then those after it */
+		lo = dg & ((UINT64_C(1) << (8 * (x + 1))) - 1);
+		tk_store_u64(p,
+			     lo | (uint64_t) '.' << (8 * (x + 1)) |
+				     (dg >> (8 * (x + 1))) << (8 * (x + 2)),
+			     TK_BYTE_ORDER_LE);
+		return (size_t) (p - dst) + (n > x + 1 ? (size_t) n + 1 : (size_t) x + 1);
 	}
-	if (x >= 0) {
-		memcpy(p, digits, 8);
-		p += x + 1;
-		while (n > x + 1 && digits[n - 1] == '0')
-			n--;
-		if (n > x + 1) {
-			*p++ = '.';
-			memcpy(p, digits + x + 1, 8);
-			p += n - x - 1;
-		}
-		return (size_t) (p - dst);
+	if (x < 0 && x >= -4) { /* "0.", -x - 1 zeros, the digits */
+		memcpy(p, "0.000000", 8);
+		tk_store_u64(p + 1 - x, dg, TK_BYTE_ORDER_LE);
+		return (size_t) (p - dst) + (size_t) (1 - x + n);
 	}
-	while (n > 1 && digits[n - 1] == '0')
-		n--;
-	*p++ = '0';
-	*p++ = '.';
-	for (i = 0; i < -x - 1; i++)
-		*p++ = '0';
-	memcpy(p, digits, 8);
-	p += n;
+	tk_store_u64(buf8, d, TK_BYTE_ORDER_LE);
+	*p++ = digits[0];
+	if (n > 1) {
+		*p++ = '.';
+		memcpy(p, digits + 1, 8);
+		p += n - 1;
+	}
+	*p++ = 'e';
+	*p++ = x < 0 ? '-' : '+';
+	if (x < 0)
+		x = -x;
+	if (x >= 100)
+		*p++ = (char) ('0' + x / 100);
+	*p++ = (char) ('0' + x / 10 % 10);
+	*p++ = (char) ('0' + x % 10);
 	return (size_t) (p - dst);
 slow:
 	return (size_t) snprintf(dst, 32, "%g", v);

@@ -666,8 +666,7 @@ static inline enum tk_status cycles_to_ns(const struct tk_stream *s, uint64_t cy
 {
 	const struct tk_clock *clk = s->sc->clock;
 
-	if (TK_LIKELY(clk->freq == UINT64_C(1000000000) && !clk->base_overflows &&
-		      clk->base_ns >= 0 && cycles < (uint64_t) (INT64_MAX - clk->base_ns))) {
+	if (TK_LIKELY(cycles < clk->fast_cycles)) { /* 1 GHz, no overflow (model_clock_finish()) */
 		*ns = clk->base_ns + (int64_t) cycles;
 		return TK_OK;
 	}
@@ -1169,9 +1168,32 @@ static void item_ts(struct model_item *out, int has, int64_t ns)
 	out->ts_ns = ns;
 }
 
+static TK_NOINLINE enum tk_status cursor_next_state(struct ctf_cursor *c, struct model_item *out);
+
+/*
+ * model_cursor_ops.next: the next event of the packet being read inline, every other state
+ * (packet boundaries, losses, the end) in cursor_next_state(), so the usual call saves and
+ * restores only the registers an event needs.
+ */
 static enum tk_status cursor_next(struct model_cursor *mc, struct model_item *out)
 {
 	struct ctf_cursor *c = (struct ctf_cursor *) mc;
+	enum tk_status st;
+
+	if (TK_LIKELY(c->state == CUR_EVENTS) && !cursor_at_packet_end(c)) {
+		st = cursor_decode_event(c);
+		if (TK_UNLIKELY(st < 0))
+			return event_fail(c, st);
+		out->kind = MODEL_ITEM_EVENT;
+		out->event = &c->ev;
+		item_ts(out, c->ev.has_ts, c->ev.ns);
+		return TK_OK;
+	}
+	return cursor_next_state(c, out);
+}
+
+static TK_NOINLINE enum tk_status cursor_next_state(struct ctf_cursor *c, struct model_item *out)
+{
 	const struct model_stream_class *sc = c->stream->sc;
 	enum tk_status st;
 	int64_t ns;

@@ -29,6 +29,7 @@ static uint64_t clock_cycles_to_ns(uint64_t freq, uint64_t cycles)
 
 void model_clock_finish(struct tk_clock *clock)
 {
+	clock->fast_cycles = 0;
 	if (clock->freq == 0)
 		clock->freq = 1;
 	if (clock->offset_cycles >= clock->freq) {
@@ -52,6 +53,8 @@ void model_clock_finish(struct tk_clock *clock)
 	}
 	clock->base_ns = clock->offset_s * NS_PER_S +
 			 (int64_t) clock_cycles_to_ns(clock->freq, clock->offset_cycles);
+	if (clock->freq == UINT64_C(1000000000) && clock->base_ns >= 0)
+		clock->fast_cycles = (uint64_t) (INT64_MAX - clock->base_ns);
 }
 
 int model_clock_ns(const struct tk_clock *clock, uint64_t cycles, int64_t *ns)

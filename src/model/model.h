@@ -216,6 +216,11 @@ struct tk_clock {
 	int64_t offset_s;
 	uint64_t offset_cycles; /* less than freq */
 	int64_t base_ns;	/* offset_s and offset_cycles in ns */
+	/*
+	 * Cycles below this are base_ns + cycles ns (a 1 GHz clock whose base is in range and
+	 * not negative, so the sum cannot overflow), else 0; set by model_clock_finish()
+	 */
+	uint64_t fast_cycles;
 };
 
 struct model_env {

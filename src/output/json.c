@@ -489,10 +489,7 @@ static enum tk_status print(struct tk_printer *p, const struct tk_event *ev)
 	writer_commit_to(&p->out, q);
 	/* the stream keys start with a comma, not wanted right after the brace */
 	writer_write(&p->out, t->text + !sep, t->len - !sep);
-	plan_run(p, pl, ev);
-	if (TK_UNLIKELY(p->out.err))
-		return writer_flush(&p->out);
-	return TK_OK;
+	return plan_run(p, pl, ev);
 }
 
 static enum tk_status notice(struct tk_printer *p, const struct tk_notice *n)

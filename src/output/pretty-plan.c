@@ -52,7 +52,8 @@ enum plan_code {
 	 * (tk_event.body) at offset off. P_RAW loads any kind into a value for the operation
 	 * whose handler is inner; the others print the common integers directly.
 	 */
-	P_TIME, /* the line's time and delta, then a bytes of text at offset mask */
+	P_TIME, /* the line's time and delta, then a bytes of text at offset mask; with cload,
+		 * the packet context's values start at off (its P_SCOPE folded in) */
 	P_RAW,
 	P_LIT,	/* a literal of any length, a bytes (plan_layout()) */
 	P_ROOM, /* make room again (plan_layout()) */
@@ -89,6 +90,12 @@ struct plan_op {
 	uint8_t load;  /* P_RAW: enum model_load */
 	uint8_t inner; /* P_RAW: the operation printing the loaded value */
 	uint32_t len;
+	/*
+	 * The first 16 bytes at lit, copied here when the plan is threaded: the literal before
+	 * each operation is at most 16 bytes (plan_layout()), and reading it from the operation
+	 * itself saves a dependent load per operation
+	 */
+	char ilit[16];
 	uint32_t a;
 	uint32_t off;  /* fused operations: the value's offset in the body */
 	uint64_t mask; /* P_RAW of text: its length */
@@ -928,15 +935,17 @@ static enum tk_status plan_layout(struct builder *b)
 			carry_len = 0;
 		}
 		/*
-		 * No jump lands on these two (jumps land after arrays and loops, and on variant
+		 * No jump lands on these three (jumps land after arrays and loops, and on variant
 		 * options and ends): a scope's leading hidden scalars are skipped by the scope's
-		 * operation (off), and the literal after the time, when long, is written by P_TIME
-		 * (a bytes at text offset mask) instead of a P_LIT of its own.
+		 * operation (off), the literal after the time, when long, is written by P_TIME
+		 * (a bytes at text offset mask) instead of a P_LIT of its own, and the packet
+		 * context's P_SCOPE right after it, its literal taken, becomes part of P_TIME.
 		 */
 		prev = last != SIZE_MAX ? &VEC_AT(&out, struct plan_op, last) : NULL;
 		last = SIZE_MAX;
-		if (cur.code == P_SKIP && prev && prev->code == P_SCOPE && !prev->off &&
-		    i + 1 < n &&
+		if (cur.code == P_SKIP && prev &&
+		    (prev->code == P_SCOPE || (prev->code == P_TIME && prev->cload)) &&
+		    !prev->off && i + 1 < n &&
 		    (uintptr_t) cur.lit + cur.len ==
 			    (uintptr_t) VEC_AT(&b->ops, struct plan_op, i + 1).lit) {
 			prev->off = cur.a;
@@ -950,6 +959,14 @@ static enum tk_status plan_layout(struct builder *b)
 			cur.lit = (const char *) ((uintptr_t) cur.lit + cur.len);
 			cur.len = 0;
 			acc = 0;
+		}
+		if (cur.code == P_SCOPE && cur.a == MODEL_SCOPE_PACKET_CONTEXT && !cur.len &&
+		    prev && prev->code == P_TIME && !prev->cload) {
+			prev->cload = 1; /* P_TIME points at the packet context's values too */
+			prev->off = cur.off;
+			last = (size_t) (prev -
+					 (struct plan_op *) out.data); /* for a P_SKIP next */
+			continue;
 		}
 		if (cur.len > 16) {
 			if (!(o = vec_push(&out, sizeof(*o))))
@@ -1213,7 +1230,7 @@ static TK_NOINLINE void put_ints(struct writer *w, const struct plan_op *o, cons
  */
 #pragma GCC diagnostic push
 #pragma GCC diagnostic ignored "-Wpedantic"
-void plan_run(struct tk_printer *p, const struct plan *pl, const struct tk_event *ev)
+enum tk_status plan_run(struct tk_printer *p, const struct plan *pl, const struct tk_event *ev)
 {
 	static const void *const labels[] = {
 		[P_END] = &&L_P_END,	     [P_SCOPE] = &&L_P_SCOPE,	[P_UDEC] = &&L_P_UDEC,
@@ -1254,15 +1271,18 @@ void plan_run(struct tk_printer *p, const struct plan *pl, const struct tk_event
 	if (TK_UNLIKELY(!ev)) { /* each operation's handler, once per plan */
 		struct plan_op *po = ((struct plan *) (uintptr_t) pl)->ops;
 
-		for (uint32_t i = 0; i < pl->n; i++)
+		for (uint32_t i = 0; i < pl->n; i++) {
 			po[i].handler = labels[po[i].code];
+			memcpy(po[i].ilit, po[i].lit, 16);
+		}
 		po = ((struct plan *) (uintptr_t) pl)->fused;
 		for (uint32_t i = 0; po && i < pl->n_fused; i++) {
 			po[i].handler = labels[po[i].code];
+			memcpy(po[i].ilit, po[i].lit, 16);
 			if (po[i].code == P_RAW)
 				po[i].u.inner_handler = labels[po[i].inner];
 		}
-		return;
+		return TK_OK;
 	}
 	if (pl->fused && ev->body) { /* see plan_uses_body() */
 		ops = pl->fused;
@@ -1286,7 +1306,7 @@ void plan_run(struct tk_printer *p, const struct plan *pl, const struct tk_event
 	} while (0)
 #define DISPATCH()                                                                                 \
 	do {                                                                                       \
-		memcpy(q, o->lit, 16); /* at most 16 bytes (plan_layout()), padded text */         \
+		memcpy(q, o->ilit, 16); /* at most 16 bytes (plan_layout()) */                     \
 		q += o->len;                                                                       \
 		goto *(o->handler);                                                                \
 	} while (0)
@@ -1327,12 +1347,18 @@ void plan_run(struct tk_printer *p, const struct plan *pl, const struct tk_event
 	DISPATCH();
 L_P_END:
 	SYNC();
-	return;
+	if (TK_UNLIKELY(w->err))
+		return writer_flush(w);
+	return TK_OK;
 L_P_SCOPE:
 	v = ev->scope[o->a] + o->off; /* past its leading hidden scalars (plan_layout()) */
 	NEXT();
 L_P_UDEC:
-	q += fmt_u64(q, v->v.u);
+	if (v->v.u <
+	    10) /* CPU numbers and flags without fmt_u64(), which gcc calls out of line here */
+		*q++ = (char) ('0' + v->v.u);
+	else
+		q += fmt_u64(q, v->v.u);
 	v++;
 	NEXT();
 L_P_SDEC:
@@ -1552,10 +1578,14 @@ L_P_JLOOP : {
 L_P_TIME : {
 	char *end = pretty_time_fast(p, ev, q);
 
-	if (TK_LIKELY(end != NULL))
+	if (TK_LIKELY(end != NULL)) { /* then the printer has a last time already */
 		q = end;
-	else
+		p->last_ns = ev->ns;
+		p->last_cycles = ev->cycles;
+	} else {
 		CALL(pretty_put_time(p, ev));
+		pretty_time_done(p, ev);
+	}
 	if (TK_LIKELY(o->a <= 64)) { /* the literal after it (plan_layout()), in 4 copies */
 		const char *t = pl->text + o->mask;
 
@@ -1568,6 +1598,8 @@ L_P_TIME : {
 	} else {
 		PUT_TEXT(pl->text + o->mask, o->a);
 	}
+	if (o->cload) /* the packet context's P_SCOPE, folded in (plan_layout()) */
+		v = ev->scope[MODEL_SCOPE_PACKET_CONTEXT] + o->off;
 	NEXT();
 }
 L_P_LIT:

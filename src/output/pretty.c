@@ -63,6 +63,7 @@ enum tk_status tk_printer_open(struct tk_printer **out, const struct tk_print_op
 	p->flags = opts->flags;
 	p->style = opts->style;
 	p->ops = sink_for_style(opts->style);
+	p->event = p->ops->event;
 	*out = p;
 	return TK_OK;
 }
@@ -769,7 +770,7 @@ enum tk_status tk_printer_begin(struct tk_printer *p, const struct tk_trace *t)
 
 enum tk_status tk_printer_print(struct tk_printer *p, const struct tk_event *ev)
 {
-	return p->ops->event(p, ev);
+	return p->event(p, ev);
 }
 
 enum tk_status tk_printer_print_notice(struct tk_printer *p, const struct tk_notice *n)
@@ -777,8 +778,8 @@ enum tk_status tk_printer_print_notice(struct tk_printer *p, const struct tk_not
 	return p->ops->notice(p, n);
 }
 
-/* An event in babeltrace2's layout. */
-enum tk_status pretty_print_event(struct tk_printer *p, const struct tk_event *ev)
+/* pretty_print_event() when the plan is not built yet or the values are still to decode. */
+static TK_NOINLINE enum tk_status print_event_slow(struct tk_printer *p, const struct tk_event *ev)
 {
 	const struct plan *pl = NULL;
 	enum tk_status st;
@@ -788,19 +789,23 @@ enum tk_status pretty_print_event(struct tk_printer *p, const struct tk_event *e
 		st = model_event_values(ev);
 	if (st < 0)
 		return st;
-	plan_run(p, pl, ev); /* the time first (P_TIME) when the stream class has a clock */
-	if (ev->ec->sc->clock) {
-		p->last_ns = ev->ns;
-		if (TK_UNLIKELY(!p->has_last_ns)) {
-			p->has_last_ns = 1;
-			p->time_fast = !(p->flags & PRETTY_TIME_SLOW) && p->has_cached_sec;
-		}
-		p->last_cycles = ev->cycles;
-		p->has_last_cycles = 1;
-	}
-	if (TK_UNLIKELY(p->out.err))
-		return writer_flush(&p->out);
-	return TK_OK;
+	return plan_run(p, pl, ev);
+}
+
+/*
+ * An event in babeltrace2's layout: its plan writes the line, the time first (P_TIME, which
+ * keeps it as the last time) when the stream class has a clock. The usual case, a plan
+ * built and values to read where they lie or already decoded, jumps straight to the plan.
+ */
+enum tk_status pretty_print_event(struct tk_printer *p, const struct tk_event *ev)
+{
+	const struct tk_event_class *ec = ev->ec;
+	const struct plan *pl;
+
+	if (TK_LIKELY(ec->index < p->n_plans && (pl = p->plans[ec->index]) &&
+		      plan_event_class(pl) == ec && (!ev->pending || plan_uses_body(pl, ev))))
+		return plan_run(p, pl, ev);
+	return print_event_slow(p, ev);
 }
 
 /* A notice as babeltrace2 writes it on stderr, to the error descriptor. */

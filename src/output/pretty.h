@@ -54,8 +54,14 @@ struct tk_printer {
 	size_t n_sources;
 	struct plan **plans; /* by event class index */
 	size_t n_plans;
-	unsigned int style;		/* enum tk_print_style */
-	const struct sink_ops *ops;	/* the sink of the style (sink.h) */
+	unsigned int style;	    /* enum tk_print_style */
+	const struct sink_ops *ops; /* the sink of the style (sink.h) */
+	/*
+	 * What tk_printer_print() calls: ops->event, or the function it would call for every
+	 * event of the trace, chosen once by the sink's begin (the style "auto" on a trace
+	 * printed in babeltrace2's layout throughout: pretty_print_event())
+	 */
+	enum tk_status (*event)(struct tk_printer *p, const struct tk_event *ev);
 	void *state;			/* the sink's own, freed by its destroy() */
 	const struct tk_filter *filter; /* tk_printer_set_filter(), or NULL */
 	struct tc_cache *tc;		/* trace-cmd style: per source */
@@ -125,6 +131,18 @@ static inline char *pretty_time_fast(struct tk_printer *p, const struct tk_event
 /* The line start however the options ask for it, through the writer (pretty.c). */
 void pretty_put_time(struct tk_printer *p, const struct tk_event *ev);
 
+/* @ev's time and cycles become the last ones, which the next line's delta counts from. */
+static inline void pretty_time_done(struct tk_printer *p, const struct tk_event *ev)
+{
+	p->last_ns = ev->ns;
+	if (TK_UNLIKELY(!p->has_last_ns)) {
+		p->has_last_ns = 1;
+		p->time_fast = !(p->flags & PRETTY_TIME_SLOW) && p->has_cached_sec;
+	}
+	p->last_cycles = ev->cycles;
+	p->has_last_cycles = 1;
+}
+
 /* The babeltrace style (pretty.c): an event on the output, a notice on the error descriptor. */
 enum tk_status pretty_print_event(struct tk_printer *p, const struct tk_event *ev);
 enum tk_status pretty_print_notice(struct tk_printer *p, const struct tk_notice *n);
@@ -143,8 +161,12 @@ enum tk_status printer_close(struct tk_printer *p);
  * scopes, compiled once (literals merged, hidden fields skipped, formats chosen).
  */
 enum tk_status plan_build(struct tk_printer *p, const struct tk_event_class *ec, struct plan **out);
-/* Write @ev by @pl; without an event, only thread @pl (its builder's last step). */
-void plan_run(struct tk_printer *p, const struct plan *pl, const struct tk_event *ev);
+/*
+ * Write @ev by @pl; without an event, only thread @pl (its builder's last step). A plan
+ * that starts with the time (its stream class has a clock) makes @ev's time the printer's
+ * last one (pretty_time_done()). Returns TK_OK, or the writer's failure.
+ */
+enum tk_status plan_run(struct tk_printer *p, const struct plan *pl, const struct tk_event *ev);
 void plan_free(struct plan *pl);
 
 /* The first member of every plan: its event class is read inline, once per event. */

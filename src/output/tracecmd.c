@@ -642,12 +642,18 @@ static bool perf_tool(const struct tk_source *src)
 	return src->ops->text && src->ops->text->tool == MODEL_TEXT_TOOL_PERF_SCRIPT;
 }
 
-/* Style "auto": each source as its own tool prints it (perf script's for perf.data). */
+static enum tk_status auto_print(struct tk_printer *p, const struct tk_event *ev);
+
+/*
+ * Style "auto": each source as its own tool prints it (perf script's for perf.data). When no
+ * source has a tool's text, every event goes to pretty_print_event() straight.
+ */
 static enum tk_status auto_prologue(struct tk_printer *p, const struct tk_trace *t)
 {
 	enum tk_status st;
 	size_t i;
 
+	p->event = auto_print;
 	for (i = 0; i < t->n_sources; i++) {
 		const struct model_text_ops *text = t->sources[i]->ops->text;
 
@@ -657,6 +663,13 @@ static enum tk_status auto_prologue(struct tk_printer *p, const struct tk_trace 
 		if (st < 0)
 			return st;
 	}
+	for (i = 0; i < t->n_sources; i++) {
+		const struct model_text_ops *text = t->sources[i]->ops->text;
+
+		if (text && (text->tool == MODEL_TEXT_TOOL_PERF_SCRIPT || text->event))
+			return TK_OK;
+	}
+	p->event = pretty_print_event; /* what auto_print() would choose for every event */
 	return TK_OK;
 }
 

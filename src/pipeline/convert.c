@@ -202,7 +202,7 @@ static enum tk_status text_event(void *state, const struct tk_event *ev)
 
 	if (si < s->n_streams && s->missed[si]) /* out of line: no frame for the usual case */
 		return text_event_missed(s, ev, si);
-	return tk_printer_print(s->p, ev);
+	return s->p->event(s->p, ev); /* tk_printer_print() without its call */
 }
 
 static void text_notice(void *state, const struct tk_notice *n)

@@ -535,6 +535,27 @@ static void test_fmt_double_g_matches_snprintf(void **state)
 		check_double(fixed[i]);
 		check_double(-fixed[i]);
 	}
+	/* around each power of ten, where the first guess of the exponent may be one off */
+	for (i = 0; i <= 60; i++) {
+		static const double from[] = {1e-30, 1e-20, 1e-10, 1e0, 1e10, 1e20, 1e30};
+		double p10 = from[i / 10], below, above;
+		uint64_t b;
+
+		for (size_t j = 0; j < i % 10; j++)
+			p10 *= 10.0; /* near 10^(i - 30), which is all this needs */
+		memcpy(&b, &p10, sizeof(b));
+		b--;
+		memcpy(&below, &b, sizeof(b));
+		b += 2;
+		memcpy(&above, &b, sizeof(b));
+		check_double(p10);
+		check_double(below);
+		check_double(above);
+		check_double(p10 * (1.0 - 5e-7));
+		check_double(p10 * (1.0 + 5e-7));
+		check_double(p10 * 0.9999994999);
+		check_double((double) (float) p10);
+	}
 	check_double((double) INFINITY);
 	check_double(-(double) INFINITY);
 	check_double((double) NAN);
