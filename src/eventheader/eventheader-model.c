@@ -43,26 +43,35 @@ struct eventheader_class_slot {
 	void *value;
 };
 
-/* Eight bytes at a time: every event of a typed file is looked up (a walk at open, a read). */
+/*
+ * Every event of a typed file is looked up (a walk at open, then a read): the hash takes the
+ * metadata's size, its first 32 bytes (the event's name, where events differ) and its last 8;
+ * equal hashes are told apart by comparing the whole metadata.
+ */
 static uint32_t key_hash(const struct eventheader_class_key *k)
 {
 	const uint64_t mul = UINT64_C(0x9E3779B97F4A7C15);
 	uint64_t h = ((uint64_t) (uintptr_t) k->owner ^ ((uint64_t) k->flags << 40) ^
 		      ((uint64_t) k->ids << 48) ^ k->meta_size) *
 		     mul;
-	size_t i = 0;
+	size_t i = 0, n = k->meta_size < 32 ? k->meta_size : 32;
 
-	for (; i + 8 <= k->meta_size; i += 8) {
+	for (; i + 8 <= n; i += 8) {
 		uint64_t w;
 
 		memcpy(&w, k->meta + i, 8);
 		h = (h ^ w) * mul;
 		h ^= h >> 29;
 	}
-	if (i < k->meta_size) {
+	if (k->meta_size >= 8) { /* the last 8 bytes (again, for short metadata) */
+		uint64_t w;
+
+		memcpy(&w, k->meta + k->meta_size - 8, 8);
+		h = (h ^ w) * mul;
+	} else if (k->meta_size) {
 		uint64_t w = 0;
 
-		memcpy(&w, k->meta + i, k->meta_size - i);
+		memcpy(&w, k->meta, k->meta_size);
 		h = (h ^ w) * mul;
 	}
 	return (uint32_t) (h ^ (h >> 32));

@@ -160,6 +160,7 @@ struct ps_cursor {
 	 */
 	uint64_t round_off[2];
 	uint64_t released; /* the offset last given to mfile_release_before() */
+	uint8_t scanning;  /* eh_scan()'s: nothing is queued, what is read can go */
 	int eof;
 	int failed;	      /* 1: the record at rc.pos is bad; 2: see fail_why */
 	const char *fail_why; /* what went wrong inflating the record at fail_off */
@@ -991,7 +992,7 @@ static enum tk_status next_record(struct ps_cursor *c, struct perf_record *r, st
 		 * resident memory stays flat: what is read drops from memory (mfile.h), but
 		 * for the pages of the records still queued, which would be read in again
 		 */
-		keep = c->stream->source->stored_order ? bad_pos : c->round_off[0];
+		keep = c->stream->source->stored_order || c->scanning ? bad_pos : c->round_off[0];
 		if (keep != c->released) {
 			mfile_release_before(&c->ps->file, (size_t) keep);
 			c->released = keep;
@@ -1627,6 +1628,7 @@ static enum tk_status eh_scan(struct tk_source *src, struct perf_source *ps)
 	if (st < 0)
 		return st;
 	c = (struct ps_cursor *) mc;
+	c->scanning = 1;
 	while (next_record(c, &r, &z) == TK_OK) {
 		size_t ai;
 
