@@ -20,6 +20,24 @@ tools_from_args() {
 	done
 }
 
+# eventheader_corpus [CORPUS_DIR]: $dir set to the corpus's eventheader/ folder (the argument,
+# else $TRACEKIT_CORPUS); exits 77 (skip) when it is not there.
+eventheader_corpus() {
+	corpus=${1:-${TRACEKIT_CORPUS:-}}
+	dir=$corpus/eventheader
+	if [ -z "$corpus" ] || [ ! -f "$dir/perf.data.linux.json" ]; then
+		echo "skip: corpus folder eventheader/ not found" >&2
+		exit 77
+	fi
+}
+
+# need_commands NAME...: exits 77 (skip) when one of the commands is not in PATH.
+need_commands() {
+	for c in "$@"; do
+		command -v "$c" >/dev/null 2>&1 || { echo "skip: $c not found in PATH" >&2; exit 77; }
+	done
+}
+
 # need_tracefs TRACEKIT: $tracefs set to the tracefs tracekit uses, mounted by tracekit itself
 # when it is missing (as root; `tracekit list` mounts it as trace-cmd would). tracekit takes
 # /sys/kernel/tracing, else the first tracefs in /proc/mounts, else mounts it at

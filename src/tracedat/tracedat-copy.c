@@ -26,28 +26,12 @@
 #include "source.h"
 #include "tracedat-write.h"
 
+/* The metadata as it is, the saved command lines too. */
 static enum tk_status write_metadata(struct tracedat_writer *w, const struct tracedat_info *in)
 {
-	enum tk_status st;
-	size_t i, j;
+	enum tk_status st = tracedat_writer_put_metadata(w, in);
 
-	st = tracedat_writer_set_header_page(w, in->header_page.data, in->header_page.len);
-	if (st >= 0)
-		st = tracedat_writer_set_header_event(w, in->header_event.data,
-						      in->header_event.len);
-	for (i = 0; st >= 0 && i < in->n_ftrace_formats; i++)
-		st = tracedat_writer_add_ftrace_format(w, in->ftrace_formats[i].data,
-						       in->ftrace_formats[i].len);
-	for (i = 0; st >= 0 && i < in->n_systems; i++)
-		for (j = 0; st >= 0 && j < in->systems[i].n_formats; j++)
-			st = tracedat_writer_add_event_format(w, in->systems[i].name,
-							      in->systems[i].formats[j].data,
-							      in->systems[i].formats[j].len);
-	if (st >= 0)
-		st = tracedat_writer_set_kallsyms(w, in->kallsyms.data, in->kallsyms.len);
-	if (st >= 0)
-		st = tracedat_writer_set_printk(w, in->printk.data, in->printk.len);
-	if (st >= 0)
+	if (st >= 0 && in->cmdlines.len)
 		st = tracedat_writer_set_cmdlines(w, in->cmdlines.data, in->cmdlines.len);
 	return st;
 }

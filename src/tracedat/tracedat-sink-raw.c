@@ -160,26 +160,8 @@ enum tk_status tracedat_sink_raw_metadata(struct dat_conv *c)
 	struct tracedat_writer *w = c->w;
 	char text[64];
 	enum tk_status st;
-	size_t i, k;
 
-	st = TK_OK; /* a part the metadata lacks is written empty, as trace-cmd writes it */
-	if (in->header_page.len)
-		st = tracedat_writer_set_header_page(w, in->header_page.data, in->header_page.len);
-	if (st >= 0 && in->header_event.len)
-		st = tracedat_writer_set_header_event(w, in->header_event.data,
-						      in->header_event.len);
-	for (i = 0; st >= 0 && i < in->n_ftrace_formats; i++)
-		st = tracedat_writer_add_ftrace_format(w, in->ftrace_formats[i].data,
-						       in->ftrace_formats[i].len);
-	for (i = 0; st >= 0 && i < in->n_systems; i++)
-		for (k = 0; st >= 0 && k < in->systems[i].n_formats; k++)
-			st = tracedat_writer_add_event_format(w, in->systems[i].name,
-							      in->systems[i].formats[k].data,
-							      in->systems[i].formats[k].len);
-	if (st >= 0 && in->kallsyms.len)
-		st = tracedat_writer_set_kallsyms(w, in->kallsyms.data, in->kallsyms.len);
-	if (st >= 0 && in->printk.len)
-		st = tracedat_writer_set_printk(w, in->printk.data, in->printk.len);
+	st = tracedat_writer_put_metadata(w, in);
 	snprintf(text, sizeof(text), "[%s]", tracedat_sink_clock(c));
 	if (st >= 0)
 		st = tracedat_writer_set_trace_clock(w, text, strlen(text));

@@ -39,6 +39,7 @@
 #include "../common/error.h"
 #include "../common/vec.h"
 #include "tracedat-write-priv.h"
+#include "tracedat.h"
 
 #define V6_HEAD_ROOM 16384u /* v6: head bytes kept for the BUFFER options of instances */
 #define MAX_CPUS     65536u /* CPU numbers this writer (and tracekit's reader) accepts */
@@ -872,4 +873,30 @@ void tracedat_writer_destroy(struct tracedat_writer *w)
 	free(w->buf);
 	free(w->path);
 	free(w);
+}
+
+enum tk_status tracedat_writer_put_metadata(struct tracedat_writer *w,
+					    const struct tracedat_info *in)
+{
+	enum tk_status st = TK_OK;
+	size_t i, k;
+
+	if (in->header_page.len)
+		st = tracedat_writer_set_header_page(w, in->header_page.data, in->header_page.len);
+	if (st >= 0 && in->header_event.len)
+		st = tracedat_writer_set_header_event(w, in->header_event.data,
+						      in->header_event.len);
+	for (i = 0; st >= 0 && i < in->n_ftrace_formats; i++)
+		st = tracedat_writer_add_ftrace_format(w, in->ftrace_formats[i].data,
+						       in->ftrace_formats[i].len);
+	for (i = 0; st >= 0 && i < in->n_systems; i++)
+		for (k = 0; st >= 0 && k < in->systems[i].n_formats; k++)
+			st = tracedat_writer_add_event_format(w, in->systems[i].name,
+							      in->systems[i].formats[k].data,
+							      in->systems[i].formats[k].len);
+	if (st >= 0 && in->kallsyms.len)
+		st = tracedat_writer_set_kallsyms(w, in->kallsyms.data, in->kallsyms.len);
+	if (st >= 0 && in->printk.len)
+		st = tracedat_writer_set_printk(w, in->printk.data, in->printk.len);
+	return st;
 }

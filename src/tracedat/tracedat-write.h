@@ -113,6 +113,16 @@ enum tk_status tracedat_writer_set_printk(struct tracedat_writer *w, const void 
 enum tk_status tracedat_writer_set_cmdlines(struct tracedat_writer *w, const void *data,
 					    size_t size);
 
+struct tracedat_info;
+
+/*
+ * A reader's ftrace metadata as it is (tracedat.h): header_page, header_event, the ftrace
+ * and event formats, kallsyms and printk formats; parts it lacks are left unset (written
+ * empty, as trace-cmd writes them). Not the saved command lines.
+ */
+enum tk_status tracedat_writer_put_metadata(struct tracedat_writer *w,
+					    const struct tracedat_info *in);
+
 /*
  * The trace_clock file of the recorded buffer ("[local] global counter ...", the one in use
  * in brackets). Written as a TRACECLOCK option, as v6's clock text after the CPU table and as

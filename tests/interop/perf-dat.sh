@@ -18,14 +18,8 @@ export LC_ALL
 . "$(dirname "$0")/../lib.sh"
 here=$(dirname "$0")
 tk=$(abspath "$1")
-corpus=${2:-${TRACEKIT_CORPUS:-}}
-dir=$corpus/eventheader
-if [ -z "$corpus" ] || [ ! -f "$dir/perf.data.linux.json" ]; then
-	echo "skip: corpus folder eventheader/ not found" >&2
-	exit 77
-fi
-command -v trace-cmd >/dev/null 2>&1 || { echo "skip: trace-cmd not found" >&2; exit 77; }
-command -v python3 >/dev/null 2>&1 || { echo "skip: python3 not found in PATH" >&2; exit 77; }
+eventheader_corpus "${2:-}"
+need_commands trace-cmd python3
 tmp=$(mktemp -d)
 trap 'rm -rf "$tmp"' EXIT
 failures=0
