@@ -97,6 +97,7 @@ void eventheader_classes_init(struct eventheader_classes *s)
 void eventheader_classes_fini(struct eventheader_classes *s)
 {
 	free(s->slots);
+	vec_fini(&s->made);
 	arena_fini(&s->arena);
 	memset(s, 0, sizeof(*s));
 }
@@ -432,6 +433,43 @@ enum tk_status eventheader_model_class(struct arena *a, const struct eventheader
 	out->name = name;
 	out->uri = class_uri(a, e);
 	return out->uri ? TK_OK : TK_FAIL(TK_ERR_NOMEM, "Cannot type EventHeader event");
+}
+
+enum tk_status eventheader_class_of(struct eventheader_classes *s, struct arena *a,
+				    const struct eventheader_enum *e, struct tk_event_class *base,
+				    uint64_t first_id, int create, struct tk_event_class **out)
+{
+	struct eventheader_class_key k;
+	struct eventheader_model_class mc;
+	struct tk_event_class *ec, **slot;
+	enum tk_status st;
+
+	eventheader_class_key(e, base, &k);
+	ec = eventheader_classes_find(s, &k);
+	*out = ec ? ec : base;
+	if (ec || !create)
+		return TK_OK;
+	st = eventheader_model_class(a, e, &mc);
+	if (st == TK_ERR_UNSUPPORTED) {
+		error_reset(); /* its events keep the tracepoint's class */
+		return eventheader_classes_put(s, &k, base);
+	}
+	ec = st < 0 ? NULL : arena_alloc(a, sizeof(*ec));
+	slot = ec ? vec_push(&s->made, sizeof(*slot)) : NULL;
+	if (!slot)
+		return TK_FAIL(TK_ERR_NOMEM, "Cannot type EventHeader events");
+	*slot = ec;
+	ec->sc = base->sc;
+	ec->name = mc.name;
+	ec->emf_uri = mc.uri;
+	ec->id = first_id + s->made.len - 1;
+	ec->fmt = base->fmt;
+	ec->common = base->common;
+	ec->base = base;
+	ec->context = mc.context;
+	ec->payload = mc.payload;
+	*out = ec;
+	return eventheader_classes_put(s, &k, ec);
 }
 
 /* ---- an event's values -------------------------------------------------------------------- */

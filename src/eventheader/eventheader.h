@@ -456,11 +456,15 @@ struct eventheader_class_key {
 void eventheader_class_key(const struct eventheader_enum *e, const void *owner,
 			   struct eventheader_class_key *k);
 
-/* Classes by key (a hash table; the keys' metadata copied into its arena). */
+/*
+ * Classes by key (a hash table; the keys' metadata copied into its arena), and the classes
+ * eventheader_class_of() made, in the order it made them.
+ */
 struct eventheader_classes {
 	struct eventheader_class_slot *slots;
 	size_t n, cap;
 	struct arena arena;
+	struct vec made; /* struct tk_event_class * */
 };
 
 void eventheader_classes_init(struct eventheader_classes *s);
@@ -495,6 +499,17 @@ struct eventheader_model_class {
  */
 enum tk_status eventheader_model_class(struct arena *a, const struct eventheader_enum *e,
 				       struct eventheader_model_class *out);
+
+/*
+ * The class of event @e (started) of a container's tracepoint class @base (loaded): the typed
+ * class of its key, found in @s, or made in @a when @create (ID @first_id + the number made
+ * before; its stream class, format, common scope are @base's, tk_event_class.base is
+ * @base); @base itself when none was made for the key, or when its metadata gives none.
+ * Return: TK_OK; TK_ERR_NOMEM.
+ */
+enum tk_status eventheader_class_of(struct eventheader_classes *s, struct arena *a,
+				    const struct eventheader_enum *e, struct tk_event_class *base,
+				    uint64_t first_id, int create, struct tk_event_class **out);
 
 /*
  * Append the values of @e (just started) to @vals (struct model_value): the context's, then

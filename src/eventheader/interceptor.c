@@ -32,9 +32,8 @@ struct ic_source {
 	size_t n_records;
 	struct ic_name *names; /* the classes' names, sorted; class i is names[i] */
 	size_t n_names;
-	/* typed classes (eventheader-model.c): n_names + i is typed[i], by its key */
+	/* typed classes (eventheader-model.c), IDs from n_names on, by their key */
 	struct eventheader_classes eh;
-	struct vec typed; /* struct tk_event_class * */
 };
 
 struct ic_cursor {
@@ -45,7 +44,8 @@ struct ic_cursor {
 	size_t where;	    /* offset of the current one */
 	struct tk_event ev;
 	struct vec vals;
-	struct vec text; /* converted text of a typed event's values */
+	struct vec text;	    /* converted text of a typed event's values */
+	struct eventheader_enum eh; /* the current event's, when its class is a typed one */
 };
 
 static const struct model_source_ops ic_source_ops;
@@ -153,7 +153,6 @@ static void ic_source_destroy(struct tk_source *src)
 	if (is) {
 		free(is->names);
 		eventheader_classes_fini(&is->eh);
-		vec_fini(&is->typed);
 		mfile_close(&is->file);
 		free(is);
 	}
@@ -213,86 +212,47 @@ nomem:
 /* The name of the tracepoint of @ec's events: its own, or a typed class's tracepoint's. */
 static const struct ic_name *tp_of(const struct ic_source *is, const struct tk_event_class *ec)
 {
-	return &is->names[ec->id < is->n_names ? ec->id : (size_t) (uintptr_t) ec->fmt];
+	return &is->names[(ec->base ? ec->base : ec)->id];
 }
 
 /*
- * The class of the event at @raw (@size bytes) of tracepoint class @base: @base, or the typed
- * class of its metadata (made when @create). Events that are not EventHeader events, or whose
- * metadata gives no class, keep @base.
+ * The class of the event at @raw (@size bytes) of tracepoint class @base: @base, or for an
+ * EventHeader event (started in *@e) the typed class of its metadata (made when @create).
  */
 static enum tk_status typed_class(struct tk_source *src, struct ic_source *is,
 				  struct tk_event_class *base, const uint8_t *raw, size_t size,
-				  int create, struct tk_event_class **out)
+				  int create, struct eventheader_enum *e,
+				  struct tk_event_class **out)
 {
 	const struct ic_name *nm = &is->names[base->id];
-	struct eventheader_class_key k;
-	struct eventheader_model_class mc;
-	struct eventheader_enum e;
-	struct tk_event_class *ec, **slot;
-	enum tk_status st;
 
 	*out = base;
-	if (eventheader_start(&e, nm->s, nm->len, raw, size, EVENTHEADER_MOVE_NEXT_LIMIT) < 0) {
+	if (eventheader_start(e, nm->s, nm->len, raw, size, EVENTHEADER_MOVE_NEXT_LIMIT) < 0) {
 		error_reset(); /* reported when its JSON is asked for */
 		return TK_OK;
 	}
-	eventheader_class_key(&e, base, &k);
-	ec = eventheader_classes_find(&is->eh, &k);
-	if (ec || !create) {
-		*out = ec ? ec : base;
-		return TK_OK;
-	}
-	st = eventheader_model_class(&src->arena, &e, &mc);
-	if (st == TK_ERR_UNSUPPORTED) {
-		error_reset();
-		return eventheader_classes_put(&is->eh, &k, base);
-	}
-	ec = st < 0 ? NULL : arena_alloc(&src->arena, sizeof(*ec));
-	slot = ec ? vec_push(&is->typed, sizeof(*slot)) : NULL;
-	if (!slot)
-		return TK_FAIL(TK_ERR_NOMEM, "Cannot type EventHeader events");
-	*slot = ec;
-	ec->sc = base->sc;
-	ec->name = mc.name;
-	ec->emf_uri = mc.uri;
-	ec->base = base;
-	ec->id = is->n_names + is->typed.len - 1;
-	ec->fmt = (void *) (uintptr_t) base->id; /* its tracepoint (tp_of()) */
-	ec->context = mc.context;
-	ec->payload = mc.payload;
-	*out = ec;
-	return eventheader_classes_put(&is->eh, &k, ec);
+	return eventheader_class_of(&is->eh, &src->arena, e, base, is->n_names, create, out);
 }
 
 /* Every record's typed class, made before any cursor reads (see the file comment). */
 static enum tk_status type_records(struct tk_source *src, struct ic_source *is)
 {
 	struct model_stream_class *sc = src->scs[0];
-	size_t pos = 0, next = 0, len = 0, i, n = sc->n_ecs;
-	struct tk_event_class *ec, **ecs;
+	size_t pos = 0, next = 0, len = 0;
+	struct eventheader_enum e;
+	struct tk_event_class *ec;
 	enum tk_status st;
 
 	while (pos < is->good_end) {
 		(void) record_check(is->data, is->size, pos, &next, &len);
-		st = typed_class(src, is,
-				 sc->ecs[class_of(is, (const char *) is->data + pos + 4, len)],
-				 is->data + pos + 4 + len + 1, next - pos - 4 - len - 1, 1, &ec);
+		st = typed_class(
+			src, is, sc->ecs[class_of(is, (const char *) is->data + pos + 4, len)],
+			is->data + pos + 4 + len + 1, next - pos - 4 - len - 1, 1, &e, &ec);
 		if (st < 0)
 			return st;
 		pos = next;
 	}
-	if (!is->typed.len)
-		return TK_OK;
-	ecs = arena_alloc(&src->arena, (n + is->typed.len + 1) * sizeof(*ecs));
-	if (!ecs)
-		return TK_FAIL(TK_ERR_NOMEM, "Cannot type EventHeader events");
-	memcpy(ecs, sc->ecs, n * sizeof(*ecs));
-	for (i = 0; i < is->typed.len; i++)
-		ecs[n + i] = ((struct tk_event_class **) is->typed.data)[i];
-	sc->ecs = ecs;
-	sc->n_ecs = n + is->typed.len;
-	return model_stream_class_index(sc, &src->arena);
+	return model_stream_class_append(sc, &src->arena, is->eh.made.data, is->eh.made.len);
 }
 
 static enum tk_status ic_open(struct tk_source **out, const uint8_t *data, size_t size,
@@ -382,7 +342,7 @@ static enum tk_status ic_cursor_next(struct model_cursor *mc, struct model_item 
 		(void) typed_class(
 			c->stream->source, (struct ic_source *) is,
 			c->stream->sc->ecs[class_of(is, (const char *) is->data + c->pos + 4, len)],
-			c->ev.raw, c->ev.raw_size, 0, &ec);
+			c->ev.raw, c->ev.raw_size, 0, &c->eh, &ec);
 		c->ev.ec = ec;
 	}
 	c->ev.pending = &c->base;
@@ -407,16 +367,11 @@ static enum tk_status ic_cursor_values(struct model_cursor *mc)
 	c->ev.scope[MODEL_SCOPE_PAYLOAD] = NULL;
 	c->ev.scope[MODEL_SCOPE_EVENT_CONTEXT] = NULL;
 	c->vals.len = 0;
-	if (c->ev.ec->context) {
-		const struct ic_name *nm = tp_of(c->is, c->ev.ec);
-		struct eventheader_enum e;
+	if (c->ev.ec->base) { /* typed: c->eh was started on this event by ic_cursor_next() */
 		size_t at;
-		enum tk_status st = eventheader_start(&e, nm->s, nm->len, c->ev.raw, c->ev.raw_size,
-						      EVENTHEADER_MOVE_NEXT_LIMIT);
+		enum tk_status st = eventheader_model_values(&c->eh, c->ev.ec->payload, &c->vals,
+							     &at, &c->text);
 
-		if (st >= 0)
-			st = eventheader_model_values(&e, c->ev.ec->payload, &c->vals, &at,
-						      &c->text);
 		if (st < 0)
 			return TK_FAIL(st,
 				       "Cannot decode EventHeader event: record=%zu, offset=%zu",

@@ -121,6 +121,26 @@ enum tk_status model_stream_class_index(struct model_stream_class *sc, struct ar
 	return TK_OK;
 }
 
+enum tk_status model_stream_class_append(struct model_stream_class *sc, struct arena *a,
+					 struct tk_event_class *const *ecs, size_t n)
+{
+	struct tk_event_class **all;
+
+	if (!n)
+		return TK_OK;
+	all = arena_alloc(a, (sc->n_ecs + n + 1) * sizeof(*all));
+	if (!all)
+		return TK_FAIL(TK_ERR_NOMEM, "Cannot add event classes");
+	if (sc->n_ecs)
+		memcpy(all, sc->ecs, sc->n_ecs * sizeof(*all));
+	memcpy(all + sc->n_ecs, ecs, n * sizeof(*all));
+	sc->ecs = all;
+	sc->n_ecs += n;
+	sc->ec_table = NULL; /* made again with the new IDs */
+	sc->n_ec_table = 0;
+	return model_stream_class_index(sc, a);
+}
+
 static int cmp_nullable_str(const char *a, const char *b)
 {
 	if (a && b)

@@ -790,6 +790,13 @@ void model_clock_finish(struct tk_clock *clock);
 enum tk_status model_stream_class_index(struct model_stream_class *sc, struct arena *a);
 
 /*
+ * Add the @n classes @ecs (IDs above every one of @sc's, in order) after @sc's own, and index
+ * them all again; in @a. Before the trace is finished (model_trace_finish()) only.
+ */
+enum tk_status model_stream_class_append(struct model_stream_class *sc, struct arena *a,
+					 struct tk_event_class *const *ecs, size_t n);
+
+/*
  * A structure of one member, @name of class @fc, in @a (shown by readers, byte-aligned);
  * NULL when out of memory or when @fc is NULL.
  */

@@ -95,14 +95,12 @@ struct perf_source {
 	uint8_t ksyms_asked;
 	/*
 	 * EventHeader tracepoints (has_eh): a typed class per distinct event metadata, found
-	 * by a walk over the samples at open (eh_scan()); class n_attrs + i is eh_ecs[i], a
-	 * sample of attribute eh_attr[i]. Keys seen whose metadata gives no class map to the
-	 * attribute's own class.
+	 * by a walk over the samples at open (eh_scan()), IDs from n_attrs on, the attribute's
+	 * class as its base. Keys seen whose metadata gives no class map to the attribute's
+	 * own class.
 	 */
 	uint8_t has_eh;
 	struct eventheader_classes eh;
-	struct vec eh_ecs;  /* struct tk_event_class * */
-	struct vec eh_attr; /* size_t */
 };
 
 /*
@@ -177,7 +175,8 @@ struct ps_cursor {
 	uint64_t where; /* offset of the last record handled */
 	struct tk_event ev;
 	struct vec vals;
-	struct vec text; /* EventHeader text converted to UTF-8, for the values */
+	struct vec text;	    /* EventHeader text converted to UTF-8, for the values */
+	struct eventheader_enum eh; /* the current event's, when its class is a typed one */
 };
 
 static const struct model_source_ops ps_source_ops;
@@ -370,8 +369,6 @@ static void ps_source_destroy(struct tk_source *src)
 			close(ps->ksyms_fd);
 		free(ps->tasks);
 		eventheader_classes_fini(&ps->eh);
-		vec_fini(&ps->eh_ecs);
-		vec_fini(&ps->eh_attr);
 		arena_fini(&ps->names);
 		vec_fini(&ps->text);
 		free(ps);
@@ -1208,65 +1205,25 @@ static enum tk_status on_record(struct ps_cursor *c, const struct perf_record *r
 }
 
 /*
- * The class of a sample of attribute @ai (class @base) whose record is @raw: @base, or, for an
- * EventHeader event, the typed class of its metadata, made when @create (eh_scan()).
+ * The class of a sample of attribute class @base whose record is @raw: @base, or for an
+ * EventHeader event (started in *@e) the typed class of its metadata, made when @create
+ * (eh_scan()).
  */
-static enum tk_status eh_class_of(struct perf_source *ps, size_t ai, struct tk_event_class *base,
+static enum tk_status eh_class_of(struct perf_source *ps, struct tk_event_class *base,
 				  const uint8_t *raw, size_t size, int create,
-				  struct tk_event_class **out)
+				  struct eventheader_enum *e, struct tk_event_class **out)
 {
-	const struct ftrace_event *fev = base->fmt;
-	struct eventheader_class_key k;
-	struct eventheader_model_class mc;
-	struct eventheader_enum e;
-	struct tk_event_class *ec, **slot;
-	struct arena *a = &base->sc->source->arena;
-	size_t *attr;
-	enum tk_status st;
-
 	*out = base;
-	if (tracedat_eh_start(&e, fev, raw, size) < 0)
+	if (tracedat_eh_start(e, base->fmt, raw, size) < 0)
 		return TK_OK;
-	eventheader_class_key(&e, fev, &k);
-	ec = eventheader_classes_find(&ps->eh, &k);
-	if (ec || !create) {
-		*out = ec ? ec : base;
-		return TK_OK;
-	}
-	st = model_class_load(base); /* its common fields */
-	if (st < 0)
-		return st;
-	st = eventheader_model_class(a, &e, &mc);
-	if (st == TK_ERR_UNSUPPORTED) {
-		error_reset(); /* its events keep the tracepoint's class */
-		return eventheader_classes_put(&ps->eh, &k, base);
-	}
-	ec = st < 0 ? NULL : arena_alloc(a, sizeof(*ec));
-	slot = ec ? vec_push(&ps->eh_ecs, sizeof(*slot)) : NULL;
-	attr = slot ? vec_push(&ps->eh_attr, sizeof(*attr)) : NULL;
-	if (!attr)
-		return TK_FAIL(TK_ERR_NOMEM, "Cannot type EventHeader events");
-	*slot = ec;
-	*attr = ai;
-	ec->sc = base->sc;
-	ec->name = mc.name;
-	ec->emf_uri = mc.uri;
-	ec->base = base;
-	ec->id = perfdata_n_attrs(ps->pd) + ps->eh_ecs.len - 1;
-	ec->fmt = base->fmt;
-	ec->common = base->common;
-	ec->context = mc.context;
-	ec->payload = mc.payload;
-	*out = ec;
-	return eventheader_classes_put(&ps->eh, &k, ec);
+	return eventheader_class_of(&ps->eh, &base->sc->source->arena, e, base,
+				    perfdata_n_attrs(ps->pd), create, out);
 }
 
-/* The attribute of @ec's samples. */
-static size_t attr_of(const struct perf_source *ps, const struct tk_event_class *ec)
+/* The attribute of @ec's samples: its place among the attributes, or its base class's. */
+static size_t attr_of(const struct tk_event_class *ec)
 {
-	size_t n = perfdata_n_attrs(ps->pd);
-
-	return ec->id < n ? (size_t) ec->id : ((const size_t *) ps->eh_attr.data)[ec->id - n];
+	return (size_t) (ec->base ? ec->base : ec)->id;
 }
 
 /* Make sample @r the cursor's event. */
@@ -1291,7 +1248,7 @@ static enum tk_status sample_event(struct ps_cursor *c, const struct perf_record
 	if (TK_UNLIKELY(ps->has_eh) && tracedat_eh_offset(c->ev.ec->fmt) != UINT32_MAX) {
 		struct tk_event_class *ec;
 
-		st = eh_class_of(ps, ai, ps->by_attr[ai], c->ev.raw, c->ev.raw_size, 0, &ec);
+		st = eh_class_of(ps, ps->by_attr[ai], c->ev.raw, c->ev.raw_size, 0, &c->eh, &ec);
 		if (st < 0)
 			return st;
 		c->ev.ec = ec;
@@ -1481,7 +1438,6 @@ static enum tk_status ps_cursor_next(struct model_cursor *mc, struct model_item 
 static enum tk_status eh_values(struct ps_cursor *c, size_t *context, size_t *payload)
 {
 	const struct tk_event_class *ec = c->ev.ec;
-	struct eventheader_enum e;
 	enum tk_status st;
 
 	st = ftrace_model_values(&c->ps->ctx, ec->fmt, c->ev.raw, c->ev.raw_size, &c->vals,
@@ -1490,9 +1446,8 @@ static enum tk_status eh_values(struct ps_cursor *c, size_t *context, size_t *pa
 		return st;
 	c->vals.len = *payload; /* the header fields: in the context */
 	*context = c->vals.len;
-	if (tracedat_eh_start(&e, ec->fmt, c->ev.raw, c->ev.raw_size) < 0)
-		return TK_FAIL(TK_ERR_FORMAT, "Cannot decode EventHeader event");
-	st = eventheader_model_values(&e, ec->payload, &c->vals, payload, &c->text);
+	/* c->eh: started on this event by sample_event(), not walked since */
+	st = eventheader_model_values(&c->eh, ec->payload, &c->vals, payload, &c->text);
 	if (st < 0)
 		return TK_FAIL(st, "Cannot decode EventHeader event: offset=%llu",
 			       (unsigned long long) c->where);
@@ -1524,7 +1479,7 @@ static enum tk_status ps_cursor_values(struct model_cursor *mc)
 	vals[1].v.i = c->ev.pid;
 	vals[2].v.i = c->ev.tid;
 	c->vals.len = 3;
-	if (ec->fmt && ec->id >= perfdata_n_attrs(ps->pd)) {
+	if (ec->base) { /* a typed EventHeader class */
 		st = eh_values(c, &context, &payload);
 	} else if (ec->fmt) {
 		st = ftrace_model_values(&ps->ctx, ec->fmt, c->ev.raw, c->ev.raw_size, &c->vals,
@@ -1615,22 +1570,20 @@ static enum tk_status ps_cursor_open(struct tk_stream *stream, struct model_curs
  */
 static enum tk_status eh_scan(struct tk_source *src, struct perf_source *ps)
 {
-	struct model_stream_class *sc = src->scs[0];
 	struct model_cursor *mc;
 	struct ps_cursor *c;
 	struct perf_record r;
 	struct perf_sample s;
 	struct tk_event_class *ec;
 	struct zchunk *z;
-	size_t n = perfdata_n_attrs(ps->pd), i;
 	enum tk_status st = ps_cursor_open(src->streams[0], &mc);
 
 	if (st < 0)
 		return st;
 	c = (struct ps_cursor *) mc;
 	c->scanning = 1;
-	while (next_record(c, &r, &z) == TK_OK) {
-		size_t ai;
+	while (st >= 0 && next_record(c, &r, &z) == TK_OK) {
+		struct tk_event_class *base;
 
 		if (r.type != PERF_RECORD_SAMPLE)
 			continue;
@@ -1638,31 +1591,21 @@ static enum tk_status eh_scan(struct tk_source *src, struct perf_source *ps)
 			error_reset(); /* reported where the cursors read it */
 			continue;
 		}
-		ai = (size_t) (s.attr - perfdata_attr(ps->pd, 0));
-		if (tracedat_eh_offset(ps->by_attr[ai]->fmt) == UINT32_MAX)
+		base = ps->by_attr[s.attr - perfdata_attr(ps->pd, 0)];
+		if (tracedat_eh_offset(base->fmt) == UINT32_MAX)
 			continue;
-		st = eh_class_of(ps, ai, ps->by_attr[ai], s.raw, s.raw_size, 1, &ec);
-		if (st < 0)
-			break;
+		st = model_class_load(base); /* the common scope typed classes share */
+		if (st >= 0)
+			st = eh_class_of(ps, base, s.raw, s.raw_size, 1, &c->eh, &ec);
 	}
-	error_reset();
+	if (st >= 0)
+		error_reset();
 	ps_cursor_destroy(mc);
 	ps->file.released = 0; /* the cursors release the pages they read again */
-	if (st < 0 || !ps->eh_ecs.len)
+	if (st < 0)
 		return st;
-	{
-		struct tk_event_class **ecs =
-			arena_alloc(&src->arena, (n + ps->eh_ecs.len + 1) * sizeof(*ecs));
-
-		if (!ecs)
-			return TK_FAIL(TK_ERR_NOMEM, "Cannot type EventHeader events");
-		memcpy(ecs, sc->ecs, n * sizeof(*ecs));
-		for (i = 0; i < ps->eh_ecs.len; i++)
-			ecs[n + i] = ((struct tk_event_class **) ps->eh_ecs.data)[i];
-		sc->ecs = ecs;
-		sc->n_ecs = n + ps->eh_ecs.len;
-	}
-	return model_stream_class_index(sc, &src->arena);
+	return model_stream_class_append(src->scs[0], &src->arena, ps->eh.made.data,
+					 ps->eh.made.len);
 }
 
 /* ---- the model's hooks -------------------------------------------------------------------- */
@@ -1724,7 +1667,7 @@ static const char *text_perf_name(const struct tk_event_class *ec)
 {
 	const struct perf_source *ps = ec->sc->source->fmt;
 
-	return ps->shown[attr_of(ps, ec)];
+	return ps->shown[attr_of(ec)];
 }
 
 /* A typed EventHeader class shows its tracepoint's name in trace-cmd's layout. */
@@ -1794,7 +1737,7 @@ static enum tk_status text_decode_json(const struct tk_event *ev, unsigned int f
 				       struct vec *out)
 {
 	const struct perf_source *ps = ev->stream->source->fmt;
-	const struct perf_attr *at = perfdata_attr(ps->pd, attr_of(ps, ev->ec));
+	const struct perf_attr *at = perfdata_attr(ps->pd, attr_of(ev->ec));
 	unsigned int jf = eventheader_json_flags(flags);
 	struct eventheader_sample meta;
 	enum tk_status st;

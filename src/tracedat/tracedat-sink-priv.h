@@ -120,6 +120,14 @@ int64_t tracedat_sink_take_losses(struct in_stream *is);
 enum tk_status tracedat_sink_keep_comm(struct dat_conv *c, int64_t pid, const char *name,
 				       size_t len, int copy);
 
+/*
+ * Task @pid named @comm (borrowed from its source) of a stream's event, kept as
+ * tracedat_sink_keep_comm() keeps it when the stream's task or its name changed; a task
+ * without a pid or name is not.
+ */
+enum tk_status tracedat_sink_note_task(struct dat_conv *c, struct in_stream *is, int64_t pid,
+				       const char *comm);
+
 /* The saved command lines kept, "PID NAME" lines in pid order, to the writer. */
 enum tk_status tracedat_sink_put_comms(struct dat_conv *c);
 

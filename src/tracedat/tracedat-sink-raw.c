@@ -55,12 +55,7 @@ static enum tk_status note_raw_task(struct dat_conv *c, const struct tk_event *e
 			return TK_OK;
 		pid = (int32_t) v.u;
 	}
-	if ((pid == is->last_pid && comm == is->last_comm) || pid < 0 ||
-	    !strcmp(comm, MODEL_TASK_UNKNOWN))
-		return TK_OK;
-	is->last_pid = pid;
-	is->last_comm = comm;
-	return tracedat_sink_keep_comm(c, pid, comm, strlen(comm), 0);
+	return tracedat_sink_note_task(c, is, pid, comm);
 }
 
 /*

@@ -421,6 +421,17 @@ static enum tk_status note_comm(struct dat_conv *c, const struct tk_event *ev, s
  * The name @name (@len bytes) of task @pid for the saved command lines; @copy: a copy is
  * kept, else @name lives as long as the conversion.
  */
+enum tk_status tracedat_sink_note_task(struct dat_conv *c, struct in_stream *is, int64_t pid,
+				       const char *comm)
+{
+	if ((pid == is->last_pid && comm == is->last_comm) || pid < 0 ||
+	    !strcmp(comm, MODEL_TASK_UNKNOWN))
+		return TK_OK;
+	is->last_pid = pid;
+	is->last_comm = comm;
+	return tracedat_sink_keep_comm(c, pid, comm, strlen(comm), 0);
+}
+
 enum tk_status tracedat_sink_keep_comm(struct dat_conv *c, int64_t pid, const char *name,
 				       size_t len, int copy)
 {
@@ -784,12 +795,7 @@ static enum tk_status note_source_task(struct dat_conv *c, const struct tk_event
 	if (!ev->stream->source->ops->task)
 		return TK_OK;
 	ev->stream->source->ops->task(ev, &pid, &comm);
-	if ((pid == is->last_pid && comm == is->last_comm) || pid < 0 ||
-	    !strcmp(comm, MODEL_TASK_UNKNOWN))
-		return TK_OK;
-	is->last_pid = pid;
-	is->last_comm = comm;
-	return tracedat_sink_keep_comm(c, pid, comm, strlen(comm), 0);
+	return tracedat_sink_note_task(c, is, pid, comm);
 }
 
 static enum tk_status put_event(struct dat_conv *c, const struct tk_event *ev)
