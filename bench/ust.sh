@@ -1,0 +1,365 @@
+#!/bin/sh
+# SPDX-License-Identifier: MIT
+#
+# Application-tracer benchmark (issue 14): the cost of one event, in ns, for tracekit's
+# user-space tracer and its peers, measured in the same run by the same harness.
+#
+# Each tracer is bench/ust/driver.c compiled with one adapter file (bench/ust/adapter.h says
+# what an adapter provides) into bench/out/ust/bench-NAME. The driver records an event with
+# one u32 field and an event with four (u32, u64, s32, u16), on one thread and on two threads
+# pinned to different CPUs, and prints per (threads, fields) pair the p50 and the min over
+# batches of per-event means (batch time minus the empty loop, divided by the batch's
+# events); with two threads, the figure is per thread. Tracers, one line each in TRACERS
+# below:
+#
+#   tracekit-*          tracekit's tracer (<tracekit/tracepoint.h>, libtracekit-ust), when
+#                       the tree has it and bench/ust has its adapters
+#   lttng-ust           LTTng-UST 2.13, per-UID buffers, 8 x 8 MiB sub-buffers per CPU, in a
+#                       session started by this script (lttng-sessiond too when none runs)
+#   lttng-ust-disabled  the same binary with no session enabling its events
+#   barectf, -tsc       a barectf 3 tracer generated from bench/ust/barectf.yaml, one context
+#                       per thread, packets discarded at close; clock_gettime or the TSC
+#
+# Then it checks that the traces hold what was emitted: babeltrace2 counts the events of the
+# LTTng session (a shortfall is events LTTng discarded, and the figures of a tracer that
+# dropped events are not of its fast path alone: the output says so), and a short barectf
+# run writing its packets to files.
+#
+# The output: a header (date, machine, versions, settings, notes), then, last, one line per
+# measurement: TRACER THREADS FIELDS P50_NS MIN_NS. Progress goes to stderr.
+#
+# Usage: bench/ust.sh [--batches N] [--batch-events K] [--warmup N] [--threads 1,2] [--fields 1,4] [--tracers 'NAME ...'] [--no-check] [--quick]
+set -u
+
+batches=2000
+batch_events=1000
+warmup=200
+threads=1,2
+fields=1,4
+only=""
+check=1
+
+usage() {
+	sed -n 's/^# Usage: //p' "$0"
+}
+
+while [ $# -gt 0 ]; do
+	case $1 in
+	--batches) batches=$2; shift 2 ;;
+	--batch-events) batch_events=$2; shift 2 ;;
+	--warmup) warmup=$2; shift 2 ;;
+	--threads) threads=$2; shift 2 ;;
+	--fields) fields=$2; shift 2 ;;
+	--tracers) only=$2; shift 2 ;;
+	--no-check) check=0; shift ;;
+	--quick) batches=200; warmup=20; shift ;;
+	-h | --help) usage; exit 0 ;;
+	*) usage >&2; exit 2 ;;
+	esac
+done
+case "$batches$batch_events$warmup" in
+*[!0-9]* | "")
+	echo "ust.sh: --batches, --batch-events and --warmup take positive integers" >&2
+	exit 2
+	;;
+esac
+
+# The tracers: NAME ADAPTER KIND [LINK...]. KIND says what building and running need:
+#   plain     nothing more than the adapter
+#   tracekit  the tree's <tracekit/tracepoint.h> and libtracekit-ust (release build)
+#   lttng     the provider object and liblttng-ust, and an LTTng session around the run
+#   lttng-off the same, run with no session enabling its events
+#   barectf   the tracer generated from bench/ust/barectf.yaml
+# Adding a tracer: one adapter file in bench/ust/ and one line here.
+TRACERS='
+lttng-ust-disabled lttng-ust.c lttng-off
+lttng-ust lttng-ust.c lttng
+barectf barectf.c barectf
+barectf-tsc barectf-tsc.c barectf
+'
+
+note() {
+	echo "ust.sh: $*" >&2
+}
+
+die() {
+	note "$*"
+	exit 1
+}
+
+root=$(cd "$(dirname "$0")/.." && pwd)
+out=$root/bench/out/ust
+src=$root/bench/ust
+build=$root/bench/out/build
+cc=${CC:-cc}
+cflags="-O2 -std=c11 -D_GNU_SOURCE -Wall -Wextra"
+mkdir -p "$out" || die "cannot create $out"
+tmp=$(mktemp -d) || die "cannot create a temporary directory"
+results=$tmp/results
+: >"$results"
+notes=$tmp/notes
+: >"$notes"
+
+session=""
+started_sessiond=""
+cleanup() {
+	if [ -n "$session" ]; then
+		lttng destroy "$session" >/dev/null 2>&1
+	fi
+	if [ -n "$started_sessiond" ]; then
+		# Only the daemon this script started, by its pid; it takes its consumers along.
+		kill "$started_sessiond" 2>/dev/null
+		i=0
+		while [ $i -lt 50 ] && kill -0 "$started_sessiond" 2>/dev/null; do
+			sleep 0.1
+			i=$((i + 1))
+		done
+	fi
+	rm -rf "$tmp"
+}
+trap cleanup EXIT
+trap 'exit 1' INT TERM HUP
+
+# Write a line that ends up in the header of the output (and on stderr now).
+remark() {
+	note "$*"
+	echo "- $*" >>"$notes"
+}
+
+# Which tracers to run: the TRACERS lines, less those --tracers leaves out.
+selected() {
+	echo "$TRACERS" | while read -r name adapter kind link; do
+		[ -n "$name" ] || continue
+		if [ -n "$only" ]; then
+			case " $only " in
+			*" $name "*) ;;
+			*) continue ;;
+			esac
+		fi
+		echo "$name $adapter $kind $link"
+	done
+}
+
+# tracekit's tracer is written in another branch; say so rather than print rows for it.
+tk_header=$root/include/tracekit/tracepoint.h
+if [ ! -f "$tk_header" ]; then
+	remark "tracekit's tracer is not built yet: $tk_header is missing, so there are no tracekit-tsc, tracekit-clock or tracekit-disabled rows"
+elif ! echo "$TRACERS" | grep -q '^tracekit'; then
+	remark "tracekit's tracer exists ($tk_header) but bench/ust has no adapter for it yet: no tracekit rows"
+fi
+
+# Build steps shared by several tracers, done once.
+built_kinds=""
+prepare_kind() {
+	case " $built_kinds " in *" $1 "*) return 0 ;; esac
+	case $1 in
+	plain) ;;
+	lttng | lttng-off)
+		if ! echo '#include <lttng/tracepoint.h>' | $cc -E - >/dev/null 2>&1; then
+			remark "$1: no <lttng/tracepoint.h> (Debian liblttng-ust-dev): left out"
+			return 1
+		fi
+		# shellcheck disable=SC2086
+		if ! $cc $cflags -I"$src" -c "$src/lttng-ust-tp.c" -o "$out/lttng-ust-tp.o"; then
+			remark "$1: the provider does not build: left out"
+			return 1
+		fi
+		;;
+	barectf)
+		command -v barectf >/dev/null 2>&1 ||
+			{ remark "barectf: not installed (Debian python3-barectf): left out"; return 1; }
+		gen=$out/gen-barectf
+		# The generated bk.c has helpers this configuration does not use.
+		# shellcheck disable=SC2086
+		if ! { mkdir -p "$gen" &&
+			barectf generate --code-dir="$gen" --headers-dir="$gen" --metadata-dir="$gen" \
+				"$src/barectf.yaml" >&2 &&
+			$cc $cflags -Wno-unused-function -I"$gen" -c "$gen/bk.c" -o "$out/bk.o"; }; then
+			remark "barectf: generating or building the tracer failed: left out"
+			return 1
+		fi
+		;;
+	tracekit)
+		if [ ! -f "$build/build.ninja" ]; then
+			note "configuring release build in $build"
+			meson setup "$build" "$root" -Dbuildtype=release -Dtests=false >&2 ||
+				{ remark "tracekit: meson setup failed: left out"; return 1; }
+		fi
+		ninja -C "$build" >&2 || { remark "tracekit: the build failed: left out"; return 1; }
+		tk_lib=$(find "$build" -name 'libtracekit-ust.so' -o -name 'libtracekit-ust.a' | head -n 1)
+		[ -n "$tk_lib" ] || { remark "tracekit: no libtracekit-ust in $build: left out"; return 1; }
+		;;
+	*) remark "unknown kind $1"; return 1 ;;
+	esac
+	built_kinds="$built_kinds $1"
+}
+
+# build NAME ADAPTER KIND LINK...: compile bench/out/ust/bench-NAME.
+build() {
+	name=$1 adapter=$2 kind=$3
+	shift 3
+	prepare_kind "$kind" || return 1
+	inc="-I$src"
+	objs=""
+	case $kind in
+	lttng | lttng-off) objs="$out/lttng-ust-tp.o"; set -- "$@" -llttng-ust -ldl ;;
+	barectf) inc="$inc -I$out/gen-barectf"; objs="$out/bk.o" ;;
+	tracekit)
+		inc="$inc -I$root/include"
+		set -- "$@" "$tk_lib" "-Wl,-rpath,$(dirname "$tk_lib")"
+		;;
+	esac
+	# shellcheck disable=SC2086
+	if ! { $cc $cflags $inc -include "$src/$adapter" -c "$src/driver.c" \
+		-o "$out/bench-$name.o" &&
+		$cc -o "$out/bench-$name" "$out/bench-$name.o" $objs "$@" -lpthread; }; then
+		remark "$name: the build failed: left out"
+		return 1
+	fi
+}
+
+# run NAME: the driver with this run's settings; its lines go to the results.
+run() {
+	note "measuring $1"
+	"$out/bench-$1" --name "$1" --threads "$threads" --fields "$fields" \
+		--batches "$batches" --batch-events "$batch_events" --warmup "$warmup" \
+		</dev/null >"$tmp/$1.out" || { remark "$1: the driver failed: left out"; return 1; }
+	grep -v '^#' "$tmp/$1.out" >>"$results"
+	d=$(awk '$1 == "#" && $2 == "discarded" && $6 > 0 { n += $6 } END { print n + 0 }' \
+		"$tmp/$1.out")
+	[ "$d" -eq 0 ] ||
+		remark "$1 discarded $d events: its figures are not of its fast path alone"
+}
+
+# Count the event records of a CTF trace with babeltrace2's counter sink.
+count_events() {
+	babeltrace2 "$1" -c sink.utils.counter -p step=+0 2>/dev/null |
+		awk '/Event messages/ { n = $1 } END { print n + 0 }'
+}
+
+# LTTng needs a session daemon: use the one that runs, or start one and stop it at the end.
+lttng_ready=""
+lttng_daemon() {
+	[ -n "$lttng_ready" ] && return "$lttng_ready"
+	lttng_ready=1
+	command -v lttng >/dev/null 2>&1 || { remark "lttng: not installed (Debian lttng-tools): left out"; return 1; }
+	if ! pgrep -x lttng-sessiond >/dev/null 2>&1; then
+		[ "$(id -u)" -eq 0 ] || { remark "lttng: no session daemon runs, and starting one here needs root: left out"; return 1; }
+		note "starting lttng-sessiond"
+		lttng-sessiond --daemonize </dev/null >&2 || { remark "lttng: lttng-sessiond does not start: left out"; return 1; }
+		started_sessiond=$(cat /var/run/lttng/lttng-sessiond.pid 2>/dev/null)
+		[ -n "$started_sessiond" ] || note "cannot read lttng-sessiond's pid: it will be left running"
+	fi
+	lttng_ready=0
+}
+
+# run_lttng NAME: run NAME in a fresh session recording tkbench:*, then count the events.
+run_lttng() {
+	lttng_daemon || return 1
+	session=tkbench-ust-$$
+	trace=$tmp/lttng-trace
+	if ! { lttng create "$session" --output="$trace" >/dev/null &&
+		lttng enable-channel -u -s "$session" --buffers-uid --subbuf-size=8M \
+			--num-subbuf=8 bench >/dev/null &&
+		lttng enable-event -u -s "$session" -c bench 'tkbench:*' >/dev/null &&
+		lttng start "$session" >/dev/null; }; then
+		remark "$1: cannot set up the LTTng session: left out"
+		return 1
+	fi
+	run "$1"
+	ok=$?
+	lttng stop "$session" >"$tmp/lttng-stop" 2>&1
+	cat "$tmp/lttng-stop" >&2
+	lttng destroy "$session" >/dev/null 2>&1
+	session=""
+	[ "$ok" -eq 0 ] || return 1
+	emitted=$(awk '$2 == "emitted-total" { print $4 }' "$tmp/$1.out")
+	if [ "$check" -eq 1 ]; then
+		recorded=$(count_events "$trace")
+		if [ "$recorded" -eq "$emitted" ]; then
+			remark "$1: babeltrace2 reads all $emitted events emitted (none discarded)"
+		else
+			remark "$1: babeltrace2 reads $recorded of $emitted events emitted: $((emitted - recorded)) discarded, so its figures are not of its fast path alone"
+		fi
+	fi
+	rm -rf "$trace"
+}
+
+# check_barectf NAME: a short run writing its packets to files; every event must be there.
+check_barectf() {
+	dir=$tmp/check-$1
+	mkdir -p "$dir" && cp "$out/gen-barectf/metadata" "$dir/" || return 1
+	"$out/bench-$1" --name "$1" --threads "$threads" --fields "$fields" --batches 10 \
+		--batch-events "$batch_events" --warmup 0 --pause-ms 0 --out "$dir" \
+		>"$tmp/check-$1.out" || { remark "$1: the check run failed"; return 1; }
+	emitted=$(awk '$2 == "emitted-total" { print $4 }' "$tmp/check-$1.out")
+	recorded=$(count_events "$dir")
+	if [ "$recorded" -eq "$emitted" ]; then
+		remark "$1: a check run writing its packets to files: babeltrace2 reads all $emitted events"
+	else
+		remark "$1: a check run writing its packets to files: babeltrace2 reads $recorded of $emitted events"
+	fi
+	rm -rf "$dir"
+}
+
+if [ "$check" -eq 1 ] && ! command -v babeltrace2 >/dev/null 2>&1; then
+	remark "babeltrace2 is missing (Debian babeltrace2): the traces are not checked"
+	check=0
+fi
+
+start=$(date +%s)
+load=$(cut -d' ' -f1-3 /proc/loadavg)
+selected >"$tmp/tracers"
+while read -r name adapter kind link; do
+	# shellcheck disable=SC2086
+	build "$name" "$adapter" "$kind" $link || continue
+	case $kind in
+	lttng) run_lttng "$name" ;;
+	lttng-off)
+		# Started, registered with the daemon, but no session enables tkbench:*.
+		lttng_daemon || continue
+		run "$name"
+		;;
+	barectf)
+		run "$name" && [ "$check" -eq 1 ] && check_barectf "$name"
+		;;
+	*) run "$name" ;;
+	esac
+done <"$tmp/tracers"
+elapsed=$(($(date +%s) - start))
+
+# Ratios of tracekit's rows to the peers', when both are there: peer p50 / tracekit p50.
+ratios() {
+	awk '
+	{ p50[$1 " " $2 " " $3] = $4; tr[$1] = 1; pair[$2 " " $3] = 1 }
+	END {
+		for (t in tr) {
+			if (t !~ /^tracekit-/ || t == "tracekit-disabled")
+				continue
+			for (q in tr) {
+				if (q ~ /^tracekit-/ || q ~ /-disabled$/)
+					continue
+				for (p in pair) {
+					a = p50[t " " p]; b = p50[q " " p]
+					if (a > 0 && b > 0)
+						printf "- %s against %s, %s threads, %s fields: %.1fx (p50 %s / %s ns)\n",
+							t, q, substr(p, 1, index(p, " ") - 1),
+							substr(p, index(p, " ") + 1), b / a, b, a
+				}
+			}
+		}
+	}' "$results" | sort
+}
+
+echo "### Application tracers, ns per event: \`sh bench/ust.sh\`, $(date -u +%Y-%m-%d)"
+echo
+echo "- Date: $(date -u '+%Y-%m-%d %H:%M UTC'); run took ${elapsed} s."
+echo "- Machine: $(sed -n 's/^model name[[:space:]]*: //p' /proc/cpuinfo | head -n 1), nproc $(nproc), Linux $(uname -r); load average at the start: $load."
+echo "- Commit: $(git -C "$root" rev-parse --short HEAD 2>/dev/null || echo unknown)$(git -C "$root" diff --quiet HEAD -- bench 2>/dev/null || echo ' (bench/ modified)'); $($cc --version | head -n 1)."
+echo "- Peers: LTTng-UST $(dpkg-query -W -f='${Version}' liblttng-ust-dev 2>/dev/null || echo '?'), lttng-tools $(dpkg-query -W -f='${Version}' lttng-tools 2>/dev/null || echo '?'), $(barectf --version 2>/dev/null || echo 'barectf ?'), $(babeltrace2 --version 2>/dev/null | head -n 1 || true)."
+echo "- Settings: $batches timed batches of $batch_events events per thread after $warmup warm-up batches; threads $threads; fields $fields (1: u32; 4: u32, u64, s32, u16). P50 and MIN over the per-event means of the batches of all threads, less the empty loop; with 2 threads, per-thread ns per event while both trace."
+cat "$notes"
+ratios "$results"
+echo
+echo "TRACER THREADS FIELDS P50_NS MIN_NS"
+cat "$results"
