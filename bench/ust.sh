@@ -28,7 +28,7 @@
 # The output: a header (date, machine, versions, settings, notes), then, last, one line per
 # measurement: TRACER THREADS FIELDS P50_NS MIN_NS. Progress goes to stderr.
 #
-# Usage: bench/ust.sh [--batches N] [--batch-events K] [--warmup N] [--threads 1,2] [--fields 1,4] [--tracers 'NAME ...'] [--no-check] [--quick]
+# Usage: bench/ust.sh [--rounds N] [--batches N] [--batch-events K] [--warmup N] [--threads 1,2] [--fields 1,4] [--tracers 'NAME ...'] [--no-check] [--quick]
 set -u
 
 batches=2000
@@ -38,6 +38,7 @@ threads=1,2
 fields=1,4
 only=""
 check=1
+rounds=3
 
 usage() {
 	sed -n 's/^# Usage: //p' "$0"
@@ -51,18 +52,23 @@ while [ $# -gt 0 ]; do
 	--threads) threads=$2; shift 2 ;;
 	--fields) fields=$2; shift 2 ;;
 	--tracers) only=$2; shift 2 ;;
+	--rounds) rounds=$2; shift 2 ;;
 	--no-check) check=0; shift ;;
-	--quick) batches=200; warmup=20; shift ;;
+	--quick) batches=200; warmup=20; rounds=1; shift ;;
 	-h | --help) usage; exit 0 ;;
 	*) usage >&2; exit 2 ;;
 	esac
 done
-case "$batches$batch_events$warmup" in
+case "$batches$batch_events$warmup$rounds" in
 *[!0-9]* | "")
-	echo "ust.sh: --batches, --batch-events and --warmup take positive integers" >&2
+	echo "ust.sh: --batches, --batch-events, --warmup and --rounds take positive integers" >&2
 	exit 2
 	;;
 esac
+if [ "$rounds" -lt 1 ] || [ "$batches" -lt 1 ] || [ "$batch_events" -lt 1 ]; then
+	echo "ust.sh: --rounds, --batches and --batch-events must be at least 1" >&2
+	exit 2
+fi
 
 # The tracers: NAME ADAPTER KIND [LINK...]. KIND says what building and running need:
 #   plain     nothing more than the adapter
@@ -95,8 +101,9 @@ cc=${CC:-cc}
 cflags="-O2 -std=c11 -D_GNU_SOURCE -Wall -Wextra"
 mkdir -p "$out" || die "cannot create $out"
 tmp=$(mktemp -d) || die "cannot create a temporary directory"
+raw=$tmp/raw
+: >"$raw"
 results=$tmp/results
-: >"$results"
 notes=$tmp/notes
 : >"$notes"
 
@@ -218,17 +225,19 @@ build() {
 	fi
 }
 
-# run NAME: the driver with this run's settings; its lines go to the results.
+# run NAME: the driver with this run's settings; its lines go to the round's results.
 run() {
-	note "measuring $1"
+	rtag=""
+	[ "$rounds" -eq 1 ] || rtag="round $round: "
+	note "${rtag}measuring $1"
 	"$out/bench-$1" --name "$1" --threads "$threads" --fields "$fields" \
 		--batches "$batches" --batch-events "$batch_events" --warmup "$warmup" \
 		</dev/null >"$tmp/$1.out" || { remark "$1: the driver failed: left out"; return 1; }
-	grep -v '^#' "$tmp/$1.out" >>"$results"
+	grep -v '^#' "$tmp/$1.out" | tee -a "$raw" | sed "s/^/ust.sh: round $round: /" >&2
 	d=$(awk '$1 == "#" && $2 == "discarded" && $6 > 0 { n += $6 } END { print n + 0 }' \
 		"$tmp/$1.out")
 	[ "$d" -eq 0 ] ||
-		remark "$1 discarded $d events: its figures are not of its fast path alone"
+		remark "${rtag}$1 discarded $d events: its figures are not of its fast path alone"
 }
 
 # Count the event records of a CTF trace with babeltrace2's counter sink.
@@ -277,9 +286,9 @@ run_lttng() {
 	if [ "$check" -eq 1 ]; then
 		recorded=$(count_events "$trace")
 		if [ "$recorded" -eq "$emitted" ]; then
-			remark "$1: babeltrace2 reads all $emitted events emitted (none discarded)"
+			remark "${rtag}$1: babeltrace2 reads all $emitted events emitted (none discarded)"
 		else
-			remark "$1: babeltrace2 reads $recorded of $emitted events emitted: $((emitted - recorded)) discarded, so its figures are not of its fast path alone"
+			remark "${rtag}$1: babeltrace2 reads $recorded of $emitted events emitted: $((emitted - recorded)) discarded, so its figures are not of its fast path alone"
 		fi
 	fi
 	rm -rf "$trace"
@@ -310,23 +319,78 @@ fi
 start=$(date +%s)
 load=$(cut -d' ' -f1-3 /proc/loadavg)
 selected >"$tmp/tracers"
+: >"$tmp/built"
 while read -r name adapter kind link; do
 	# shellcheck disable=SC2086
-	build "$name" "$adapter" "$kind" $link || continue
-	case $kind in
-	lttng) run_lttng "$name" ;;
-	lttng-off)
-		# Started, registered with the daemon, but no session enables tkbench:*.
-		lttng_daemon || continue
-		run "$name"
-		;;
-	barectf)
-		run "$name" && [ "$check" -eq 1 ] && check_barectf "$name"
-		;;
-	*) run "$name" ;;
-	esac
+	build "$name" "$adapter" "$kind" $link && echo "$name $kind" >>"$tmp/built"
 done <"$tmp/tracers"
+round=1
+while [ "$round" -le "$rounds" ]; do
+	while read -r name kind; do
+		case $kind in
+		lttng) run_lttng "$name" ;;
+		lttng-off)
+			# Started, registered with the daemon, but no session enables tkbench:*.
+			lttng_daemon && run "$name"
+			;;
+		barectf)
+			run "$name" && [ "$check" -eq 1 ] && [ "$round" -eq 1 ] &&
+				check_barectf "$name"
+			;;
+		*) run "$name" ;;
+		esac
+	done <"$tmp/built"
+	round=$((round + 1))
+done
 elapsed=$(($(date +%s) - start))
+
+# Over the rounds, per tracer, threads and fields: the median of the P50s, the least MIN,
+# in the order the rows were first measured.
+awk '
+{
+	k = $1 " " $2 " " $3
+	if (!(k in n)) {
+		order[++m] = k
+		lo[k] = $5
+	}
+	v[k, ++n[k]] = $4
+	if ($5 + 0 < lo[k] + 0)
+		lo[k] = $5
+}
+END {
+	for (i = 1; i <= m; i++) {
+		k = order[i]
+		c = n[k]
+		for (a = 1; a <= c; a++)
+			s[a] = v[k, a] + 0
+		for (a = 2; a <= c; a++) {
+			x = s[a]
+			for (b = a - 1; b >= 1 && s[b] > x; b--)
+				s[b + 1] = s[b]
+			s[b + 1] = x
+		}
+		med = c % 2 ? s[(c + 1) / 2] : (s[c / 2] + s[c / 2 + 1]) / 2
+		printf "%s %.2f %.2f\n", k, med, lo[k]
+	}
+}' "$raw" >"$results"
+
+# The P50 of each round, to show the spread.
+per_round() {
+	awk '
+	{
+		k = $1 " " $2 " " $3
+		if (k in r) {
+			r[k] = r[k] ", " $4
+		} else {
+			order[++m] = k
+			r[k] = $4
+		}
+	}
+	END {
+		for (i = 1; i <= m; i++)
+			print "  - " order[i] ": " r[order[i]]
+	}' "$raw"
+}
 
 # Ratios of tracekit's rows to the peers', when both are there: peer p50 / tracekit p50.
 ratios() {
@@ -357,8 +421,12 @@ echo "- Date: $(date -u '+%Y-%m-%d %H:%M UTC'); run took ${elapsed} s."
 echo "- Machine: $(sed -n 's/^model name[[:space:]]*: //p' /proc/cpuinfo | head -n 1), nproc $(nproc), Linux $(uname -r); load average at the start: $load."
 echo "- Commit: $(git -C "$root" rev-parse --short HEAD 2>/dev/null || echo unknown)$(git -C "$root" diff --quiet HEAD -- bench 2>/dev/null || echo ' (bench/ modified)'); $($cc --version | head -n 1)."
 echo "- Peers: LTTng-UST $(dpkg-query -W -f='${Version}' liblttng-ust-dev 2>/dev/null || echo '?'), lttng-tools $(dpkg-query -W -f='${Version}' lttng-tools 2>/dev/null || echo '?'), $(barectf --version 2>/dev/null || echo 'barectf ?'), $(babeltrace2 --version 2>/dev/null | head -n 1 || true)."
-echo "- Settings: $batches timed batches of $batch_events events per thread after $warmup warm-up batches; threads $threads; fields $fields (1: u32; 4: u32, u64, s32, u16). P50 and MIN over the per-event means of the batches of all threads, less the empty loop; with 2 threads, per-thread ns per event while both trace."
+echo "- Settings: $batches timed batches of $batch_events events per thread after $warmup warm-up batches; threads $threads; fields $fields (1: u32; 4: u32, u64, s32, u16). P50 and MIN over the per-event means of the batches of all threads, less the empty loop; with 2 threads, per-thread ns per event while both trace. $rounds rounds, each running every tracer in turn; a row gives the median of the rounds' P50 and the least MIN."
 cat "$notes"
+if [ "$rounds" -gt 1 ]; then
+	echo "- P50 of each round (ns), in round order:"
+	per_round
+fi
 ratios "$results"
 echo
 echo "TRACER THREADS FIELDS P50_NS MIN_NS"

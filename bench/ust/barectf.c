@@ -15,6 +15,7 @@
  * nothing; adapter_discarded() reports its own counter all the same.
  */
 #include <fcntl.h>
+#include <stdalign.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -35,8 +36,9 @@
 
 #define BK_PACKET_SIZE (64 * 1024)
 
+/* Aligned so that two threads' contexts never share a cache line (or its prefetched pair). */
 struct bk_thread {
-	struct bk_default_ctx ctx;
+	alignas(128) struct bk_default_ctx ctx;
 	uint8_t *buf;
 	int fd;
 	int ready;
