@@ -16,7 +16,8 @@
 #                       the tree has it and bench/ust has its adapters
 #   lttng-ust           LTTng-UST 2.13, per-UID buffers, 8 x 8 MiB sub-buffers per CPU, in a
 #                       session started by this script (lttng-sessiond too when none runs)
-#   lttng-ust-disabled  the same binary with no session enabling its events
+#   lttng-ust-lgpl      the same, built with _LGPL_SOURCE (liburcu's read lock inlined)
+#   lttng-ust-disabled  lttng-ust with no session enabling its events
 #   barectf, -tsc       a barectf 3 tracer generated from bench/ust/barectf.yaml, one context
 #                       per thread, packets discarded at close; clock_gettime or the TSC
 #
@@ -80,6 +81,7 @@ fi
 TRACERS='
 lttng-ust-disabled lttng-ust.c lttng-off
 lttng-ust lttng-ust.c lttng
+lttng-ust-lgpl lttng-ust-lgpl.c lttng -llttng-ust-common
 barectf barectf.c barectf
 barectf-tsc barectf-tsc.c barectf
 '

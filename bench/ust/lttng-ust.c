@@ -10,7 +10,9 @@
 #include "adapter.h"
 #include "lttng-ust-tp.h"
 
+#ifndef ADAPTER_NAME
 #define ADAPTER_NAME "lttng-ust"
+#endif
 #define ADAPTER_CAN_COUNT_DISCARDS 0
 
 static int adapter_setup(int max_threads, const char *out_dir)
