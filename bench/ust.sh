@@ -287,8 +287,9 @@ run_lttng() {
 	emitted=$(awk '$2 == "emitted-total" { print $4 }' "$tmp/$1.out")
 	if [ "$check" -eq 1 ]; then
 		recorded=$(count_events "$trace")
+		echo "$1 $emitted $recorded" >>"$tmp/counts"
 		if [ "$recorded" -eq "$emitted" ]; then
-			remark "${rtag}$1: babeltrace2 reads all $emitted events emitted (none discarded)"
+			note "${rtag}$1: babeltrace2 reads all $emitted events emitted (none discarded)"
 		else
 			remark "${rtag}$1: babeltrace2 reads $recorded of $emitted events emitted: $((emitted - recorded)) discarded, so its figures are not of its fast path alone"
 		fi
@@ -345,6 +346,28 @@ while [ "$round" -le "$rounds" ]; do
 	round=$((round + 1))
 done
 elapsed=$(($(date +%s) - start))
+
+# One line per LTTng tracer whose rounds all recorded every event (the others have theirs).
+counted() {
+	[ -f "$tmp/counts" ] || return 0
+	awk '
+	{
+		if (!($1 in n))
+			order[++m] = $1
+		n[$1]++
+		if ($2 != $3)
+			bad[$1] = 1
+		ev[$1] = $2
+	}
+	END {
+		for (i = 1; i <= m; i++) {
+			t = order[i]
+			if (!(t in bad))
+				printf "- %s: babeltrace2 read all %s events emitted in each of %d rounds (none discarded)\n",
+					t, ev[t], n[t]
+		}
+	}' "$tmp/counts"
+}
 
 # Over the rounds, per tracer, threads and fields: the median of the P50s, the least MIN,
 # in the order the rows were first measured.
@@ -423,8 +446,10 @@ echo "- Date: $(date -u '+%Y-%m-%d %H:%M UTC'); run took ${elapsed} s."
 echo "- Machine: $(sed -n 's/^model name[[:space:]]*: //p' /proc/cpuinfo | head -n 1), nproc $(nproc), Linux $(uname -r); load average at the start: $load."
 echo "- Commit: $(git -C "$root" rev-parse --short HEAD 2>/dev/null || echo unknown)$(git -C "$root" diff --quiet HEAD -- bench 2>/dev/null || echo ' (bench/ modified)'); $($cc --version | head -n 1)."
 echo "- Peers: LTTng-UST $(dpkg-query -W -f='${Version}' liblttng-ust-dev 2>/dev/null || echo '?'), lttng-tools $(dpkg-query -W -f='${Version}' lttng-tools 2>/dev/null || echo '?'), $(barectf --version 2>/dev/null || echo 'barectf ?'), $(babeltrace2 --version 2>/dev/null | head -n 1 || true)."
-echo "- Settings: $batches timed batches of $batch_events events per thread after $warmup warm-up batches; threads $threads; fields $fields (1: u32; 4: u32, u64, s32, u16). P50 and MIN over the per-event means of the batches of all threads, less the empty loop; with 2 threads, per-thread ns per event while both trace. $rounds rounds, each running every tracer in turn; a row gives the median of the rounds' P50 and the least MIN."
+echo "- Settings: $batches timed batches of $batch_events events per thread after $warmup warm-up batches; threads $threads; fields $fields (1: u32; 4: u32, u64, s32, u16). P50 and MIN over the per-event means of the batches of all threads, less the empty loop; with 2 threads, per-thread ns per event while both trace. Each round runs every tracer in turn; a row gives the median of the rounds' P50 and the least MIN (rounds: $rounds)."
+echo "- Tracers: LTTng in a session of its own per round, per-UID buffers, 8 sub-buffers of 8 MiB per CPU, otherwise the defaults; lttng-consumerd writes the trace to a temporary directory, counted then removed. barectf: one context and 64 KiB packet per thread, packets discarded at close."
 cat "$notes"
+counted
 if [ "$rounds" -gt 1 ]; then
 	echo "- P50 of each round (ns), in round order:"
 	per_round
