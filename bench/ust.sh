@@ -127,7 +127,7 @@ cleanup() {
 	rm -rf "$tmp"
 }
 trap cleanup EXIT
-trap 'exit 1' INT TERM HUP
+trap 'exit 1' INT TERM HUP PIPE
 
 # Write a line that ends up in the header of the output (and on stderr now).
 remark() {
