@@ -327,6 +327,15 @@ while read -r name adapter kind link; do
 	# shellcheck disable=SC2086
 	build "$name" "$adapter" "$kind" $link && echo "$name $kind" >>"$tmp/built"
 done <"$tmp/tracers"
+# The cost of a timestamp alone: no tracer that reads one per event can cost less.
+# shellcheck disable=SC2086
+if $cc $cflags "$src/clocks.c" -o "$out/clocks" -lpthread; then
+	note "timing the clocks"
+	"$out/clocks" >"$tmp/clocks" || : >"$tmp/clocks"
+else
+	remark "bench/ust/clocks.c does not build: no clock costs"
+	: >"$tmp/clocks"
+fi
 round=1
 while [ "$round" -le "$rounds" ]; do
 	while read -r name kind; do
@@ -440,6 +449,37 @@ ratios() {
 	}' "$results" | sort
 }
 
+# What issue 14's goals ask of tracekit, in ns at P50, given the peers' rows of this run:
+# at most 12 (TSC) or 30 (clock_gettime), a third of barectf's, a tenth of LTTng-UST's.
+budgets() {
+	awk '
+	{
+		k = $2 " " $3
+		if (!(k in seen)) {
+			seen[k] = 1
+			order[++m] = k
+		}
+		p50[$1 " " k] = $4
+	}
+	END {
+		for (i = 1; i <= m; i++) {
+			k = order[i]
+			line = ""
+			if (("barectf " k) in p50)
+				line = line sprintf(", barectf / 3 = %.1f", p50["barectf " k] / 3)
+			if (("barectf-tsc " k) in p50)
+				line = line sprintf(", barectf-tsc / 3 = %.1f", p50["barectf-tsc " k] / 3)
+			if (("lttng-ust " k) in p50)
+				line = line sprintf(", lttng-ust / 10 = %.1f", p50["lttng-ust " k] / 10)
+			if (("lttng-ust-lgpl " k) in p50)
+				line = line sprintf(", lttng-ust-lgpl / 10 = %.1f", p50["lttng-ust-lgpl " k] / 10)
+			split(k, f, " ")
+			if (line != "")
+				printf "  - %s thread(s), %s field(s)%s\n", f[1], f[2], line
+		}
+	}' "$results"
+}
+
 echo "### Application tracers, ns per event: \`sh bench/ust.sh\`, $(date -u +%Y-%m-%d)"
 echo
 echo "- Date: $(date -u '+%Y-%m-%d %H:%M UTC'); run took ${elapsed} s."
@@ -454,6 +494,11 @@ if [ "$rounds" -gt 1 ]; then
 	echo "- P50 of each round (ns), in round order:"
 	per_round
 fi
+if [ -s "$tmp/clocks" ]; then
+	echo "- One timestamp alone, timed the same way (P50 / MIN, ns): $(awk '{ printf "%s%s %s / %s", (NR > 1 ? ", " : ""), $3, $4, $5 }' "$tmp/clocks")."
+fi
+echo "- The P50 that issue 14's goals allow tracekit against these peers (ns; also at most 12 with the TSC, 30 with clock_gettime, and 1 disabled):"
+budgets
 ratios "$results"
 echo
 echo "TRACER THREADS FIELDS P50_NS MIN_NS"
