@@ -6,5 +6,5 @@
  * meaningful, not its timestamps.
  */
 #define BENCH_BARECTF_TSC 1
-#define ADAPTER_NAME "barectf-tsc"
+#define ADAPTER_NAME	  "barectf-tsc"
 #include "barectf.c"

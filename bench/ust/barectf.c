@@ -27,7 +27,7 @@
 
 #ifndef BENCH_BARECTF_TSC
 #define BENCH_BARECTF_TSC 0
-#define ADAPTER_NAME "barectf"
+#define ADAPTER_NAME	  "barectf"
 #endif
 #if BENCH_BARECTF_TSC
 #include <x86intrin.h>
@@ -51,26 +51,26 @@ static const char *bk_out_dir;
 
 static uint64_t bk_clock(void *data)
 {
-	(void)data;
+	(void) data;
 #if BENCH_BARECTF_TSC
 	return __rdtsc();
 #else
 	struct timespec ts;
 
 	clock_gettime(CLOCK_MONOTONIC, &ts);
-	return (uint64_t)ts.tv_sec * 1000000000u + (uint64_t)ts.tv_nsec;
+	return (uint64_t) ts.tv_sec * 1000000000u + (uint64_t) ts.tv_nsec;
 #endif
 }
 
 static int bk_backend_full(void *data)
 {
-	(void)data;
+	(void) data;
 	return 0;
 }
 
 static void bk_open(void *data)
 {
-	bk_default_open_packet(&((struct bk_thread *)data)->ctx);
+	bk_default_open_packet(&((struct bk_thread *) data)->ctx);
 }
 
 static void bk_close(void *data)
@@ -78,8 +78,7 @@ static void bk_close(void *data)
 	struct bk_thread *t = data;
 
 	bk_default_close_packet(&t->ctx);
-	if (t->fd >= 0 &&
-	    write(t->fd, bk_packet_buf(&t->ctx), BK_PACKET_SIZE) != BK_PACKET_SIZE)
+	if (t->fd >= 0 && write(t->fd, bk_packet_buf(&t->ctx), BK_PACKET_SIZE) != BK_PACKET_SIZE)
 		fprintf(stderr, "# barectf: cannot write a packet\n");
 	t->packets++;
 }
@@ -93,7 +92,7 @@ static int adapter_setup(int max_threads, const char *out_dir)
 		bk_threads[i].buf = aligned_alloc(4096, BK_PACKET_SIZE);
 		if (!bk_threads[i].buf)
 			return -1;
-		memset(bk_threads[i].buf, 0, BK_PACKET_SIZE);	/* fault the pages in now */
+		memset(bk_threads[i].buf, 0, BK_PACKET_SIZE); /* fault the pages in now */
 		bk_threads[i].fd = -1;
 	}
 	return 0;
@@ -138,7 +137,7 @@ static inline void adapter_emit4(uint32_t id, uint64_t addr, int32_t ret, uint16
 
 static void adapter_thread_teardown(int thread)
 {
-	(void)thread;
+	(void) thread;
 }
 
 static uint64_t adapter_discarded(void)

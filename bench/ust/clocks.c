@@ -25,14 +25,14 @@
 #endif
 
 #define BATCHES 2000
-#define EVENTS 1000
+#define EVENTS	1000
 
 static uint64_t now_ns(void)
 {
 	struct timespec ts;
 
 	clock_gettime(CLOCK_MONOTONIC, &ts);
-	return (uint64_t)ts.tv_sec * 1000000000u + (uint64_t)ts.tv_nsec;
+	return (uint64_t) ts.tv_sec * 1000000000u + (uint64_t) ts.tv_nsec;
 }
 
 static uint64_t read_empty(void)
@@ -61,7 +61,7 @@ static uint64_t read_rdtscp(void)
 
 static int cmp_double(const void *a, const void *b)
 {
-	double x = *(const double *)a, y = *(const double *)b;
+	double x = *(const double *) a, y = *(const double *) b;
 
 	return (x > y) - (x < y);
 }
@@ -77,7 +77,7 @@ __attribute__((noinline)) static void time_reads(uint64_t (*read)(void), double 
 
 			__asm__ volatile("" : : "r"(v));
 		}
-		out[b] = (double)(now_ns() - t0) / EVENTS;
+		out[b] = (double) (now_ns() - t0) / EVENTS;
 	}
 	qsort(out, BATCHES, sizeof(*out), cmp_double);
 }
@@ -89,10 +89,10 @@ int main(void)
 		const char *name;
 		uint64_t (*read)(void);
 	} clocks[] = {
-		{ "clock_gettime-monotonic", read_clock_gettime },
+		{"clock_gettime-monotonic", read_clock_gettime},
 #if HAVE_TSC
-		{ "rdtsc", read_rdtsc },
-		{ "rdtscp", read_rdtscp },
+		{"rdtsc", read_rdtsc},
+		{"rdtscp", read_rdtscp},
 #endif
 	};
 	cpu_set_t set;

@@ -63,8 +63,8 @@ struct worker {
 	int idx;
 	int cpu;
 	int fields;
-	double *ns;		/* o->batches per-event figures */
-	double loop_ns;		/* empty-loop cost per event */
+	double *ns;	/* o->batches per-event figures */
+	double loop_ns; /* empty-loop cost per event */
 	int err;
 };
 
@@ -73,7 +73,7 @@ static uint64_t now_ns(void)
 	struct timespec ts;
 
 	clock_gettime(CLOCK_MONOTONIC, &ts);
-	return (uint64_t)ts.tv_sec * 1000000000u + (uint64_t)ts.tv_nsec;
+	return (uint64_t) ts.tv_sec * 1000000000u + (uint64_t) ts.tv_nsec;
 }
 
 /*
@@ -84,7 +84,7 @@ static uint64_t now_ns(void)
 __attribute__((noinline)) static void loop_empty1(uint32_t base, long n)
 {
 	for (long i = 0; i < n; i++) {
-		uint32_t a = base + (uint32_t)i;
+		uint32_t a = base + (uint32_t) i;
 
 		__asm__ volatile("" : : "r"(a));
 	}
@@ -93,10 +93,10 @@ __attribute__((noinline)) static void loop_empty1(uint32_t base, long n)
 __attribute__((noinline)) static void loop_empty4(uint32_t base, long n)
 {
 	for (long i = 0; i < n; i++) {
-		uint32_t id = base + (uint32_t)i;
-		uint64_t addr = (uint64_t)id << 12;
-		int32_t ret = -(int32_t)(id & 0xffff);
-		uint16_t flags = (uint16_t)id;
+		uint32_t id = base + (uint32_t) i;
+		uint64_t addr = (uint64_t) id << 12;
+		int32_t ret = -(int32_t) (id & 0xffff);
+		uint16_t flags = (uint16_t) id;
 
 		__asm__ volatile("" : : "r"(id), "r"(addr), "r"(ret), "r"(flags));
 	}
@@ -105,15 +105,15 @@ __attribute__((noinline)) static void loop_empty4(uint32_t base, long n)
 __attribute__((noinline)) static void loop_emit1(uint32_t base, long n)
 {
 	for (long i = 0; i < n; i++)
-		adapter_emit1(base + (uint32_t)i);
+		adapter_emit1(base + (uint32_t) i);
 }
 
 __attribute__((noinline)) static void loop_emit4(uint32_t base, long n)
 {
 	for (long i = 0; i < n; i++) {
-		uint32_t id = base + (uint32_t)i;
+		uint32_t id = base + (uint32_t) i;
 
-		adapter_emit4(id, (uint64_t)id << 12, -(int32_t)(id & 0xffff), (uint16_t)id);
+		adapter_emit4(id, (uint64_t) id << 12, -(int32_t) (id & 0xffff), (uint16_t) id);
 	}
 }
 
@@ -122,7 +122,7 @@ static void *worker_run(void *arg)
 	struct worker *w = arg;
 	const struct opts *o = w->o;
 	long k = o->batch_events;
-	uint32_t base = (uint32_t)w->idx << 28;
+	uint32_t base = (uint32_t) w->idx << 28;
 	double best = 1e30;
 	cpu_set_t set;
 
@@ -144,7 +144,7 @@ static void *worker_run(void *arg)
 			loop_empty1(base, k);
 		else
 			loop_empty4(base, k);
-		double d = (double)(now_ns() - t0) / (double)k;
+		double d = (double) (now_ns() - t0) / (double) k;
 
 		if (d < best)
 			best = d;
@@ -157,7 +157,7 @@ static void *worker_run(void *arg)
 			loop_emit1(base, k);
 		else
 			loop_emit4(base, k);
-		base += (uint32_t)k;
+		base += (uint32_t) k;
 	}
 	pthread_barrier_wait(w->barrier);
 
@@ -169,8 +169,8 @@ static void *worker_run(void *arg)
 			loop_emit1(base, k);
 		else
 			loop_emit4(base, k);
-		w->ns[b] = ((double)(now_ns() - t0) - w->loop_ns * (double)k) / (double)k;
-		base += (uint32_t)k;
+		w->ns[b] = ((double) (now_ns() - t0) - w->loop_ns * (double) k) / (double) k;
+		base += (uint32_t) k;
 	}
 	adapter_thread_teardown(w->idx);
 	return NULL;
@@ -178,7 +178,7 @@ static void *worker_run(void *arg)
 
 static int cmp_double(const void *a, const void *b)
 {
-	double x = *(const double *)a, y = *(const double *)b;
+	double x = *(const double *) a, y = *(const double *) b;
 
 	return (x > y) - (x < y);
 }
@@ -208,7 +208,7 @@ static int measure(const struct opts *o, int nthreads, int fields, const int *cp
 	struct worker w[ADAPTER_MAX_THREADS];
 	pthread_t tid[ADAPTER_MAX_THREADS];
 	pthread_barrier_t barrier;
-	size_t nb = (size_t)o->batches, all_n = (size_t)nthreads * nb;
+	size_t nb = (size_t) o->batches, all_n = (size_t) nthreads * nb;
 	double *all = calloc(all_n, sizeof(*all));
 	uint64_t before = adapter_discarded();
 	int err = 0;
@@ -218,11 +218,14 @@ static int measure(const struct opts *o, int nthreads, int fields, const int *cp
 	if (nthreads > ncpus)
 		fprintf(stderr, "# %s: %d threads on %d CPUs: threads share CPUs\n", o->name,
 			nthreads, ncpus);
-	pthread_barrier_init(&barrier, NULL, (unsigned int)nthreads);
+	pthread_barrier_init(&barrier, NULL, (unsigned int) nthreads);
 	for (int t = 0; t < nthreads; t++) {
-		w[t] = (struct worker){ .o = o, .barrier = &barrier, .idx = t,
-					.cpu = cpus[t % ncpus], .fields = fields,
-					.ns = all + (size_t)t * nb };
+		w[t] = (struct worker){.o = o,
+				       .barrier = &barrier,
+				       .idx = t,
+				       .cpu = cpus[t % ncpus],
+				       .fields = fields,
+				       .ns = all + (size_t) t * nb};
 		if (pthread_create(&tid[t], NULL, worker_run, &w[t]) != 0) {
 			fprintf(stderr, "# %s: cannot start thread %d\n", o->name, t);
 			exit(1);
@@ -239,12 +242,12 @@ static int measure(const struct opts *o, int nthreads, int fields, const int *cp
 		return -1;
 	}
 
-	uint64_t n_ev = (uint64_t)nthreads * (uint64_t)(o->warmup + o->batches) *
-			(uint64_t)o->batch_events;
+	uint64_t n_ev = (uint64_t) nthreads * (uint64_t) (o->warmup + o->batches) *
+			(uint64_t) o->batch_events;
 
 	*emitted += n_ev;
 	for (int t = 0; t < nthreads; t++) {
-		double *v = all + (size_t)t * nb;
+		double *v = all + (size_t) t * nb;
 
 		qsort(v, nb, sizeof(*v), cmp_double);
 		printf("# thread %s %d %d cpu=%d loop-ns=%.2f p50=%.2f min=%.2f\n", o->name,
@@ -272,7 +275,7 @@ static int parse_list(const char *s, int *out, int max, int lo, int hi)
 
 		if (end == s || v < lo || v > hi || n == max)
 			return -1;
-		out[n++] = (int)v;
+		out[n++] = (int) v;
 		s = *end == ',' ? end + 1 : end;
 		if (*end && *end != ',')
 			return -1;
@@ -299,9 +302,15 @@ static void usage(void)
 
 int main(int argc, char **argv)
 {
-	struct opts o = { .name = ADAPTER_NAME, .threads = { 1, 2 }, .nthreads = 2,
-			  .fields = { 1, 4 }, .nfields = 2, .batches = 2000,
-			  .batch_events = 1000, .warmup = 200, .pause_ms = 300 };
+	struct opts o = {.name = ADAPTER_NAME,
+			 .threads = {1, 2},
+			 .nthreads = 2,
+			 .fields = {1, 4},
+			 .nfields = 2,
+			 .batches = 2000,
+			 .batch_events = 1000,
+			 .warmup = 200,
+			 .pause_ms = 300};
 	int cpus[ADAPTER_MAX_THREADS], ncpus, max_threads = 1;
 	uint64_t emitted = 0;
 
@@ -342,7 +351,8 @@ int main(int argc, char **argv)
 
 	ncpus = allowed_cpus(cpus, ADAPTER_MAX_THREADS);
 	if (ncpus < 1) {
-		fprintf(stderr, "# %s: cannot read the CPU affinity: %s\n", o.name, strerror(errno));
+		fprintf(stderr, "# %s: cannot read the CPU affinity: %s\n", o.name,
+			strerror(errno));
 		return 1;
 	}
 	if (adapter_setup(max_threads, o.out_dir) != 0) {
@@ -354,7 +364,7 @@ int main(int argc, char **argv)
 			if (measure(&o, o.threads[t], o.fields[f], cpus, ncpus, &emitted) != 0)
 				return 1;
 			/* Let a consumer daemon drain before the next pair. */
-			usleep((useconds_t)o.pause_ms * 1000);
+			usleep((useconds_t) o.pause_ms * 1000);
 		}
 	}
 	if (adapter_teardown() != 0) {

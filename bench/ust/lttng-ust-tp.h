@@ -17,22 +17,17 @@
 #include <stdint.h>
 #include <lttng/tracepoint.h>
 
-LTTNG_UST_TRACEPOINT_EVENT(tkbench, ev1,
-	LTTNG_UST_TP_ARGS(uint32_t, a),
-	LTTNG_UST_TP_FIELDS(
-		lttng_ust_field_integer(uint32_t, a, a)
-	)
-)
+/* clang-format off: one field a line reads better than the formatter's packing */
+LTTNG_UST_TRACEPOINT_EVENT(tkbench, ev1, LTTNG_UST_TP_ARGS(uint32_t, a),
+			   LTTNG_UST_TP_FIELDS(lttng_ust_field_integer(uint32_t, a, a)))
 
-LTTNG_UST_TRACEPOINT_EVENT(tkbench, ev4,
+LTTNG_UST_TRACEPOINT_EVENT(
+	tkbench, ev4,
 	LTTNG_UST_TP_ARGS(uint32_t, id, uint64_t, addr, int32_t, ret, uint16_t, flags),
-	LTTNG_UST_TP_FIELDS(
-		lttng_ust_field_integer(uint32_t, id, id)
-		lttng_ust_field_integer_hex(uint64_t, addr, addr)
-		lttng_ust_field_integer(int32_t, ret, ret)
-		lttng_ust_field_integer_hex(uint16_t, flags, flags)
-	)
-)
+	LTTNG_UST_TP_FIELDS(lttng_ust_field_integer(uint32_t, id, id) lttng_ust_field_integer_hex(
+		uint64_t, addr, addr) lttng_ust_field_integer(int32_t, ret, ret)
+				    lttng_ust_field_integer_hex(uint16_t, flags, flags)))
+/* clang-format on */
 
 #endif /* BENCH_UST_LTTNG_UST_TP_H */
 

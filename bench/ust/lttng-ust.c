@@ -17,14 +17,14 @@
 
 static int adapter_setup(int max_threads, const char *out_dir)
 {
-	(void)max_threads;
-	(void)out_dir;		/* the session decides where the trace goes */
+	(void) max_threads;
+	(void) out_dir; /* the session decides where the trace goes */
 	return 0;
 }
 
 static int adapter_thread_setup(int thread)
 {
-	(void)thread;
+	(void) thread;
 	return 0;
 }
 
@@ -40,7 +40,7 @@ static inline void adapter_emit4(uint32_t id, uint64_t addr, int32_t ret, uint16
 
 static void adapter_thread_teardown(int thread)
 {
-	(void)thread;
+	(void) thread;
 }
 
 static uint64_t adapter_discarded(void)
