@@ -149,12 +149,16 @@ selected() {
 	done
 }
 
+# A --tracers name that no line knows would otherwise just be missing from the output.
+for name in $only; do
+	echo "$TRACERS" | grep -q "^$name " || die "unknown tracer $name (see TRACERS in $0)"
+done
+
 # tracekit's tracer is written in another branch; say so rather than print rows for it.
-tk_header=$root/include/tracekit/tracepoint.h
-if [ ! -f "$tk_header" ]; then
-	remark "tracekit's tracer is not built yet: $tk_header is missing, so there are no tracekit-tsc, tracekit-clock or tracekit-disabled rows"
+if [ ! -f "$root/include/tracekit/tracepoint.h" ]; then
+	remark "tracekit's tracer is not built yet: include/tracekit/tracepoint.h is missing from this tree, so there are no tracekit-tsc, tracekit-clock or tracekit-disabled rows"
 elif ! echo "$TRACERS" | grep -q '^tracekit'; then
-	remark "tracekit's tracer exists ($tk_header) but bench/ust has no adapter for it yet: no tracekit rows"
+	remark "tracekit's tracer is in this tree (include/tracekit/tracepoint.h) but bench/ust has no adapter for it yet: no tracekit rows"
 fi
 
 # Build steps shared by several tracers, done once.
