@@ -119,8 +119,8 @@ cleanup() {
 		# Only the daemon this script started, by its pid; it takes its consumers along.
 		kill "$started_sessiond" 2>/dev/null
 		i=0
-		while [ $i -lt 50 ] && kill -0 "$started_sessiond" 2>/dev/null; do
-			sleep 0.1
+		while [ $i -lt 10 ] && kill -0 "$started_sessiond" 2>/dev/null; do
+			sleep 1
 			i=$((i + 1))
 		done
 	fi
