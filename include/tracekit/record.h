@@ -105,6 +105,11 @@ struct tk_record_probe {
  * @n_trace_options: Number of @trace_options.
  * @probes:       Dynamic probes to add and record, @n_probes of them.
  * @n_probes:     Number of @probes.
+ * @date_offset_ns: With @date, the offset to save (CLOCK_REALTIME less the trace clock, in
+ *                nanoseconds; kept in microseconds, as trace-cmd keeps it) instead of the one
+ *                a marker measures: for a "mono" recording merged with another recording of
+ *                CLOCK_MONOTONIC given the same offset (`tracekit record --ust`), so that
+ *                both give the same times. 0: measure it.
  *
  * @events may be empty when @tracer or @probes give something to record.
  */
@@ -134,6 +139,7 @@ struct tk_record_opts {
 	size_t n_trace_options;
 	const struct tk_record_probe *probes;
 	size_t n_probes;
+	int64_t date_offset_ns;
 };
 
 #define TK_RECORD_OPTS_INIT                                                                        \

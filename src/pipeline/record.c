@@ -67,6 +67,7 @@ struct tk_recording {
 	struct ftrace_recorder *recorder;
 	int started, stopped;
 	int date;		/* --date: a DATE option from a marker */
+	int64_t date_offset_ns; /* ... or this offset (tk_record_opts.date_offset_ns) */
 	char marker[64];	/* its text */
 	int64_t marker_real_ns; /* wall-clock time it was written at */
 };
@@ -420,6 +421,8 @@ enum tk_status tk_recording_open(struct tk_recording **out, const struct tk_reco
 	}
 	rec->page_size = subbuf_size(rec);
 	rec->date = o->size >= offsetof(struct tk_record_opts, date) + sizeof(o->date) && o->date;
+	if (o->size >= offsetof(struct tk_record_opts, date_offset_ns) + sizeof(o->date_offset_ns))
+		rec->date_offset_ns = o->date_offset_ns;
 	*out = rec;
 	return TK_OK;
 }
@@ -486,7 +489,7 @@ enum tk_status tk_recording_start(struct tk_recording *rec)
 	}
 	if (st >= 0)
 		st = tracefs_set_tracing_on(rec->ti, 1);
-	if (st >= 0 && rec->date) {
+	if (st >= 0 && rec->date && !rec->date_offset_ns) {
 		/* a marker whose trace time, found when writing, pairs with this wall time */
 		struct timespec a, b;
 
@@ -758,8 +761,15 @@ static enum tk_status write_file(struct tk_recording *rec)
 	snprintf(path, sizeof(path), "%s/trace_clock", dir);
 	if (st >= 0)
 		st = add_file(w, path, tracedat_writer_set_trace_clock);
-	if (st >= 0 && rec->date)
+	if (st >= 0 && rec->date && rec->date_offset_ns) {
+		char text[32];
+
+		snprintf(text, sizeof(text), "0x%llx",
+			 (unsigned long long) (rec->date_offset_ns / 1000));
+		st = tracedat_writer_add_option(w, TRACEDAT_OPTION_DATE, text, strlen(text) + 1);
+	} else if (st >= 0 && rec->date) {
 		st = add_date(rec, w);
+	}
 	if (st >= 0)
 		st = write_options(rec, w);
 	if (st >= 0)

@@ -18,7 +18,9 @@
 #include <signal.h>
 #include <stdio.h>
 #include <stdlib.h>
+#include <dirent.h>
 #include <string.h>
+#include <sys/stat.h>
 #include <sys/wait.h>
 #include <time.h>
 #include <unistd.h>
@@ -74,6 +76,10 @@ static void help(void)
 	       "  -B, --instance=NAME     record in the tracefs instance NAME (made if missing)\n"
 	       "      --top               record in the top-level buffer (others' events too)\n"
 	       "      --date              save the wall-clock offset (readers print dates)\n"
+	       "      --ust=DIR           COMMAND's tracekit tracepoints (libtracekit-ust) go to\n"
+	       "                          the CTF trace DIR, on the kernel recording's clock\n"
+	       "                          (mono, with --date): print both with\n"
+	       "                          'tracekit print trace.dat DIR'\n"
 	       "      --file-version=6|7  trace.dat version (default 7)\n"
 	       "      --compression=none|zstd|zlib\n"
 	       "                          compression of a version 7 file (default zstd)\n"
@@ -86,6 +92,7 @@ static void help(void)
 	       "  tracekit record -e 'sched:sched_switch' -f 'prev_pid > 0' -d 2 -o sw.dat\n"
 	       "  tracekit record -p function_graph -g do_sys_openat2 -F -- cat /etc/hostname\n"
 	       "  tracekit record --kprobe 'open=do_sys_openat2 dfd=%%di' -e sched -d 1\n"
+	       "  tracekit record -e sched --ust app-trace -- ./my-instrumented-app\n"
 	       "\n"
 	       "Read the file with 'tracekit print FILE' or 'trace-cmd report FILE'.\n");
 }
@@ -242,7 +249,76 @@ enum {
 	OPT_KRETPROBE,
 	OPT_UPROBE,
 	OPT_URETPROBE,
+	OPT_UST,
 };
+
+/*
+ * CLOCK_REALTIME less CLOCK_MONOTONIC, in nanoseconds rounded down to whole microseconds
+ * (trace.dat keeps its DATE offset in microseconds): of three readings, the one whose
+ * monotonic bracket is the tightest.
+ */
+static int64_t realtime_offset_ns(void)
+{
+	int64_t best = 0, best_gap = INT64_MAX;
+
+	for (int i = 0; i < 3; i++) {
+		struct timespec m1, r, m2;
+		int64_t a, b, real;
+
+		clock_gettime(CLOCK_MONOTONIC, &m1);
+		clock_gettime(CLOCK_REALTIME, &r);
+		clock_gettime(CLOCK_MONOTONIC, &m2);
+		a = (int64_t) m1.tv_sec * 1000000000 + m1.tv_nsec;
+		b = (int64_t) m2.tv_sec * 1000000000 + m2.tv_nsec;
+		real = (int64_t) r.tv_sec * 1000000000 + r.tv_nsec;
+		if (b - a < best_gap) {
+			best_gap = b - a;
+			best = real - a - (b - a) / 2;
+		}
+	}
+	return best - best % 1000;
+}
+
+/*
+ * --ust DIR: the command's application tracer (libtracekit-ust) records into DIR, on
+ * CLOCK_MONOTONIC with the same wall-clock offset as the kernel recording's DATE option, so
+ * that `tracekit print trace.dat DIR` merges both in one time order. DIR must not hold files
+ * already: a trace there is never written over.
+ */
+static int ust_prepare(const char *dir, struct tk_record_opts *o)
+{
+	char off[32];
+	struct stat sb;
+
+	if (stat(dir, &sb) == 0) {
+		DIR *d = S_ISDIR(sb.st_mode) ? opendir(dir) : NULL;
+		struct dirent *e;
+		int empty = d != NULL;
+
+		while (d && (e = readdir(d)))
+			if (strcmp(e->d_name, ".") && strcmp(e->d_name, ".."))
+				empty = 0;
+		if (d)
+			closedir(d);
+		if (!empty) {
+			fprintf(stderr,
+				"tracekit: Cannot record: path=%s, reason=the --ust directory "
+				"exists and is not empty; remove it or name another\n",
+				dir);
+			return 1;
+		}
+	}
+	o->date = 1;
+	o->date_offset_ns = realtime_offset_ns();
+	snprintf(off, sizeof(off), "%lld", (long long) o->date_offset_ns);
+	if (setenv("TRACEKIT_UST_DIR", dir, 1) || setenv("TRACEKIT_UST_CLOCK", "monotonic", 1) ||
+	    setenv("TRACEKIT_UST_CLOCK_OFFSET", off, 1)) {
+		fprintf(stderr, "tracekit: Cannot record: reason=cannot set the environment: %s\n",
+			strerror(errno));
+		return 1;
+	}
+	return 0;
+}
 
 /* Append @s to @list (@n of MAX_LIST); nonzero when full. */
 static int add_to(const char **list, size_t *n, const char *s)
@@ -281,6 +357,7 @@ int cmd_record(int argc, char **argv)
 		{"kretprobe", required_argument, NULL, OPT_KRETPROBE},
 		{"uprobe", required_argument, NULL, OPT_UPROBE},
 		{"uretprobe", required_argument, NULL, OPT_URETPROBE},
+		{"ust", required_argument, NULL, OPT_UST},
 		{"quiet", no_argument, NULL, 'q'},
 		{"help", no_argument, NULL, 'h'},
 		{NULL, 0, NULL, 0},
@@ -298,6 +375,7 @@ int cmd_record(int argc, char **argv)
 	double duration = 0, deadline = 0;
 	unsigned long ul;
 	struct tk_recording *rec = NULL;
+	const char *ust_dir = NULL;
 	struct child ch = {.pid = -1, .go = -1};
 	struct sigaction sa;
 	sigset_t block, old;
@@ -417,6 +495,9 @@ int cmd_record(int argc, char **argv)
 								     : TK_RECORD_URETPROBE;
 			probes[n_probes++].spec = optarg;
 			break;
+		case OPT_UST:
+			ust_dir = optarg;
+			break;
 		case 'q':
 			quiet = 1;
 			break;
@@ -438,6 +519,17 @@ int cmd_record(int argc, char **argv)
 		return cli_usage_error("record", "-c needs -F or -P");
 	if (o.top && o.instance)
 		return cli_usage_error("record", "--top and -B exclude each other");
+	if (ust_dir && optind == argc)
+		return cli_usage_error("record", "--ust needs a command after --");
+	if (ust_dir && o.clock && strcmp(o.clock, "mono"))
+		return cli_usage_error("record",
+				       "--ust records on the mono clock (CLOCK_MONOTONIC), not %s",
+				       o.clock);
+	if (ust_dir) {
+		o.clock = "mono";
+		if (ust_prepare(ust_dir, &o))
+			return 1;
+	}
 	/* as trace-cmd: --file-version 6 alone means no compression */
 	if (o.file_version == 6 && compression_given && strcmp(o.compression, "none"))
 		return cli_usage_error("record", "version 6 files are not compressed");
