@@ -1,0 +1,72 @@
+/* SPDX-License-Identifier: MIT */
+/*
+ * A session started by TRACEKIT_UST_DIR at load and ended at exit, with a provider that comes
+ * and goes with a dlopen()ed module (tests/ust/ust-module.cc) and a fork() whose child must
+ * not write into the parent's trace. Prints what it traced in babeltrace2's text.
+ *
+ * Usage: TRACEKIT_UST_DIR=DIR ust-dlopen MODULE EXPECTED
+ */
+#define TK_TRACEPOINT_DEFINE
+#include "ust-tp.h"
+
+#include <dlfcn.h>
+#include <stdio.h>
+#include <sys/syscall.h>
+#include <sys/wait.h>
+#include <unistd.h>
+
+typedef void (*run_fn)(FILE *f, int tid, int n);
+
+static void enums(FILE *f, int tid, uint8_t c, int16_t s)
+{
+	tk_tracepoint(tktest, enums, c, s);
+	fprintf(f,
+		"%d tktest:enums: { color = ( \"%s\" : container = %u ), sign = ( \"pos\" : "
+		"container = %d ) }\n",
+		tid, c ? "green" : "red", c, s);
+}
+
+int main(int argc, char **argv)
+{
+	int tid = (int) syscall(SYS_gettid);
+	void *h;
+	run_fn run;
+	FILE *f;
+	pid_t pid;
+	int status;
+
+	if (argc != 3) {
+		fprintf(stderr, "usage: ust-dlopen MODULE EXPECTED\n");
+		return 2;
+	}
+	f = fopen(argv[2], "w");
+	if (!f)
+		return 1;
+	enums(f, tid, 0, 1);
+	h = dlopen(argv[1], RTLD_NOW);
+	if (!h) {
+		fprintf(stderr, "ust-dlopen: %s\n", dlerror());
+		return 1;
+	}
+	*(void **) &run = dlsym(h, "ust_module_run");
+	if (!run)
+		return 1;
+	run(f, tid, 4);
+	dlclose(h);
+	enums(f, tid, 1, 2);
+	fflush(f);
+	pid = fork();
+	if (pid == 0) {
+		/* the child does not trace: none of these may reach the parent's trace */
+		int i;
+
+		for (i = 0; i < 100; i++)
+			tk_tracepoint(tktest, enums, 7, 7);
+		_exit(0);
+	}
+	if (pid < 0 || waitpid(pid, &status, 0) != pid || !WIFEXITED(status) || WEXITSTATUS(status))
+		return 1;
+	enums(f, tid, 0, 3);
+	fclose(f);
+	return 0; /* the session ends at exit */
+}
