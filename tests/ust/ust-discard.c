@@ -1,7 +1,8 @@
 /* SPDX-License-Identifier: MIT */
 /*
  * Fills a thread's ring with no consumer thread running (tk_ust_opts.no_consumer), so that
- * events are dropped, flushes (which frees the ring), writes more, and stops. Prints the
+ * events are dropped, flushes (which frees the ring), writes an event larger than a
+ * sub-buffer (dropped too), writes more, and stops. Prints the
  * number of events it emitted; tests/ust/ust-discard.sh checks that the events babeltrace2
  * reads plus the losses it reports equal that number.
  *
@@ -12,6 +13,7 @@
 
 #include <stdio.h>
 #include <stdlib.h>
+#include <string.h>
 
 #include <tracekit/ust.h>
 
@@ -44,6 +46,14 @@ int main(int argc, char **argv)
 	emit(atol(argv[2]), &count);
 	if (tk_ust_flush() < 0)
 		return 1;
+	{
+		/* larger than a sub-buffer: dropped and counted, whatever room the ring has */
+		static char big[5000];
+
+		memset(big, 'x', sizeof(big) - 1);
+		tk_tracepoint(tktest, strings, big, "", "", 0, (const uint8_t *) "", 0);
+		count++;
+	}
 	emit(atol(argv[3]), &count);
 	if (tk_ust_session_stop() < 0)
 		return 1;

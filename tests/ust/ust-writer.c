@@ -5,7 +5,13 @@
  * babeltrace2's text (the oracle of tests/ust/ust-trace.sh), made here with printf from the
  * values given to the tracepoints, never read back from the trace.
  *
- * Usage: ust-writer DIR EXPECTED THREADS EVENTS [SUBBUF-SIZE SUBBUF-COUNT [tsc]]
+ * One more thread writes its events and is still alive, its packet open, when the session
+ * stops: the stop must write that packet. With "gap", the first thread sleeps 4.4 s after
+ * its first events, so the next event's time is 2^32 ns or more after the previous one's
+ * (the event header's extended form).
+ *
+ * Usage: ust-writer DIR EXPECTED THREADS EVENTS [SUBBUF-SIZE SUBBUF-COUNT [CLOCK [gap]]]
+ *        (CLOCK: tsc or monotonic)
  */
 #define TK_TRACEPOINT_DEFINE
 #include "ust-tp.h"
@@ -16,6 +22,7 @@
 #include <stdlib.h>
 #include <string.h>
 #include <sys/syscall.h>
+#include <time.h>
 #include <unistd.h>
 
 #include <tracekit/ust.h>
@@ -24,6 +31,9 @@ struct worker {
 	pthread_t th;
 	int idx;
 	long events;
+	int gap;
+	int wait_fd;  /* >= 0: read one byte from it before ending (alive at the stop) */
+	int ready_fd; /* with wait_fd: write one byte to it once the events are written */
 	char *text;
 	size_t len;
 };
@@ -162,22 +172,38 @@ static void *work(void *arg)
 
 	if (!f)
 		return NULL;
-	for (i = 0; i < w->events; i++)
+	for (i = 0; i < w->events; i++) {
+		if (w->gap && i == 1) {
+			struct timespec pause = {4, 400 * 1000 * 1000};
+
+			nanosleep(&pause, NULL);
+		}
 		emit_all(f, tid, w->idx, i);
+	}
 	fclose(f);
+	if (w->wait_fd >= 0) {
+		char c = 'r';
+
+		if (write(w->ready_fd, &c, 1) != 1)
+			return NULL;
+		/* written after tk_ust_session_stop(): events are off, nothing more is written */
+		if (read(w->wait_fd, &c, 1) == 1)
+			tk_tracepoint(tktest, tick, );
+	}
 	return NULL;
 }
 
 int main(int argc, char **argv)
 {
 	struct tk_ust_opts o = TK_UST_OPTS_INIT;
-	struct worker *ws;
+	struct worker *ws, idle = {0};
+	int fds[2], ready[2], gap = argc >= 9 && !strcmp(argv[8], "gap");
 	FILE *out;
 	int n, i;
 
 	if (argc < 5) {
 		fprintf(stderr,
-			"usage: ust-writer DIR EXPECTED THREADS EVENTS [SIZE COUNT [tsc]]\n");
+			"usage: ust-writer DIR EXPECTED THREADS EVENTS [SIZE COUNT [CLOCK [gap]]]\n");
 		return 2;
 	}
 	n = atoi(argv[3]);
@@ -196,23 +222,45 @@ int main(int argc, char **argv)
 	for (i = 0; i < n; i++) {
 		ws[i].idx = i;
 		ws[i].events = atol(argv[4]);
+		ws[i].gap = gap && i == 0;
+		ws[i].wait_fd = -1;
 		if (pthread_create(&ws[i].th, NULL, work, &ws[i]))
 			return 1;
 	}
 	for (i = 0; i < n; i++)
 		pthread_join(ws[i].th, NULL);
+	/* a thread alive at the stop, its events written, its packet open */
+	if (pipe(fds) || pipe(ready))
+		return 1;
+	idle.idx = n + 1;
+	idle.events = 5;
+	idle.wait_fd = fds[0];
+	idle.ready_fd = ready[1];
+	if (pthread_create(&idle.th, NULL, work, &idle))
+		return 1;
 	/* the main thread writes too, and its last packet is closed by the stop */
 	{
-		struct worker m = {.idx = n, .events = 3};
+		struct worker m = {.idx = n, .events = 3, .wait_fd = -1};
 
 		work(&m);
-		ws = realloc(ws, sizeof(*ws) * (size_t) (n + 1));
+		ws = realloc(ws, sizeof(*ws) * (size_t) (n + 2));
 		ws[n] = m;
+	}
+	{
+		char c;
+
+		if (read(ready[0], &c, 1) != 1)
+			return 1;
 	}
 	if (tk_ust_session_stop() < 0) {
 		fprintf(stderr, "ust-writer: cannot stop session\n");
 		return 1;
 	}
+	if (write(fds[1], "x", 1) != 1)
+		return 1;
+	pthread_join(idle.th, NULL);
+	ws[n + 1] = idle;
+	n++;
 	out = fopen(argv[2], "w");
 	if (!out)
 		return 1;
