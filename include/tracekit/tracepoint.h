@@ -78,12 +78,14 @@
 extern "C" {
 #endif
 
+#ifndef TK_LIKELY /* the same definitions as the library's own */
 #if defined(__GNUC__)
 #define TK_LIKELY(x)   __builtin_expect(!!(x), 1)
 #define TK_UNLIKELY(x) __builtin_expect(!!(x), 0)
 #else
 #define TK_LIKELY(x)   (x)
 #define TK_UNLIKELY(x) (x)
+#endif
 #endif
 
 /**

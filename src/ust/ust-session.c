@@ -217,6 +217,7 @@ TK_EXPORT int tk_tp_provider_register(struct tk_tp_provider *p)
 	int ret = 0;
 	size_t i;
 
+	TK_ASSERT_PRE(p && (p->events || !p->n_events));
 	if (!r)
 		return -1;
 	pthread_mutex_lock(&ust_lock);
@@ -394,10 +395,12 @@ static enum tk_status env_size(const char *name, size_t *out)
 TK_EXPORT enum tk_status tk_ust_opts_from_env(struct tk_ust_opts *opts)
 {
 	const char *clk = getenv("TRACEKIT_UST_CLOCK");
-	size_t count = opts->subbuf_count;
+	size_t count;
 	enum tk_status st;
 
 	error_reset();
+	TK_ASSERT_PRE(opts);
+	count = opts->subbuf_count;
 	st = env_size("TRACEKIT_UST_SUBBUF_SIZE", &opts->subbuf_size);
 	if (st >= 0)
 		st = env_size("TRACEKIT_UST_SUBBUF_COUNT", &count);

@@ -151,6 +151,55 @@ static void payload_bytes_are_packed_in_host_order(void **state)
 	assert_int_equal(system(cmd), 0);
 }
 
+static long file_size(const char *dir, const char *name)
+{
+	char path[256];
+	FILE *f;
+	long n;
+
+	snprintf(path, sizeof(path), "%s/%s", dir, name);
+	f = fopen(path, "rb");
+	if (!f)
+		return -1;
+	fseek(f, 0, SEEK_END);
+	n = ftell(f);
+	fclose(f);
+	return n;
+}
+
+/*
+ * A second session in the same process: the thread's ring of the first one was freed at its
+ * stop, so its events go to a new ring and a new trace; a third start while one runs fails.
+ */
+static void sessions_start_again_after_a_stop(void **state)
+{
+	struct tk_ust_opts o = TK_UST_OPTS_INIT;
+	char d1[] = "/tmp/tk-ust-unit-XXXXXX", d2[] = "/tmp/tk-ust-unit-XXXXXX";
+	char cmd[128];
+
+	(void) state;
+	assert_non_null(mkdtemp(d1));
+	assert_non_null(mkdtemp(d2));
+	assert_int_equal(tk_ust_session_start(d1, &o), TK_OK);
+	tk_tracepoint(tktest, tick, );
+	assert_int_equal(tk_ust_session_start(d2, &o), TK_ERR_INVAL);
+	assert_int_equal(tk_ust_session_stop(), TK_OK);
+	assert_int_equal(tk_ust_session_stop(), TK_OK); /* nothing to stop */
+	tk_tracepoint(tktest, tick, );			/* off: written nowhere */
+	assert_int_equal(tk_ust_session_start(d2, &o), TK_OK);
+	tk_tracepoint(tktest, tick, );
+	tk_tracepoint(tktest, tick, );
+	assert_int_equal(tk_ust_flush(), TK_OK);
+	/* header and context, then two events of a 6-byte header and no payload */
+	assert_int_equal(file_size(d2, "channel0_0"), 88 + 2 * 6);
+	assert_int_equal(tk_ust_session_stop(), TK_OK);
+	assert_int_equal(file_size(d1, "channel0_0"), 88 + 6);
+	assert_true(file_size(d1, "metadata") > 0);
+	assert_true(file_size(d2, "metadata") > 0);
+	snprintf(cmd, sizeof(cmd), "rm -rf '%s' '%s'", d1, d2);
+	assert_int_equal(system(cmd), 0);
+}
+
 int main(void)
 {
 	const struct CMUnitTest tests[] = {
@@ -159,6 +208,7 @@ int main(void)
 		cmocka_unit_test(enums_and_structs_are_described),
 		cmocka_unit_test(registration_gives_distinct_ids),
 		cmocka_unit_test(payload_bytes_are_packed_in_host_order),
+		cmocka_unit_test(sessions_start_again_after_a_stop),
 	};
 
 	return cmocka_run_group_tests(tests, NULL, NULL);
