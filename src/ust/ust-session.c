@@ -717,7 +717,7 @@ static void fork_parent(void)
 
 __attribute__((constructor)) static void ust_load(void)
 {
-	const char *dir = getenv("TRACEKIT_UST_DIR");
+	const char *dir = secure_getenv("TRACEKIT_UST_DIR"); /* not for set-user-ID programs */
 	struct tk_ust_opts o = TK_UST_OPTS_INIT;
 
 	ust_sess.dirfd = -1;
