@@ -311,7 +311,22 @@ static enum tk_status consume_buf(struct ust_buf *b, int final)
 		__atomic_store_n(&b->state[i], UST_SUB_FREE, __ATOMIC_RELEASE);
 		b->next_read = (i + 1) % b->count;
 	}
-	if (!final || __atomic_load_n(&b->exited, __ATOMIC_ACQUIRE))
+	if (__atomic_load_n(&b->exited, __ATOMIC_ACQUIRE)) {
+		/*
+		 * Events dropped after the thread's last packet, when its ring was full at its
+		 * end: a packet without events carries the count (the thread is gone, so its
+		 * fields are stable).
+		 */
+		if (b->discarded != b->disc_written && st >= 0) {
+			uint8_t hdr[UST_PACKET_HEADER];
+
+			ust_packet_empty(b, hdr, tk_ust_clock_read(), b->seq++);
+			b->disc_written = b->discarded;
+			st = write_packet(b, hdr, sizeof(hdr));
+		}
+		return st;
+	}
+	if (!final)
 		return st;
 	commit = __atomic_load_n(&b->tls->commit, __ATOMIC_ACQUIRE);
 	p = b->mem + (size_t) b->cur * b->size;
