@@ -86,6 +86,7 @@ static void packet_init(const struct ust_buf *b, uint8_t *p, uint64_t ts, uint64
 	tk_store_u64(p + UST_OFF_TS_BEGIN, ts, TK_BYTE_ORDER_HOST);
 	tk_store_u64(p + UST_OFF_SEQ, seq, TK_BYTE_ORDER_HOST);
 	tk_store_u32(p + UST_OFF_CPU, cpu < 0 ? 0 : (uint32_t) cpu, TK_BYTE_ORDER_HOST);
+	tk_store_u32(p + UST_OFF_VPID, (uint32_t) b->vpid, TK_BYTE_ORDER_HOST);
 	tk_store_u32(p + UST_OFF_VTID, (uint32_t) b->vtid, TK_BYTE_ORDER_HOST);
 }
 
@@ -218,7 +219,8 @@ static struct ust_buf *buf_create(struct tk_ust_tls *t)
 	b->state = calloc(b->count, sizeof(*b->state));
 	if (!b->state)
 		goto err;
-	b->instance = ust_sess.next_instance++;
+	b->vpid = (int32_t) getpid();
+	b->instance = (uint64_t) (uint32_t) b->vpid << 32 | ust_sess.next_instance++;
 	b->vtid = (int32_t) syscall(SYS_gettid);
 	b->generation = ust_sess.generation;
 	b->fd = -1;
@@ -227,6 +229,7 @@ static struct ust_buf *buf_create(struct tk_ust_tls *t)
 		goto err;
 	b->next = ust_sess.bufs;
 	ust_sess.bufs = b;
+	ust_consumer_start_locked();
 	t->buf = b;
 	goto out;
 err:
@@ -238,6 +241,12 @@ err:
 out:
 	pthread_mutex_unlock(&ust_lock);
 	return b;
+}
+
+void ust_buf_forget_own(void)
+{
+	if (buf_key_ok)
+		pthread_setspecific(buf_key, NULL);
 }
 
 void ust_buf_close_own(uint64_t ts)

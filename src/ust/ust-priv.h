@@ -16,7 +16,8 @@
 
 /*
  * Packet header and context, as the CTF writer declares them for a stream class with a clock,
- * cpu_id and one more packet-context field, vtid (tk_ctf_writer.h): every field byte-aligned.
+ * cpu_id and two more packet-context fields, vpid and vtid (tk_ctf_writer.h): every field
+ * byte-aligned.
  */
 #define UST_MAGIC	  0xC1FC1FC1u
 #define UST_OFF_MAGIC	  0
@@ -30,8 +31,9 @@
 #define UST_OFF_SEQ	  64
 #define UST_OFF_DISC	  72
 #define UST_OFF_CPU	  80
-#define UST_OFF_VTID	  84
-#define UST_PACKET_HEADER 88
+#define UST_OFF_VPID	  84
+#define UST_OFF_VTID	  88
+#define UST_PACKET_HEADER 92
 
 /* Sub-buffer states: the producer's to fill, or the consumer's to write. */
 #define UST_SUB_FREE 0u
@@ -55,7 +57,8 @@ struct ust_buf {
 	uint64_t discarded;	/* events dropped so far (relaxed atomic: the stop reads it) */
 	uint64_t disc_written;	/* the count the last closed packet carries */
 	unsigned int next_read; /* consumer: next sub-buffer to write */
-	uint64_t instance;	/* stream_instance_id: the thread's number in the session */
+	uint64_t instance;	/* stream_instance_id: process ID << 32 | the thread's number */
+	int32_t vpid;
 	int32_t vtid;
 	int exited;	     /* release-stored when the thread's last packet is handed over */
 	int orphan;	     /* the session ended: the thread frees the ring */
@@ -73,6 +76,8 @@ struct ust_session {
 	unsigned int subbuf_count;
 	uint8_t uuid[16];
 	uint64_t next_instance;
+	int child;	   /* a forked child writing into its parent's trace (no metadata) */
+	int need_consumer; /* start the consumer thread at the first ring (forked child) */
 	struct ust_buf *bufs;
 	char *dir;
 	int dirfd;
@@ -81,10 +86,15 @@ struct ust_session {
 extern pthread_mutex_t ust_lock;
 extern struct ust_session ust_sess;
 
+/* ust-session.c: start the consumer thread, under ust_lock, if the session wants one. */
+void ust_consumer_start_locked(void);
+
 /* ust-buf.c */
 
 /* Close the calling thread's open packet (if any) and hand it to the consumer. */
 void ust_buf_close_own(uint64_t ts);
+/* Forget the calling thread's ring without touching it (a forked child's copy). */
+void ust_buf_forget_own(void);
 /* Wake the consumer thread (a packet is ready, or it must stop). */
 void ust_consumer_wake(void);
 /* Fill the end of the packet at @p: end time, sizes (@content bytes), loss count. */

@@ -278,7 +278,8 @@ static enum tk_status write_packet(struct ust_buf *b, const uint8_t *p, size_t n
 	char name[64];
 
 	if (b->fd < 0) {
-		snprintf(name, sizeof(name), "channel0_%" PRIu64, b->instance);
+		snprintf(name, sizeof(name), "channel0_%d_%" PRIu64, (int) b->vpid,
+			 b->instance & UINT32_MAX);
 		b->fd = openat(ust_sess.dirfd, name, O_WRONLY | O_CREAT | O_EXCL | O_CLOEXEC, 0666);
 		if (b->fd < 0)
 			return TK_FAIL(TK_ERR_IO,
@@ -495,10 +496,12 @@ static void procname(char *buf, size_t size)
 
 static enum tk_status describe_trace(unsigned int clock)
 {
-	struct tk_ctf_field_decl vtid = {
-		.name = "vtid", .kind = TK_CTF_FIELD_KIND_INT, .bits = 32, .is_signed = 1};
+	struct tk_ctf_field_decl ids[] = {
+		{.name = "vpid", .kind = TK_CTF_FIELD_KIND_INT, .bits = 32, .is_signed = 1},
+		{.name = "vtid", .kind = TK_CTF_FIELD_KIND_INT, .bits = 32, .is_signed = 1},
+	};
 	struct tk_ctf_field_decl pc = {
-		.kind = TK_CTF_FIELD_KIND_STRUCT, .members = &vtid, .n_members = 1};
+		.kind = TK_CTF_FIELD_KIND_STRUCT, .members = ids, .n_members = 2};
 	struct tk_ctf_stream_class_desc sc = TK_CTF_STREAM_CLASS_DESC_INIT;
 	char host[256], proc[64];
 	struct ust_prov *r;
@@ -535,6 +538,15 @@ static enum tk_status describe_trace(unsigned int clock)
 	if (st >= 0)
 		st = ctf_writer_write_metadata(writer);
 	return st;
+}
+
+void ust_consumer_start_locked(void)
+{
+	if (!ust_sess.need_consumer || consumer_running)
+		return;
+	if (pthread_create(&consumer, NULL, consumer_main, NULL) == 0)
+		consumer_running = 1;
+	ust_sess.need_consumer = 0; /* without a thread, flushes and the stop write */
 }
 
 static void stop_at_exit(void)
@@ -596,10 +608,9 @@ TK_EXPORT enum tk_status tk_ust_session_start(const char *dir, const struct tk_u
 	__atomic_store_n(&ust_sess.generation, ust_sess.generation + 1, __ATOMIC_RELAXED);
 	__atomic_store_n(&ust_sess.active, 1, __ATOMIC_RELEASE);
 	consumer_stop = 0;
-	if (!o.no_consumer) {
-		if (pthread_create(&consumer, NULL, consumer_main, NULL) == 0)
-			consumer_running = 1;
-	}
+	ust_sess.child = 0;
+	ust_sess.need_consumer = !o.no_consumer;
+	ust_consumer_start_locked();
 	for (r = providers; r; r = r->next)
 		provider_enable(r->p, 1);
 	if (!atexit_done)
@@ -627,7 +638,7 @@ TK_EXPORT enum tk_status tk_ust_flush(void)
 	if (__atomic_load_n(&ust_sess.active, __ATOMIC_RELAXED)) {
 		ust_buf_close_own(tk_ust_clock_read());
 		st = consume_all(0);
-		if (st >= 0)
+		if (st >= 0 && writer) /* a forked child leaves the metadata to its parent */
 			st = ctf_writer_write_metadata(writer);
 	}
 	pthread_mutex_unlock(&ust_lock);
@@ -679,7 +690,7 @@ TK_EXPORT enum tk_status tk_ust_session_stop(void)
 		__atomic_store_n(&b->orphan, 1, __ATOMIC_RELEASE);
 	}
 	ust_sess.bufs = NULL;
-	st2 = ctf_writer_write_metadata(writer);
+	st2 = writer ? ctf_writer_write_metadata(writer) : TK_OK;
 	if (st >= 0)
 		st = st2;
 	tk_ctf_writer_destroy(writer);
@@ -695,29 +706,38 @@ TK_EXPORT enum tk_status tk_ust_session_stop(void)
 /* ---- load, fork, unload -------------------------------------------------------------------- */
 
 /*
- * A forked child has no consumer thread and shares the parent's files: it does not trace
- * (until it starts a session of its own). Its copies of the parent's rings are left alone.
+ * A forked child traces into its own streams of its parent's trace: the same metadata (the
+ * events it inherited keep their IDs), new stream files named and numbered by its process
+ * ID, its packets saying its vpid. Its copies of the parent's rings (the forking thread's,
+ * in memory only) are dropped unwritten; its consumer thread starts with its first ring.
+ * The parent owns the metadata: the child never writes it, so providers registered in the
+ * child stay disabled (their events would need declarations only the parent can write).
  */
 static void after_fork_child(void)
 {
-	struct ust_prov *r;
+	struct ust_buf *b, *next;
 
 	pthread_mutex_init(&ust_lock, NULL);
-	if (!__atomic_load_n(&ust_sess.active, __ATOMIC_RELAXED) && !writer)
-		return;
-	__atomic_store_n(&ust_sess.active, 0, __ATOMIC_RELAXED);
-	for (r = providers; r; r = r->next)
-		provider_enable(r->p, 0);
+	ust_buf_forget_own();
 	tk_ust_tls_state.buf = NULL;
 	tk_ust_tls_state.pos = NULL;
 	tk_ust_tls_state.end = NULL;
 	tk_ust_tls_state.commit = NULL;
+	tk_ust_tls_state.last_ts = 0;
+	if (!__atomic_load_n(&ust_sess.active, __ATOMIC_RELAXED))
+		return;
+	for (b = ust_sess.bufs; b; b = next) { /* copies: this process has one thread */
+		next = b->next;
+		ust_buf_free(b);
+	}
 	ust_sess.bufs = NULL;
-	writer = NULL; /* the parent's: not ours to free or write */
+	ust_sess.next_instance = 0;
+	ust_sess.generation++;
+	ust_sess.child = 1;
+	writer = NULL; /* the parent's: not ours to write or free */
+	ust_sess.need_consumer = consumer_running;
 	consumer_running = 0;
-	if (ust_sess.dirfd >= 0)
-		close(ust_sess.dirfd);
-	ust_sess.dirfd = -1;
+	consumer_stop = 0;
 }
 
 static void fork_prepare(void)

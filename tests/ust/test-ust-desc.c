@@ -151,13 +151,15 @@ static void payload_bytes_are_packed_in_host_order(void **state)
 	assert_int_equal(system(cmd), 0);
 }
 
+/* Size of DIR/NAME, NAME a format given this process's ID (stream files), or -1. */
 static long file_size(const char *dir, const char *name)
 {
-	char path[256];
+	char path[256], file[64];
 	FILE *f;
 	long n;
 
-	snprintf(path, sizeof(path), "%s/%s", dir, name);
+	snprintf(file, sizeof(file), name, (int) getpid());
+	snprintf(path, sizeof(path), "%s/%s", dir, file);
 	f = fopen(path, "rb");
 	if (!f)
 		return -1;
@@ -191,9 +193,9 @@ static void sessions_start_again_after_a_stop(void **state)
 	tk_tracepoint(tktest, tick, );
 	assert_int_equal(tk_ust_flush(), TK_OK);
 	/* header and context, then two events of a 6-byte header and no payload */
-	assert_int_equal(file_size(d2, "channel0_0"), 88 + 2 * 6);
+	assert_int_equal(file_size(d2, "channel0_%d_0"), 92 + 2 * 6);
 	assert_int_equal(tk_ust_session_stop(), TK_OK);
-	assert_int_equal(file_size(d1, "channel0_0"), 88 + 6);
+	assert_int_equal(file_size(d1, "channel0_%d_0"), 92 + 6);
 	assert_true(file_size(d1, "metadata") > 0);
 	assert_true(file_size(d2, "metadata") > 0);
 	snprintf(cmd, sizeof(cmd), "rm -rf '%s' '%s'", d1, d2);

@@ -1,8 +1,9 @@
 /* SPDX-License-Identifier: MIT */
 /*
  * A session started by TRACEKIT_UST_DIR at load and ended at exit, with a provider that comes
- * and goes with a dlopen()ed module (tests/ust/ust-module.cc) and a fork() whose child must
- * not write into the parent's trace. Prints what it traced in babeltrace2's text.
+ * and goes with a dlopen()ed module (tests/ust/ust-module.cc) and a fork() whose child writes
+ * its events into streams of its own in the same trace. Prints what it traced in
+ * babeltrace2's text (the child its own lines, before the parent goes on).
  *
  * Usage: TRACEKIT_UST_DIR=DIR ust-dlopen MODULE EXPECTED
  */
@@ -11,6 +12,7 @@
 
 #include <dlfcn.h>
 #include <stdio.h>
+#include <stdlib.h>
 #include <sys/syscall.h>
 #include <sys/wait.h>
 #include <unistd.h>
@@ -39,7 +41,7 @@ int main(int argc, char **argv)
 		fprintf(stderr, "usage: ust-dlopen MODULE EXPECTED\n");
 		return 2;
 	}
-	f = fopen(argv[2], "w");
+	f = fopen(argv[2], "a"); /* the child appends too */
 	if (!f)
 		return 1;
 	enums(f, tid, 0, 1);
@@ -57,12 +59,12 @@ int main(int argc, char **argv)
 	fflush(f);
 	pid = fork();
 	if (pid == 0) {
-		/* the child does not trace: none of these may reach the parent's trace */
-		int i;
+		/* the child traces into streams of its own; exit() writes them */
+		int ctid = (int) syscall(SYS_gettid);
 
-		for (i = 0; i < 100; i++)
-			tk_tracepoint(tktest, enums, 7, 7);
-		_exit(0);
+		enums(f, ctid, 1, 4);
+		enums(f, ctid, 0, 5);
+		exit(0);
 	}
 	if (pid < 0 || waitpid(pid, &status, 0) != pid || !WIFEXITED(status) || WEXITSTATUS(status))
 		return 1;

@@ -3,7 +3,8 @@
 #
 # TRACEKIT_UST_DIR starts a session at load and exit() ends it; a provider in a C++ module
 # loaded with dlopen() and unloaded with dlclose() writes events the trace declares; a
-# forked child writes nothing into the parent's streams. babeltrace2 reads the trace without
+# forked child writes its events into streams of its own (its vpid in their packets), which
+# babeltrace2 merges in time order with the parent's. babeltrace2 reads the trace without
 # a word, `tracekit print` prints the same bytes, and the values are those the program and
 # the module say they wrote. Skips without babeltrace2.
 # Usage: ust-dlopen.sh UST-DLOPEN MODULE TRACEKIT
@@ -30,10 +31,13 @@ cmp -s "$tmp/bt.out" "$tmp/tk.out" || {
 	fail "tracekit print differs from babeltrace2"
 }
 grep -q 'procname = "ust-dlopen"' "$tmp/trace/metadata" || fail "no procname in the metadata"
-sed -n 's/^\[[^]]*\] ([^)]*) [^ ]* \([^ ]*\): { cpu_id = [0-9]*, vtid = \([0-9]*\) }, \(.*\)$/\2 \1: \3/p' \
+sed -n 's/^\[[^]]*\] ([^)]*) [^ ]* \([^ ]*\): { cpu_id = [0-9]*, vpid = [0-9]*, vtid = \([0-9]*\) }, \(.*\)$/\2 \1: \3/p' \
 	"$tmp/bt.out" >"$tmp/got"
 if ! cmp -s "$tmp/expected" "$tmp/got"; then
 	diff "$tmp/expected" "$tmp/got" | head -10
 	fail "values read differ from those written"
 fi
-echo "ok: $(wc -l <"$tmp/got") events, module events included, none from the child"
+child=$(sed -n 's/.* tktest:enums: { cpu_id = [0-9]*, vpid = \([0-9]*\), vtid = [0-9]*.*/\1/p' \
+	"$tmp/bt.out" | sort -u | wc -l)
+[ "$child" -eq 2 ] || fail "events of $child processes, not 2 (parent and child)"
+echo "ok: $(wc -l <"$tmp/got") events, module events included, the child's in its streams"

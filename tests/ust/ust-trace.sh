@@ -54,7 +54,7 @@ fi
 
 # "VTID NAME: { PAYLOAD }" per event, each thread's events in the order written; from
 # tracekit's text, equal to babeltrace2's but for the allowance above
-sed -n 's/^\[[^]]*\] ([^)]*) [^ ]* \([^ ]*\): { cpu_id = [0-9]*, vtid = \([0-9]*\) }, \(.*\)$/\2 \1: \3/p' \
+sed -n 's/^\[[^]]*\] ([^)]*) [^ ]* \([^ ]*\): { cpu_id = [0-9]*, vpid = [0-9]*, vtid = \([0-9]*\) }, \(.*\)$/\2 \1: \3/p' \
 	"$tmp/tk.out" | sort -s -n -k1,1 >"$tmp/got"
 sort -s -n -k1,1 "$tmp/expected" >"$tmp/want"
 want=$(wc -l <"$tmp/want")
