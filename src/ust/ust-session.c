@@ -45,6 +45,7 @@ static pthread_t consumer;
 static int consumer_running;
 static int consumer_stop;
 static int atexit_done;
+static struct tk_ctf_writer *parent_writer; /* a forked child's copy, kept, never used */
 
 /* ---- descriptions to CTF declarations ------------------------------------------------------ */
 
@@ -734,7 +735,9 @@ static void after_fork_child(void)
 	ust_sess.next_instance = 0;
 	ust_sess.generation++;
 	ust_sess.child = 1;
-	writer = NULL; /* the parent's: not ours to write or free */
+	/* the parent's: not ours to write, nor to free (it may own a thread the child lacks) */
+	parent_writer = writer;
+	writer = NULL;
 	ust_sess.need_consumer = consumer_running;
 	consumer_running = 0;
 	consumer_stop = 0;
