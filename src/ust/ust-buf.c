@@ -285,6 +285,8 @@ TK_EXPORT uint8_t *tk_ust_reserve_slow(const struct tk_tp_event *ev, size_t size
 	}
 	if (ts < t->last_ts)
 		ts = t->last_ts; /* a clock read on another CPU, a little behind */
+	if (UST_PACKET_HEADER + TK_UST_HEADER_EXT_SIZE + size > b->size)
+		goto drop; /* larger than any packet: the open one stays open */
 	if (b->open) {
 		need = header_size(t, ev->id, ts) + size;
 		if ((size_t) (t->pos ? b->mem + (size_t) b->cur * b->size + b->size - t->pos : 0) >=
@@ -292,11 +294,11 @@ TK_EXPORT uint8_t *tk_ust_reserve_slow(const struct tk_tp_event *ev, size_t size
 			return put_header(t, t->pos, ev->id, ts);
 		packet_close(b, t, ts);
 	}
-	if (UST_PACKET_HEADER + TK_UST_HEADER_EXT_SIZE + size > b->size ||
-	    __atomic_load_n(&b->state[b->cur], __ATOMIC_ACQUIRE) != UST_SUB_FREE) {
-		__atomic_store_n(&b->discarded, b->discarded + 1, __ATOMIC_RELAXED);
-		return NULL;
-	}
+	if (__atomic_load_n(&b->state[b->cur], __ATOMIC_ACQUIRE) != UST_SUB_FREE)
+		goto drop; /* the ring is full: discard mode */
 	packet_open(b, t, ts);
 	return put_header(t, t->pos, ev->id, ts);
+drop:
+	__atomic_store_n(&b->discarded, b->discarded + 1, __ATOMIC_RELAXED);
+	return NULL;
 }
