@@ -272,10 +272,29 @@ TK_EXPORT extern __thread struct tk_ust_tls tk_ust_tls_state TK_UST_TLS_MODEL;
 /* Nonzero when the session counts time with the TSC (x86), else CLOCK_MONOTONIC. */
 TK_EXPORT extern int tk_ust_clock_tsc;
 
-/* CLOCK_MONOTONIC in nanoseconds (out of line: <time.h> needs POSIX feature macros). */
+/**
+ * tk_ust_clock_monotonic() - CLOCK_MONOTONIC in nanoseconds.
+ *
+ * Out of line because <time.h> declares clock_gettime() only with POSIX feature macros,
+ * which a self-contained header cannot assume.
+ * Return: The time.
+ * Ownership: None.
+ */
 TK_EXPORT uint64_t tk_ust_clock_monotonic(void);
 
-/* The slow path: no buffer yet, packet full, a time gap of 2^32 cycles or more, or stopped. */
+/**
+ * tk_ust_reserve_slow() - What tk_ust_reserve() cannot do inline.
+ * @ev:   The event.
+ * @size: Its payload's size in bytes.
+ * @ts:   Its time, from tk_ust_clock_read().
+ *
+ * The thread's first event (its ring is made), a full packet (closed and handed over, the
+ * next one opened), a time 2^32 cycles or more after the previous event's or an ID from
+ * 65535 (the header's extended form), a full ring or an event larger than a packet (dropped
+ * and counted), no session (dropped).
+ * Return: The payload's first byte, its header written before it; NULL when dropped.
+ * Ownership: The bytes returned belong to the calling thread's ring until tk_ust_commit().
+ */
 TK_EXPORT uint8_t *tk_ust_reserve_slow(const struct tk_tp_event *ev, size_t size, uint64_t ts);
 
 /* Size of the event header with a 16-bit ID and 32-bit time (LTTng's "large" one). */

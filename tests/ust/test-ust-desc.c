@@ -100,6 +100,22 @@ static void enums_and_structs_are_described(void **state)
 	assert_int_equal(n->fixed_size, TK_TP_SIZE_VARIABLE); /* the label */
 }
 
+static int evaluated;
+
+static int32_t side_effect(void)
+{
+	return ++evaluated;
+}
+
+/* Without a session, an event is one load and one branch: its arguments are not evaluated. */
+static void disabled_events_do_not_evaluate_their_arguments(void **state)
+{
+	(void) state;
+	tk_tracepoint(tktest, ints, 0, 0, side_effect(), 0, 0, 0, 0, 0);
+	assert_int_equal(evaluated, 0);
+	assert_false(tk_tracepoint_enabled(tktest, ints));
+}
+
 static void registration_gives_distinct_ids(void **state)
 {
 	const struct tk_tp_event *a = &TK_TP_EVENT_SYM(tktest, ints);
@@ -209,6 +225,7 @@ int main(void)
 		cmocka_unit_test(formats_and_variable_sizes_are_described),
 		cmocka_unit_test(enums_and_structs_are_described),
 		cmocka_unit_test(registration_gives_distinct_ids),
+		cmocka_unit_test(disabled_events_do_not_evaluate_their_arguments),
 		cmocka_unit_test(payload_bytes_are_packed_in_host_order),
 		cmocka_unit_test(sessions_start_again_after_a_stop),
 	};
