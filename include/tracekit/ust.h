@@ -4,8 +4,10 @@
  * that write the events of <tracekit/tracepoint.h> into a CTF 1.8 trace directory, one
  * stream file per thread, in LTTng-UST's layout, without a daemon.
  *
- * A session starts at load when the environment has TRACEKIT_UST_DIR=DIR, or by
- * tk_ust_session_start(); it ends at exit, or by tk_ust_session_stop(). Each thread writes
+ * A session starts at load when the environment has TRACEKIT_UST_DIR=DIR (the trace is then
+ * DIR/PROCNAME-PID-YYYYMMDD-HHMMSS, one per process, as LTTng lays out per-process buffers;
+ * readers given DIR merge them), or by tk_ust_session_start(DIR2) (the trace is DIR2); it
+ * ends at exit, or by tk_ust_session_stop(). Each thread writes
  * into its own ring of sub-buffers (CTF packets) with plain stores; a consumer thread writes
  * the full packets to the thread's file. When the ring is full, events are dropped and
  * counted exactly in the events_discarded field of the stream's next packet. doc/ust.md

@@ -436,6 +436,43 @@ TK_EXPORT enum tk_status tk_ust_opts_from_env(struct tk_ust_opts *opts)
 
 __extension__ typedef unsigned __int128 ust_u128;
 
+/*
+ * The kernel's boot ID (/proc/sys/kernel/random/boot_id, a UUID in text), as LTTng gives its
+ * monotonic clock: traces of several processes with this clock UUID share one time line.
+ */
+static int boot_uuid(uint8_t u[16])
+{
+	char s[64];
+	FILE *f = fopen("/proc/sys/kernel/random/boot_id", "re");
+	size_t n = 0, i;
+
+	if (!f)
+		return -1;
+	if (!fgets(s, sizeof(s), f)) {
+		fclose(f);
+		return -1;
+	}
+	fclose(f);
+	memset(u, 0, 16);
+	for (i = 0; s[i] && n < 32; i++) {
+		int c = s[i], v;
+
+		if (c == '-')
+			continue;
+		if (c >= '0' && c <= '9')
+			v = c - '0';
+		else if (c >= 'a' && c <= 'f')
+			v = c - 'a' + 10;
+		else if (c >= 'A' && c <= 'F')
+			v = c - 'A' + 10;
+		else
+			break;
+		u[n / 2] = (uint8_t) (u[n / 2] | v << (n % 2 ? 0 : 4));
+		n++;
+	}
+	return n == 32 ? 0 : -1;
+}
+
 static uint64_t realtime_ns(void)
 {
 	struct timespec ts;
@@ -480,6 +517,10 @@ static enum tk_status declare_clock(unsigned int kind, uint64_t *clock_id)
 	c.offset_cycles = (uint64_t) (off % freq);
 	c.description = tk_ust_clock_tsc ? "Time-stamp counter" : "Monotonic Clock";
 	c.is_absolute = 0;
+	/* one clock for every process of this boot: readers merge their traces */
+	c.has_uuid = boot_uuid(c.uuid) == 0;
+	if (tk_ust_clock_tsc)
+		c.uuid[0] ^= 0x5a; /* another clock: not to be merged with monotonic traces */
 	return tk_ctf_writer_add_clock_desc(writer, &c, clock_id);
 }
 
@@ -757,6 +798,9 @@ __attribute__((constructor)) static void ust_load(void)
 {
 	const char *dir = secure_getenv("TRACEKIT_UST_DIR"); /* not for set-user-ID programs */
 	struct tk_ust_opts o = TK_UST_OPTS_INIT;
+	char path[4096], proc[64], when[32];
+	time_t now = time(NULL);
+	struct tm tm;
 
 	ust_sess.dirfd = -1;
 	pthread_atfork(fork_prepare, fork_parent, after_fork_child);
@@ -764,7 +808,18 @@ __attribute__((constructor)) static void ust_load(void)
 		return;
 	if (tk_ust_opts_from_env(&o) < 0)
 		return;
-	tk_ust_session_start(dir, &o); /* the library never prints: a failure leaves no trace */
+	/*
+	 * Each process its own trace, DIR/PROCNAME-PID-YYYYMMDD-HHMMSS (LTTng's per-process
+	 * layout), so that programs it starts write theirs beside it; readers given DIR merge
+	 * them on the shared clock.
+	 */
+	procname(proc, sizeof(proc));
+	if (!localtime_r(&now, &tm) || !strftime(when, sizeof(when), "%Y%m%d-%H%M%S", &tm))
+		snprintf(when, sizeof(when), "0");
+	if ((size_t) snprintf(path, sizeof(path), "%s/%s-%d-%s", dir, proc, (int) getpid(), when) >=
+	    sizeof(path))
+		return;
+	tk_ust_session_start(path, &o); /* the library never prints: a failure leaves no trace */
 }
 
 __attribute__((destructor)) static void ust_unload(void)

@@ -4,7 +4,9 @@
 # TRACEKIT_UST_DIR starts a session at load and exit() ends it; a provider in a C++ module
 # loaded with dlopen() and unloaded with dlclose() writes events the trace declares; a
 # forked child writes its events into streams of its own (its vpid in their packets), which
-# babeltrace2 merges in time order with the parent's. babeltrace2 reads the trace without
+# babeltrace2 merges in time order with the parent's; a child that execs the program again
+# writes a trace of its own beside the parent's (DIR/PROCNAME-PID-DATE each), which readers
+# merge on the shared clock (its UUID is the boot ID). babeltrace2 reads the trace without
 # a word, `tracekit print` prints the same bytes, and the values are those the program and
 # the module say they wrote. Skips without babeltrace2.
 # Usage: ust-dlopen.sh UST-DLOPEN MODULE TRACEKIT
@@ -30,7 +32,10 @@ cmp -s "$tmp/bt.out" "$tmp/tk.out" || {
 	diff "$tmp/bt.out" "$tmp/tk.out" | head -5
 	fail "tracekit print differs from babeltrace2"
 }
-grep -q 'procname = "ust-dlopen"' "$tmp/trace/metadata" || fail "no procname in the metadata"
+ntraces=$(ls -d "$tmp"/trace/ust-dlopen-[0-9]*-[0-9]*-[0-9]*/ | wc -l)
+[ "$ntraces" -eq 2 ] || fail "$ntraces trace directories, not 2 (the parent's, the exec'd child's)"
+[ "$(grep -l 'procname = "ust-dlopen"' "$tmp"/trace/*/metadata | wc -l)" -eq 2 ] ||
+	fail "no procname in the metadata"
 sed -n 's/^\[[^]]*\] ([^)]*) [^ ]* \([^ ]*\): { cpu_id = [0-9]*, vpid = [0-9]*, vtid = \([0-9]*\) }, \(.*\)$/\2 \1: \3/p' \
 	"$tmp/bt.out" >"$tmp/got"
 if ! cmp -s "$tmp/expected" "$tmp/got"; then
@@ -39,5 +44,5 @@ if ! cmp -s "$tmp/expected" "$tmp/got"; then
 fi
 child=$(sed -n 's/.* tktest:enums: { cpu_id = [0-9]*, vpid = \([0-9]*\), vtid = [0-9]*.*/\1/p' \
 	"$tmp/bt.out" | sort -u | wc -l)
-[ "$child" -eq 2 ] || fail "events of $child processes, not 2 (parent and child)"
-echo "ok: $(wc -l <"$tmp/got") events, module events included, the child's in its streams"
+[ "$child" -eq 3 ] || fail "events of $child processes, not 3 (parent, fork, exec)"
+echo "ok: $(wc -l <"$tmp/got") events, module events included, the children's in their streams"
