@@ -17,11 +17,15 @@
  *   TRACEKIT_UST_SUBBUF_SIZE   bytes per sub-buffer (packet), default 65536
  *   TRACEKIT_UST_SUBBUF_COUNT  sub-buffers per thread, default 4
  *   TRACEKIT_UST_CLOCK         "monotonic" (default) or "tsc"
+ *   TRACEKIT_UST_CLOCK_OFFSET  CLOCK_REALTIME less CLOCK_MONOTONIC in nanoseconds, the clock's
+ *                              wall-clock offset instead of one measured at the start
+ *                              (`tracekit record --ust` gives the recording's)
  */
 #ifndef TRACEKIT_UST_H
 #define TRACEKIT_UST_H
 
 #include <stddef.h>
+#include <stdint.h>
 
 #include <tracekit/export.h>
 #include <tracekit/status.h>
@@ -55,6 +59,11 @@ enum tk_ust_clock {
  * @clock:        An enum tk_ust_clock.
  * @no_consumer:  Nonzero to start no consumer thread: full packets are written only by
  *                tk_ust_flush() and at the session's end (tests use it to fill rings).
+ * @has_clock_offset: Nonzero to declare the clock with @clock_offset_ns.
+ * @clock_offset_ns:  CLOCK_REALTIME less CLOCK_MONOTONIC, in nanoseconds (not negative):
+ *                    the wall-clock offset readers add to event times, instead of one
+ *                    measured when the session starts; another trace recorded on
+ *                    CLOCK_MONOTONIC with the same offset then shows the same times.
  */
 struct tk_ust_opts {
 	size_t size;
@@ -62,11 +71,13 @@ struct tk_ust_opts {
 	unsigned int subbuf_count;
 	unsigned int clock;
 	int no_consumer;
+	int has_clock_offset;
+	int64_t clock_offset_ns;
 };
 
 #define TK_UST_OPTS_INIT                                                                           \
 	{                                                                                          \
-		sizeof(struct tk_ust_opts), 0, 0, TK_UST_CLOCK_MONOTONIC, 0,                       \
+		sizeof(struct tk_ust_opts), 0, 0, TK_UST_CLOCK_MONOTONIC, 0, 0, 0,                 \
 	}
 
 /**

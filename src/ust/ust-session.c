@@ -412,6 +412,7 @@ static enum tk_status env_size(const char *name, size_t *out)
 TK_EXPORT enum tk_status tk_ust_opts_from_env(struct tk_ust_opts *opts)
 {
 	const char *clk = getenv("TRACEKIT_UST_CLOCK");
+	const char *off = getenv("TRACEKIT_UST_CLOCK_OFFSET");
 	size_t count;
 	enum tk_status st;
 
@@ -431,6 +432,20 @@ TK_EXPORT enum tk_status tk_ust_opts_from_env(struct tk_ust_opts *opts)
 	else if (clk && *clk)
 		return TK_FAIL(TK_ERR_INVAL,
 			       "Cannot read environment: name=TRACEKIT_UST_CLOCK, value=%s", clk);
+	if (off && *off) {
+		char *end;
+		long long v;
+
+		errno = 0;
+		v = strtoll(off, &end, 10);
+		if (errno || *end || v < 0)
+			return TK_FAIL(TK_ERR_INVAL,
+				       "Cannot read environment: name=TRACEKIT_UST_CLOCK_OFFSET, "
+				       "value=%s",
+				       off);
+		opts->has_clock_offset = 1;
+		opts->clock_offset_ns = v;
+	}
 	return TK_OK;
 }
 
@@ -486,11 +501,12 @@ static uint64_t realtime_ns(void)
  * its values Unix times (LTTng: realtime - monotonic at the start). For the TSC, its
  * frequency is measured against CLOCK_MONOTONIC over 20 ms.
  */
-static enum tk_status declare_clock(unsigned int kind, uint64_t *clock_id)
+static enum tk_status declare_clock(const struct tk_ust_opts *o, uint64_t *clock_id)
 {
 	struct tk_ctf_clock_desc c = TK_CTF_CLOCK_DESC_INIT;
-	ust_u128 off;
-	uint64_t freq = 1000000000u, now;
+	unsigned int kind = o->clock;
+	ust_u128 off, real;
+	uint64_t freq = 1000000000u, now, mono;
 	struct timespec pause = {0, 20 * 1000 * 1000};
 
 	tk_ust_clock_tsc = 0;
@@ -508,9 +524,19 @@ static enum tk_status declare_clock(unsigned int kind, uint64_t *clock_id)
 	(void) kind;
 	(void) pause;
 #endif
-	now = tk_ust_clock_read();
-	/* offset in cycles = realtime (in cycles) - now */
-	off = (ust_u128) realtime_ns() * freq / 1000000000u - now;
+	/*
+	 * offset in cycles = realtime (in cycles) - now; realtime is CLOCK_MONOTONIC plus the
+	 * offset given (tracekit record --ust hands the recording's own, so that both traces
+	 * give the same wall-clock times), else CLOCK_REALTIME read now
+	 */
+	mono = tk_ust_clock_monotonic();
+	now = tk_ust_clock_tsc ? tk_ust_clock_read() : mono;
+	if (o->has_clock_offset)
+		real = (ust_u128) mono +
+		       (uint64_t) (o->clock_offset_ns > 0 ? o->clock_offset_ns : 0);
+	else
+		real = realtime_ns();
+	off = real * freq / 1000000000u - now;
 	c.name = "monotonic";
 	c.frequency = freq;
 	c.offset_s = (int64_t) (off / freq);
@@ -536,7 +562,7 @@ static void procname(char *buf, size_t size)
 	}
 }
 
-static enum tk_status describe_trace(unsigned int clock)
+static enum tk_status describe_trace(const struct tk_ust_opts *o)
 {
 	struct tk_ctf_field_decl ids[] = {
 		{.name = "vpid", .kind = TK_CTF_FIELD_KIND_INT, .bits = 32, .is_signed = 1},
@@ -568,7 +594,7 @@ static enum tk_status describe_trace(unsigned int clock)
 	if (st >= 0)
 		st = tk_ctf_writer_set_env_int(writer, "vpid", getpid());
 	if (st >= 0)
-		st = declare_clock(clock, &sc.clock_id);
+		st = declare_clock(o, &sc.clock_id);
 	sc.packet_context = &pc;
 	if (st >= 0)
 		st = tk_ctf_writer_add_stream_class_desc(writer, &sc, &writer_sc);
@@ -634,7 +660,7 @@ TK_EXPORT enum tk_status tk_ust_session_start(const char *dir, const struct tk_u
 	memcpy(wo.uuid, ust_sess.uuid, 16);
 	st = tk_ctf_writer_create(&writer, dir, &wo);
 	if (st >= 0)
-		st = describe_trace(o.clock);
+		st = describe_trace(&o);
 	if (st >= 0) {
 		ust_sess.dir = strdup(dir);
 		ust_sess.dirfd = open(dir, O_RDONLY | O_DIRECTORY | O_CLOEXEC);

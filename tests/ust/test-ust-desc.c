@@ -218,6 +218,38 @@ static void sessions_start_again_after_a_stop(void **state)
 	assert_int_equal(system(cmd), 0);
 }
 
+/* TRACEKIT_UST_CLOCK_OFFSET (tracekit record --ust) is the clock's offset, to the nanosecond. */
+static void clock_offset_comes_from_the_environment(void **state)
+{
+	struct tk_ust_opts o = TK_UST_OPTS_INIT;
+	char dir[] = "/tmp/tk-ust-unit-XXXXXX", path[128], line[256], cmd[128];
+	int seen = 0;
+	FILE *f;
+
+	(void) state;
+	setenv("TRACEKIT_UST_CLOCK_OFFSET", "-5", 1);
+	assert_int_equal(tk_ust_opts_from_env(&o), TK_ERR_INVAL);
+	setenv("TRACEKIT_UST_CLOCK_OFFSET", "1700000000123456000", 1);
+	assert_int_equal(tk_ust_opts_from_env(&o), TK_OK);
+	unsetenv("TRACEKIT_UST_CLOCK_OFFSET");
+	assert_int_equal(o.has_clock_offset, 1);
+	assert_non_null(mkdtemp(dir));
+	assert_int_equal(tk_ust_session_start(dir, &o), TK_OK);
+	assert_int_equal(tk_ust_session_stop(), TK_OK);
+	snprintf(path, sizeof(path), "%s/metadata", dir);
+	f = fopen(path, "r");
+	assert_non_null(f);
+	while (fgets(line, sizeof(line), f)) {
+		if (!strcmp(line, "\toffset_s = 1700000000;\n") ||
+		    !strcmp(line, "\toffset = 123456000;\n"))
+			seen++;
+	}
+	fclose(f);
+	assert_int_equal(seen, 2);
+	snprintf(cmd, sizeof(cmd), "rm -rf '%s'", dir);
+	assert_int_equal(system(cmd), 0);
+}
+
 int main(void)
 {
 	const struct CMUnitTest tests[] = {
@@ -228,6 +260,7 @@ int main(void)
 		cmocka_unit_test(disabled_events_do_not_evaluate_their_arguments),
 		cmocka_unit_test(payload_bytes_are_packed_in_host_order),
 		cmocka_unit_test(sessions_start_again_after_a_stop),
+		cmocka_unit_test(clock_offset_comes_from_the_environment),
 	};
 
 	return cmocka_run_group_tests(tests, NULL, NULL);
