@@ -1,6 +1,6 @@
 /* SPDX-License-Identifier: MIT */
 /*
- * Cost of one event (bench/ust.sh runs it; no test runs it, timings never decide a test):
+ * Cost of one event, run by hand (no test runs it: timings never decide a test):
  * the `ints` event of tests/ust/ust-tp.h (30 payload bytes, 36 with the header), emitted in
  * batches of 1000 on one thread; prints the median and the 10th/90th percentiles of the
  * per-event time of the batches, for a disabled event, then enabled with the session's
