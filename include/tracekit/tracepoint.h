@@ -323,8 +323,13 @@ static inline uint8_t *tk_ust_reserve(const struct tk_tp_event *ev, size_t size)
 	uintptr_t end = (uintptr_t) __atomic_load_n(&t->end, __ATOMIC_RELAXED);
 	uint32_t id = ev->id;
 
-	if (TK_LIKELY(((ts - t->last_ts) >> 32) == 0 && id < 65535 && end >= (uintptr_t) p &&
-		      end - (uintptr_t) p >= size + TK_UST_HEADER_SIZE && p)) {
+	/*
+	 * One test for three conditions: the time fits the header's 32 bits (one wrap at most
+	 * since the previous event), the ID its 16 bits (below 65535), and the event the room
+	 * left (negative when @end was moved below @pos, or both are NULL before a packet).
+	 */
+	if (TK_LIKELY((((ts - t->last_ts) >> 32) | (((uint64_t) id + 1) >> 16)) == 0 &&
+		      (intptr_t) (end - (uintptr_t) p - size - TK_UST_HEADER_SIZE) >= 0)) {
 		uint16_t id16 = (uint16_t) id;
 		uint32_t ts32 = (uint32_t) ts;
 
