@@ -30,12 +30,12 @@ setup() {
 }
 
 echo "== gcc, -Werror"
-CC=gcc setup build-check-gcc -Dwerror=true
+CC=gcc CXX=g++ setup build-check-gcc -Dwerror=true
 ninja -C build-check-gcc
 meson test -C build-check-gcc --print-errorlogs --num-processes 2 --no-suite vm
 
 echo "== clang, -Werror, ASan + UBSan"
-CC=clang setup build-check-asan -Dwerror=true -Db_sanitize=address,undefined -Db_lundef=false
+CC=clang CXX=clang++ setup build-check-asan -Dwerror=true -Db_sanitize=address,undefined -Db_lundef=false
 ninja -C build-check-asan
 UBSAN_OPTIONS=halt_on_error=1:print_stacktrace=1 ASAN_OPTIONS=detect_leaks=1 \
 	meson test -C build-check-asan --print-errorlogs --num-processes 2 --no-suite vm

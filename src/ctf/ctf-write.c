@@ -1130,6 +1130,24 @@ static void freeze(struct cw_sc *sc)
 	sc->large = sc->ecs.len >= CW_COMPACT_EXT || sc->next_ec_id > CW_COMPACT_EXT;
 }
 
+enum tk_status ctf_writer_set_large_header(struct tk_ctf_writer *w, uint64_t sc_id)
+{
+	struct cw_sc *sc = find_sc(w, sc_id);
+
+	if (!sc || sc->frozen)
+		return TK_FAIL(TK_ERR_INVAL,
+			       "Cannot choose event header: stream-class-id=%" PRIu64 ", reason=%s",
+			       sc_id, sc ? "events written already" : "unknown stream class");
+	sc->frozen = 1;
+	sc->large = 1;
+	return TK_OK;
+}
+
+enum tk_status ctf_writer_write_metadata(struct tk_ctf_writer *w)
+{
+	return ctf_write_metadata(w);
+}
+
 /* Check the values of one scope and add the bytes they take to *@need. */
 static inline enum tk_status measure_scope(const struct cw_fields *fs, const struct tk_ctf_value *v,
 					   uint64_t *need, struct cw_run *r)

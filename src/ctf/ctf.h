@@ -413,4 +413,14 @@ enum tk_status ctf_writer_stream_patch(struct tk_ctf_writer *w, struct tk_ctf_wr
 /* How many provisional IDs stream @s holds, to put final ones over (8 bytes of memory each). */
 size_t ctf_writer_stream_provisional(const struct tk_ctf_writer_stream *s);
 
+/*
+ * For a writer whose packets someone else writes (the application tracer, src/ust): fix
+ * stream class @sc_id's event header to LTTng's large one (16-bit ID, 32-bit time; any
+ * number of event classes) before any event, and write the `metadata` file now, again after
+ * each declaration, while the writer stays open. The writer itself then writes no packet;
+ * tk_ctf_writer_destroy() leaves the metadata as it is.
+ */
+enum tk_status ctf_writer_set_large_header(struct tk_ctf_writer *w, uint64_t sc_id);
+enum tk_status ctf_writer_write_metadata(struct tk_ctf_writer *w);
+
 #endif /* TK_CTF_CTF_H */

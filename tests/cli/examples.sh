@@ -8,6 +8,8 @@
 # against the reference tools' own text, parsed here:
 #   - trace-cmd report -R of a gen-dat trace.dat file and of a corpus trace.dat file;
 #   - babeltrace2 of the corpus LTTng kernel trace (prev_tid / next_tid).
+# examples/hello.c, built with the installed tracekit-ust.pc, writes a trace under
+# TRACEKIT_UST_DIR; babeltrace2 must print its three events with their values.
 # Parts whose tool or corpus file is missing are skipped; with none left the test skips.
 # Usage: examples.sh BUILD-DIR SOURCE-ROOT GEN-DAT CORPUS [MESON]
 set -u
@@ -70,6 +72,42 @@ fi
 
 fail=0
 ran=0
+
+# the application tracer's example, with the installed tracekit-ust.pc
+ustflags=$(PKG_CONFIG_PATH=$(dirname "$pc") PKG_CONFIG_SYSROOT_DIR=$dest \
+	pkg-config --cflags --libs tracekit-ust) || {
+	echo "FAIL: pkg-config cannot read the installed tracekit-ust.pc"
+	exit 1
+}
+case ${TK_SANITIZE:-none} in
+none | '') ;;
+*) ustflags="-fsanitize=$TK_SANITIZE $ustflags" ;;
+esac
+# shellcheck disable=SC2086
+if ! "$cc" -std=c11 -Wall -Wextra -Werror -I "$src/examples" -o "$tmp/hello" \
+	"$src/examples/hello.c" $ustflags; then
+	echo "FAIL: examples/hello.c does not build with: $ustflags"
+	exit 1
+fi
+if ! TRACEKIT_UST_DIR=$tmp/hello-trace LD_LIBRARY_PATH=$libdir "$tmp/hello" tracekit; then
+	echo "FAIL: examples/hello.c failed"
+	exit 1
+fi
+if command -v babeltrace2 >/dev/null 2>&1; then
+	babeltrace2 "$tmp/hello-trace" 2>&1 | sed -n 's/.* hello:greeting: .*}, { \(.*\) }$/\1/p' \
+		>"$tmp/got"
+	printf 'count = %d, name = "tracekit"\n' 0 1 2 >"$tmp/want"
+	if cmp -s "$tmp/want" "$tmp/got"; then
+		echo "ok: examples/hello.c: 3 events read by babeltrace2"
+		ran=$((ran + 1))
+	else
+		echo "FAIL: examples/hello.c: babeltrace2 reads:"
+		babeltrace2 "$tmp/hello-trace" 2>&1 | head -n 5
+		fail=1
+	fi
+else
+	echo "skip part: babeltrace2 not found (examples/hello.c)" >&2
+fi
 
 # check NAME EXPECTED-FILE TRACE: sched-pids on TRACE prints EXPECTED-FILE (not empty)
 check() {

@@ -15,8 +15,11 @@
 #    would start a new error chain);
 #  - no folder includes another folder's private header (*-priv.h, *-int.h): what a folder
 #    offers the others is in its own interface header (ctf.h, ftrace.h, ...);
-#  - the CLI includes only the public header.
-# Usage: symbols.sh LIBTRACEKIT.so SOURCE-ROOT
+#  - the CLI includes only the public header;
+#  - src/ust (the application tracer's runtime, its own library) includes common and ctf
+#    (the CTF writer makes its metadata), and no folder includes src/ust;
+#  - libtracekit-ust, when given, exports only tk_ names too.
+# Usage: symbols.sh LIBTRACEKIT.so SOURCE-ROOT [LIBTRACEKIT-UST.so]
 set -u
 lib=$1
 src=$2
@@ -31,6 +34,18 @@ if [ -n "$bad" ]; then
 	echo "FAIL: libtracekit exports names without the tk_ prefix:"
 	echo "$bad" | sed 's/^/    /'
 	fail=1
+fi
+if [ -n "${3:-}" ]; then
+	bad=$(nm -D --defined-only "$3" | awk '$2 ~ /^[TDBRW]$/ {print $3}' | grep -v '^tk_' || true)
+	if [ -n "$bad" ]; then
+		echo "FAIL: libtracekit-ust exports names without the tk_ prefix:"
+		echo "$bad" | sed 's/^/    /'
+		fail=1
+	fi
+	if ! nm -D --defined-only "$3" | grep -q ' T tk_ust_session_start$'; then
+		echo "FAIL: tk_ust_session_start is not exported by libtracekit-ust"
+		fail=1
+	fi
 fi
 if ! nm -D --defined-only "$lib" | grep -q ' T tk_trace_open$'; then
 	echo "FAIL: tk_trace_open is not exported"
@@ -49,6 +64,7 @@ allowed() {
 	tracedat) echo "common model ftrace eventheader" ;;
 	output) echo "common model" ;;
 	pipeline) echo "common model ctf ftrace tracedat eventheader perf output" ;;
+	ust) echo "common ctf" ;;
 	esac
 }
 for dir in "$src"/src/*/; do

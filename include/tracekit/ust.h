@@ -1,0 +1,132 @@
+/* SPDX-License-Identifier: MIT */
+/*
+ * The application tracer's runtime, libtracekit-ust (pkg-config `tracekit-ust`): sessions
+ * that write the events of <tracekit/tracepoint.h> into a CTF 1.8 trace directory, one
+ * stream file per thread, in LTTng-UST's layout, without a daemon.
+ *
+ * A session starts at load when the environment has TRACEKIT_UST_DIR=DIR (the trace is then
+ * DIR/PROCNAME-PID-YYYYMMDD-HHMMSS, one per process, as LTTng lays out per-process buffers;
+ * readers given DIR merge them), or by tk_ust_session_start(DIR2) (the trace is DIR2); it
+ * ends at exit, or by tk_ust_session_stop(). Each thread writes
+ * into its own ring of sub-buffers (CTF packets) with plain stores; a consumer thread writes
+ * the full packets to the thread's file. When the ring is full, events are dropped and
+ * counted exactly in the events_discarded field of the stream's next packet. doc/ust.md
+ * describes the buffers and their guarantees.
+ *
+ * Environment read at load (TRACEKIT_UST_DIR set) or by tk_ust_opts_from_env():
+ *   TRACEKIT_UST_SUBBUF_SIZE   bytes per sub-buffer (packet), default 65536
+ *   TRACEKIT_UST_SUBBUF_COUNT  sub-buffers per thread, default 4
+ *   TRACEKIT_UST_CLOCK         "monotonic" (default) or "tsc"
+ *   TRACEKIT_UST_CLOCK_OFFSET  CLOCK_REALTIME less CLOCK_MONOTONIC in nanoseconds, the clock's
+ *                              wall-clock offset instead of one measured at the start
+ *                              (`tracekit record --ust` gives the recording's)
+ */
+#ifndef TRACEKIT_UST_H
+#define TRACEKIT_UST_H
+
+#include <stddef.h>
+#include <stdint.h>
+
+#include <tracekit/export.h>
+#include <tracekit/status.h>
+
+#ifdef __cplusplus
+extern "C" {
+#endif
+
+/**
+ * enum tk_ust_clock - What event times count.
+ * @TK_UST_CLOCK_MONOTONIC: CLOCK_MONOTONIC through clock_gettime(), in nanoseconds.
+ * @TK_UST_CLOCK_TSC:       The x86 time-stamp counter (rdtsc), its frequency measured against
+ *                          CLOCK_MONOTONIC when the session starts; elsewhere the monotonic
+ *                          clock is used instead.
+ */
+enum tk_ust_clock {
+	TK_UST_CLOCK_MONOTONIC = 0,
+	TK_UST_CLOCK_TSC = 1,
+};
+
+/** Default sub-buffer (packet) size: 64 KiB. */
+#define TK_UST_DEFAULT_SUBBUF_SIZE 65536
+/** Default number of sub-buffers per thread. */
+#define TK_UST_DEFAULT_SUBBUF_COUNT 4
+
+/**
+ * struct tk_ust_opts - Options of tk_ust_session_start().
+ * @size:         sizeof(struct tk_ust_opts), set by TK_UST_OPTS_INIT.
+ * @subbuf_size:  Bytes per sub-buffer, a CTF packet: 4096 to 64 MiB (0: the default).
+ * @subbuf_count: Sub-buffers per thread: 2 to 1024 (0: the default).
+ * @clock:        An enum tk_ust_clock.
+ * @no_consumer:  Nonzero to start no consumer thread: full packets are written only by
+ *                tk_ust_flush() and at the session's end (tests use it to fill rings).
+ * @has_clock_offset: Nonzero to declare the clock with @clock_offset_ns.
+ * @clock_offset_ns:  CLOCK_REALTIME less CLOCK_MONOTONIC, in nanoseconds (not negative):
+ *                    the wall-clock offset readers add to event times, instead of one
+ *                    measured when the session starts; another trace recorded on
+ *                    CLOCK_MONOTONIC with the same offset then shows the same times.
+ */
+struct tk_ust_opts {
+	size_t size;
+	size_t subbuf_size;
+	unsigned int subbuf_count;
+	unsigned int clock;
+	int no_consumer;
+	int has_clock_offset;
+	int64_t clock_offset_ns;
+};
+
+#define TK_UST_OPTS_INIT                                                                           \
+	{                                                                                          \
+		sizeof(struct tk_ust_opts), 0, 0, TK_UST_CLOCK_MONOTONIC, 0, 0, 0,                 \
+	}
+
+/**
+ * tk_ust_opts_from_env() - Fill options from the TRACEKIT_UST_* environment variables.
+ * @opts: Options to change (initialised with TK_UST_OPTS_INIT); unset variables leave
+ *        their members as they are.
+ *
+ * Return: TK_OK, or TK_ERR_INVAL for a value that is not understood (with a cause).
+ * Ownership: None.
+ */
+TK_EXPORT enum tk_status tk_ust_opts_from_env(struct tk_ust_opts *opts);
+
+/**
+ * tk_ust_session_start() - Start tracing every registered event into a CTF trace.
+ * @dir:  The trace directory: made if missing, must be empty.
+ * @opts: Options, or NULL for the defaults.
+ *
+ * Writes the metadata at once (again whenever providers come and at each flush), enables
+ * every event, starts the consumer thread and makes the session end at exit().
+ * Return: TK_OK; TK_ERR_INVAL (a session is running, bad options, a directory that is not
+ * empty); TK_ERR_IO; TK_ERR_NOMEM; causes in the error chain of <tracekit/status.h>.
+ * Ownership: @dir and @opts are borrowed for the call.
+ */
+TK_EXPORT enum tk_status tk_ust_session_start(const char *dir, const struct tk_ust_opts *opts);
+
+/**
+ * tk_ust_flush() - Write what the session holds so far.
+ *
+ * Closes the calling thread's open packet, writes every full packet of every thread and the
+ * metadata. Other threads' open packets are written when they fill, when their thread ends
+ * or when the session stops.
+ * Return: TK_OK (also without a session), or TK_ERR_IO.
+ * Ownership: None.
+ */
+TK_EXPORT enum tk_status tk_ust_flush(void);
+
+/**
+ * tk_ust_session_stop() - Disable every event, write everything and end the session.
+ *
+ * Open packets of every thread are written with the events committed so far; events
+ * written by other threads while this runs may be lost (not counted). The trace is
+ * complete when this returns. Nothing happens without a session.
+ * Return: TK_OK, or the first error met writing the trace.
+ * Ownership: None.
+ */
+TK_EXPORT enum tk_status tk_ust_session_stop(void);
+
+#ifdef __cplusplus
+}
+#endif
+
+#endif /* TRACEKIT_UST_H */

@@ -1,0 +1,317 @@
+/* SPDX-License-Identifier: MIT */
+/*
+ * Each thread's ring of packets: what the inline fast path of <tracekit/tracepoint.h> cannot
+ * do alone. The fast path writes an event header and a payload with plain stores into the
+ * open packet and publishes its end; everything else comes here: the thread's first event
+ * (its ring is made), a packet that is full (closed, handed to the consumer, the next one
+ * opened), a gap of 2^32 cycles or more since the previous event (the header's extended
+ * form), a ring that is full (the event is dropped and counted), a session that ended.
+ *
+ * Only the thread writes its ring, so nothing here takes a lock per event; the session's lock
+ * is taken once per thread, to join the session, and when the thread ends.
+ */
+#include <errno.h>
+#include <sched.h>
+#include <stdlib.h>
+#include <string.h>
+#include <sys/mman.h>
+#include <sys/syscall.h>
+#include <time.h>
+#include <unistd.h>
+
+#include "../common/bytes.h"
+#include "ust-priv.h"
+
+TK_EXPORT __thread struct tk_ust_tls tk_ust_tls_state TK_UST_TLS_MODEL;
+TK_EXPORT int tk_ust_clock_tsc;
+
+uint32_t ust_wake_seq;
+
+static pthread_key_t buf_key;
+static pthread_once_t buf_key_once = PTHREAD_ONCE_INIT;
+static int buf_key_ok;
+
+TK_EXPORT uint64_t tk_ust_clock_monotonic(void)
+{
+	struct timespec ts;
+
+	clock_gettime(CLOCK_MONOTONIC, &ts);
+	return (uint64_t) ts.tv_sec * 1000000000u + (uint64_t) ts.tv_nsec;
+}
+
+void ust_consumer_wake(void)
+{
+	__atomic_fetch_add(&ust_wake_seq, 1, __ATOMIC_RELEASE);
+	syscall(SYS_futex, &ust_wake_seq, 1 /* FUTEX_WAKE */ | 128 /* PRIVATE */, 1, NULL, NULL, 0);
+}
+
+/*
+ * The event header: LTTng's large form (16-bit ID, low 32 bits of the time) when the time is
+ * less than 2^32 cycles after the previous event's (readers add the wrap back), else the
+ * extended form (ID 65535, 32-bit ID, 64-bit time).
+ */
+static size_t header_size(const struct tk_ust_tls *t, uint32_t id, uint64_t ts)
+{
+	return ((ts - t->last_ts) >> 32) == 0 && id < 65535 ? TK_UST_HEADER_SIZE
+							    : TK_UST_HEADER_EXT_SIZE;
+}
+
+static uint8_t *put_header(struct tk_ust_tls *t, uint8_t *p, uint32_t id, uint64_t ts)
+{
+	if (header_size(t, id, ts) == TK_UST_HEADER_SIZE) {
+		tk_store_u16(p, (uint16_t) id, TK_BYTE_ORDER_HOST);
+		tk_store_u32(p + 2, (uint32_t) ts, TK_BYTE_ORDER_HOST);
+		p += TK_UST_HEADER_SIZE;
+	} else {
+		tk_store_u16(p, 65535, TK_BYTE_ORDER_HOST);
+		tk_store_u32(p + 2, id, TK_BYTE_ORDER_HOST);
+		tk_store_u64(p + 6, ts, TK_BYTE_ORDER_HOST);
+		p += TK_UST_HEADER_EXT_SIZE;
+	}
+	t->last_ts = ts;
+	return p;
+}
+
+/*
+ * Write a packet header and context at @p: what is known when the packet opens; the end
+ * time, sizes and loss count are written when it closes (ust_packet_finish()).
+ */
+static void packet_init(const struct ust_buf *b, uint8_t *p, uint64_t ts, uint64_t seq)
+{
+	int cpu = sched_getcpu();
+
+	memset(p, 0, UST_PACKET_HEADER);
+	tk_store_u32(p + UST_OFF_MAGIC, UST_MAGIC, TK_BYTE_ORDER_HOST);
+	memcpy(p + UST_OFF_UUID, ust_sess.uuid, 16);
+	tk_store_u64(p + UST_OFF_INSTANCE, b->instance, TK_BYTE_ORDER_HOST);
+	tk_store_u64(p + UST_OFF_TS_BEGIN, ts, TK_BYTE_ORDER_HOST);
+	tk_store_u64(p + UST_OFF_SEQ, seq, TK_BYTE_ORDER_HOST);
+	tk_store_u32(p + UST_OFF_CPU, cpu < 0 ? 0 : (uint32_t) cpu, TK_BYTE_ORDER_HOST);
+	tk_store_u32(p + UST_OFF_VPID, (uint32_t) b->vpid, TK_BYTE_ORDER_HOST);
+	tk_store_u32(p + UST_OFF_VTID, (uint32_t) b->vtid, TK_BYTE_ORDER_HOST);
+}
+
+void ust_packet_finish(uint8_t *p, size_t content, uint64_t ts_end, uint64_t discarded)
+{
+	if (ts_end < tk_load_u64(p + UST_OFF_TS_BEGIN, TK_BYTE_ORDER_HOST))
+		ts_end = tk_load_u64(p + UST_OFF_TS_BEGIN, TK_BYTE_ORDER_HOST);
+	tk_store_u64(p + UST_OFF_TS_END, ts_end, TK_BYTE_ORDER_HOST);
+	tk_store_u64(p + UST_OFF_CONTENT, (uint64_t) content * 8, TK_BYTE_ORDER_HOST);
+	tk_store_u64(p + UST_OFF_PACKET, (uint64_t) content * 8, TK_BYTE_ORDER_HOST);
+	tk_store_u64(p + UST_OFF_DISC, discarded, TK_BYTE_ORDER_HOST);
+}
+
+void ust_packet_empty(struct ust_buf *b, uint8_t *p, uint64_t ts, uint64_t seq)
+{
+	packet_init(b, p, ts, seq);
+	ust_packet_finish(p, UST_PACKET_HEADER, ts,
+			  __atomic_load_n(&b->discarded, __ATOMIC_RELAXED));
+}
+
+static void tls_detach(struct tk_ust_tls *t)
+{
+	t->pos = NULL;
+	__atomic_store_n(&t->end, NULL, __ATOMIC_RELAXED);
+	__atomic_store_n(&t->commit, NULL, __ATOMIC_RELEASE);
+}
+
+static void packet_open(struct ust_buf *b, struct tk_ust_tls *t, uint64_t ts)
+{
+	uint8_t *p = b->mem + (size_t) b->cur * b->size;
+
+	packet_init(b, p, ts, b->seq++);
+	b->open = 1;
+	t->last_ts = ts;
+	t->pos = p + UST_PACKET_HEADER;
+	__atomic_store_n(&t->commit, t->pos, __ATOMIC_RELEASE);
+	__atomic_store_n(&t->end, p + b->size, __ATOMIC_RELAXED);
+}
+
+/* Close the open packet at time @ts and hand it to the consumer. */
+static void packet_close(struct ust_buf *b, struct tk_ust_tls *t, uint64_t ts)
+{
+	uint8_t *p = b->mem + (size_t) b->cur * b->size;
+	uint64_t disc = __atomic_load_n(&b->discarded, __ATOMIC_RELAXED);
+
+	ust_packet_finish(p, (size_t) (t->pos - p), ts < t->last_ts ? t->last_ts : ts, disc);
+	b->disc_written = disc;
+	b->open = 0;
+	tls_detach(t);
+	__atomic_store_n(&b->state[b->cur], UST_SUB_FULL, __ATOMIC_RELEASE);
+	b->cur = (b->cur + 1) % b->count;
+	ust_consumer_wake();
+}
+
+/*
+ * The thread's last packets: the open one, and one without events when events were dropped
+ * after it (so that the count reaches the trace), if a sub-buffer is free for it.
+ */
+static void buf_close(struct ust_buf *b, struct tk_ust_tls *t, uint64_t ts)
+{
+	if (b->open)
+		packet_close(b, t, ts);
+	if (__atomic_load_n(&b->discarded, __ATOMIC_RELAXED) != b->disc_written &&
+	    __atomic_load_n(&b->state[b->cur], __ATOMIC_ACQUIRE) == UST_SUB_FREE) {
+		packet_open(b, t, ts);
+		packet_close(b, t, ts);
+	}
+}
+
+void ust_buf_free(struct ust_buf *b)
+{
+	if (!b)
+		return;
+	if (b->fd >= 0)
+		close(b->fd);
+	free(b->state);
+	if (b->mem)
+		munmap(b->mem, b->size * b->count);
+	free(b);
+}
+
+/* The thread ends: its last packets go to the consumer, which frees the ring. */
+static void buf_key_destroy(void *arg)
+{
+	struct ust_buf *b = arg;
+	struct tk_ust_tls *t = &tk_ust_tls_state;
+
+	pthread_mutex_lock(&ust_lock);
+	if (__atomic_load_n(&b->orphan, __ATOMIC_ACQUIRE)) {
+		ust_buf_free(b);
+	} else {
+		buf_close(b, t, tk_ust_clock_read());
+		__atomic_store_n(&b->exited, 1, __ATOMIC_RELEASE);
+		ust_consumer_wake();
+	}
+	if (t->buf == b) {
+		t->buf = NULL;
+		tls_detach(t);
+	}
+	pthread_mutex_unlock(&ust_lock);
+}
+
+static void buf_key_make(void)
+{
+	buf_key_ok = pthread_key_create(&buf_key, buf_key_destroy) == 0;
+}
+
+int ust_buf_key_init(void)
+{
+	pthread_once(&buf_key_once, buf_key_make);
+	return buf_key_ok ? 0 : -1;
+}
+
+/* The calling thread joins the running session with a ring of its own. */
+static struct ust_buf *buf_create(struct tk_ust_tls *t)
+{
+	struct ust_buf *b = NULL;
+	void *mem = MAP_FAILED;
+	size_t len;
+
+	if (ust_buf_key_init() < 0)
+		return NULL;
+	pthread_mutex_lock(&ust_lock);
+	if (!__atomic_load_n(&ust_sess.active, __ATOMIC_RELAXED))
+		goto out;
+	b = calloc(1, sizeof(*b));
+	if (!b)
+		goto err;
+	/*
+	 * Pages in now (MAP_POPULATE): faulting them in on the fast path would cost a fault per
+	 * 4 KiB of events, more than the events themselves, the first time round the ring.
+	 */
+	len = ust_sess.subbuf_size * ust_sess.subbuf_count;
+	mem = mmap(NULL, len, PROT_READ | PROT_WRITE, MAP_PRIVATE | MAP_ANONYMOUS | MAP_POPULATE,
+		   -1, 0);
+	if (mem == MAP_FAILED)
+		goto err;
+	b->mem = mem;
+	b->size = ust_sess.subbuf_size;
+	b->count = ust_sess.subbuf_count;
+	b->state = calloc(b->count, sizeof(*b->state));
+	if (!b->state)
+		goto err;
+	b->vpid = (int32_t) getpid();
+	b->instance = (uint64_t) (uint32_t) b->vpid << 32 | ust_sess.next_instance++;
+	b->vtid = (int32_t) syscall(SYS_gettid);
+	b->generation = ust_sess.generation;
+	b->fd = -1;
+	b->tls = t;
+	if (pthread_setspecific(buf_key, b))
+		goto err;
+	b->next = ust_sess.bufs;
+	ust_sess.bufs = b;
+	ust_consumer_start_locked();
+	t->buf = b;
+	goto out;
+err:
+	if (b)
+		free(b->state);
+	if (mem != MAP_FAILED)
+		munmap(mem, len);
+	free(b);
+	b = NULL;
+out:
+	pthread_mutex_unlock(&ust_lock);
+	return b;
+}
+
+void ust_buf_forget_own(void)
+{
+	if (buf_key_ok)
+		pthread_setspecific(buf_key, NULL);
+}
+
+void ust_buf_close_own(uint64_t ts)
+{
+	struct tk_ust_tls *t = &tk_ust_tls_state;
+	struct ust_buf *b = t->buf;
+
+	if (b && !__atomic_load_n(&b->orphan, __ATOMIC_ACQUIRE))
+		buf_close(b, t, ts);
+}
+
+/*
+ * The slow path of tk_ust_reserve(): the event's header written, the first byte of its
+ * payload returned, or NULL when the event is dropped (counted when the thread has a ring).
+ */
+TK_EXPORT uint8_t *tk_ust_reserve_slow(const struct tk_tp_event *ev, size_t size, uint64_t ts)
+{
+	struct tk_ust_tls *t = &tk_ust_tls_state;
+	struct ust_buf *b = t->buf;
+	size_t need;
+
+	if (b && __atomic_load_n(&b->orphan, __ATOMIC_ACQUIRE)) {
+		/* the session ended: the ring is ours to free */
+		pthread_setspecific(buf_key, NULL);
+		ust_buf_free(b);
+		t->buf = b = NULL;
+		tls_detach(t);
+		t->last_ts = 0;
+	}
+	if (!__atomic_load_n(&ust_sess.active, __ATOMIC_RELAXED))
+		return NULL;
+	if (!b) {
+		b = buf_create(t);
+		if (!b)
+			return NULL;
+	}
+	if (ts < t->last_ts)
+		ts = t->last_ts; /* a clock read on another CPU, a little behind */
+	if (UST_PACKET_HEADER + TK_UST_HEADER_EXT_SIZE + size > b->size)
+		goto drop; /* larger than any packet: the open one stays open */
+	if (b->open) {
+		need = header_size(t, ev->id, ts) + size;
+		if ((size_t) (t->pos ? b->mem + (size_t) b->cur * b->size + b->size - t->pos : 0) >=
+		    need)
+			return put_header(t, t->pos, ev->id, ts);
+		packet_close(b, t, ts);
+	}
+	if (__atomic_load_n(&b->state[b->cur], __ATOMIC_ACQUIRE) != UST_SUB_FREE)
+		goto drop; /* the ring is full: discard mode */
+	packet_open(b, t, ts);
+	return put_header(t, t->pos, ev->id, ts);
+drop:
+	__atomic_store_n(&b->discarded, b->discarded + 1, __ATOMIC_RELAXED);
+	return NULL;
+}

@@ -1,0 +1,111 @@
+/* SPDX-License-Identifier: MIT */
+/*
+ * The application tracer's runtime, shared by ust-buf.c (each thread's ring of packets: the
+ * slow path of the reserve, opening and closing packets, the thread's end) and ust-session.c
+ * (providers, sessions, the consumer thread, the metadata through the CTF writer). doc/ust.md
+ * tells the design; this header holds the state both files touch.
+ */
+#ifndef TK_UST_PRIV_H
+#define TK_UST_PRIV_H
+
+#include <pthread.h>
+#include <stdint.h>
+
+#include <tracekit/tracepoint.h>
+#include <tracekit/ust.h>
+
+/*
+ * Packet header and context, as the CTF writer declares them for a stream class with a clock,
+ * cpu_id and two more packet-context fields, vpid and vtid (tk_ctf_writer.h): every field
+ * byte-aligned.
+ */
+#define UST_MAGIC	  0xC1FC1FC1u
+#define UST_OFF_MAGIC	  0
+#define UST_OFF_UUID	  4
+#define UST_OFF_STREAM_ID 20
+#define UST_OFF_INSTANCE  24
+#define UST_OFF_TS_BEGIN  32
+#define UST_OFF_TS_END	  40
+#define UST_OFF_CONTENT	  48
+#define UST_OFF_PACKET	  56
+#define UST_OFF_SEQ	  64
+#define UST_OFF_DISC	  72
+#define UST_OFF_CPU	  80
+#define UST_OFF_VPID	  84
+#define UST_OFF_VTID	  88
+#define UST_PACKET_HEADER 92
+
+/* Sub-buffer states: the producer's to fill, or the consumer's to write. */
+#define UST_SUB_FREE 0u
+#define UST_SUB_FULL 1u
+
+/*
+ * One thread's ring: @count sub-buffers of @size bytes at @mem. The producer (the thread)
+ * owns every field it alone writes (@cur, @seq, @discarded, @disc_written, @open); it hands a
+ * sub-buffer over with a release store of its state (UST_SUB_FULL) and the consumer gives it
+ * back with a release store of UST_SUB_FREE, having written it. @tls points at the thread's
+ * struct tk_ust_tls so that the session's stop can read its commit and move its end.
+ */
+struct ust_buf {
+	uint8_t *mem;
+	size_t size;
+	unsigned int count;
+	uint32_t *state;	/* per sub-buffer: UST_SUB_FREE or UST_SUB_FULL */
+	unsigned int cur;	/* producer: sub-buffer of the open packet, or the next one */
+	int open;		/* producer: a packet is open in sub-buffer @cur */
+	uint64_t seq;		/* producer: packet_seq_num of the next packet */
+	uint64_t discarded;	/* events dropped so far (relaxed atomic: the stop reads it) */
+	uint64_t disc_written;	/* the count the last closed packet carries */
+	unsigned int next_read; /* consumer: next sub-buffer to write */
+	uint64_t instance;	/* stream_instance_id: process ID << 32 | the thread's number */
+	int32_t vpid;
+	int32_t vtid;
+	int exited;	     /* release-stored when the thread's last packet is handed over */
+	int orphan;	     /* the session ended: the thread frees the ring */
+	uint64_t generation; /* the session this ring belongs to */
+	int fd;		     /* consumer: the stream file, or -1 before the first packet */
+	struct tk_ust_tls *tls;
+	struct ust_buf *next; /* the session's list, under ust_lock */
+};
+
+/* What the session holds, under ust_lock unless said otherwise. */
+struct ust_session {
+	int active;	     /* relaxed atomic: events may be written */
+	uint64_t generation; /* relaxed atomic: changes at each start */
+	size_t subbuf_size;
+	unsigned int subbuf_count;
+	uint8_t uuid[16];
+	uint64_t next_instance;
+	int child;	   /* a forked child writing into its parent's trace (no metadata) */
+	int need_consumer; /* start the consumer thread at the first ring (forked child) */
+	struct ust_buf *bufs;
+	char *dir;
+	int dirfd;
+};
+
+extern pthread_mutex_t ust_lock;
+extern struct ust_session ust_sess;
+
+/* ust-session.c: start the consumer thread, under ust_lock, if the session wants one. */
+void ust_consumer_start_locked(void);
+
+/* ust-buf.c */
+
+/* Close the calling thread's open packet (if any) and hand it to the consumer. */
+void ust_buf_close_own(uint64_t ts);
+/* Forget the calling thread's ring without touching it (a forked child's copy). */
+void ust_buf_forget_own(void);
+/* Wake the consumer thread (a packet is ready, or it must stop). */
+void ust_consumer_wake(void);
+/* Fill the end of the packet at @p: end time, sizes (@content bytes), loss count. */
+void ust_packet_finish(uint8_t *p, size_t content, uint64_t ts_end, uint64_t discarded);
+/* Write at @p a packet of ring @b without events, carrying its loss count. */
+void ust_packet_empty(struct ust_buf *b, uint8_t *p, uint64_t ts, uint64_t seq);
+/* Bumped, then woken, when the consumer has work (a futex word). */
+extern uint32_t ust_wake_seq;
+/* Free a ring. */
+void ust_buf_free(struct ust_buf *b);
+/* The pthread key whose destructor ends a thread's ring; made once. */
+int ust_buf_key_init(void);
+
+#endif /* TK_UST_PRIV_H */

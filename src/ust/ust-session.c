@@ -1,0 +1,854 @@
+/* SPDX-License-Identifier: MIT */
+/*
+ * Providers, sessions and the consumer of the application tracer (doc/ust.md).
+ *
+ * Providers register from their constructors, sessions may start before or after them, so
+ * both orders meet here: each event gets a process-wide ID when its provider registers, and
+ * is declared in the session's trace (through the CTF writer, which owns the metadata text)
+ * when both exist. The CTF writer is used for its metadata only: the packets are made by the
+ * threads in their rings (ust-buf.c) and written as they are by the consumer thread, one
+ * stream file per thread. Everything here runs under ust_lock; no event takes it.
+ */
+#include <errno.h>
+#include <fcntl.h>
+#include <inttypes.h>
+#include <linux/futex.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <sys/random.h>
+#include <sys/syscall.h>
+#include <time.h>
+#include <unistd.h>
+
+#include <tracekit/ctf-writer.h>
+
+#include "../common/bytes.h"
+#include "../common/error.h"
+#include "../ctf/ctf.h"
+#include "ust-priv.h"
+
+pthread_mutex_t ust_lock = PTHREAD_MUTEX_INITIALIZER;
+struct ust_session ust_sess;
+
+/* A registered provider. */
+struct ust_prov {
+	struct tk_tp_provider *p;
+	struct ust_prov *next;
+};
+
+static struct ust_prov *providers;
+static uint32_t next_event_id;
+static struct tk_ctf_writer *writer;
+static uint64_t writer_sc;
+static pthread_t consumer;
+static int consumer_running;
+static int consumer_stop;
+static int atexit_done;
+static struct tk_ctf_writer *parent_writer; /* a forked child's copy, kept, never used */
+
+/* ---- descriptions to CTF declarations ------------------------------------------------------ */
+
+/* What one conversion allocated, freed once the writer has copied the declarations. */
+struct pool {
+	void *ptr[256];
+	size_t n;
+	int oom;
+};
+
+static void *pool_alloc(struct pool *pl, size_t n)
+{
+	void *p;
+
+	if (pl->n == TK_ARRAY_SIZE(pl->ptr) || !(p = calloc(1, n ? n : 1))) {
+		pl->oom = 1;
+		return NULL;
+	}
+	pl->ptr[pl->n++] = p;
+	return p;
+}
+
+static void pool_free(struct pool *pl)
+{
+	while (pl->n)
+		free(pl->ptr[--pl->n]);
+}
+
+static void fields_decl(struct pool *pl, const struct tk_tp_field *f, uint32_t n,
+			struct tk_ctf_field_decl *out);
+
+/*
+ * One field's CTF declaration: integers of their size and sign in base 16 when shown in
+ * hexadecimal (pointers too), booleans as 8-bit integers, counted strings as sequences of
+ * characters and blobs as sequences of bytes (both after their own 32-bit length, as the
+ * serializer writes them), arrays and sequences of integers, enumerations with their ranges,
+ * structures with their members.
+ */
+static void field_decl(struct pool *pl, const struct tk_tp_field *f, struct tk_ctf_field_decl *d)
+{
+	unsigned int base =
+		f->format == TK_TP_FORMAT_HEX || f->format == TK_TP_FORMAT_POINTER ? 16 : 10;
+	struct tk_ctf_enum_label *l;
+	uint32_t i;
+
+	memset(d, 0, sizeof(*d));
+	d->name = f->name;
+	switch (f->kind) {
+	case TK_TP_KIND_INT:
+	case TK_TP_KIND_BOOL:
+		d->kind = TK_CTF_FIELD_KIND_INT;
+		d->bits = f->size * 8u;
+		d->is_signed = f->is_signed;
+		d->base = base;
+		break;
+	case TK_TP_KIND_FLOAT:
+		d->kind = TK_CTF_FIELD_KIND_FLOAT;
+		d->bits = f->size * 8u;
+		break;
+	case TK_TP_KIND_STRING:
+		d->kind = TK_CTF_FIELD_KIND_STRING;
+		break;
+	case TK_TP_KIND_COUNTED:
+		d->kind = TK_CTF_FIELD_KIND_SEQUENCE;
+		d->elem_kind = TK_CTF_FIELD_KIND_CHAR;
+		break;
+	case TK_TP_KIND_BLOB:
+	case TK_TP_KIND_ARRAY:
+	case TK_TP_KIND_SEQUENCE:
+		d->kind = f->kind == TK_TP_KIND_ARRAY ? TK_CTF_FIELD_KIND_ARRAY
+						      : TK_CTF_FIELD_KIND_SEQUENCE;
+		d->elem_kind = TK_CTF_FIELD_KIND_INT;
+		d->elem_bits = f->size * 8u;
+		d->elem_signed = f->is_signed;
+		d->elem_base = base;
+		d->array_len = f->count;
+		break;
+	case TK_TP_KIND_ENUM:
+		d->kind = TK_CTF_FIELD_KIND_ENUM;
+		d->bits = f->size * 8u;
+		d->is_signed = f->is_signed;
+		d->n_labels = f->enum_desc->n_entries;
+		l = pool_alloc(pl, sizeof(*l) * d->n_labels);
+		if (!l)
+			return;
+		for (i = 0; i < f->enum_desc->n_entries; i++) {
+			const struct tk_tp_enum_entry *e = &f->enum_desc->entries[i];
+
+			l[i].label = e->label;
+			l[i].lo.u = e->lo;
+			l[i].hi.u = e->hi;
+		}
+		d->labels = l;
+		break;
+	case TK_TP_KIND_STRUCT:
+		d->kind = TK_CTF_FIELD_KIND_STRUCT;
+		d->n_members = f->struct_desc->n_fields;
+		fields_decl(pl, f->struct_desc->fields, f->struct_desc->n_fields,
+			    (struct tk_ctf_field_decl *) (d->members = pool_alloc(
+								  pl, sizeof(*d) * d->n_members)));
+		break;
+	default:
+		pl->oom = 1; /* unknown kind: refuse the event */
+		break;
+	}
+}
+
+static void fields_decl(struct pool *pl, const struct tk_tp_field *f, uint32_t n,
+			struct tk_ctf_field_decl *out)
+{
+	uint32_t i;
+
+	if (!out)
+		return;
+	for (i = 0; i < n; i++)
+		field_decl(pl, &f[i], &out[i]);
+}
+
+/* LTTng's log levels: CRIT 2, ERR 3, WARNING 4, INFO 6, DEBUG 14. */
+static int lttng_loglevel(uint8_t level)
+{
+	static const int map[] = {-1, 2, 3, 4, 6, 14};
+
+	return level < TK_ARRAY_SIZE(map) ? map[level] : 14;
+}
+
+/* Declare @ev in the session's trace, under the ID it was given. */
+static enum tk_status declare_event(const struct tk_tp_event *ev)
+{
+	struct tk_ctf_event_class_desc d = TK_CTF_EVENT_CLASS_DESC_INIT;
+	struct tk_ctf_field_decl payload;
+	struct pool pl = {{NULL}, 0, 0};
+	enum tk_status st;
+	char name[512];
+	uint64_t id;
+
+	snprintf(name, sizeof(name), "%s:%s", ev->provider, ev->name);
+	memset(&payload, 0, sizeof(payload));
+	payload.kind = TK_CTF_FIELD_KIND_STRUCT;
+	payload.n_members = ev->n_fields;
+	payload.members = pool_alloc(&pl, sizeof(payload) * ev->n_fields);
+	fields_decl(&pl, ev->fields, ev->n_fields, (struct tk_ctf_field_decl *) payload.members);
+	if (pl.oom) {
+		pool_free(&pl);
+		return TK_FAIL(TK_ERR_NOMEM, "Cannot declare event: name=%s", name);
+	}
+	d.name = name;
+	d.has_id = 1;
+	d.id = ev->id;
+	d.loglevel = lttng_loglevel(ev->level);
+	d.payload = &payload;
+	st = tk_ctf_writer_add_event_class_desc(writer, writer_sc, &d, &id);
+	pool_free(&pl);
+	if (st < 0)
+		return TK_FAIL(st, "Cannot declare event: name=%s", name);
+	return TK_OK;
+}
+
+static void provider_enable(struct tk_tp_provider *p, int on)
+{
+	size_t i;
+
+	for (i = 0; i < p->n_events; i++)
+		__atomic_store_n(&p->events[i]->enabled, on, __ATOMIC_RELAXED);
+}
+
+TK_EXPORT int tk_tp_provider_register(struct tk_tp_provider *p)
+{
+	struct ust_prov *r = calloc(1, sizeof(*r));
+	int ret = 0;
+	size_t i;
+
+	TK_ASSERT_PRE(p && (p->events || !p->n_events));
+	if (!r)
+		return -1;
+	pthread_mutex_lock(&ust_lock);
+	r->p = p;
+	r->next = providers;
+	providers = r;
+	for (i = 0; i < p->n_events; i++)
+		p->events[i]->id = next_event_id++;
+	if (writer) {
+		for (i = 0; i < p->n_events; i++)
+			if (declare_event(p->events[i]) < 0)
+				ret = -1;
+		if (ret == 0 && ctf_writer_write_metadata(writer) < 0)
+			ret = -1;
+		if (ret == 0)
+			provider_enable(p, 1);
+	}
+	pthread_mutex_unlock(&ust_lock);
+	return ret;
+}
+
+TK_EXPORT void tk_tp_provider_unregister(struct tk_tp_provider *p)
+{
+	struct ust_prov **pp, *r;
+
+	pthread_mutex_lock(&ust_lock);
+	provider_enable(p, 0);
+	for (pp = &providers; (r = *pp); pp = &r->next) {
+		if (r->p == p) {
+			*pp = r->next;
+			free(r);
+			break;
+		}
+	}
+	pthread_mutex_unlock(&ust_lock);
+}
+
+/* ---- the consumer -------------------------------------------------------------------------- */
+
+static enum tk_status write_all(int fd, const uint8_t *p, size_t n)
+{
+	while (n) {
+		ssize_t k = write(fd, p, n);
+
+		if (k < 0 && errno == EINTR)
+			continue;
+		if (k <= 0)
+			return TK_FAIL(TK_ERR_IO, "Cannot write stream file: dir=%s, errno=%s",
+				       ust_sess.dir, strerror(k < 0 ? errno : EIO));
+		p += k;
+		n -= (size_t) k;
+	}
+	return TK_OK;
+}
+
+static enum tk_status write_packet(struct ust_buf *b, const uint8_t *p, size_t n)
+{
+	char name[64];
+
+	if (b->fd < 0) {
+		snprintf(name, sizeof(name), "channel0_%d_%" PRIu64, (int) b->vpid,
+			 b->instance & UINT32_MAX);
+		b->fd = openat(ust_sess.dirfd, name, O_WRONLY | O_CREAT | O_EXCL | O_CLOEXEC, 0666);
+		if (b->fd < 0)
+			return TK_FAIL(TK_ERR_IO,
+				       "Cannot create stream file: dir=%s, name=%s, errno=%s",
+				       ust_sess.dir, name, strerror(errno));
+	}
+	return write_all(b->fd, p, n);
+}
+
+/*
+ * Write the full packets of ring @b in order, giving each sub-buffer back. With @final (the
+ * session ends), also the open packet, as far as its thread has committed events, and a
+ * packet without events for losses after the last packet.
+ */
+static enum tk_status consume_buf(struct ust_buf *b, int final)
+{
+	enum tk_status st = TK_OK;
+	uint8_t *p, *commit, *tmp;
+	size_t n;
+
+	for (;;) {
+		unsigned int i = b->next_read;
+
+		if (__atomic_load_n(&b->state[i], __ATOMIC_ACQUIRE) != UST_SUB_FULL)
+			break;
+		p = b->mem + (size_t) i * b->size;
+		n = (size_t) (tk_load_u64(p + UST_OFF_CONTENT, TK_BYTE_ORDER_HOST) / 8);
+		if (st >= 0)
+			st = write_packet(b, p, n);
+		__atomic_store_n(&b->state[i], UST_SUB_FREE, __ATOMIC_RELEASE);
+		b->next_read = (i + 1) % b->count;
+	}
+	if (__atomic_load_n(&b->exited, __ATOMIC_ACQUIRE)) {
+		/*
+		 * Events dropped after the thread's last packet, when its ring was full at its
+		 * end: a packet without events carries the count (the thread is gone, so its
+		 * fields are stable).
+		 */
+		if (b->discarded != b->disc_written && st >= 0) {
+			uint8_t hdr[UST_PACKET_HEADER];
+
+			ust_packet_empty(b, hdr, tk_ust_clock_read(), b->seq++);
+			b->disc_written = b->discarded;
+			st = write_packet(b, hdr, sizeof(hdr));
+		}
+		return st;
+	}
+	if (!final)
+		return st;
+	commit = __atomic_load_n(&b->tls->commit, __ATOMIC_ACQUIRE);
+	p = b->mem + (size_t) b->cur * b->size;
+	tmp = malloc(b->size);
+	if (!tmp)
+		return TK_FAIL(TK_ERR_NOMEM, "Cannot write open packet");
+	if (b->open && commit > p && commit <= p + b->size) {
+		n = (size_t) (commit - p);
+		memcpy(tmp, p, n);
+		ust_packet_finish(tmp, n, tk_ust_clock_read(),
+				  __atomic_load_n(&b->discarded, __ATOMIC_RELAXED));
+		if (st >= 0)
+			st = write_packet(b, tmp, n);
+	} else if (__atomic_load_n(&b->discarded, __ATOMIC_RELAXED) != b->disc_written) {
+		ust_packet_empty(b, tmp, tk_ust_clock_read(), b->seq);
+		if (st >= 0)
+			st = write_packet(b, tmp, UST_PACKET_HEADER);
+	}
+	free(tmp);
+	return st;
+}
+
+/* One pass over every ring; rings of ended threads, once written, are freed. */
+static enum tk_status consume_all(int final)
+{
+	enum tk_status st = TK_OK, st2;
+	struct ust_buf **pp = &ust_sess.bufs, *b;
+
+	while ((b = *pp)) {
+		st2 = consume_buf(b, final);
+		if (st2 < 0 && st >= 0)
+			st = st2;
+		if (__atomic_load_n(&b->exited, __ATOMIC_ACQUIRE)) {
+			consume_buf(b, 0); /* handed over after the check above */
+			*pp = b->next;
+			ust_buf_free(b);
+		} else {
+			pp = &b->next;
+		}
+	}
+	return st;
+}
+
+static void *consumer_main(void *arg)
+{
+	struct timespec timeout = {0, 100 * 1000 * 1000};
+
+	(void) arg;
+	for (;;) {
+		uint32_t seen = __atomic_load_n(&ust_wake_seq, __ATOMIC_ACQUIRE);
+
+		pthread_mutex_lock(&ust_lock);
+		if (consumer_stop) {
+			pthread_mutex_unlock(&ust_lock);
+			return NULL;
+		}
+		consume_all(0);
+		pthread_mutex_unlock(&ust_lock);
+		syscall(SYS_futex, &ust_wake_seq, FUTEX_WAIT_PRIVATE, seen, &timeout, NULL, 0);
+	}
+}
+
+/* ---- sessions ------------------------------------------------------------------------------ */
+
+static enum tk_status env_size(const char *name, size_t *out)
+{
+	const char *s = getenv(name);
+	char *end;
+	unsigned long long v;
+
+	if (!s || !*s)
+		return TK_OK;
+	errno = 0;
+	v = strtoull(s, &end, 0);
+	if (errno || *end || end == s)
+		return TK_FAIL(TK_ERR_INVAL, "Cannot read environment: name=%s, value=%s", name, s);
+	*out = (size_t) v;
+	return TK_OK;
+}
+
+TK_EXPORT enum tk_status tk_ust_opts_from_env(struct tk_ust_opts *opts)
+{
+	const char *clk = getenv("TRACEKIT_UST_CLOCK");
+	const char *off = getenv("TRACEKIT_UST_CLOCK_OFFSET");
+	size_t count;
+	enum tk_status st;
+
+	error_reset();
+	TK_ASSERT_PRE(opts);
+	count = opts->subbuf_count;
+	st = env_size("TRACEKIT_UST_SUBBUF_SIZE", &opts->subbuf_size);
+	if (st >= 0)
+		st = env_size("TRACEKIT_UST_SUBBUF_COUNT", &count);
+	if (st < 0)
+		return st;
+	opts->subbuf_count = count > 4096 ? 4096u : (unsigned int) count;
+	if (clk && !strcmp(clk, "tsc"))
+		opts->clock = TK_UST_CLOCK_TSC;
+	else if (clk && !strcmp(clk, "monotonic"))
+		opts->clock = TK_UST_CLOCK_MONOTONIC;
+	else if (clk && *clk)
+		return TK_FAIL(TK_ERR_INVAL,
+			       "Cannot read environment: name=TRACEKIT_UST_CLOCK, value=%s", clk);
+	if (off && *off) {
+		char *end;
+		long long v;
+
+		errno = 0;
+		v = strtoll(off, &end, 10);
+		if (errno || *end || v < 0)
+			return TK_FAIL(TK_ERR_INVAL,
+				       "Cannot read environment: name=TRACEKIT_UST_CLOCK_OFFSET, "
+				       "value=%s",
+				       off);
+		opts->has_clock_offset = 1;
+		opts->clock_offset_ns = v;
+	}
+	return TK_OK;
+}
+
+__extension__ typedef unsigned __int128 ust_u128;
+
+/*
+ * The kernel's boot ID (/proc/sys/kernel/random/boot_id, a UUID in text), as LTTng gives its
+ * monotonic clock: traces of several processes with this clock UUID share one time line.
+ */
+static int boot_uuid(uint8_t u[16])
+{
+	char s[64];
+	FILE *f = fopen("/proc/sys/kernel/random/boot_id", "re");
+	size_t n = 0, i;
+
+	if (!f)
+		return -1;
+	if (!fgets(s, sizeof(s), f)) {
+		fclose(f);
+		return -1;
+	}
+	fclose(f);
+	memset(u, 0, 16);
+	for (i = 0; s[i] && n < 32; i++) {
+		int c = s[i], v;
+
+		if (c == '-')
+			continue;
+		if (c >= '0' && c <= '9')
+			v = c - '0';
+		else if (c >= 'a' && c <= 'f')
+			v = c - 'a' + 10;
+		else if (c >= 'A' && c <= 'F')
+			v = c - 'A' + 10;
+		else
+			break;
+		u[n / 2] = (uint8_t) (u[n / 2] | v << (n % 2 ? 0 : 4));
+		n++;
+	}
+	return n == 32 ? 0 : -1;
+}
+
+static uint64_t realtime_ns(void)
+{
+	struct timespec ts;
+
+	clock_gettime(CLOCK_REALTIME, &ts);
+	return (uint64_t) ts.tv_sec * 1000000000u + (uint64_t) ts.tv_nsec;
+}
+
+/*
+ * The session's clock, named `monotonic` as LTTng names its own, with the offset that makes
+ * its values Unix times (LTTng: realtime - monotonic at the start). For the TSC, its
+ * frequency is measured against CLOCK_MONOTONIC over 20 ms.
+ */
+static enum tk_status declare_clock(const struct tk_ust_opts *o, uint64_t *clock_id)
+{
+	struct tk_ctf_clock_desc c = TK_CTF_CLOCK_DESC_INIT;
+	unsigned int kind = o->clock;
+	ust_u128 off, real;
+	uint64_t freq = 1000000000u, now, mono;
+	struct timespec pause = {0, 20 * 1000 * 1000};
+
+	tk_ust_clock_tsc = 0;
+#if defined(__x86_64__) || defined(__i386__)
+	if (kind == TK_UST_CLOCK_TSC) {
+		uint64_t t0 = tk_ust_clock_monotonic(), c0 = __builtin_ia32_rdtsc(), t1, c1;
+
+		nanosleep(&pause, NULL);
+		t1 = tk_ust_clock_monotonic();
+		c1 = __builtin_ia32_rdtsc();
+		freq = (uint64_t) ((ust_u128) (c1 - c0) * 1000000000u / (t1 - t0));
+		tk_ust_clock_tsc = 1;
+	}
+#else
+	(void) kind;
+	(void) pause;
+#endif
+	/*
+	 * offset in cycles = realtime (in cycles) - now; realtime is CLOCK_MONOTONIC plus the
+	 * offset given (tracekit record --ust hands the recording's own, so that both traces
+	 * give the same wall-clock times), else CLOCK_REALTIME read now
+	 */
+	mono = tk_ust_clock_monotonic();
+	now = tk_ust_clock_tsc ? tk_ust_clock_read() : mono;
+	if (o->has_clock_offset)
+		real = (ust_u128) mono +
+		       (uint64_t) (o->clock_offset_ns > 0 ? o->clock_offset_ns : 0);
+	else
+		real = realtime_ns();
+	off = real * freq / 1000000000u - now;
+	c.name = "monotonic";
+	c.frequency = freq;
+	c.offset_s = (int64_t) (off / freq);
+	c.offset_cycles = (uint64_t) (off % freq);
+	c.description = tk_ust_clock_tsc ? "Time-stamp counter" : "Monotonic Clock";
+	c.is_absolute = 0;
+	/* one clock for every process of this boot: readers merge their traces */
+	c.has_uuid = boot_uuid(c.uuid) == 0;
+	if (tk_ust_clock_tsc)
+		c.uuid[0] ^= 0x5a; /* another clock: not to be merged with monotonic traces */
+	return tk_ctf_writer_add_clock_desc(writer, &c, clock_id);
+}
+
+static void procname(char *buf, size_t size)
+{
+	FILE *f = fopen("/proc/self/comm", "re");
+
+	snprintf(buf, size, "unknown");
+	if (f) {
+		if (fgets(buf, (int) size, f))
+			buf[strcspn(buf, "\n")] = 0;
+		fclose(f);
+	}
+}
+
+static enum tk_status describe_trace(const struct tk_ust_opts *o)
+{
+	struct tk_ctf_field_decl ids[] = {
+		{.name = "vpid", .kind = TK_CTF_FIELD_KIND_INT, .bits = 32, .is_signed = 1},
+		{.name = "vtid", .kind = TK_CTF_FIELD_KIND_INT, .bits = 32, .is_signed = 1},
+	};
+	struct tk_ctf_field_decl pc = {
+		.kind = TK_CTF_FIELD_KIND_STRUCT, .members = ids, .n_members = 2};
+	struct tk_ctf_stream_class_desc sc = TK_CTF_STREAM_CLASS_DESC_INIT;
+	char host[256], proc[64];
+	struct ust_prov *r;
+	enum tk_status st;
+	size_t i;
+
+	if (gethostname(host, sizeof(host)))
+		snprintf(host, sizeof(host), "unknown");
+	host[sizeof(host) - 1] = 0;
+	procname(proc, sizeof(proc));
+	st = tk_ctf_writer_set_env_string(writer, "domain", "ust");
+	if (st >= 0)
+		st = tk_ctf_writer_set_env_string(writer, "tracer_name", "tracekit-ust");
+	if (st >= 0)
+		st = tk_ctf_writer_set_env_int(writer, "tracer_major", 0);
+	if (st >= 0)
+		st = tk_ctf_writer_set_env_int(writer, "tracer_minor", 1);
+	if (st >= 0)
+		st = tk_ctf_writer_set_env_string(writer, "hostname", host);
+	if (st >= 0)
+		st = tk_ctf_writer_set_env_string(writer, "procname", proc);
+	if (st >= 0)
+		st = tk_ctf_writer_set_env_int(writer, "vpid", getpid());
+	if (st >= 0)
+		st = declare_clock(o, &sc.clock_id);
+	sc.packet_context = &pc;
+	if (st >= 0)
+		st = tk_ctf_writer_add_stream_class_desc(writer, &sc, &writer_sc);
+	if (st >= 0)
+		st = ctf_writer_set_large_header(writer, writer_sc);
+	for (r = providers; r && st >= 0; r = r->next)
+		for (i = 0; i < r->p->n_events && st >= 0; i++)
+			st = declare_event(r->p->events[i]);
+	if (st >= 0)
+		st = ctf_writer_write_metadata(writer);
+	return st;
+}
+
+void ust_consumer_start_locked(void)
+{
+	if (!ust_sess.need_consumer || consumer_running)
+		return;
+	if (pthread_create(&consumer, NULL, consumer_main, NULL) == 0)
+		consumer_running = 1;
+	ust_sess.need_consumer = 0; /* without a thread, flushes and the stop write */
+}
+
+static void stop_at_exit(void)
+{
+	tk_ust_session_stop();
+}
+
+TK_EXPORT enum tk_status tk_ust_session_start(const char *dir, const struct tk_ust_opts *opts)
+{
+	struct tk_ctf_writer_opts wo = TK_CTF_WRITER_OPTS_INIT;
+	struct tk_ust_opts o = TK_UST_OPTS_INIT;
+	enum tk_status st;
+	struct ust_prov *r;
+
+	error_reset();
+	if (opts)
+		memcpy(&o, opts, opts->size < sizeof(o) ? opts->size : sizeof(o));
+	if (!o.subbuf_size)
+		o.subbuf_size = TK_UST_DEFAULT_SUBBUF_SIZE;
+	if (!o.subbuf_count)
+		o.subbuf_count = TK_UST_DEFAULT_SUBBUF_COUNT;
+	if (!dir || o.subbuf_size < 4096 || o.subbuf_size > (64u << 20) || o.subbuf_count < 2 ||
+	    o.subbuf_count > 1024)
+		return TK_FAIL(TK_ERR_INVAL,
+			       "Cannot start session: subbuf-size=%zu, subbuf-count=%u, "
+			       "reason=%s",
+			       o.subbuf_size, o.subbuf_count,
+			       dir ? "sizes out of range" : "no directory");
+	if (ust_buf_key_init() < 0)
+		return TK_FAIL(TK_ERR_NOMEM, "Cannot start session: reason=no thread key");
+	pthread_mutex_lock(&ust_lock);
+	if (ust_sess.active || writer) {
+		pthread_mutex_unlock(&ust_lock);
+		return TK_FAIL(TK_ERR_INVAL, "Cannot start session: dir=%s, reason=one is running",
+			       dir);
+	}
+	if (getrandom(ust_sess.uuid, 16, 0) != 16)
+		memset(ust_sess.uuid, 0x5a, 16);
+	ust_sess.uuid[6] = (uint8_t) ((ust_sess.uuid[6] & 0x0f) | 0x40);
+	ust_sess.uuid[8] = (uint8_t) ((ust_sess.uuid[8] & 0x3f) | 0x80);
+	wo.write_index = 0;
+	wo.has_uuid = 1;
+	memcpy(wo.uuid, ust_sess.uuid, 16);
+	st = tk_ctf_writer_create(&writer, dir, &wo);
+	if (st >= 0)
+		st = describe_trace(&o);
+	if (st >= 0) {
+		ust_sess.dir = strdup(dir);
+		ust_sess.dirfd = open(dir, O_RDONLY | O_DIRECTORY | O_CLOEXEC);
+		if (!ust_sess.dir || ust_sess.dirfd < 0)
+			st = TK_FAIL(TK_ERR_IO, "Cannot open session directory: dir=%s, errno=%s",
+				     dir, strerror(errno));
+	}
+	if (st < 0)
+		goto err;
+	ust_sess.subbuf_size = o.subbuf_size;
+	ust_sess.subbuf_count = o.subbuf_count;
+	ust_sess.next_instance = 0;
+	__atomic_store_n(&ust_sess.generation, ust_sess.generation + 1, __ATOMIC_RELAXED);
+	__atomic_store_n(&ust_sess.active, 1, __ATOMIC_RELEASE);
+	consumer_stop = 0;
+	ust_sess.child = 0;
+	ust_sess.need_consumer = !o.no_consumer;
+	ust_consumer_start_locked();
+	for (r = providers; r; r = r->next)
+		provider_enable(r->p, 1);
+	if (!atexit_done)
+		atexit_done = atexit(stop_at_exit) == 0;
+	pthread_mutex_unlock(&ust_lock);
+	return TK_OK;
+err:
+	tk_ctf_writer_destroy(writer);
+	writer = NULL;
+	free(ust_sess.dir);
+	ust_sess.dir = NULL;
+	if (ust_sess.dirfd > 0)
+		close(ust_sess.dirfd);
+	ust_sess.dirfd = -1;
+	pthread_mutex_unlock(&ust_lock);
+	return TK_FAIL(st, "Cannot start session: dir=%s", dir);
+}
+
+TK_EXPORT enum tk_status tk_ust_flush(void)
+{
+	enum tk_status st = TK_OK;
+
+	error_reset();
+	pthread_mutex_lock(&ust_lock);
+	if (__atomic_load_n(&ust_sess.active, __ATOMIC_RELAXED)) {
+		ust_buf_close_own(tk_ust_clock_read());
+		st = consume_all(0);
+		if (st >= 0 && writer) /* a forked child leaves the metadata to its parent */
+			st = ctf_writer_write_metadata(writer);
+	}
+	pthread_mutex_unlock(&ust_lock);
+	return st;
+}
+
+TK_EXPORT enum tk_status tk_ust_session_stop(void)
+{
+	struct tk_ust_tls *own = &tk_ust_tls_state;
+	enum tk_status st, st2;
+	struct ust_buf *b, *next;
+	struct ust_prov *r;
+
+	error_reset();
+	pthread_mutex_lock(&ust_lock);
+	if (!__atomic_load_n(&ust_sess.active, __ATOMIC_RELAXED)) {
+		pthread_mutex_unlock(&ust_lock);
+		return TK_OK;
+	}
+	__atomic_store_n(&ust_sess.active, 0, __ATOMIC_RELAXED);
+	for (r = providers; r; r = r->next)
+		provider_enable(r->p, 0);
+	ust_buf_close_own(tk_ust_clock_read());
+	consumer_stop = 1;
+	pthread_mutex_unlock(&ust_lock);
+	if (consumer_running) {
+		ust_consumer_wake();
+		pthread_join(consumer, NULL);
+		consumer_running = 0;
+	}
+	pthread_mutex_lock(&ust_lock);
+	st = consume_all(1);
+	for (b = ust_sess.bufs; b; b = next) {
+		next = b->next;
+		if (b == own->buf) {
+			own->buf = NULL;
+			own->pos = NULL;
+			__atomic_store_n(&own->end, NULL, __ATOMIC_RELAXED);
+			__atomic_store_n(&own->commit, NULL, __ATOMIC_RELAXED);
+			own->last_ts = 0;
+			ust_buf_free(b);
+			continue;
+		}
+		/* the thread may be writing: its next event goes to the slow path, which frees */
+		if (b->fd >= 0)
+			close(b->fd);
+		b->fd = -1;
+		__atomic_store_n(&b->tls->end, b->mem, __ATOMIC_RELAXED);
+		__atomic_store_n(&b->orphan, 1, __ATOMIC_RELEASE);
+	}
+	ust_sess.bufs = NULL;
+	st2 = writer ? ctf_writer_write_metadata(writer) : TK_OK;
+	if (st >= 0)
+		st = st2;
+	tk_ctf_writer_destroy(writer);
+	writer = NULL;
+	free(ust_sess.dir);
+	ust_sess.dir = NULL;
+	close(ust_sess.dirfd);
+	ust_sess.dirfd = -1;
+	pthread_mutex_unlock(&ust_lock);
+	return st;
+}
+
+/* ---- load, fork, unload -------------------------------------------------------------------- */
+
+/*
+ * A forked child traces into its own streams of its parent's trace: the same metadata (the
+ * events it inherited keep their IDs), new stream files named and numbered by its process
+ * ID, its packets saying its vpid. Its copies of the parent's rings (the forking thread's,
+ * in memory only) are dropped unwritten; its consumer thread starts with its first ring.
+ * The parent owns the metadata: the child never writes it, so providers registered in the
+ * child stay disabled (their events would need declarations only the parent can write).
+ */
+static void after_fork_child(void)
+{
+	struct ust_buf *b, *next;
+
+	pthread_mutex_init(&ust_lock, NULL);
+	ust_buf_forget_own();
+	tk_ust_tls_state.buf = NULL;
+	tk_ust_tls_state.pos = NULL;
+	tk_ust_tls_state.end = NULL;
+	tk_ust_tls_state.commit = NULL;
+	tk_ust_tls_state.last_ts = 0;
+	if (!__atomic_load_n(&ust_sess.active, __ATOMIC_RELAXED))
+		return;
+	for (b = ust_sess.bufs; b; b = next) { /* copies: this process has one thread */
+		next = b->next;
+		ust_buf_free(b);
+	}
+	ust_sess.bufs = NULL;
+	ust_sess.next_instance = 0;
+	ust_sess.generation++;
+	ust_sess.child = 1;
+	/* the parent's: not ours to write, nor to free (it may own a thread the child lacks) */
+	parent_writer = writer;
+	writer = NULL;
+	ust_sess.need_consumer = consumer_running;
+	consumer_running = 0;
+	consumer_stop = 0;
+}
+
+static void fork_prepare(void)
+{
+	pthread_mutex_lock(&ust_lock);
+}
+
+static void fork_parent(void)
+{
+	pthread_mutex_unlock(&ust_lock);
+}
+
+__attribute__((constructor)) static void ust_load(void)
+{
+	const char *dir = secure_getenv("TRACEKIT_UST_DIR"); /* not for set-user-ID programs */
+	struct tk_ust_opts o = TK_UST_OPTS_INIT;
+	char path[4096], proc[64], when[32];
+	time_t now = time(NULL);
+	struct tm tm;
+
+	ust_sess.dirfd = -1;
+	pthread_atfork(fork_prepare, fork_parent, after_fork_child);
+	if (!dir || !*dir)
+		return;
+	if (tk_ust_opts_from_env(&o) < 0)
+		return;
+	/*
+	 * Each process its own trace, DIR/PROCNAME-PID-YYYYMMDD-HHMMSS (LTTng's per-process
+	 * layout), so that programs it starts write theirs beside it; readers given DIR merge
+	 * them on the shared clock.
+	 */
+	procname(proc, sizeof(proc));
+	if (!localtime_r(&now, &tm) || !strftime(when, sizeof(when), "%Y%m%d-%H%M%S", &tm))
+		snprintf(when, sizeof(when), "0");
+	if ((size_t) snprintf(path, sizeof(path), "%s/%s-%d-%s", dir, proc, (int) getpid(), when) >=
+	    sizeof(path))
+		return;
+	tk_ust_session_start(path, &o); /* the library never prints: a failure leaves no trace */
+}
+
+__attribute__((destructor)) static void ust_unload(void)
+{
+	tk_ust_session_stop();
+}

@@ -1,0 +1,267 @@
+/* SPDX-License-Identifier: MIT */
+/*
+ * The descriptions and the serializer the tracepoint macros expand to (tests/ust/ust-tp.h):
+ * each field's kind, size, sign, format and enum ranges as declared by hand in the provider,
+ * fixed payload sizes added up here from the C types, and the payload bytes of one event
+ * compared with bytes laid out by hand (host byte order, packed).
+ */
+#define TK_TRACEPOINT_DEFINE
+#include "ust-tp.h"
+
+#include <setjmp.h>
+#include <stdarg.h>
+#include <stddef.h>
+#include <stdint.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <unistd.h>
+
+#include <cmocka.h>
+
+#include <tracekit/ust.h>
+
+static void ints_are_described_with_their_sizes_and_signs(void **state)
+{
+	const struct tk_tp_event *ev = &TK_TP_EVENT_SYM(tktest, ints);
+	static const struct {
+		const char *name;
+		unsigned size, is_signed;
+	} want[] = {{"s8", 1, 1}, {"s16", 2, 1}, {"s32", 4, 1}, {"s64", 8, 1},
+		    {"u8", 1, 0}, {"u16", 2, 0}, {"u32", 4, 0}, {"u64", 8, 0}};
+	size_t i;
+
+	(void) state;
+	assert_string_equal(ev->provider, "tktest");
+	assert_string_equal(ev->name, "ints");
+	assert_int_equal(ev->level, TK_TP_LEVEL_INFO);
+	assert_int_equal(ev->keyword, 0x1);
+	assert_int_equal(ev->n_fields, 8);
+	for (i = 0; i < 8; i++) {
+		assert_string_equal(ev->fields[i].name, want[i].name);
+		assert_int_equal(ev->fields[i].kind, TK_TP_KIND_INT);
+		assert_int_equal(ev->fields[i].size, want[i].size);
+		assert_int_equal(ev->fields[i].is_signed, want[i].is_signed);
+	}
+	assert_int_equal(ev->fixed_size, 1 + 2 + 4 + 8 + 1 + 2 + 4 + 8);
+}
+
+static void formats_and_variable_sizes_are_described(void **state)
+{
+	const struct tk_tp_event *f = &TK_TP_EVENT_SYM(tktest, formats);
+	const struct tk_tp_event *s = &TK_TP_EVENT_SYM(tktest, strings);
+	const struct tk_tp_event *a = &TK_TP_EVENT_SYM(tktest, arrays);
+	const struct tk_tp_event *t = &TK_TP_EVENT_SYM(tktest, tick);
+
+	(void) state;
+	assert_int_equal(f->fields[0].format, TK_TP_FORMAT_HEX);
+	assert_int_equal(f->fields[2].format, TK_TP_FORMAT_POINTER);
+	assert_int_equal(f->fields[2].size, sizeof(void *));
+	assert_int_equal(f->fields[3].format, TK_TP_FORMAT_ERRNO);
+	assert_int_equal(f->fields[3].is_signed, 1);
+	assert_int_equal(f->fields[4].format, TK_TP_FORMAT_TIME);
+	assert_int_equal(f->fixed_size, 4 + 8 + sizeof(void *) + 4 + 8);
+	assert_int_equal(s->fixed_size, TK_TP_SIZE_VARIABLE);
+	assert_int_equal(s->fields[2].kind, TK_TP_KIND_COUNTED);
+	assert_int_equal(s->fields[3].kind, TK_TP_KIND_BLOB);
+	assert_int_equal(a->fields[0].kind, TK_TP_KIND_ARRAY);
+	assert_int_equal(a->fields[0].count, 3);
+	assert_int_equal(a->fields[0].size, 2);
+	assert_int_equal(a->fields[1].kind, TK_TP_KIND_SEQUENCE);
+	assert_int_equal(a->fields[1].size, 4);
+	assert_int_equal(a->fixed_size, TK_TP_SIZE_VARIABLE);
+	assert_int_equal(t->n_fields, 0);
+	assert_int_equal(t->fixed_size, 0);
+}
+
+static void enums_and_structs_are_described(void **state)
+{
+	const struct tk_tp_event *e = &TK_TP_EVENT_SYM(tktest, enums);
+	const struct tk_tp_event *n = &TK_TP_EVENT_SYM(tktest, nested);
+	const struct tk_tp_struct *line, *point;
+
+	(void) state;
+	assert_int_equal(e->fields[0].kind, TK_TP_KIND_ENUM);
+	assert_int_equal(e->fields[0].enum_desc->n_entries, 3);
+	assert_string_equal(e->fields[0].enum_desc->entries[2].label, "warm");
+	assert_int_equal(e->fields[0].enum_desc->entries[2].lo, 2);
+	assert_int_equal(e->fields[0].enum_desc->entries[2].hi, 9);
+	assert_int_equal(e->fields[1].is_signed, 1);
+	assert_int_equal((int64_t) e->fields[1].enum_desc->entries[0].lo, -100);
+	assert_int_equal(e->fixed_size, 1 + 2);
+	line = n->fields[0].struct_desc;
+	assert_int_equal(n->fields[0].kind, TK_TP_KIND_STRUCT);
+	assert_string_equal(line->name, "line");
+	assert_int_equal(line->n_fields, 3);
+	point = line->fields[0].struct_desc;
+	assert_string_equal(point->name, "point");
+	assert_int_equal(point->n_fields, 2);
+	assert_string_equal(point->fields[1].name, "y");
+	assert_int_equal(n->fixed_size, TK_TP_SIZE_VARIABLE); /* the label */
+}
+
+static int evaluated;
+
+static int32_t side_effect(void)
+{
+	return ++evaluated;
+}
+
+/* Without a session, an event is one load and one branch: its arguments are not evaluated. */
+static void disabled_events_do_not_evaluate_their_arguments(void **state)
+{
+	(void) state;
+	tk_tracepoint(tktest, ints, 0, 0, side_effect(), 0, 0, 0, 0, 0);
+	assert_int_equal(evaluated, 0);
+	assert_false(tk_tracepoint_enabled(tktest, ints));
+}
+
+static void registration_gives_distinct_ids(void **state)
+{
+	const struct tk_tp_event *a = &TK_TP_EVENT_SYM(tktest, ints);
+	const struct tk_tp_event *b = &TK_TP_EVENT_SYM(tktest, tick);
+
+	(void) state;
+	assert_int_not_equal(a->id, b->id);
+	assert_int_equal(a->enabled, 0); /* no session */
+}
+
+/* The payload of one event, as the emitter stored it before the thread's writing position. */
+static void payload_bytes_are_packed_in_host_order(void **state)
+{
+	struct tk_ust_opts o = TK_UST_OPTS_INIT;
+	char dir[] = "/tmp/tk-ust-unit-XXXXXX";
+	int16_t arr[3] = {-1, 2, 0x0304};
+	uint32_t seq[2] = {0x11223344, 5};
+	uint8_t want[64], *p = want, *got;
+	uint32_t u32;
+	int16_t s16;
+	char cmd[128];
+
+	(void) state;
+	assert_non_null(mkdtemp(dir));
+	o.no_consumer = 1;
+	assert_int_equal(tk_ust_session_start(dir, &o), TK_OK);
+	assert_int_equal(TK_TP_EVENT_SYM(tktest, arrays).enabled, 1);
+	tk_tracepoint(tktest, arrays, arr, seq, 2, (const int8_t *) NULL);
+	for (int i = 0; i < 3; i++) {
+		s16 = arr[i];
+		memcpy(p, &s16, 2);
+		p += 2;
+	}
+	u32 = 2;
+	memcpy(p, &u32, 4);
+	p += 4;
+	memcpy(p, seq, 8);
+	p += 8;
+	u32 = 0;
+	memcpy(p, &u32, 4);
+	p += 4;
+	got = tk_ust_tls_state.pos - (size_t) (p - want);
+	assert_memory_equal(got, want, (size_t) (p - want));
+	/* the event header before it: the event's ID in 16 bits */
+	assert_int_equal(got[-6] | got[-5] << 8, TK_TP_EVENT_SYM(tktest, arrays).id);
+	assert_int_equal(tk_ust_session_stop(), TK_OK);
+	assert_int_equal(TK_TP_EVENT_SYM(tktest, arrays).enabled, 0);
+	snprintf(cmd, sizeof(cmd), "rm -rf '%s'", dir);
+	assert_int_equal(system(cmd), 0);
+}
+
+/* Size of DIR/NAME, NAME a format given this process's ID (stream files), or -1. */
+static long file_size(const char *dir, const char *name)
+{
+	char path[256], file[64];
+	FILE *f;
+	long n;
+
+	snprintf(file, sizeof(file), name, (int) getpid());
+	snprintf(path, sizeof(path), "%s/%s", dir, file);
+	f = fopen(path, "rb");
+	if (!f)
+		return -1;
+	fseek(f, 0, SEEK_END);
+	n = ftell(f);
+	fclose(f);
+	return n;
+}
+
+/*
+ * A second session in the same process: the thread's ring of the first one was freed at its
+ * stop, so its events go to a new ring and a new trace; a third start while one runs fails.
+ */
+static void sessions_start_again_after_a_stop(void **state)
+{
+	struct tk_ust_opts o = TK_UST_OPTS_INIT;
+	char d1[] = "/tmp/tk-ust-unit-XXXXXX", d2[] = "/tmp/tk-ust-unit-XXXXXX";
+	char cmd[128];
+
+	(void) state;
+	assert_non_null(mkdtemp(d1));
+	assert_non_null(mkdtemp(d2));
+	assert_int_equal(tk_ust_session_start(d1, &o), TK_OK);
+	tk_tracepoint(tktest, tick, );
+	assert_int_equal(tk_ust_session_start(d2, &o), TK_ERR_INVAL);
+	assert_int_equal(tk_ust_session_stop(), TK_OK);
+	assert_int_equal(tk_ust_session_stop(), TK_OK); /* nothing to stop */
+	tk_tracepoint(tktest, tick, );			/* off: written nowhere */
+	assert_int_equal(tk_ust_session_start(d2, &o), TK_OK);
+	tk_tracepoint(tktest, tick, );
+	tk_tracepoint(tktest, tick, );
+	assert_int_equal(tk_ust_flush(), TK_OK);
+	/* header and context, then two events of a 6-byte header and no payload */
+	assert_int_equal(file_size(d2, "channel0_%d_0"), 92 + 2 * 6);
+	assert_int_equal(tk_ust_session_stop(), TK_OK);
+	assert_int_equal(file_size(d1, "channel0_%d_0"), 92 + 6);
+	assert_true(file_size(d1, "metadata") > 0);
+	assert_true(file_size(d2, "metadata") > 0);
+	snprintf(cmd, sizeof(cmd), "rm -rf '%s' '%s'", d1, d2);
+	assert_int_equal(system(cmd), 0);
+}
+
+/* TRACEKIT_UST_CLOCK_OFFSET (tracekit record --ust) is the clock's offset, to the nanosecond. */
+static void clock_offset_comes_from_the_environment(void **state)
+{
+	struct tk_ust_opts o = TK_UST_OPTS_INIT;
+	char dir[] = "/tmp/tk-ust-unit-XXXXXX", path[128], line[256], cmd[128];
+	int seen = 0;
+	FILE *f;
+
+	(void) state;
+	setenv("TRACEKIT_UST_CLOCK_OFFSET", "-5", 1);
+	assert_int_equal(tk_ust_opts_from_env(&o), TK_ERR_INVAL);
+	setenv("TRACEKIT_UST_CLOCK_OFFSET", "1700000000123456000", 1);
+	assert_int_equal(tk_ust_opts_from_env(&o), TK_OK);
+	unsetenv("TRACEKIT_UST_CLOCK_OFFSET");
+	assert_int_equal(o.has_clock_offset, 1);
+	assert_non_null(mkdtemp(dir));
+	assert_int_equal(tk_ust_session_start(dir, &o), TK_OK);
+	assert_int_equal(tk_ust_session_stop(), TK_OK);
+	snprintf(path, sizeof(path), "%s/metadata", dir);
+	f = fopen(path, "r");
+	assert_non_null(f);
+	while (fgets(line, sizeof(line), f)) {
+		if (!strcmp(line, "\toffset_s = 1700000000;\n") ||
+		    !strcmp(line, "\toffset = 123456000;\n"))
+			seen++;
+	}
+	fclose(f);
+	assert_int_equal(seen, 2);
+	snprintf(cmd, sizeof(cmd), "rm -rf '%s'", dir);
+	assert_int_equal(system(cmd), 0);
+}
+
+int main(void)
+{
+	const struct CMUnitTest tests[] = {
+		cmocka_unit_test(ints_are_described_with_their_sizes_and_signs),
+		cmocka_unit_test(formats_and_variable_sizes_are_described),
+		cmocka_unit_test(enums_and_structs_are_described),
+		cmocka_unit_test(registration_gives_distinct_ids),
+		cmocka_unit_test(disabled_events_do_not_evaluate_their_arguments),
+		cmocka_unit_test(payload_bytes_are_packed_in_host_order),
+		cmocka_unit_test(sessions_start_again_after_a_stop),
+		cmocka_unit_test(clock_offset_comes_from_the_environment),
+	};
+
+	return cmocka_run_group_tests(tests, NULL, NULL);
+}

@@ -1,0 +1,274 @@
+/* SPDX-License-Identifier: MIT */
+/*
+ * Writes a trace through the application tracer with every field kind, from several threads,
+ * and prints what it wrote, one line per event: "VTID NAME: { FIELDS }", each value in
+ * babeltrace2's text (the oracle of tests/ust/ust-trace.sh), made here with printf from the
+ * values given to the tracepoints, never read back from the trace.
+ *
+ * One more thread writes its events and is still alive, its packet open, when the session
+ * stops: the stop must write that packet. With "gap", the first thread sleeps 4.4 s after
+ * its first events, so the next event's time is 2^32 ns or more after the previous one's
+ * (the event header's extended form).
+ *
+ * Usage: ust-writer DIR EXPECTED THREADS EVENTS [SUBBUF-SIZE SUBBUF-COUNT [CLOCK [gap]]]
+ *        (CLOCK: tsc or monotonic)
+ */
+#define TK_TRACEPOINT_DEFINE
+#include "ust-tp.h"
+
+#include <inttypes.h>
+#include <pthread.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <sys/syscall.h>
+#include <time.h>
+#include <unistd.h>
+
+#include <tracekit/ust.h>
+
+struct worker {
+	pthread_t th;
+	int idx;
+	long events;
+	int gap;
+	int wait_fd;  /* >= 0: read one byte from it before ending (alive at the stop) */
+	int ready_fd; /* with wait_fd: write one byte to it once the events are written */
+	char *text;
+	size_t len;
+};
+
+static const char *color_label(unsigned c)
+{
+	return c == 0 ? "red" : c == 1 ? "green" : c <= 9 ? "warm" : NULL;
+}
+
+static const char *sign_label(int s)
+{
+	return s < -100 || s > 100 ? NULL : s < 0 ? "neg" : s == 0 ? "zero" : "pos";
+}
+
+static void print_enum(FILE *f, const char *label, long long v)
+{
+	if (label)
+		fprintf(f, "( \"%s\" : container = %lld )", label, v);
+	else
+		fprintf(f, "( <unknown> : container = %lld )", v);
+}
+
+static void emit_all(FILE *f, int tid, int t, long i)
+{
+	/* ints */
+	int8_t a = (int8_t) (i * 7 - 100 + t);
+	int16_t b = (int16_t) (-(i * 300) + t);
+	int32_t c = (int32_t) (i * 100003 - 5000000);
+	int64_t d = (int64_t) i * -1234567890123LL + t;
+	uint8_t e = (uint8_t) (i * 13 + t);
+	uint16_t g16 = (uint16_t) (i * 977);
+	uint32_t g = (uint32_t) (i * 2654435761u);
+	uint64_t h = (uint64_t) i * 0x9E3779B97F4A7C15ull;
+	char s[64], cbuf[32];
+	uint8_t blob[5];
+	int16_t arr[3];
+	uint32_t seq[8];
+	int32_t pts[4];
+	size_t n, k;
+
+	tk_tracepoint(tktest, ints, a, b, c, d, e, g16, g, h);
+	fprintf(f,
+		"%d tktest:ints: { s8 = %d, s16 = %d, s32 = %" PRId32 ", s64 = %" PRId64
+		", u8 = %u, u16 = %u, u32 = %" PRIu32 ", u64 = %" PRIu64 " }\n",
+		tid, a, b, c, d, e, g16, g, h);
+
+	/* formats */
+	{
+		uint32_t x = g ^ 0xdeadbeefu;
+		uint64_t y = h ^ 0x0123456789abcdefull;
+		const void *p = (const void *) (uintptr_t) (0x7f0000001000ull + (uint64_t) i * 16);
+		int err = (int) (i % 40) - 3;
+		uint64_t when = 1700000000000000000ull + (uint64_t) i;
+
+		tk_tracepoint(tktest, formats, x, y, p, err, when);
+		fprintf(f,
+			"%d tktest:formats: { x32 = 0x%" PRIX32 ", x64 = 0x%" PRIX64
+			", ptr = 0x%" PRIXPTR ", err = %d, when = %" PRIu64 " }\n",
+			tid, x, y, (uintptr_t) p, err, when);
+	}
+
+	/* floats and bool */
+	{
+		float fl = (float) (i % 64) * 0.5f - 3.25f;
+		double db = (double) i * -0.125 + 1e6;
+		int flag = (int) (i & 1) * 7;
+
+		tk_tracepoint(tktest, floats, fl, db, flag);
+		fprintf(f, "%d tktest:floats: { f = %g, d = %g, flag = %d }\n", tid, (double) fl,
+			db, flag ? 1 : 0);
+	}
+
+	/* strings */
+	snprintf(s, sizeof(s), "thread %d event %ld", t, i);
+	n = (size_t) (i % 10);
+	memcpy(cbuf, "counted-text", 12);
+	for (k = 0; k < sizeof(blob); k++)
+		blob[k] = (uint8_t) (i * 31 + k * 17);
+	tk_tracepoint(tktest, strings, s, (const char *) NULL, cbuf, n, blob, (size_t) (i % 6));
+	fprintf(f,
+		"%d tktest:strings: { s = \"%s\", nul = \"(null)\", _counted_length = %zu, "
+		"counted = \"%.*s\", _blob_length = %ld, blob = [",
+		tid, s, n, (int) n, cbuf, i % 6);
+	for (k = 0; k < (size_t) (i % 6); k++)
+		fprintf(f, "%s [%zu] = 0x%X", k ? "," : "", k, blob[k]);
+	fprintf(f, " ] }\n");
+
+	/* arrays */
+	arr[0] = (int16_t) -i;
+	arr[1] = (int16_t) (i * 2);
+	arr[2] = (int16_t) (t - 5);
+	n = (size_t) (i % 9);
+	for (k = 0; k < n; k++)
+		seq[k] = (uint32_t) (i * 1000 + k);
+	tk_tracepoint(tktest, arrays, arr, seq, n, (const int8_t *) NULL);
+	fprintf(f,
+		"%d tktest:arrays: { arr = [ [0] = %d, [1] = %d, [2] = %d ], _seq_length = %zu, "
+		"seq = [",
+		tid, arr[0], arr[1], arr[2], n);
+	for (k = 0; k < n; k++)
+		fprintf(f, "%s [%zu] = %" PRIu32, k ? "," : "", k, seq[k]);
+	fprintf(f, " ], _none_length = 0, none = [ ] }\n");
+
+	/* enums */
+	{
+		uint8_t col = (uint8_t) (i % 12);
+		int16_t sg = (int16_t) ((i % 240) - 120);
+
+		tk_tracepoint(tktest, enums, col, sg);
+		fprintf(f, "%d tktest:enums: { color = ", tid);
+		print_enum(f, color_label(col), col);
+		fprintf(f, ", sign = ");
+		print_enum(f, sign_label(sg), sg);
+		fprintf(f, " }\n");
+	}
+
+	/* nested */
+	for (k = 0; k < 4; k++)
+		pts[k] = (int32_t) (i * 10 + (long) k * (k & 1 ? -1 : 1) + t);
+	tk_tracepoint(tktest, nested, pts, s, (int) i);
+	fprintf(f,
+		"%d tktest:nested: { seg = { from = { x = %d, y = %d }, to = { x = %d, y = %d }, "
+		"label = \"%s\" }, n = %ld }\n",
+		tid, pts[0], pts[1], pts[2], pts[3], s, i);
+
+	tk_tracepoint(tktest, tick, );
+	fprintf(f, "%d tktest:tick: { }\n", tid);
+}
+
+static void *work(void *arg)
+{
+	struct worker *w = arg;
+	FILE *f = open_memstream(&w->text, &w->len);
+	int tid = (int) syscall(SYS_gettid);
+	long i;
+
+	if (!f)
+		return NULL;
+	for (i = 0; i < w->events; i++) {
+		if (w->gap && i == 1) {
+			struct timespec pause = {4, 400 * 1000 * 1000};
+
+			nanosleep(&pause, NULL);
+		}
+		emit_all(f, tid, w->idx, i);
+	}
+	fclose(f);
+	if (w->wait_fd >= 0) {
+		char c = 'r';
+
+		if (write(w->ready_fd, &c, 1) != 1)
+			return NULL;
+		/* written after tk_ust_session_stop(): events are off, nothing more is written */
+		if (read(w->wait_fd, &c, 1) == 1)
+			tk_tracepoint(tktest, tick, );
+	}
+	return NULL;
+}
+
+int main(int argc, char **argv)
+{
+	struct tk_ust_opts o = TK_UST_OPTS_INIT;
+	struct worker *ws, idle = {0};
+	int fds[2], ready[2], gap = argc >= 9 && !strcmp(argv[8], "gap");
+	FILE *out;
+	int n, i;
+
+	if (argc < 5) {
+		fprintf(stderr,
+			"usage: ust-writer DIR EXPECTED THREADS EVENTS [SIZE COUNT [CLOCK [gap]]]\n");
+		return 2;
+	}
+	n = atoi(argv[3]);
+	if (argc >= 7) {
+		o.subbuf_size = strtoul(argv[5], NULL, 0);
+		o.subbuf_count = (unsigned) strtoul(argv[6], NULL, 0);
+	}
+	if (argc >= 8 && !strcmp(argv[7], "tsc"))
+		o.clock = TK_UST_CLOCK_TSC;
+	if (tk_ust_session_start(argv[1], &o) < 0) {
+		fprintf(stderr, "ust-writer: cannot start session: %s\n",
+			tk_error_count() ? tk_error_cause(0) : "?");
+		return 1;
+	}
+	ws = calloc((size_t) n, sizeof(*ws));
+	for (i = 0; i < n; i++) {
+		ws[i].idx = i;
+		ws[i].events = atol(argv[4]);
+		ws[i].gap = gap && i == 0;
+		ws[i].wait_fd = -1;
+		if (pthread_create(&ws[i].th, NULL, work, &ws[i]))
+			return 1;
+	}
+	for (i = 0; i < n; i++)
+		pthread_join(ws[i].th, NULL);
+	/* a thread alive at the stop, its events written, its packet open */
+	if (pipe(fds) || pipe(ready))
+		return 1;
+	idle.idx = n + 1;
+	idle.events = 5;
+	idle.wait_fd = fds[0];
+	idle.ready_fd = ready[1];
+	if (pthread_create(&idle.th, NULL, work, &idle))
+		return 1;
+	/* the main thread writes too, and its last packet is closed by the stop */
+	{
+		struct worker m = {.idx = n, .events = 3, .wait_fd = -1};
+
+		work(&m);
+		ws = realloc(ws, sizeof(*ws) * (size_t) (n + 2));
+		ws[n] = m;
+	}
+	{
+		char c;
+
+		if (read(ready[0], &c, 1) != 1)
+			return 1;
+	}
+	if (tk_ust_session_stop() < 0) {
+		fprintf(stderr, "ust-writer: cannot stop session\n");
+		return 1;
+	}
+	if (write(fds[1], "x", 1) != 1)
+		return 1;
+	pthread_join(idle.th, NULL);
+	ws[n + 1] = idle;
+	n++;
+	out = fopen(argv[2], "w");
+	if (!out)
+		return 1;
+	for (i = 0; i <= n; i++) {
+		fwrite(ws[i].text, 1, ws[i].len, out);
+		free(ws[i].text);
+	}
+	fclose(out);
+	free(ws);
+	return 0;
+}
