@@ -145,9 +145,10 @@ static inline void fmt_put_digits(char *end, uint64_t v)
  * of those into single digits in bytes. Division by 100 and by 10 inside the lanes is a
  * multiply and a shift: floor(x * 10486 / 2^20) = x / 100 for x < 10^4, and
  * floor(x * 103 / 2^10) = x / 10 for x < 100 (test-writer.c checks every value). No lane
- * product carries into the next lane.
+ * product carries into the next lane. fmt_digits8() is the same before the digits become
+ * ASCII: a byte per digit, 0 to 9, so the leading zeros are the low zero bytes.
  */
-static inline uint64_t fmt_ascii8(uint32_t v)
+static inline uint64_t fmt_digits8(uint32_t v)
 {
 	uint64_t x = (uint64_t) (v / 10000) | ((uint64_t) (v % 10000) << 32);
 	uint64_t h = ((x * 10486) >> 20) & UINT64_C(0x0000007F0000007F);
@@ -155,65 +156,72 @@ static inline uint64_t fmt_ascii8(uint32_t v)
 
 	x = h | ((x - h * 100) << 16);
 	t = ((x * 103) >> 10) & UINT64_C(0x000F000F000F000F);
-	x = t | ((x - t * 10) << 8);
-	return x + UINT64_C(0x3030303030303030);
+	return t | ((x - t * 10) << 8);
+}
+
+static inline uint64_t fmt_ascii8(uint32_t v)
+{
+	return fmt_digits8(v) + UINT64_C(0x3030303030303030);
 }
 
 /*
  * The four decimal digits of @v < 10^4 (leading zeros kept) in a 32-bit word, the first in
  * the lowest byte: fmt_ascii8() in two 16-bit lanes (x * 5243 >> 19 = x / 100 for x < 10^4;
- * test-writer.c checks every value).
+ * test-writer.c checks every value); fmt_digits4() before the digits become ASCII.
  */
-static inline uint32_t fmt_ascii4(uint32_t v)
+static inline uint32_t fmt_digits4(uint32_t v)
 {
 	uint32_t h = (v * 5243) >> 19;
 	uint32_t x = h | ((v - h * 100) << 16), t;
 
 	t = ((x * 103) >> 10) & UINT32_C(0x000F000F);
-	x = t | ((x - t * 10) << 8);
-	return x + UINT32_C(0x30303030);
+	return t | ((x - t * 10) << 8);
 }
 
-/*
- * The digits of @v < 10^8 without leading zeros at @dst, given their count @n (1 to 8):
- * one 8-byte store, so up to 8 bytes are written whatever @n.
- */
-static inline void fmt_put_short(char *dst, uint32_t v, unsigned int n)
+static inline uint32_t fmt_ascii4(uint32_t v)
 {
-	tk_store_u64(dst, fmt_ascii8(v) >> (64 - 8 * n), TK_BYTE_ORDER_LE);
+	return fmt_digits4(v) + UINT32_C(0x30303030);
 }
 
 /*
  * Decimal digits of @v at @dst; returns the count. Room for 20 bytes: the bytes after the
- * digits, up to dst + 20, may be overwritten. The digit count comes from comparisons below
- * 10^4, else from the bit length, and the digits from fmt_ascii4() or fmt_ascii8(), so the
- * only branches are on magnitude (one digit, below 10^4, 10^8, 10^16): printed values vary
- * in length from one field to the next, and the branch per digit pair this replaces
- * mispredicted often.
+ * digits, up to dst + 20, may be overwritten. The digits come from fmt_digits4() or
+ * fmt_digits8(), and their count from the digits themselves: the leading zeros are the low
+ * zero bytes of the word (the first digit is not zero once @v has that many digits), so
+ * one count-trailing-zeros gives how far to shift them out. The only branches are on
+ * magnitude (one digit, below 10^4, 10^8, 10^16): printed values vary in length from one
+ * field to the next, and a branch per digit pair mispredicts often.
  */
 static inline size_t fmt_u64(char *dst, uint64_t v)
 {
-	unsigned int n;
+	unsigned int z;
 
 	if (v < 10) { /* one digit (CPU numbers, indexes, flags) is common enough to skip */
 		*dst = (char) ('0' + v);
 		return 1;
 	}
 	if (v < 10000) { /* thread IDs, small counts: half the rest, at half the cost */
-		n = 2 + (v >= 100) + (v >= 1000);
-		tk_store_u32(dst, fmt_ascii4((uint32_t) v) >> (32 - 8 * n), TK_BYTE_ORDER_LE);
-		return n;
+		uint32_t d = fmt_digits4((uint32_t) v);
+
+		z = (unsigned int) __builtin_ctz(d) & ~7u; /* 8 * leading zeros */
+		tk_store_u32(dst, (d + UINT32_C(0x30303030)) >> z, TK_BYTE_ORDER_LE);
+		return 4 - z / 8;
 	}
-	n = fmt_count_digits(v);
 	if (TK_LIKELY(v < UINT64_C(100000000))) {
-		fmt_put_short(dst, (uint32_t) v, n);
-		return n;
+		uint64_t d = fmt_digits8((uint32_t) v);
+
+		z = (unsigned int) __builtin_ctzll(d) & ~7u;
+		tk_store_u64(dst, (d + UINT64_C(0x3030303030303030)) >> z, TK_BYTE_ORDER_LE);
+		return 8 - z / 8;
 	}
 	if (v < UINT64_C(10000000000000000)) {
 		uint32_t hi = (uint32_t) (v / UINT64_C(100000000));
+		uint64_t d = fmt_digits8(hi);
+		unsigned int n;
 
-		n -= 8;
-		fmt_put_short(dst, hi, n);
+		z = (unsigned int) __builtin_ctzll(d) & ~7u;
+		n = 8 - z / 8;
+		tk_store_u64(dst, (d + UINT64_C(0x3030303030303030)) >> z, TK_BYTE_ORDER_LE);
 		tk_store_u64(dst + n, fmt_ascii8((uint32_t) (v - hi * UINT64_C(100000000))),
 			     TK_BYTE_ORDER_LE);
 		return n + 8;
@@ -221,9 +229,12 @@ static inline size_t fmt_u64(char *dst, uint64_t v)
 		uint32_t top = (uint32_t) (v / UINT64_C(10000000000000000)); /* <= 1844 */
 		uint64_t rest = v - top * UINT64_C(10000000000000000);
 		uint32_t hi = (uint32_t) (rest / UINT64_C(100000000));
+		uint32_t d = fmt_digits4(top);
+		unsigned int n;
 
-		n -= 16;
-		fmt_put_short(dst, top, n);
+		z = (unsigned int) __builtin_ctz(d) & ~7u;
+		n = 4 - z / 8;
+		tk_store_u32(dst, (d + UINT32_C(0x30303030)) >> z, TK_BYTE_ORDER_LE);
 		tk_store_u64(dst + n, fmt_ascii8(hi), TK_BYTE_ORDER_LE);
 		tk_store_u64(dst + n + 8, fmt_ascii8((uint32_t) (rest - hi * UINT64_C(100000000))),
 			     TK_BYTE_ORDER_LE);

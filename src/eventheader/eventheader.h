@@ -543,4 +543,70 @@ enum tk_status eventheader_model_json(const struct tk_event *ev,
 				      unsigned int json_flags, struct vec *scratch,
 				      struct vec *out);
 
+/*
+ * Writing events (eventheader-write.c), for tracekit's own tracer: one field definition of
+ * an event's metadata. @encoding is an enum eventheader_encoding with EVENTHEADER_ENC_CARRAY
+ * or _VARRAY for arrays (no EVENTHEADER_ENC_CHAIN: the writer sets it); @format an enum
+ * eventheader_format (0: none), or a struct's member count, its members' definitions
+ * following it; @tag 0 for none; @count the element count of a CARRAY (and 0 otherwise).
+ * @name may carry ";attr=value" suffixes.
+ */
+struct eventheader_def {
+	const char *name;
+	uint8_t encoding;
+	uint8_t format;
+	uint16_t tag;
+	uint16_t count;
+};
+
+/*
+ * Append the metadata extension's bytes for an event named @event_name (with its
+ * ";attributes") and fields @defs to @out, a vec of bytes.
+ * Return: TK_OK; TK_ERR_INVAL (@out as it was) when a definition is not one the format has
+ * (no name, an encoding or format out of range, a struct whose members are missing, nesting
+ * deeper than EVENTHEADER_NEST_MAX, over 65535 bytes); TK_ERR_NOMEM; each with a cause.
+ */
+enum tk_status eventheader_meta_write(struct vec *out, const char *event_name,
+				      const struct eventheader_def *defs, size_t n);
+
+/*
+ * The tracepoint name of @provider's events of @level and @keyword with @options ("" for
+ * none; else an uppercase letter then digits and letters, e.g. "Gmygroup"):
+ * "Provider_L<level hex>K<keyword hex><options>", into @dst (@cap bytes). Returns its
+ * length, or 0 when the provider holds a space or ':', the options do not follow the
+ * convention, or the name does not fit @cap or EVENTHEADER_NAME_MAX.
+ */
+size_t eventheader_tp_name(char *dst, size_t cap, const char *provider, uint8_t level,
+			   uint64_t keyword, const char *options);
+
+/* The fields every EventHeader tracepoint declares to user_events, after its name. */
+#define EVENTHEADER_REG_FIELDS                                                                     \
+	"u8 eventheader_flags; u8 version; u16 id; u16 tag; u8 opcode; u8 level"
+
+/* user_events' registration command of @tp_name ("NAME " EVENTHEADER_REG_FIELDS); 0: no room. */
+size_t eventheader_reg_command(char *dst, size_t cap, const char *tp_name);
+
+/* What goes before an event's payload (eventheader_prefix_write()). */
+struct eventheader_head {
+	uint16_t id;
+	uint8_t version;
+	uint16_t tag;
+	uint8_t opcode;
+	uint8_t level;
+	const uint8_t *activity_id; /* 16 bytes, or NULL */
+	const uint8_t *related_id;  /* 16 bytes, or NULL (needs activity_id) */
+	uint16_t meta_size;	    /* the metadata extension's size, 0 for none */
+};
+
+/* The most bytes eventheader_prefix_write() writes. */
+#define EVENTHEADER_PREFIX_MAX (EVENTHEADER_HEADER_SIZE + 4 + 32 + 4)
+
+/*
+ * The 8-byte header (little-endian, 64-bit pointers) and the extension blocks' heads: the
+ * activity IDs whole, then the metadata block's size and kind, its @meta_size bytes to be
+ * written right after by the caller, then the payload. Returns the bytes written to @dst
+ * (at most EVENTHEADER_PREFIX_MAX).
+ */
+size_t eventheader_prefix_write(uint8_t *dst, const struct eventheader_head *h);
+
 #endif /* TK_EVENTHEADER_EVENTHEADER_H */

@@ -464,3 +464,15 @@ static const struct model_source_ops ic_source_ops = {
 	.destroy = ic_source_destroy,
 	.text = &ic_text_ops,
 };
+
+size_t interceptor_record_head(uint8_t *dst, const char *tp_name, size_t tp_len, size_t event_size)
+{
+	size_t head = 4 + tp_len + 1;
+
+	if (event_size > UINT32_MAX - head)
+		return 0;
+	tk_store_u32(dst, (uint32_t) (head + event_size), TK_BYTE_ORDER_LE);
+	memcpy(dst + 4, tp_name, tp_len);
+	dst[4 + tp_len] = 0;
+	return head;
+}

@@ -34,4 +34,11 @@ enum tk_status interceptor_sources_open(const char *const *paths, size_t npaths,
 enum tk_status interceptor_source_open_mem(struct tk_source **out, const uint8_t *data, size_t size,
 					   const char *name);
 
+/*
+ * The head of a record of an event of @event_size bytes for tracepoint @tp_name (@tp_len
+ * bytes): the u32 size, the name and its NUL, written to @dst (room for 5 + @tp_len bytes);
+ * the event's bytes follow. Returns the head's size, 0 when the record would pass 4 GiB.
+ */
+size_t interceptor_record_head(uint8_t *dst, const char *tp_name, size_t tp_len, size_t event_size);
+
 #endif /* TK_EVENTHEADER_INTERCEPTOR_H */

@@ -261,6 +261,15 @@ static int mount_from_proc(char *buf, size_t size)
 	return found;
 }
 
+int tracefs_mounted(char *buf, size_t size)
+{
+	if (is_tracefs("/sys/kernel/tracing") && size > strlen("/sys/kernel/tracing")) {
+		strcpy(buf, "/sys/kernel/tracing");
+		return 1;
+	}
+	return mount_from_proc(buf, size);
+}
+
 /*
  * Mount tracefs at /sys/kernel/tracing, or, where the kernel has no such directory (before
  * 4.1), debugfs at /sys/kernel/debug, under which the kernel makes tracing/ itself; as
@@ -301,9 +310,7 @@ enum tk_status tracefs_find_mount(const char **out)
 	 * mounts tracefs at that deprecated place (the kernel's automount), and trace-cmd's
 	 * function tracer setup, for one, fails there. trace-cmd mounts /sys/kernel/tracing.
 	 */
-	if (is_tracefs("/sys/kernel/tracing")) {
-		strcpy(mount_dir, "/sys/kernel/tracing");
-	} else if (mount_from_proc(mount_dir, sizeof(mount_dir))) {
+	if (tracefs_mounted(mount_dir, sizeof(mount_dir))) {
 		;
 	} else if ((err = mount_tracefs(mount_dir, sizeof(mount_dir))) != 0) {
 		mount_dir[0] = '\0';

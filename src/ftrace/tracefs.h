@@ -44,6 +44,13 @@
  */
 enum tk_status tracefs_find_mount(const char **out);
 
+/*
+ * Where tracefs is mounted, without mounting it (for programs that only use what is there,
+ * as an application's tracer does): /sys/kernel/tracing, else the first tracefs in
+ * /proc/mounts, copied into @buf (@size bytes). 1 when found, else 0.
+ */
+int tracefs_mounted(char *buf, size_t size);
+
 /* One event the kernel offers: events/SYSTEM/NAME (both borrowed from the list). */
 struct tracefs_event {
 	const char *system;

@@ -21,6 +21,7 @@
 #include "common/error.h"
 #include "common/vec.h"
 #include "eventheader/eventheader.h"
+#include "eventheader/interceptor.h"
 
 /* An event under construction: header, optional activity IDs, metadata, payload. */
 struct ev {
@@ -767,6 +768,220 @@ static void test_json_event_layouts(void **state)
 	vec_fini(&v);
 }
 
+/* ---- writing (eventheader-write.c) ------------------------------------------------------- */
+
+/*
+ * The event of test_json_event_layouts() again, its metadata and header made by the writer:
+ * the bytes must be the hand-laid ones, so the decoder reads it as that test says.
+ */
+static void test_write_matches_hand_laid_event(void **state)
+{
+	static const struct eventheader_def defs[] = {
+		{"n8", EVENTHEADER_ENC_VALUE8, 0, 0x12, 0},
+		{"st", EVENTHEADER_ENC_STRUCT, 2, 0, 0},
+		{"s", EVENTHEADER_ENC_ZSTRING_CHAR8, 0, 0, 0},
+		{"arr", EVENTHEADER_ENC_VALUE16 | EVENTHEADER_ENC_VARRAY, 3, 0, 0},
+		{"empty", EVENTHEADER_ENC_ZSTRING_CHAR8 | EVENTHEADER_ENC_VARRAY, 0, 0, 0},
+	};
+	struct eventheader_head h = {.id = 7, .version = 2, .opcode = 1, .level = 4};
+	struct vec meta = VEC_INIT;
+	uint8_t b[1024];
+	size_t n;
+	struct ev e;
+
+	(void) state;
+	ev_init(&e, 0, 4, "Ev;attr=1");
+	e.b[1] = 2;
+	e.b[2] = 7;
+	e.b[6] = 1;
+	ev_field(&e, "n8", 2, -1, 0x12);
+	ev_field(&e, "st", 1, 2, 0);
+	ev_field(&e, "s", 7, -1, 0);
+	ev_field(&e, "arr", 3 | 0x40, 3, 0);
+	ev_field(&e, "empty", 7 | 0x40, -1, 0);
+	ev_finish(&e); /* no payload: the writer makes what comes before it */
+
+	assert_int_equal(eventheader_meta_write(&meta, "Ev;attr=1", defs, 5), TK_OK);
+	assert_int_equal(meta.len, e.meta_n);
+	assert_memory_equal(meta.data, e.meta, e.meta_n);
+	h.meta_size = (uint16_t) meta.len;
+	n = eventheader_prefix_write(b, &h);
+	assert_int_equal(n, 12);
+	memcpy(b + n, meta.data, meta.len);
+	n += meta.len;
+	assert_int_equal(n, e.n);
+	assert_memory_equal(b, e.b, n);
+	vec_fini(&meta);
+}
+
+/* A constant-count array keeps its count after the format; activity IDs come first. */
+static void test_write_carray_and_activity_ids(void **state)
+{
+	static const uint8_t ids[32] = {1, 2, 3, 4, 5, 6, 7, 8, 9, 10, [31] = 32};
+	static const struct eventheader_def defs[] = {
+		{"c", EVENTHEADER_ENC_VALUE32 | EVENTHEADER_ENC_CARRAY, 0, 0, 3},
+		{"t", EVENTHEADER_ENC_VALUE8 | EVENTHEADER_ENC_CARRAY, EVENTHEADER_FMT_HEX_INT,
+		 0x1234, 2},
+	};
+	static const uint8_t want_meta[] = {'E', 0,    'c',  0,	   0x24, 3, 0, 't',
+					    0,	 0xa2, 0x83, 0x34, 0x12, 2, 0};
+	static const uint8_t pay[] = {1, 0, 0, 0, 2, 0, 0, 0, 3, 0, 0, 0, 0xab, 0xcd};
+	struct eventheader_head h = {.level = 5, .activity_id = ids, .related_id = ids + 16};
+	struct eventheader_enum en;
+	struct eventheader_item it;
+	struct vec meta = VEC_INIT;
+	uint8_t b[256];
+	size_t n;
+
+	(void) state;
+	assert_int_equal(eventheader_meta_write(&meta, "E", defs, 2), TK_OK);
+	assert_int_equal(meta.len, sizeof(want_meta));
+	assert_memory_equal(meta.data, want_meta, sizeof(want_meta));
+	h.meta_size = (uint16_t) meta.len;
+	n = eventheader_prefix_write(b, &h);
+	assert_int_equal(n, 8 + 4 + 32 + 4);
+	assert_int_equal(b[0], 0x07);
+	assert_memory_equal(b + 8, "\x20\x00\x02\x80", 4);  /* 32 bytes, activity, chained */
+	assert_memory_equal(b + 44, "\x0f\x00\x01\x00", 4); /* metadata, last */
+	memcpy(b + n, meta.data, meta.len);
+	n += meta.len;
+	memcpy(b + n, pay, sizeof(pay));
+	n += sizeof(pay);
+
+	assert_int_equal(eventheader_start(&en, "P_L5K0", 6, b, n, 100), TK_OK);
+	assert_ptr_equal(en.info.activity_id, b + 12);
+	assert_ptr_equal(en.info.related_id, b + 28);
+	expect_item(&en, EVENTHEADER_STATE_ARRAY_BEGIN, "c", &it);
+	assert_int_equal(it.array_count, 3);
+	assert_int_equal(it.array_flags, EVENTHEADER_ENC_CARRAY);
+	for (int i = 0; i < 3; i++) {
+		expect_item(&en, EVENTHEADER_STATE_VALUE, "c", &it);
+		assert_int_equal(tk_load_le32(it.value), (uint32_t) i + 1);
+	}
+	expect_item(&en, EVENTHEADER_STATE_ARRAY_END, "c", &it);
+	expect_item(&en, EVENTHEADER_STATE_ARRAY_BEGIN, "t", &it);
+	assert_int_equal(it.tag, 0x1234);
+	assert_int_equal(it.format, EVENTHEADER_FMT_HEX_INT);
+	expect_item(&en, EVENTHEADER_STATE_VALUE, "t", &it);
+	assert_int_equal(it.value[0], 0xab);
+	expect_item(&en, EVENTHEADER_STATE_VALUE, "t", &it);
+	assert_int_equal(it.value[0], 0xcd);
+	expect_item(&en, EVENTHEADER_STATE_ARRAY_END, "t", &it);
+	assert_int_equal(eventheader_next(&en), TK_END);
+	vec_fini(&meta);
+}
+
+/* What the format has no room for is refused, the output left as it was. */
+static void test_write_refuses_what_the_format_cannot_say(void **state)
+{
+	static const struct eventheader_def bad[][2] = {
+		{{NULL, EVENTHEADER_ENC_VALUE8, 0, 0, 0}},
+		{{"x", EVENTHEADER_ENC_INVALID, 0, 0, 0}},
+		{{"x", EVENTHEADER_ENC_MAX, 0, 0, 0}},
+		{{"x", EVENTHEADER_ENC_VALUE8 | EVENTHEADER_ENC_CHAIN, 0, 0, 0}},
+		{{"x", EVENTHEADER_ENC_VALUE8 | EVENTHEADER_ENC_CARRAY | EVENTHEADER_ENC_VARRAY, 0,
+		  0, 0}},
+		{{"x", EVENTHEADER_ENC_VALUE8 | EVENTHEADER_ENC_CARRAY, 0, 0, 0}},
+		{{"x", EVENTHEADER_ENC_VALUE8, 0, 0, 4}},
+		{{"x", EVENTHEADER_ENC_VALUE8, 0x80, 0, 0}},
+		{{"x", EVENTHEADER_ENC_STRUCT, 0, 0, 0}},
+		{{"x", EVENTHEADER_ENC_STRUCT, 2, 0, 0}, {"m", EVENTHEADER_ENC_VALUE8, 0, 0, 0}},
+	};
+	struct eventheader_def deep[EVENTHEADER_NEST_MAX + 2];
+	struct vec meta = VEC_INIT;
+	size_t i;
+
+	(void) state;
+	assert_int_equal(vec_reserve(&meta, 1, 1), 0);
+	meta.len = 1;
+	for (i = 0; i < TK_ARRAY_SIZE(bad); i++) {
+		size_t n = bad[i][1].name ? 2 : 1;
+
+		assert_int_equal(eventheader_meta_write(&meta, "E", bad[i], n), TK_ERR_INVAL);
+		assert_int_equal(meta.len, 1);
+		error_reset();
+	}
+	assert_int_equal(eventheader_meta_write(&meta, "", bad[0] + 1, 0), TK_ERR_INVAL);
+	error_reset();
+	/* structs nested as deep as the decoder follows, then one more */
+	for (i = 0; i < TK_ARRAY_SIZE(deep); i++)
+		deep[i] = (struct eventheader_def){"s", EVENTHEADER_ENC_STRUCT, 1, 0, 0};
+	deep[EVENTHEADER_NEST_MAX] = (struct eventheader_def){"v", EVENTHEADER_ENC_VALUE8, 0, 0, 0};
+	assert_int_equal(eventheader_meta_write(&meta, "E", deep, EVENTHEADER_NEST_MAX + 1), TK_OK);
+	{
+		struct eventheader_enum en;
+		uint8_t b[256];
+		struct eventheader_head h = {.level = 1, .meta_size = (uint16_t) (meta.len - 1)};
+		size_t n = eventheader_prefix_write(b, &h);
+
+		memcpy(b + n, (char *) meta.data + 1, meta.len - 1);
+		n += meta.len - 1;
+		b[n++] = 9; /* the value */
+		assert_int_equal(eventheader_start(&en, "P_L1K0", 6, b, n, 100), TK_OK);
+		for (i = 0; i < EVENTHEADER_NEST_MAX; i++) {
+			assert_int_equal(eventheader_next(&en), TK_OK);
+			assert_int_equal(en.state, EVENTHEADER_STATE_STRUCT_BEGIN);
+		}
+		assert_int_equal(eventheader_next(&en), TK_OK);
+		assert_int_equal(en.state, EVENTHEADER_STATE_VALUE);
+	}
+	meta.len = 1;
+	deep[EVENTHEADER_NEST_MAX] = deep[0];
+	deep[EVENTHEADER_NEST_MAX + 1] =
+		(struct eventheader_def){"v", EVENTHEADER_ENC_VALUE8, 0, 0, 0};
+	assert_int_equal(eventheader_meta_write(&meta, "E", deep, EVENTHEADER_NEST_MAX + 2),
+			 TK_ERR_INVAL);
+	assert_int_equal(meta.len, 1);
+	error_reset();
+	vec_fini(&meta);
+}
+
+/* Tracepoint names and registration commands as user_events and the convention want them. */
+static void test_write_names(void **state)
+{
+	char b[300];
+	static char longp[300];
+
+	(void) state;
+	assert_int_equal(eventheader_tp_name(b, sizeof(b), "MyProvider", 3, 0x2a, ""), 16);
+	assert_string_equal(b, "MyProvider_L3K2a");
+	assert_int_equal(eventheader_tp_name(b, sizeof(b), "OtherProvider", 5, 1, "Gperf"), 23);
+	assert_string_equal(b, "OtherProvider_L5K1Gperf");
+	assert_int_equal(eventheader_tp_name(b, sizeof(b), "P", 0xff, UINT64_MAX, ""), 22);
+	assert_string_equal(b, "P_LffKffffffffffffffff");
+	assert_int_equal(eventheader_tp_name(b, sizeof(b), "a b", 1, 1, ""), 0);
+	assert_int_equal(eventheader_tp_name(b, sizeof(b), "a:b", 1, 1, ""), 0);
+	assert_int_equal(eventheader_tp_name(b, sizeof(b), "", 1, 1, ""), 0);
+	assert_int_equal(eventheader_tp_name(b, sizeof(b), "P", 1, 1, "gx"), 0);
+	assert_int_equal(eventheader_tp_name(b, sizeof(b), "P", 1, 1, "G-"), 0);
+	assert_int_equal(eventheader_tp_name(b, 8, "Provider", 1, 1, ""), 0);
+	memset(longp, 'p', 250); /* with "_L1K1": 255 bytes and the NUL fit */
+	assert_int_equal(eventheader_tp_name(b, sizeof(b), longp, 1, 1, ""), 255);
+	longp[250] = 'p';
+	assert_int_equal(eventheader_tp_name(b, sizeof(b), longp, 1, 1, ""), 0);
+	assert_int_equal(eventheader_reg_command(b, sizeof(b), "P_L5K1"), 77);
+	assert_string_equal(b, "P_L5K1 u8 eventheader_flags; u8 version; u16 id; u16 tag; u8 "
+			       "opcode; u8 level");
+	assert_int_equal(eventheader_reg_command(b, 10, "P_L5K1"), 0);
+}
+
+/* An interceptor record: u32 size counting itself, the name and its NUL, the event. */
+static void test_write_interceptor_record(void **state)
+{
+	uint8_t b[64];
+	size_t n;
+
+	(void) state;
+	n = interceptor_record_head(b, "P_L5K1", 6, 20);
+	assert_int_equal(n, 11);
+	assert_memory_equal(b, "\x1f\x00\x00\x00P_L5K1\0", 11);
+	memset(b + n, 0, 20);
+	b[n] = 0x07;
+	b[n + 7] = 5;
+	assert_int_equal(interceptor_probe(b, n + 20), 1);
+	assert_int_equal(interceptor_record_head(b, "P_L5K1", 6, UINT32_MAX - 10), 0);
+}
+
 /* The text of fields for trace-cmd-like lines: pairs, arrays in brackets, structs in braces. */
 static void test_text_fields(void **state)
 {
@@ -1058,6 +1273,11 @@ int main(void)
 		cmocka_unit_test(test_json_values_of_strings),
 		cmocka_unit_test(test_text_fields),
 		cmocka_unit_test(test_json_event_layouts),
+		cmocka_unit_test(test_write_matches_hand_laid_event),
+		cmocka_unit_test(test_write_carray_and_activity_ids),
+		cmocka_unit_test(test_write_refuses_what_the_format_cannot_say),
+		cmocka_unit_test(test_write_names),
+		cmocka_unit_test(test_write_interceptor_record),
 		cmocka_unit_test(test_json_event_failure_leaves_nothing),
 		cmocka_unit_test(test_typed_class_values_and_round_trip),
 		cmocka_unit_test(test_typed_class_refused),

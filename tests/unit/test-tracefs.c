@@ -21,6 +21,7 @@
 #include <stdlib.h>
 #include <string.h>
 #include <sys/stat.h>
+#include <sys/uio.h>
 #include <sys/wait.h>
 #include <fcntl.h>
 #include <time.h>
@@ -30,6 +31,7 @@
 
 #include "common/error.h"
 #include "ftrace/tracefs.h"
+#include "ftrace/user-events.h"
 
 static const char *mount;
 static char inst_name[64];     /* "tracekit-PID": created through the API */
@@ -829,6 +831,61 @@ static void test_top_level_restored(void **state)
 	snap_fini(&s);
 }
 
+/* ------------------------------------------------------------------------------------------ */
+/* user_events                                                                                */
+
+/*
+ * Where the kernel has user_events (the VM harness's minimal kernel), a tracepoint
+ * registered here has its enable bit set while an instance records it and cleared when the
+ * instance is gone, and an event written while it is set reaches the instance's buffer.
+ * Where it has none (this host), opening says so: the file is checked to be absent here.
+ */
+static void test_user_events_enable_bit_follows_recording(void **state)
+{
+	uint32_t enabled = 0, index = 0, value = 0x1234abcd;
+	char name[64], cmd[128], spec[96], path[1024], dir[512], *text;
+	struct tracefs_instance *ti;
+	struct iovec iov[2];
+	int fd;
+
+	(void) state;
+	error_reset();
+	if (user_events_open(&fd) == TK_ERR_NOTFOUND) {
+		assert_false(exists(path_of(path, sizeof(path), mount, "user_events_data")));
+		assert_true(cause_has("no user_events"));
+		assert_true(cause_has("CONFIG_USER_EVENTS"));
+		print_message("no user_events in this kernel: refused as it should be\n");
+		return;
+	}
+	assert_true(fd >= 0);
+	snprintf(name, sizeof(name), "tk_ue_%d", (int) getpid());
+	snprintf(cmd, sizeof(cmd), "%s u32 value", name);
+	assert_ok(user_events_register(fd, cmd, &enabled, sizeof(enabled), 3, &index));
+	assert_int_equal(enabled, 0); /* nothing records it yet */
+
+	ti = create_instance(0);
+	snprintf(spec, sizeof(spec), "user_events:%s", name);
+	assert_ok(tracefs_enable_events(ti, spec, NULL));
+	assert_ok(tracefs_set_tracing_on(ti, 1));
+	assert_int_equal(enabled, 1u << 3);
+	iov[0] = (struct iovec){&index, sizeof(index)};
+	iov[1] = (struct iovec){&value, sizeof(value)};
+	assert_int_equal(writev(fd, iov, 2), (ssize_t) (sizeof(index) + sizeof(value)));
+	inst_dir(dir, sizeof(dir), inst_name);
+	text = slurp(path_of(path, sizeof(path), dir, "trace"));
+	assert_non_null(text);
+	assert_non_null(strstr(text, name));
+	assert_non_null(strstr(text, "305441741")); /* the value, as the kernel prints a u32 */
+	free(text);
+	close_tracked(0);
+	assert_int_equal(enabled, 0); /* no recording left */
+
+	assert_ok(user_events_unregister(fd, &enabled, 3));
+	(void) user_events_delete(fd, name); /* 6.6 and later delete it themselves */
+	close(fd);
+	print_message("user_events: %s written, its enable bit followed the recording\n", name);
+}
+
 #define T(fn) cmocka_unit_test_teardown(fn, teardown)
 
 int main(void)
@@ -847,6 +904,7 @@ int main(void)
 		T(test_stale_instance_removed_on_create),
 		T(test_existing_instance_restored),
 		T(test_top_level_restored),
+		T(test_user_events_enable_bit_follows_recording),
 	};
 	char path[1024];
 	int rc;

@@ -102,6 +102,34 @@ static void test_fmt_u64_powers_of_ten_and_neighbours(void **state)
 	check_u64(UINT64_MAX - 1);
 }
 
+/*
+ * fmt_u64() counts digits from the digits themselves (the lowest non-zero byte), so every
+ * leading digit at every length matters: all values below 10^6, then each length with
+ * every leading digit and pseudo-random digits after it.
+ */
+static void test_fmt_u64_every_leading_digit(void **state)
+{
+	uint64_t x = UINT64_C(0x9E3779B97F4A7C15), v, p = 1;
+
+	(void) state;
+	for (v = 0; v < 1000000; v++)
+		check_u64(v);
+	for (int k = 1; k <= 19; k++) {
+		p *= 10; /* 10^k: values of k + 1 digits */
+		for (uint64_t lead = 1; lead <= 9; lead++) {
+			if (k == 19 && lead > 1)
+				break; /* 2 * 10^19 is past UINT64_MAX */
+			for (int r = 0; r < 64; r++) {
+				x ^= x << 13, x ^= x >> 7, x ^= x << 17;
+				v = lead * p + x % p;
+				if (k == 19 && v < lead * p)
+					continue;
+				check_u64(v);
+			}
+		}
+	}
+}
+
 static void test_fmt_u64_known_strings(void **state)
 {
 	char buf[32];
@@ -591,6 +619,7 @@ int main(void)
 {
 	const struct CMUnitTest tests[] = {
 		cmocka_unit_test(test_fmt_u64_powers_of_ten_and_neighbours),
+		cmocka_unit_test(test_fmt_u64_every_leading_digit),
 		cmocka_unit_test(test_fmt_u64_known_strings),
 		cmocka_unit_test(test_fmt_ascii8_every_value),
 		cmocka_unit_test(test_fmt_ascii4_every_value),
