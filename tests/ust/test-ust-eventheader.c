@@ -280,10 +280,11 @@ static void test_all_kinds_json(void **state)
 	assert_int_equal(p.size, pay.n - 10);
 	assert_int_equal(p.n_lens, 5);
 	for (size_t i = 0; i < p.n; i++) {
-		const uint8_t *b = p.iov[i].iov_base;
+		uintptr_t b = (uintptr_t) p.iov[i].iov_base, src = (uintptr_t) pay.b;
+		uintptr_t lens = (uintptr_t) &p.lens;
 
-		assert_true((b >= pay.b && b + p.iov[i].iov_len <= pay.b + pay.n) ||
-			    (b >= p.lens[0] && b < p.lens[0] + sizeof(p.lens)));
+		assert_true((b >= src && b + p.iov[i].iov_len <= src + pay.n) ||
+			    (b >= lens && b + p.iov[i].iov_len <= lens + sizeof(p.lens)));
 	}
 	n = gather(&eh, &p, ev, sizeof(ev));
 	expect_json(&eh, ev, n, all_json);
