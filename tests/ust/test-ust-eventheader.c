@@ -19,7 +19,12 @@
 #include <unistd.h>
 
 #include <cmocka.h>
+#include <errno.h>
 #include <fcntl.h>
+#include <pthread.h>
+#include <signal.h>
+#include <sys/resource.h>
+#include <sys/stat.h>
 
 #include "common/error.h"
 #include "common/vec.h"
@@ -684,6 +689,191 @@ static void test_interceptor_records(void **state)
 	ust_eh_event_fini(&eh);
 }
 
+/*
+ * Several threads append records at once: the file must hold every record whole, in some
+ * order, each with its own bytes (records written by hand: a u32 counter per event).
+ */
+#define IC_THREADS 4
+#define IC_EVENTS  500
+
+struct ic_worker {
+	pthread_t th;
+	struct ust_eh_interceptor *ic;
+	const struct ust_eh_event *eh;
+	uint32_t base;
+	int failed;
+};
+
+static void *ic_worker(void *arg)
+{
+	struct ic_worker *w = arg;
+
+	for (uint32_t i = 0; i < IC_EVENTS; i++) {
+		uint32_t v = w->base + i;
+
+		if (ust_eh_interceptor_write(w->ic, w->eh, &v, sizeof(v), NULL, 0) != TK_OK)
+			w->failed = 1;
+	}
+	return NULL;
+}
+
+static void test_interceptor_threads(void **state)
+{
+	static const struct tk_tp_field f[] = {F("v", TK_TP_KIND_INT, 0, 4, 0)};
+	struct tk_tp_event ev = {
+		.provider = "thr", .name = "e", .level = 5, .fields = f, .n_fields = 1};
+	/* "thr_L5K0\0", header, metadata block "e\0" "v\0" 0x04: 4 + 9 + 12 + 5 + 4 bytes */
+	static const uint8_t head[] = {34,  0,	 0, 0,	  't', 'h', 'r', '_', 'L', '5',
+				       'K', '0', 0, 0x07, 0,   0,   0,	 0,   0,   0,
+				       5,   5,	 0, 1,	  0,   'e', 0,	 'v', 0,   4};
+	char path[] = "/tmp/ust-eh-test-XXXXXX";
+	struct ic_worker w[IC_THREADS];
+	struct ust_eh_interceptor *ic;
+	struct ust_eh_event eh;
+	static uint8_t seen[IC_THREADS * IC_EVENTS];
+	uint8_t *buf;
+	struct stat sb;
+	size_t off = 0, n = 0;
+	int fd = mkstemp(path);
+
+	(void) state;
+	assert_true(fd >= 0);
+	close(fd);
+	assert_int_equal(ust_eh_event_init(&eh, &ev), TK_OK);
+	assert_int_equal(ust_eh_interceptor_open(&ic, path), TK_OK);
+	for (int t = 0; t < IC_THREADS; t++) {
+		w[t] = (struct ic_worker){.ic = ic, .eh = &eh, .base = (uint32_t) t * IC_EVENTS};
+		assert_int_equal(pthread_create(&w[t].th, NULL, ic_worker, &w[t]), 0);
+	}
+	for (int t = 0; t < IC_THREADS; t++) {
+		pthread_join(w[t].th, NULL);
+		assert_false(w[t].failed);
+	}
+	assert_int_equal(ust_eh_interceptor_close(ic), TK_OK);
+
+	fd = open(path, O_RDONLY);
+	assert_true(fd >= 0);
+	assert_int_equal(fstat(fd, &sb), 0);
+	assert_int_equal(sb.st_size, (off_t) IC_THREADS * IC_EVENTS * 34);
+	buf = big_buf((size_t) sb.st_size);
+	assert_int_equal(read(fd, buf, (size_t) sb.st_size), sb.st_size);
+	close(fd);
+	memset(seen, 0, sizeof(seen));
+	while (off < (size_t) sb.st_size) {
+		uint32_t v;
+
+		assert_memory_equal(buf + off, head, sizeof(head));
+		memcpy(&v, buf + off + sizeof(head), 4);
+		assert_true(v < IC_THREADS * IC_EVENTS);
+		assert_int_equal(seen[v], 0);
+		seen[v] = 1;
+		off += 34;
+		n++;
+	}
+	assert_int_equal(n, IC_THREADS * IC_EVENTS);
+	free(buf);
+	unlink(path);
+	ust_eh_event_fini(&eh);
+}
+
+/*
+ * A record that does not fit (the file size limit, RLIMIT_FSIZE, stands in for a full disk:
+ * the kernel writes what fits, then refuses) is taken back whole: the file ends with the
+ * last record that was written entirely, and later records that fit are still written.
+ */
+static void test_interceptor_short_write(void **state)
+{
+	static const struct tk_tp_field f[] = {F("b", TK_TP_KIND_BLOB, TK_TP_FORMAT_HEX, 1, 0)};
+	struct tk_tp_event ev = {
+		.provider = "sw", .name = "e", .level = 5, .fields = f, .n_fields = 1};
+	/* record: 4 + "sw_L5K0\0" (8) + head 8 + 4 + "e\0b\0" 0x0d (5) + 2 + blob */
+	static uint8_t pay[4 + 200];
+	uint32_t len;
+	char path[] = "/tmp/ust-eh-test-XXXXXX";
+	struct ust_eh_interceptor *ic;
+	struct ust_eh_event eh;
+	struct rlimit old, lim;
+	struct sigaction ign = {.sa_handler = SIG_IGN}, old_sa;
+	struct stat sb;
+	enum tk_status st;
+	int fd = mkstemp(path);
+
+	(void) state;
+	assert_true(fd >= 0);
+	close(fd);
+	assert_int_equal(ust_eh_event_init(&eh, &ev), TK_OK);
+	assert_int_equal(ust_eh_interceptor_open(&ic, path), TK_OK);
+	assert_int_equal(getrlimit(RLIMIT_FSIZE, &old), 0);
+	if (old.rlim_cur != RLIM_INFINITY && old.rlim_cur < 4096)
+		skip();
+	lim = old;
+	lim.rlim_cur = 100;
+	assert_int_equal(sigaction(SIGXFSZ, &ign, &old_sa), 0);
+	assert_int_equal(setrlimit(RLIMIT_FSIZE, &lim), 0);
+
+	len = 10; /* a record of 41 bytes: fits */
+	memcpy(pay, &len, 4);
+	st = ust_eh_interceptor_write(ic, &eh, pay, 4 + len, NULL, 0);
+	assert_int_equal(st, TK_OK);
+	len = 100; /* 131 bytes: 59 of them would fit */
+	memcpy(pay, &len, 4);
+	error_reset();
+	st = ust_eh_interceptor_write(ic, &eh, pay, 4 + len, NULL, 0);
+	assert_int_equal(st, TK_ERR_IO);
+	assert_non_null(strstr(tk_error_cause(0), "Cannot write interceptor record: name=sw_L5K0"));
+	assert_int_equal(stat(path, &sb), 0);
+	assert_int_equal(sb.st_size, 41);
+	len = 20; /* 51 bytes: fits after the first (92) */
+	memcpy(pay, &len, 4);
+	st = ust_eh_interceptor_write(ic, &eh, pay, 4 + len, NULL, 0);
+
+	assert_int_equal(setrlimit(RLIMIT_FSIZE, &old), 0);
+	assert_int_equal(sigaction(SIGXFSZ, &old_sa, NULL), 0);
+	assert_int_equal(st, TK_OK);
+	assert_int_equal(stat(path, &sb), 0);
+	assert_int_equal(sb.st_size, 41 + 51);
+	assert_int_equal(ust_eh_interceptor_close(ic), TK_OK);
+	unlink(path);
+	ust_eh_event_fini(&eh);
+}
+
+/*
+ * What ust_eh_write() hands to user_events, seen through a pipe standing in for
+ * user_events_data: the write index, then the event, in one write; a closed descriptor
+ * (EBADF, the kernel's answer when nobody records the tracepoint) drops the event.
+ */
+static void test_write_layout(void **state)
+{
+	static const struct tk_tp_field f[] = {F("s", TK_TP_KIND_COUNTED, 0, 1, 0)};
+	struct tk_tp_event ev = {.provider = "wl",
+				 .name = "e",
+				 .level = 2,
+				 .keyword = 0xf,
+				 .fields = f,
+				 .n_fields = 1};
+	static const uint8_t pay[] = {3, 0, 0, 0, 'x', 'y', 'z'};
+	static const uint8_t want[] = {0x78, 0x56, 0x34, 0x12, /* write index */
+				       0x07, 0,	   0,	 0,    0, 0,	0, 2, 5,   0,	1,
+				       0,    'e',  0,	 's',  0, 0x0a, 3, 0, 'x', 'y', 'z'};
+	struct ust_eh_event eh;
+	uint8_t got[64];
+	int p[2];
+
+	(void) state;
+	assert_int_equal(pipe(p), 0);
+	assert_int_equal(ust_eh_event_init(&eh, &ev), TK_OK);
+	eh.fd = p[1]; /* as ust_eh_register() leaves it */
+	eh.write_index = 0x12345678;
+	assert_int_equal(ust_eh_write(&eh, pay, sizeof(pay), NULL, 0), TK_OK);
+	assert_int_equal(read(p[0], got, sizeof(got)), sizeof(want));
+	assert_memory_equal(got, want, sizeof(want));
+	close(p[0]);
+	close(p[1]);
+	assert_int_equal(ust_eh_write(&eh, pay, sizeof(pay), NULL, 0), TK_AGAIN);
+	eh.fd = -1;
+	ust_eh_event_fini(&eh);
+}
+
 /* Without a registration nothing is unregistered; ust_eh_open() gives the same answer twice. */
 static void test_user_events_state(void **state)
 {
@@ -717,6 +907,9 @@ int main(void)
 		cmocka_unit_test(test_bad_payloads),
 		cmocka_unit_test(test_unsupported),
 		cmocka_unit_test(test_interceptor_records),
+		cmocka_unit_test(test_interceptor_threads),
+		cmocka_unit_test(test_interceptor_short_write),
+		cmocka_unit_test(test_write_layout),
 		cmocka_unit_test(test_user_events_state),
 	};
 
