@@ -272,7 +272,8 @@ static void emit(struct walk *w, const void *p, size_t n)
 /* Hand the bytes of the current run to the output; the next run starts at @next. */
 static void flush(struct walk *w, size_t next)
 {
-	emit(w, w->data + w->run, w->off - w->run);
+	if (w->off > w->run) /* never data + 0: data may be NULL for an empty payload */
+		emit(w, w->data + w->run, w->off - w->run);
 	w->run = next;
 }
 
@@ -314,7 +315,7 @@ static enum tk_status walk_fields(struct walk *w, const struct tk_tp_event *ev,
 			w->off += (size_t) f->count * f->size;
 			break;
 		case TK_TP_KIND_STRING:
-			nul = memchr(w->data + w->off, 0, left);
+			nul = left ? memchr(w->data + w->off, 0, left) : NULL;
 			if (!nul)
 				return short_payload(ev, f, w, "string without NUL");
 			w->off = (size_t) (nul - w->data) + 1;

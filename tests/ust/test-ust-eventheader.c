@@ -267,6 +267,31 @@ static void test_small_event_bytes(void **state)
 	ust_eh_event_fini(&eh);
 }
 
+/* An event without fields (tk_tracepoint(p, tick, )): no payload, nothing read. */
+static void test_empty_payload(void **state)
+{
+	static const struct tk_tp_field f[] = {F("s", TK_TP_KIND_STRING, 0, 0, 0)};
+	struct tk_tp_event ev = {.provider = "P", .name = "tick"};
+	static const uint8_t want[] = {0x07, 0, 0, 0,	0,   0,	  0,   0, 5,
+				       0,    1, 0, 't', 'i', 'c', 'k', 0};
+	struct ust_eh_event eh;
+	struct ust_eh_payload p;
+
+	(void) state;
+	assert_int_equal(ust_eh_event_init(&eh, &ev), TK_OK);
+	assert_string_equal(eh.tp_name, "P_L0K0");
+	assert_int_equal(eh.head_size, sizeof(want));
+	assert_memory_equal(eh.head, want, sizeof(want));
+	assert_int_equal(ust_eh_transcode(&ev, NULL, 0, &p, NULL, 0), TK_OK);
+	assert_int_equal(p.n, 0);
+	assert_int_equal(p.size, 0);
+	expect_json(&eh, eh.head, eh.head_size, "{\"n\":\"P:tick\",\"meta\":{}}");
+	ev.fields = f; /* a string field and no byte at all */
+	ev.n_fields = 1;
+	assert_int_equal(ust_eh_transcode(&ev, NULL, 0, &p, NULL, 0), TK_ERR_INVAL);
+	ust_eh_event_fini(&eh);
+}
+
 /* Every kind and format, decoded: each value's text as the reference formatter writes it. */
 static void test_all_kinds_json(void **state)
 {
@@ -900,6 +925,7 @@ int main(void)
 {
 	const struct CMUnitTest tests[] = {
 		cmocka_unit_test(test_small_event_bytes),
+		cmocka_unit_test(test_empty_payload),
 		cmocka_unit_test(test_all_kinds_json),
 		cmocka_unit_test(test_all_kinds_encodings),
 		cmocka_unit_test(test_long_values_cut),
