@@ -17,7 +17,9 @@
 #    offers the others is in its own interface header (ctf.h, ftrace.h, ...);
 #  - the CLI includes only the public header;
 #  - src/ust (the application tracer's runtime, its own library) includes common and ctf
-#    (the CTF writer makes its metadata), and no folder includes src/ust;
+#    (the CTF writer makes its metadata), eventheader and ftrace (its EventHeader output:
+#    metadata and header writers, interceptor records, user_events), and no folder
+#    includes src/ust;
 #  - libtracekit-ust, when given, exports only tk_ names too.
 # Usage: symbols.sh LIBTRACEKIT.so SOURCE-ROOT [LIBTRACEKIT-UST.so]
 set -u
@@ -64,7 +66,7 @@ allowed() {
 	tracedat) echo "common model ftrace eventheader" ;;
 	output) echo "common model" ;;
 	pipeline) echo "common model ctf ftrace tracedat eventheader perf output" ;;
-	ust) echo "common ctf" ;;
+	ust) echo "common ctf eventheader ftrace" ;;
 	esac
 }
 for dir in "$src"/src/*/; do
