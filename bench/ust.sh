@@ -84,6 +84,9 @@ lttng-ust lttng-ust.c lttng
 lttng-ust-lgpl lttng-ust-lgpl.c lttng -llttng-ust-common
 barectf barectf.c barectf
 barectf-tsc barectf-tsc.c barectf
+tracekit-disabled tracekit-disabled.c tracekit
+tracekit-clock tracekit.c tracekit
+tracekit-tsc tracekit-tsc.c tracekit
 '
 
 note() {
@@ -154,7 +157,7 @@ for name in $only; do
 	echo "$TRACERS" | grep -q "^$name " || die "unknown tracer $name (see TRACERS in $0)"
 done
 
-# tracekit's tracer is written in another branch; say so rather than print rows for it.
+# A tree without tracekit's tracer (an older checkout): say so rather than print rows for it.
 if [ ! -f "$root/include/tracekit/tracepoint.h" ]; then
 	remark "tracekit's tracer is not built yet: include/tracekit/tracepoint.h is missing from this tree, so there are no tracekit-tsc, tracekit-clock or tracekit-disabled rows"
 elif ! echo "$TRACERS" | grep -q '^tracekit'; then
@@ -301,6 +304,24 @@ run_lttng() {
 	rm -rf "$trace"
 }
 
+# check_tracekit NAME: a short run into a trace directory; babeltrace2 must read every event
+# (tracekit's drops are counted in the trace, not in-process).
+check_tracekit() {
+	dir=$tmp/check-$1
+	rm -rf "$dir"
+	"$out/bench-$1" --name "$1" --threads "$threads" --fields "$fields" --batches 10 \
+		--batch-events "$batch_events" --warmup 0 --pause-ms 0 --out "$dir" \
+		>"$tmp/check-$1.out" || { remark "$1: the check run failed"; return 1; }
+	emitted=$(awk '$2 == "emitted-total" { print $4 }' "$tmp/check-$1.out")
+	recorded=$(count_events "$dir")
+	if [ "$recorded" -eq "$emitted" ]; then
+		remark "$1: a check run into a trace directory: babeltrace2 reads all $emitted events"
+	else
+		remark "$1: a check run into a trace directory: babeltrace2 reads $recorded of $emitted events"
+	fi
+	rm -rf "$dir"
+}
+
 # check_barectf NAME: a short run writing its packets to files; every event must be there.
 check_barectf() {
 	dir=$tmp/check-$1
@@ -352,6 +373,10 @@ while [ "$round" -le "$rounds" ]; do
 		barectf)
 			run "$name" && [ "$check" -eq 1 ] && [ "$round" -eq 1 ] &&
 				check_barectf "$name"
+			;;
+		tracekit)
+			run "$name" && [ "$check" -eq 1 ] && [ "$round" -eq 1 ] &&
+				[ "$name" != tracekit-disabled ] && check_tracekit "$name"
 			;;
 		*) run "$name" ;;
 		esac

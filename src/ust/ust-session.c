@@ -542,7 +542,12 @@ static enum tk_status declare_clock(const struct tk_ust_opts *o, uint64_t *clock
 	c.offset_s = (int64_t) (off / freq);
 	c.offset_cycles = (uint64_t) (off % freq);
 	c.description = tk_ust_clock_tsc ? "Time-stamp counter" : "Monotonic Clock";
-	c.is_absolute = 0;
+	/*
+	 * An offset given is a recording's own (tracekit record --ust: the DATE of a trace.dat
+	 * on the mono clock, absolute to its readers): absolute here too, so that readers
+	 * merge the two; else LTTng's choice, not absolute
+	 */
+	c.is_absolute = o->has_clock_offset && !tk_ust_clock_tsc;
 	/* one clock for every process of this boot: readers merge their traces */
 	c.has_uuid = boot_uuid(c.uuid) == 0;
 	if (tk_ust_clock_tsc)

@@ -24,6 +24,7 @@ if ! meson install -C "$build" --no-rebuild --quiet --destdir "$tmp/root" >"$tmp
 fi
 root=$tmp/root
 for f in "$prefix/bin/tracekit" "$mandir/man1/tracekit.1" "$mandir/man1/tracekit-convert.1" \
+	"$mandir/man3/tracekit-tracepoint.3" "$datadir/doc/tracekit/ust.md" \
 	"$datadir/doc/tracekit/format-ctf.md" "$datadir/doc/tracekit/format-tracedat.md" \
 	"$datadir/doc/tracekit/record.md" "$datadir/bash-completion/completions/tracekit"; do
 	if [ ! -s "$root$f" ]; then
@@ -33,7 +34,7 @@ for f in "$prefix/bin/tracekit" "$mandir/man1/tracekit.1" "$mandir/man1/tracekit
 done
 
 # every note a man page points to is installed (the pages say /usr; map to this prefix)
-for page in "$root$mandir"/man1/tracekit*.1; do
+for page in "$root$mandir"/man1/tracekit*.1 "$root$mandir"/man3/tracekit*.3; do
 	sed -n 's|^\.I /usr/share/doc/tracekit/\(.*\)$|\1|p' "$page" | tr -d '\\,' >"$tmp/named"
 	if [ ! -s "$tmp/named" ]; then
 		echo "FAIL: $(basename "$page") points to no format note"

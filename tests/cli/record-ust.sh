@@ -10,9 +10,14 @@
 #   2. trace-cmd (the oracle) reads a mono recording whose DATE option is that offset, and
 #      shows the events at wall-clock times: the first within seconds of the command's;
 #   3. a DIR holding files is refused (status 1, nothing recorded), as are another clock
-#      and a missing command (status 2).
+#      and a missing command (status 2);
+#   4. with an instrumented program (examples/hello.c, HELLO): `tracekit print trace.dat DIR`
+#      merges both recordings, and in the order of the times the reference tools give each
+#      event: trace-cmd report -t for the kernel's, babeltrace2 --clock-seconds for the
+#      program's (its three greetings), the two lists merged by time here.
 #
-# Usage: record-ust.sh TRACEKIT   (exits 77 when not root, without tracefs or trace-cmd)
+# Usage: record-ust.sh TRACEKIT [HELLO]   (exits 77 when not root, without tracefs or
+# trace-cmd; part 4 skips without HELLO or babeltrace2)
 set -u
 LC_ALL=C
 export LC_ALL
@@ -29,6 +34,7 @@ fail() {
 # shellcheck source=../lib.sh
 . "$(dirname "$0")/../lib.sh"
 tk=$(abspath "$1")
+hello=${2:+$(abspath "$2")}
 need_tracefs "$tk"
 command -v trace-cmd >/dev/null 2>&1 || skip "trace-cmd is not installed"
 command -v python3 >/dev/null 2>&1 || skip "python3 is not installed"
@@ -76,3 +82,40 @@ grep -q 'not empty' err.txt || fail "the refusal does not say why: $(cat err.txt
 "$tk" record -q -e sched:sched_switch --ust d 2>/dev/null
 [ $? -eq 2 ] || fail "--ust without a command was not a usage error"
 echo "ok: --ust hands the command the recording's clock and offset ($off ns)"
+
+if [ -z "$hello" ] || ! command -v babeltrace2 >/dev/null 2>&1; then
+	echo "skip part: no instrumented program or no babeltrace2" >&2
+	exit 0
+fi
+"$tk" record -q -e sched:sched_switch -e sched:sched_process_exec --ust app -o m.dat -- \
+	"$hello" there || fail "record --ust of the instrumented program failed"
+trace-cmd report -t m.dat 2>/dev/null |
+	awk '/ sched_(switch|process_exec): / { for (i = 1; i <= NF; i++) if ($i ~ /^[0-9]+\.[0-9]+:$/) { sub(":", "", $i); print $i, "k"; break } }' \
+	>want-k.txt
+babeltrace2 --clock-seconds app 2>bt-err.txt |
+	sed -n 's/^\[\([0-9]*\.[0-9]*\)\] .* hello:greeting: .*/\1 u/p' >want-u.txt
+[ -s bt-err.txt ] && fail "babeltrace2 complains about the program's trace: $(head -n 3 bt-err.txt)"
+[ "$(wc -l <want-u.txt)" -eq 3 ] || fail "babeltrace2 reads $(wc -l <want-u.txt) greetings, not 3"
+"$tk" print --style json m.dat app >got.json || fail "tracekit print m.dat app failed"
+python3 - want-k.txt want-u.txt got.json <<'PY' || fail "the merged order is not the oracles' times'"
+import json, sys
+def ns(t):
+    s, f = t.split(".")
+    return int(s) * 10**9 + int((f + "000000000")[:9])
+want = []
+for path in sys.argv[1:3]:
+    for line in open(path):
+        t, k = line.split()
+        want.append((ns(t), k))
+got = []
+for line in open(sys.argv[3]):
+    e = json.loads(line)
+    got.append((e["ts"], "u" if e["name"] == "hello:greeting" else "k"))
+if len(got) != len(want):
+    sys.exit("tracekit printed %d events, the oracles %d" % (len(got), len(want)))
+if [t for t, _ in got] != sorted(t for t, _ in got):
+    sys.exit("tracekit's times go back")
+if sorted(got) != sorted(want):  # with the times in order: the oracles' merge
+    sys.exit("the events' times differ from the oracles'")
+PY
+echo "ok: tracekit print merges the kernel and program recordings in the oracles' time order"

@@ -77,7 +77,7 @@ static void help(void)
 	       "      --top               record in the top-level buffer (others' events too)\n"
 	       "      --date              save the wall-clock offset (readers print dates)\n"
 	       "      --ust=DIR           COMMAND's tracekit tracepoints (libtracekit-ust) go to\n"
-	       "                          the CTF trace DIR, on the kernel recording's clock\n"
+	       "                          CTF traces under DIR, on the kernel recording's clock\n"
 	       "                          (mono, with --date): print both with\n"
 	       "                          'tracekit print trace.dat DIR'\n"
 	       "      --file-version=6|7  trace.dat version (default 7)\n"
