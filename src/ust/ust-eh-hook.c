@@ -35,9 +35,10 @@ static size_t eh_cap;
 static struct ust_eh_interceptor *eh_ic; /* interceptor mode when set */
 static int eh_fd = -1;			 /* user_events_data, once opened */
 static int eh_open_tried;
-static int eh_wanted;	    /* TRACEKIT_UST_EVENTHEADER=1: report problems on stderr */
-static int eh_kernel = 1;   /* TRACEKIT_UST_EVENTHEADER=0: never register with the kernel */
-static uint64_t eh_dropped; /* relaxed atomic: events dropped (no memory, failed writes) */
+static int eh_wanted;	     /* EventHeader asked for: report problems on stderr */
+static int eh_kernel_wanted; /* TRACEKIT_UST_EVENTHEADER=1: also a kernel without user_events */
+static int eh_kernel = 1;    /* TRACEKIT_UST_EVENTHEADER=0: never register with the kernel */
+static uint64_t eh_dropped;  /* relaxed atomic: events dropped (no memory, failed writes) */
 
 static pthread_key_t eh_key;
 static pthread_once_t eh_key_once = PTHREAD_ONCE_INIT;
@@ -56,12 +57,12 @@ static int *ev_word(struct ust_eh_event *eh)
 	return &((struct tk_tp_event *) eh->ev)->enabled;
 }
 
-/* Say the error chain's causes on stderr, when EventHeader output was asked for. */
-static void eh_report(void)
+/* Say the error chain's causes on stderr, when EventHeader output was asked for (@wanted). */
+static void eh_report(int wanted)
 {
 	size_t i, n = tk_error_count();
 
-	if (!eh_wanted || !n)
+	if (!wanted || !n)
 		return;
 	fprintf(stderr, "tracekit-ust: %s\n", tk_error_cause(0));
 	for (i = 1; i < n; i++)
@@ -80,13 +81,14 @@ static void eh_kernel_register(struct ust_eh_event *eh, struct tk_tp_event *ev)
 		error_reset();
 		if (ust_eh_open(&eh_fd) < 0) {
 			eh_fd = -1;
-			eh_report(); /* once per process: this kernel has no user_events */
+			/* once per process: this kernel has no user_events */
+			eh_report(eh_kernel_wanted);
 			return;
 		}
 	}
 	error_reset();
 	if (ust_eh_register(eh, eh_fd, &ev->enabled, UST_EH_ENABLE_BIT) < 0)
-		eh_report();
+		eh_report(eh_kernel_wanted);
 }
 
 void ust_eh_hook_env(void)
@@ -95,14 +97,14 @@ void ust_eh_hook_env(void)
 	const char *ic = secure_getenv("TRACEKIT_UST_INTERCEPTOR");
 
 	if (v && !strcmp(v, "1"))
-		eh_wanted = 1;
+		eh_wanted = eh_kernel_wanted = 1;
 	else if (v && !strcmp(v, "0"))
 		eh_kernel = 0;
 	if (ic && *ic) {
 		eh_wanted = 1;
 		error_reset();
 		if (tk_ust_interceptor_start(ic) < 0)
-			eh_report();
+			eh_report(eh_wanted);
 	}
 }
 
@@ -133,7 +135,7 @@ void ust_eh_hook_provider_add(struct tk_tp_provider *p)
 			break;
 		error_reset();
 		if (ust_eh_event_init(eh, ev) < 0) {
-			eh_report(); /* once: the event is registered once */
+			eh_report(eh_wanted); /* once: the event is registered once */
 			ust_eh_event_fini(eh);
 			free(eh);
 			continue;
