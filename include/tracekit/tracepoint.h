@@ -14,7 +14,8 @@
  * mappings, fixed payload size) are defined, with a constructor that registers the provider
  * with the runtime (libtracekit-ust, <tracekit/ust.h>) and a destructor that unregisters it,
  * so providers of modules loaded with dlopen() come and go with their module. The
- * descriptions are the single source of truth for every output (CTF now, EventHeader later).
+ * descriptions are the single source of truth for every output: CTF, and EventHeader through
+ * user_events or an interceptor file (bit 0 and bit 1 of the event's `enabled` word).
  *
  * A provider header, `app-tp.h`:
  *
@@ -42,8 +43,9 @@
  * An event without arguments is declared with TK_TP_ARGS(void) and called as
  * `tk_tracepoint(app, tick, )` (C11 wants an argument after the last comma).
  *
- * Field macros (NAME: the field name; EXPR: evaluated once per emitted event, twice for the
- * lengths of strings, sequences and blobs, which are measured and then copied):
+ * Field macros (NAME: the field name; EXPR: evaluated once per output the event goes to (CTF,
+ * EventHeader), and once more for the lengths of strings, sequences and blobs, which are
+ * measured and then copied):
  *   tk_field_int(TYPE, NAME, EXPR)          integer of TYPE (8/16/32/64-bit, any signedness)
  *   tk_field_hex(TYPE, NAME, EXPR)          the same, shown in hexadecimal
  *   tk_field_pointer(NAME, EXPR)            a pointer, shown in hexadecimal

@@ -29,7 +29,8 @@
 /* Payloads up to this size use the thread's scratch; bigger ones a malloc per event. */
 #define EH_SCRATCH_PAYLOAD 2048
 
-static pthread_rwlock_t eh_lock = PTHREAD_RWLOCK_INITIALIZER;
+/* writers first: threads emitting all the time must not starve an interceptor's stop */
+static pthread_rwlock_t eh_lock = PTHREAD_RWLOCK_WRITER_NONRECURSIVE_INITIALIZER_NP;
 static struct ust_eh_event **eh_tab; /* by event ID; NULL: no EventHeader form */
 static size_t eh_cap;
 static struct ust_eh_interceptor *eh_ic; /* interceptor mode when set */
@@ -291,9 +292,10 @@ void ust_eh_hook_fork_parent(void)
  */
 void ust_eh_hook_fork_child(void)
 {
+	pthread_rwlock_t fresh = PTHREAD_RWLOCK_WRITER_NONRECURSIVE_INITIALIZER_NP;
 	size_t i;
 
-	pthread_rwlock_init(&eh_lock, NULL);
+	eh_lock = fresh; /* the parent's is held by the forking thread (prepare) */
 	if (eh_ic) {
 		ust_eh_interceptor_close(eh_ic); /* no writer inside: we held the lock */
 		eh_ic = NULL;
