@@ -48,6 +48,22 @@ check_eh() {
 	fi
 }
 
+# A program that did not ask for EventHeader output prints nothing, whatever the kernel; one
+# that asked (TRACEKIT_UST_EVENTHEADER=1) is told once that this kernel has no user_events
+# (when it has them, registering is allowed or refused: not checked here)
+env -u TRACEKIT_UST_INTERCEPTOR -u TRACEKIT_UST_EVENTHEADER "$prog" 2>"$tmp/prog.err" ||
+	fail "ust-eh-tp (no output asked for) exited with $?"
+[ -s "$tmp/prog.err" ] && fail "ust-eh-tp wrote on stderr unasked: $(head -c 300 "$tmp/prog.err")"
+if [ ! -e /sys/kernel/tracing/user_events_data ] &&
+	[ ! -e /sys/kernel/debug/tracing/user_events_data ]; then
+	TRACEKIT_UST_EVENTHEADER=1 "$prog" 2>"$tmp/prog.err" ||
+		fail "ust-eh-tp (TRACEKIT_UST_EVENTHEADER=1) exited with $?"
+	n=$(grep -c '^tracekit-ust: Cannot write EventHeader events$' "$tmp/prog.err")
+	[ "$n" -eq 1 ] || fail "$n messages on a kernel without user_events, not 1: $(cat "$tmp/prog.err")"
+	grep -q 'no user_events' "$tmp/prog.err" || fail "the message does not say why"
+	echo "no user_events here: said once, and only when asked"
+fi
+
 # EventHeader only: no session
 TRACEKIT_UST_INTERCEPTOR="$tmp/eh.dat" "$prog" 2>"$tmp/prog.err" || fail "ust-eh-tp exited with $?"
 [ -s "$tmp/prog.err" ] && fail "ust-eh-tp wrote on stderr: $(head -c 300 "$tmp/prog.err")"
