@@ -201,12 +201,15 @@ TK_EXPORT enum tk_status tk_ust_interceptor_start(const char *path)
 	return TK_OK;
 }
 
-TK_EXPORT enum tk_status tk_ust_interceptor_stop(void)
+/*
+ * Close the interceptor: bit 1 cleared, the file closed and, with @reregister, the events
+ * handed back to user_events (not at the process's end, where registering would be waste).
+ */
+static enum tk_status interceptor_stop(int reregister)
 {
 	enum tk_status st;
 	size_t i;
 
-	error_reset();
 	pthread_rwlock_wrlock(&eh_lock);
 	if (!eh_ic) {
 		pthread_rwlock_unlock(&eh_lock);
@@ -219,11 +222,17 @@ TK_EXPORT enum tk_status tk_ust_interceptor_stop(void)
 	st = ust_eh_interceptor_close(eh_ic);
 	eh_ic = NULL;
 	/* back to the kernel, which sets bit 1 again while a consumer records */
-	for (i = 0; i < eh_cap; i++)
+	for (i = 0; i < eh_cap && reregister; i++)
 		if (eh_tab[i])
 			eh_kernel_register(eh_tab[i], (struct tk_tp_event *) eh_tab[i]->ev);
 	pthread_rwlock_unlock(&eh_lock);
 	return st;
+}
+
+TK_EXPORT enum tk_status tk_ust_interceptor_stop(void)
+{
+	error_reset();
+	return interceptor_stop(1);
 }
 
 TK_EXPORT uint8_t *tk_ust_eh_buf(size_t size)
@@ -319,5 +328,5 @@ void ust_eh_hook_fork_child(void)
 
 void ust_eh_hook_exit(void)
 {
-	tk_ust_interceptor_stop();
+	interceptor_stop(0);
 }
