@@ -5,7 +5,8 @@
  * user_events, or the interceptor's), each set and cleared without touching the other; an
  * event with only bit 1 writes no CTF ring, one with only bit 0 no EventHeader record;
  * providers registered while an interceptor is open get bit 1, events EventHeader cannot
- * describe do not; an event larger than the thread's scratch still goes out whole. This host
+ * describe do not; an event larger than the thread's scratch still goes out whole; a forked
+ * child does not write its parent's interceptor file. This host
  * has no user_events: the kernel's bit is set here by hand, as the kernel would.
  */
 #define TK_TRACEPOINT_DEFINE
@@ -19,6 +20,7 @@
 #include <stdlib.h>
 #include <string.h>
 #include <sys/stat.h>
+#include <sys/wait.h>
 #include <unistd.h>
 
 #include <cmocka.h>
@@ -165,6 +167,37 @@ static void events_larger_than_the_scratch_go_out_whole(void **state)
 	assert_int_equal(tk_ust_interceptor_stop(), TK_OK);
 }
 
+static void a_forked_child_leaves_the_parents_file_alone(void **state)
+{
+	struct tk_tp_event *ev = &TK_TP_EVENT_SYM(tktest, ints);
+	long size;
+	pid_t pid;
+	int status;
+
+	(void) state;
+	names();
+	assert_int_equal(tk_ust_interceptor_start(file), TK_OK);
+	tk_tracepoint(tktest, ints, 1, 2, 3, 4, 5, 6, 7, 8);
+	size = file_size(file);
+	pid = fork();
+	assert_true(pid >= 0);
+	if (pid == 0) {
+		/* the file has one writer, the parent: bit 1 is off here, the event goes nowhere */
+		int bit_off = __atomic_load_n(&ev->enabled, __ATOMIC_RELAXED) == 0;
+
+		tk_tracepoint(tktest, ints, 1, 2, 3, 4, 5, 6, 7, 8);
+		_exit(bit_off ? 0 : 1);
+	}
+	assert_int_equal(waitpid(pid, &status, 0), pid);
+	assert_true(WIFEXITED(status));
+	assert_int_equal(WEXITSTATUS(status), 0);
+	assert_int_equal(file_size(file), size);
+	assert_int_equal(ev->enabled, 2); /* the parent's bit is its own */
+	tk_tracepoint(tktest, ints, 1, 2, 3, 4, 5, 6, 7, 8);
+	assert_int_equal(file_size(file), 2 * size);
+	assert_int_equal(tk_ust_interceptor_stop(), TK_OK);
+}
+
 static int setup(void **state)
 {
 	(void) state;
@@ -189,6 +222,7 @@ int main(void)
 		cmocka_unit_test(each_bit_writes_only_its_output),
 		cmocka_unit_test(providers_registered_later_are_intercepted),
 		cmocka_unit_test(events_larger_than_the_scratch_go_out_whole),
+		cmocka_unit_test(a_forked_child_leaves_the_parents_file_alone),
 	};
 
 	return cmocka_run_group_tests(tests, setup, teardown);
