@@ -11,6 +11,7 @@
  * checks what the runtime says on stderr.
  *
  * Usage: [TRACEKIT_UST_INTERCEPTOR=FILE] ust-eh-tp [DIR]
+ *        ust-eh-tp --kernel     (user_events: see kernel_mode())
  */
 #define TK_TRACEPOINT_DEFINE
 #include "ust-tp.h"
@@ -18,18 +19,69 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <time.h>
 
 #include <tracekit/ust.h>
 
+static const uint8_t blob[] = {0xde, 0xad, 0x01};
+static const int16_t arr[] = {-1, 0, 300};
+static const uint32_t seq[] = {1, 2, 4000000000u};
+static const int32_t pts[] = {1, -2, 3, 4};
+
+static void emit_all(void)
+{
+	tk_tracepoint(tktest, ints, -8, -1600, -320000, -64000000000LL, 200, 60000, 4000000000u,
+		      18000000000000000000ull);
+	tk_tracepoint(tktest, formats, 0xC8, 0x1122334455667788ull, (const void *) 0x1000, 13,
+		      123456789);
+	tk_tracepoint(tktest, floats, 1.5f, -0.125, 7);
+	tk_tracepoint(tktest, strings, "hello", NULL, "abcd", 2, blob, sizeof(blob));
+	tk_tracepoint(tktest, arrays, arr, seq, 3, NULL);
+	tk_tracepoint(tktest, enums, 2, -5);
+	tk_tracepoint(tktest, nested, pts, "seg", 7);
+	tk_tracepoint(tktest, tick, );
+}
+
+/*
+ * With user_events (the VM harness, tests/vm/ust-eh.sh): wait up to 30 s for a recorder to
+ * enable every event (the kernel sets bit 1), emit them, then create the file "emitted" in
+ * the current directory so that the recorder can stop.
+ */
+static int kernel_mode(void)
+{
+	struct tk_tp_event *const evs[] = {
+		&TK_TP_EVENT_SYM(tktest, ints),	  &TK_TP_EVENT_SYM(tktest, formats),
+		&TK_TP_EVENT_SYM(tktest, floats), &TK_TP_EVENT_SYM(tktest, strings),
+		&TK_TP_EVENT_SYM(tktest, arrays), &TK_TP_EVENT_SYM(tktest, enums),
+		&TK_TP_EVENT_SYM(tktest, nested), &TK_TP_EVENT_SYM(tktest, tick),
+	};
+	struct timespec pause = {0, 10 * 1000 * 1000};
+	FILE *f;
+	int i, n, all = 0;
+
+	for (i = 0; i < 3000 && !all; i++) {
+		all = 1;
+		for (n = 0; n < 8; n++)
+			all &= (__atomic_load_n(&evs[n]->enabled, __ATOMIC_RELAXED) & 2) != 0;
+		if (!all)
+			nanosleep(&pause, NULL);
+	}
+	if (!all) {
+		fprintf(stderr, "ust-eh-tp: the kernel never set bit 1 of every event\n");
+		return 1;
+	}
+	emit_all();
+	f = fopen("emitted", "w");
+	return f && fclose(f) == 0 ? 0 : 1;
+}
+
 int main(int argc, char **argv)
 {
-	static const uint8_t blob[] = {0xde, 0xad, 0x01};
-	static const int16_t arr[] = {-1, 0, 300};
-	static const uint32_t seq[] = {1, 2, 4000000000u};
-	static const int32_t pts[] = {1, -2, 3, 4};
 	const char *ic = getenv("TRACEKIT_UST_INTERCEPTOR");
 	int want = (argc > 1 ? 1 : 0) | (ic && *ic ? 2 : 0);
 
+	if (argc == 2 && !strcmp(argv[1], "--kernel"))
+		return kernel_mode();
 	if (argc > 2) {
 		fprintf(stderr, "usage: [TRACEKIT_UST_INTERCEPTOR=FILE] ust-eh-tp [DIR]\n");
 		return 2;
@@ -44,16 +96,7 @@ int main(int argc, char **argv)
 			TK_TP_EVENT_SYM(tktest, ints).enabled, want);
 		return 1;
 	}
-	tk_tracepoint(tktest, ints, -8, -1600, -320000, -64000000000LL, 200, 60000, 4000000000u,
-		      18000000000000000000ull);
-	tk_tracepoint(tktest, formats, 0xC8, 0x1122334455667788ull, (const void *) 0x1000, 13,
-		      123456789);
-	tk_tracepoint(tktest, floats, 1.5f, -0.125, 7);
-	tk_tracepoint(tktest, strings, "hello", NULL, "abcd", 2, blob, sizeof(blob));
-	tk_tracepoint(tktest, arrays, arr, seq, 3, NULL);
-	tk_tracepoint(tktest, enums, 2, -5);
-	tk_tracepoint(tktest, nested, pts, "seg", 7);
-	tk_tracepoint(tktest, tick, );
+	emit_all();
 	if (argc > 1 && tk_ust_session_stop() < 0) {
 		fprintf(stderr, "ust-eh-tp: %s\n", tk_error_cause(0));
 		return 1;

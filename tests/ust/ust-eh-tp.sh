@@ -21,17 +21,9 @@ fail() {
 	exit 1
 }
 
-# perf-decode's layout: a BOM, then "FILE": [ with one event per line
-cat >"$tmp/events" <<'EOF'
-  { "n": "tktest:ints", "s8": -8, "s16": -1600, "s32": -320000, "s64": -64000000000, "u8": 200, "u16": 60000, "u32": 4000000000, "u64": 18000000000000000000, "meta": { "level": 4, "keyword": "0x1" } },
-  { "n": "tktest:formats", "x32": "0xC8", "x64": "0x1122334455667788", "ptr": "0x1000", "err": "EACCES(13)", "when": 123456789, "meta": { "level": 5, "keyword": "0x2" } },
-  { "n": "tktest:floats", "f": 1.5, "d": -0.125, "flag": true, "meta": { "level": 4, "keyword": "0x4" } },
-  { "n": "tktest:strings", "s": "hello", "nul": "(null)", "counted": "ab", "blob": "de ad 01", "meta": { "level": 3, "keyword": "0x8" } },
-  { "n": "tktest:arrays", "arr": [ -1, 0, 300 ], "seq": [ 1, 2, 4000000000 ], "none": [ ], "meta": { "level": 4, "keyword": "0x10" } },
-  { "n": "tktest:enums", "color": 2, "sign": -5, "meta": { "level": 2, "keyword": "0x20" } },
-  { "n": "tktest:nested", "seg": { "from": { "x": 1, "y": -2 }, "to": { "x": 3, "y": 4 }, "label": "seg" }, "n": 7, "meta": { "level": 1, "keyword": "0x40" } },
-  { "n": "tktest:tick", "meta": { } } ]
-EOF
+# perf-decode's layout: a BOM, then "FILE": [ with one event per line: those of
+# ust-eh-tp.json-lines, written by hand (also used by the VM harness's user_events case)
+cp "$TRACEKIT_SRC/tests/ust/ust-eh-tp.json-lines" "$tmp/events"
 
 # check_eh FILE: perf-decode of FILE must be the events above
 check_eh() {
