@@ -20,6 +20,7 @@
 #include <stdlib.h>
 #include <string.h>
 #include <time.h>
+#include <unistd.h>
 
 #include <tracekit/ust.h>
 
@@ -44,8 +45,9 @@ static void emit_all(void)
 
 /*
  * With user_events (the VM harness, tests/vm/ust-eh.sh): wait up to 30 s for a recorder to
- * enable every event (the kernel sets bit 1), emit them, then create the file "emitted" in
- * the current directory so that the recorder can stop.
+ * enable every event (the kernel sets bit 1) and to record (the file "go", made by the
+ * command it runs: events are enabled before its buffers are on), emit them, then create the
+ * file "emitted" in the current directory so that the recorder can stop.
  */
 static int kernel_mode(void)
 {
@@ -63,6 +65,7 @@ static int kernel_mode(void)
 		all = 1;
 		for (n = 0; n < 8; n++)
 			all &= (__atomic_load_n(&evs[n]->enabled, __ATOMIC_RELAXED) & 2) != 0;
+		all &= access("go", F_OK) == 0;
 		if (!all)
 			nanosleep(&pause, NULL);
 	}
