@@ -20,6 +20,7 @@
 #include <stdlib.h>
 #include <string.h>
 #include <time.h>
+#include <sys/wait.h>
 #include <unistd.h>
 
 #include <tracekit/ust.h>
@@ -44,7 +45,8 @@ static void emit_all(void)
 }
 
 /*
- * With user_events (the VM harness, tests/vm/ust-eh.sh): wait up to 30 s for a recorder to
+ * With user_events (the VM harness, tests/vm/ust-eh.sh), in this process and in a child
+ * forked after registration (which takes registrations of its own): wait up to 30 s for a recorder to
  * enable every event (the kernel sets bit 1) and to record (the file "go", made by the
  * command it runs: events are enabled before its buffers are on), emit them, then create the
  * file "emitted" in the current directory so that the recorder can stop.
@@ -58,8 +60,12 @@ static int kernel_mode(void)
 		&TK_TP_EVENT_SYM(tktest, nested), &TK_TP_EVENT_SYM(tktest, tick),
 	};
 	struct timespec pause = {0, 10 * 1000 * 1000};
+	pid_t child = fork(); /* its registrations must be its own: both write the events */
 	FILE *f;
-	int i, n, all = 0;
+	int i, n, all = 0, status;
+
+	if (child < 0)
+		return 1;
 
 	for (i = 0; i < 3000 && !all; i++) {
 		all = 1;
@@ -74,6 +80,10 @@ static int kernel_mode(void)
 		return 1;
 	}
 	emit_all();
+	if (child == 0)
+		_exit(0);
+	if (waitpid(child, &status, 0) != child || !WIFEXITED(status) || WEXITSTATUS(status))
+		return 1;
 	f = fopen("emitted", "w");
 	return f && fclose(f) == 0 ? 0 : 1;
 }

@@ -308,12 +308,16 @@ check_case() {
 			if [ -f "$cd_/$3.dat" ] &&
 				"$tk" print --style perf-decode "$cd_/$3.dat" >"$cd_/decode.txt" \
 					2>"$cd_/decode.err"; then
-				sed -n 's/^  \({ "n": "tktest:.*\), "meta": {.*$/\1/p' "$cd_/decode.txt" \
-					>"$cd_/decode.got"
+				# twice: the program and its forked child
+				sed -n 's/^  \({ "n": "tktest:.*\), "meta": {.*$/\1/p' "$cd_/decode.txt" |
+					sort >"$cd_/decode.got"
 				sed -n 's/^  \({ "n": "tktest:.*\), "meta": {.*$/\1/p' \
-					"$src/tests/ust/ust-eh-tp.json-lines" >"$cd_/decode.want"
-				[ "$(wc -l <"$cd_/decode.want")" -eq 8 ] ||
+					"$src/tests/ust/ust-eh-tp.json-lines" >"$cd_/decode.one"
+				sort "$cd_/decode.one" "$cd_/decode.one" >"$cd_/decode.want"
+				[ "$(wc -l <"$cd_/decode.want")" -eq 16 ] ||
 					problem "ustdecode: tests/ust/ust-eh-tp.json-lines has not 8 events"
+				[ "$(sed -n 's/.*"pid": \([0-9]*\),.*/\1/p' "$cd_/decode.txt" | sort -u |
+					wc -l)" -eq 2 ] || problem "ustdecode: not two processes' events"
 				cmp -s "$cd_/decode.want" "$cd_/decode.got" ||
 					problem "ustdecode: $(diff "$cd_/decode.want" "$cd_/decode.got" | head -5)"
 			else
