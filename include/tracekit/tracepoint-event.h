@@ -8,7 +8,9 @@
  *   1. declarations   every file: the events' descriptions, extern (hidden)
  *   2. code           every file: for each structure a function that measures (mode 0) or
  *                     writes (mode 1) its fields; for each event tk_tp_emit_PROV__NAME(),
- *                     which measures the payload, reserves it, stores it and commits
+ *                     which loads `enabled` once, measures the payload, and for bit 0
+ *                     reserves it in the thread's ring, stores it and commits, for bit 1
+ *                     stores it into the EventHeader scratch and calls tk_ust_eh_emit()
  *   3. fixed sizes    TK_TRACEPOINT_DEFINE only: the payload size of each event and structure
  *                     (an enum constant), TK_TP_VAR_SIZE or more when it varies
  *   4. descriptions   TK_TRACEPOINT_DEFINE only: enum label tables, field tables, events
@@ -79,6 +81,8 @@ extern "C" {
 #define TK_TRACEPOINT_EVENT(prov, name, args, level, keyword, fields)                              \
 	static inline void tk_tp_emit_##prov##__##name(args)                                       \
 	{                                                                                          \
+		int tk_en_ =                                                                       \
+			__atomic_load_n(&TK_TP_EVENT_SYM(prov, name).enabled, __ATOMIC_RELAXED);   \
 		size_t tk_sz_ = 0;                                                                 \
 		uint8_t *tk_p_ = 0;                                                                \
                                                                                                    \
@@ -88,16 +92,28 @@ extern "C" {
 			(void) tk_m_;                                                              \
 			fields;                                                                    \
 		}                                                                                  \
-		tk_p_ = tk_ust_reserve(&TK_TP_EVENT_SYM(prov, name), tk_sz_);                      \
-		if (!tk_p_)                                                                        \
-			return;                                                                    \
-		{                                                                                  \
-			const int tk_m_ = 1;                                                       \
+		if (TK_LIKELY(tk_en_ & TK_TP_ENABLED_CTF)) {                                       \
+			tk_p_ = tk_ust_reserve(&TK_TP_EVENT_SYM(prov, name), tk_sz_);              \
+			if (tk_p_) {                                                               \
+				const int tk_m_ = 1;                                               \
                                                                                                    \
-			(void) tk_m_;                                                              \
-			fields;                                                                    \
+				(void) tk_m_;                                                      \
+				fields;                                                            \
+				tk_ust_commit(tk_p_);                                              \
+			}                                                                          \
 		}                                                                                  \
-		tk_ust_commit(tk_p_);                                                              \
+		if (TK_UNLIKELY(tk_en_ & TK_TP_ENABLED_EH)) {                                      \
+			uint8_t *tk_b_ = tk_ust_eh_buf(tk_sz_);                                    \
+                                                                                                   \
+			if (tk_b_) {                                                               \
+				const int tk_m_ = 1;                                               \
+                                                                                                   \
+				(void) tk_m_;                                                      \
+				tk_p_ = tk_b_;                                                     \
+				fields;                                                            \
+				tk_ust_eh_emit(&TK_TP_EVENT_SYM(prov, name), tk_b_, tk_sz_);       \
+			}                                                                          \
+		}                                                                                  \
 	}
 
 #define TK_TP_PUT_SCALAR(type, expr)                                                               \

@@ -14,7 +14,8 @@
  * mappings, fixed payload size) are defined, with a constructor that registers the provider
  * with the runtime (libtracekit-ust, <tracekit/ust.h>) and a destructor that unregisters it,
  * so providers of modules loaded with dlopen() come and go with their module. The
- * descriptions are the single source of truth for every output (CTF now, EventHeader later).
+ * descriptions are the single source of truth for every output: CTF, and EventHeader through
+ * user_events or an interceptor file (bit 0 and bit 1 of the event's `enabled` word).
  *
  * A provider header, `app-tp.h`:
  *
@@ -42,8 +43,9 @@
  * An event without arguments is declared with TK_TP_ARGS(void) and called as
  * `tk_tracepoint(app, tick, )` (C11 wants an argument after the last comma).
  *
- * Field macros (NAME: the field name; EXPR: evaluated once per emitted event, twice for the
- * lengths of strings, sequences and blobs, which are measured and then copied):
+ * Field macros (NAME: the field name; EXPR: evaluated once per output the event goes to (CTF,
+ * EventHeader), and once more for the lengths of strings, sequences and blobs, which are
+ * measured and then copied):
  *   tk_field_int(TYPE, NAME, EXPR)          integer of TYPE (8/16/32/64-bit, any signedness)
  *   tk_field_hex(TYPE, NAME, EXPR)          the same, shown in hexadecimal
  *   tk_field_pointer(NAME, EXPR)            a pointer, shown in hexadecimal
@@ -189,8 +191,10 @@ struct tk_tp_struct {
 
 /**
  * struct tk_tp_event - An event's description and state; defined by TK_TRACEPOINT_DEFINE.
- * @enabled:    Nonzero when the event is written; the call site's only test. Set by the
- *              runtime (relaxed atomic stores), read with a relaxed load.
+ * @enabled:    Nonzero when the event is written; the call site's only test, a relaxed load.
+ *              Bit 0: a CTF session writes it (the runtime's, set and cleared with atomic
+ *              or/and); bit 1: EventHeader output wants it (set by the kernel through
+ *              user_events, or by the runtime in interceptor mode).
  * @id:         Event ID the runtime gave at registration (written into each event header).
  * @provider:   Provider name.
  * @name:       Event name.
@@ -296,6 +300,36 @@ TK_EXPORT uint64_t tk_ust_clock_monotonic(void);
  * Ownership: The bytes returned belong to the calling thread's ring until tk_ust_commit().
  */
 TK_EXPORT uint8_t *tk_ust_reserve_slow(const struct tk_tp_event *ev, size_t size, uint64_t ts);
+
+/* Bits of tk_tp_event.enabled: the CTF session's, and the EventHeader output's. */
+#define TK_TP_ENABLED_CTF 0x1
+#define TK_TP_ENABLED_EH  0x2
+
+/**
+ * tk_ust_eh_buf() - Room to serialize an event's payload for the EventHeader output.
+ * @size: The payload's size in bytes.
+ *
+ * The calling thread's scratch buffer for payloads up to 2 KiB, else memory allocated for
+ * this event; 2 * @size bytes, the second half for tk_ust_eh_emit()'s transcoding.
+ * Return: The buffer, or NULL when out of memory (the event is dropped and counted).
+ * Ownership: The buffer goes to tk_ust_eh_emit(), which must be called next.
+ */
+TK_EXPORT uint8_t *tk_ust_eh_buf(size_t size);
+
+/**
+ * tk_ust_eh_emit() - Write an event's payload as EventHeader (user_events, interceptor).
+ * @ev:      The event.
+ * @payload: Its payload, @size bytes in the CTF layout the serializer writes, in the buffer
+ *           tk_ust_eh_buf(@size) gave.
+ * @size:    The payload's size.
+ *
+ * Writes the event to the interceptor file when one is open, else to user_events when the
+ * event is registered there; an event without an EventHeader form, or a failed write, is
+ * dropped (and counted).
+ * Return: Nothing.
+ * Ownership: @payload is released (or given back to the thread) by this call.
+ */
+TK_EXPORT void tk_ust_eh_emit(const struct tk_tp_event *ev, uint8_t *payload, size_t size);
 
 /* Size of the event header with a 16-bit ID and 32-bit time (LTTng's "large" one). */
 #define TK_UST_HEADER_SIZE 6

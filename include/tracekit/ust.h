@@ -20,6 +20,14 @@
  *   TRACEKIT_UST_CLOCK_OFFSET  CLOCK_REALTIME less CLOCK_MONOTONIC in nanoseconds, the clock's
  *                              wall-clock offset instead of one measured at the start
  *                              (`tracekit record --ust` gives the recording's)
+ *
+ * EventHeader output (doc/ust.md), read at load whatever the session:
+ *   TRACEKIT_UST_INTERCEPTOR   PATH: every event is also written, as EventHeader, to the
+ *                              interceptor file PATH (tk_ust_interceptor_start())
+ *   TRACEKIT_UST_EVENTHEADER   "1": say on stderr, once, why EventHeader output cannot be
+ *                              had (no user_events, an event EventHeader cannot describe);
+ *                              "0": never register events with user_events. Unset: register
+ *                              them when the kernel allows it, and say nothing.
  */
 #ifndef TRACEKIT_UST_H
 #define TRACEKIT_UST_H
@@ -124,6 +132,29 @@ TK_EXPORT enum tk_status tk_ust_flush(void);
  * Ownership: None.
  */
 TK_EXPORT enum tk_status tk_ust_session_stop(void);
+
+/**
+ * tk_ust_interceptor_start() - Write every event, as EventHeader, into an interceptor file.
+ * @path: The file: created, or emptied.
+ *
+ * Each event (of providers registered now or later) is then written, besides the CTF
+ * session if one runs, as one record of @path (u32 size, tracepoint name, the bytes
+ * user_events would get), which `tracekit print --style perf-decode` reads. The file stands
+ * in for the kernel: events are unregistered from user_events until
+ * tk_ust_interceptor_stop(). Also started at load by TRACEKIT_UST_INTERCEPTOR=PATH; stopped
+ * at exit. A forked child does not write its parent's file.
+ * Return: TK_OK; TK_ERR_INVAL (one is open); TK_ERR_IO; TK_ERR_NOMEM; with causes.
+ * Ownership: @path is borrowed for the call.
+ */
+TK_EXPORT enum tk_status tk_ust_interceptor_start(const char *path);
+
+/**
+ * tk_ust_interceptor_stop() - Close the interceptor file; events go to user_events again.
+ *
+ * Return: TK_OK (also when none is open), or TK_ERR_IO when closing failed.
+ * Ownership: None.
+ */
+TK_EXPORT enum tk_status tk_ust_interceptor_stop(void);
 
 #ifdef __cplusplus
 }

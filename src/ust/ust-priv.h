@@ -108,4 +108,20 @@ void ust_buf_free(struct ust_buf *b);
 /* The pthread key whose destructor ends a thread's ring; made once. */
 int ust_buf_key_init(void);
 
+/* ust-eh-hook.c: the EventHeader output's share of the runtime (doc/ust.md) */
+
+/* Read TRACEKIT_UST_EVENTHEADER and TRACEKIT_UST_INTERCEPTOR (the library's constructor). */
+void ust_eh_hook_env(void);
+/* Give @p's events (their IDs set) their EventHeader form, registered or intercepted. */
+void ust_eh_hook_provider_add(struct tk_tp_provider *p);
+/* Unregister and forget @p's events' EventHeader forms; bit 1 cleared. */
+void ust_eh_hook_provider_remove(struct tk_tp_provider *p);
+/* Events the EventHeader output dropped (no memory, a failed write). */
+uint64_t ust_eh_hook_dropped(void);
+/* pthread_atfork()'s three handlers' shares, and the process's end (interceptor closed). */
+void ust_eh_hook_fork_prepare(void);
+void ust_eh_hook_fork_parent(void);
+void ust_eh_hook_fork_child(void);
+void ust_eh_hook_exit(void);
+
 #endif /* TK_UST_PRIV_H */

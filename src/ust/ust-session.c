@@ -26,6 +26,7 @@
 #include "../common/bytes.h"
 #include "../common/error.h"
 #include "../ctf/ctf.h"
+#include "ust-eventheader.h"
 #include "ust-priv.h"
 
 pthread_mutex_t ust_lock = PTHREAD_MUTEX_INITIALIZER;
@@ -204,12 +205,23 @@ static enum tk_status declare_event(const struct tk_tp_event *ev)
 	return TK_OK;
 }
 
+/*
+ * Set or clear the CTF session's bit of @p's events. Bit 1 of the same word belongs to the
+ * EventHeader output, which the kernel (user_events) changes at any time: only atomic or/and
+ * keep it, a plain store would erase it.
+ */
 static void provider_enable(struct tk_tp_provider *p, int on)
 {
 	size_t i;
 
-	for (i = 0; i < p->n_events; i++)
-		__atomic_store_n(&p->events[i]->enabled, on, __ATOMIC_RELAXED);
+	for (i = 0; i < p->n_events; i++) {
+		if (on)
+			__atomic_fetch_or(&p->events[i]->enabled, 1 << UST_EH_CTF_BIT,
+					  __ATOMIC_RELAXED);
+		else
+			__atomic_fetch_and(&p->events[i]->enabled, ~(1 << UST_EH_CTF_BIT),
+					   __ATOMIC_RELAXED);
+	}
 }
 
 TK_EXPORT int tk_tp_provider_register(struct tk_tp_provider *p)
@@ -227,6 +239,7 @@ TK_EXPORT int tk_tp_provider_register(struct tk_tp_provider *p)
 	providers = r;
 	for (i = 0; i < p->n_events; i++)
 		p->events[i]->id = next_event_id++;
+	ust_eh_hook_provider_add(p);
 	if (writer) {
 		for (i = 0; i < p->n_events; i++)
 			if (declare_event(p->events[i]) < 0)
@@ -246,6 +259,7 @@ TK_EXPORT void tk_tp_provider_unregister(struct tk_tp_provider *p)
 
 	pthread_mutex_lock(&ust_lock);
 	provider_enable(p, 0);
+	ust_eh_hook_provider_remove(p);
 	for (pp = &providers; (r = *pp); pp = &r->next) {
 		if (r->p == p) {
 			*pp = r->next;
@@ -791,6 +805,7 @@ static void after_fork_child(void)
 	struct ust_buf *b, *next;
 
 	pthread_mutex_init(&ust_lock, NULL);
+	ust_eh_hook_fork_child();
 	ust_buf_forget_own();
 	tk_ust_tls_state.buf = NULL;
 	tk_ust_tls_state.pos = NULL;
@@ -818,10 +833,12 @@ static void after_fork_child(void)
 static void fork_prepare(void)
 {
 	pthread_mutex_lock(&ust_lock);
+	ust_eh_hook_fork_prepare();
 }
 
 static void fork_parent(void)
 {
+	ust_eh_hook_fork_parent();
 	pthread_mutex_unlock(&ust_lock);
 }
 
@@ -835,6 +852,7 @@ __attribute__((constructor)) static void ust_load(void)
 
 	ust_sess.dirfd = -1;
 	pthread_atfork(fork_prepare, fork_parent, after_fork_child);
+	ust_eh_hook_env();
 	if (!dir || !*dir)
 		return;
 	if (tk_ust_opts_from_env(&o) < 0)
@@ -856,4 +874,5 @@ __attribute__((constructor)) static void ust_load(void)
 __attribute__((destructor)) static void ust_unload(void)
 {
 	tk_ust_session_stop();
+	ust_eh_hook_exit();
 }

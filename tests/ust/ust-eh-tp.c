@@ -1,15 +1,17 @@
 // SPDX-License-Identifier: MIT
 /*
- * The test provider's events (ust-tp.h, unchanged) written through the EventHeader output to
- * an interceptor file: the real macros' descriptions and the real inline serializer's bytes,
- * with no session and no kernel. The serializer writes into the calling thread's packet,
- * which this program points at a buffer of its own (struct tk_ust_tls is public, for the
- * inline fast path), so that each event's CTF payload can be taken and handed to
- * ust_eh_interceptor_write(), as the runtime's emit path will. tests/ust/ust-eh-tp.sh
- * prints the file with `tracekit print --style perf-decode` and compares it with the
- * values given here, written there by hand.
+ * The test provider's events (ust-tp.h, unchanged) emitted once each through the real
+ * macros and the real runtime, whose EventHeader output writes them to the interceptor file
+ * TRACEKIT_UST_INTERCEPTOR names (set by tests/ust/ust-eh-tp.sh). With a directory argument,
+ * a CTF session runs at the same time, so that both outputs take every event: the script
+ * compares `tracekit print --style perf-decode` of the file with values written there by
+ * hand, and has babeltrace2 read the CTF trace.
  *
- * Usage: ust-eh-tp FILE
+ * Without TRACEKIT_UST_INTERCEPTOR, the events go nowhere (or to user_events): the script then
+ * checks what the runtime says on stderr.
+ *
+ * Usage: [TRACEKIT_UST_INTERCEPTOR=FILE] ust-eh-tp [DIR]
+ *        ust-eh-tp --kernel     (user_events: see kernel_mode())
  */
 #define TK_TRACEPOINT_DEFINE
 #include "ust-tp.h"
@@ -17,79 +19,100 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <time.h>
+#include <sys/wait.h>
+#include <unistd.h>
 
-#include "ust/ust-eventheader.h"
+#include <tracekit/ust.h>
 
-static uint8_t packet[1 << 16];
+static const uint8_t blob[] = {0xde, 0xad, 0x01};
+static const int16_t arr[] = {-1, 0, 300};
+static const uint32_t seq[] = {1, 2, 4000000000u};
+static const int32_t pts[] = {1, -2, 3, 4};
 
-/* Point the thread's packet at the start of @packet, and turn @ev on. */
-static void capture_begin(struct tk_tp_event *ev)
+static void emit_all(void)
 {
-	struct tk_ust_tls *t = &tk_ust_tls_state;
-
-	t->pos = packet;
-	t->commit = packet;
-	t->end = packet + sizeof(packet);
-	t->last_ts = tk_ust_clock_read();
-	__atomic_store_n(&ev->enabled, 1, __ATOMIC_RELAXED);
+	tk_tracepoint(tktest, ints, -8, -1600, -320000, -64000000000LL, 200, 60000, 4000000000u,
+		      18000000000000000000ull);
+	tk_tracepoint(tktest, formats, 0xC8, 0x1122334455667788ull, (const void *) 0x1000, 13,
+		      123456789);
+	tk_tracepoint(tktest, floats, 1.5f, -0.125, 7);
+	tk_tracepoint(tktest, strings, "hello", NULL, "abcd", 2, blob, sizeof(blob));
+	tk_tracepoint(tktest, arrays, arr, seq, 3, NULL);
+	tk_tracepoint(tktest, enums, 2, -5);
+	tk_tracepoint(tktest, nested, pts, "seg", 7);
+	tk_tracepoint(tktest, tick, );
 }
 
-/* Turn @ev off, put the packet back as it was, and write the event's payload to @ic. */
-static int capture_end(struct tk_tp_event *ev, struct ust_eh_interceptor *ic)
+/*
+ * With user_events (the VM harness, tests/vm/ust-eh.sh), in this process and in a child
+ * forked after registration (which takes registrations of its own): wait up to 30 s for a recorder to
+ * enable every event (the kernel sets bit 1) and to record (the file "go", made by the
+ * command it runs: events are enabled before its buffers are on), emit them, then create the
+ * file "emitted" in the current directory so that the recorder can stop.
+ */
+static int kernel_mode(void)
 {
-	struct tk_ust_tls *t = &tk_ust_tls_state;
-	const uint8_t *payload = packet + TK_UST_HEADER_SIZE;
-	size_t size = (size_t) (t->pos - payload);
-	struct ust_eh_event eh;
-	enum tk_status st;
+	struct tk_tp_event *const evs[] = {
+		&TK_TP_EVENT_SYM(tktest, ints),	  &TK_TP_EVENT_SYM(tktest, formats),
+		&TK_TP_EVENT_SYM(tktest, floats), &TK_TP_EVENT_SYM(tktest, strings),
+		&TK_TP_EVENT_SYM(tktest, arrays), &TK_TP_EVENT_SYM(tktest, enums),
+		&TK_TP_EVENT_SYM(tktest, nested), &TK_TP_EVENT_SYM(tktest, tick),
+	};
+	struct timespec pause = {0, 10 * 1000 * 1000};
+	pid_t child = fork(); /* its registrations must be its own: both write the events */
+	FILE *f;
+	int i, n, all = 0, status;
 
-	__atomic_store_n(&ev->enabled, 0, __ATOMIC_RELAXED);
-	memset(t, 0, sizeof(*t));
-	st = ust_eh_event_init(&eh, ev);
-	if (st == TK_OK)
-		st = ust_eh_interceptor_write(ic, &eh, payload, size, NULL, 0);
-	ust_eh_event_fini(&eh);
-	if (st < 0) {
-		fprintf(stderr, "ust-eh-tp: %s: %s\n", ev->name, tk_error_cause(0));
-		return -1;
+	if (child < 0)
+		return 1;
+
+	for (i = 0; i < 3000 && !all; i++) {
+		all = 1;
+		for (n = 0; n < 8; n++)
+			all &= (__atomic_load_n(&evs[n]->enabled, __ATOMIC_RELAXED) & 2) != 0;
+		all &= access("go", F_OK) == 0;
+		if (!all)
+			nanosleep(&pause, NULL);
 	}
-	return 0;
+	if (!all) {
+		fprintf(stderr, "ust-eh-tp: the kernel never set bit 1 of every event\n");
+		return 1;
+	}
+	emit_all();
+	if (child == 0)
+		_exit(0);
+	if (waitpid(child, &status, 0) != child || !WIFEXITED(status) || WEXITSTATUS(status))
+		return 1;
+	f = fopen("emitted", "w");
+	return f && fclose(f) == 0 ? 0 : 1;
 }
-
-#define EMIT(ev, ...)                                                                              \
-	do {                                                                                       \
-		capture_begin(&TK_TP_EVENT_SYM(tktest, ev));                                       \
-		tk_tracepoint(tktest, ev, __VA_ARGS__);                                            \
-		err |= capture_end(&TK_TP_EVENT_SYM(tktest, ev), ic);                              \
-	} while (0)
 
 int main(int argc, char **argv)
 {
-	static const uint8_t blob[] = {0xde, 0xad, 0x01};
-	static const int16_t arr[] = {-1, 0, 300};
-	static const uint32_t seq[] = {1, 2, 4000000000u};
-	static const int32_t pts[] = {1, -2, 3, 4};
-	struct ust_eh_interceptor *ic;
-	int err = 0;
+	const char *ic = getenv("TRACEKIT_UST_INTERCEPTOR");
+	int want = (argc > 1 ? 1 : 0) | (ic && *ic ? 2 : 0);
 
-	if (argc != 2) {
-		fprintf(stderr, "usage: ust-eh-tp FILE\n");
+	if (argc == 2 && !strcmp(argv[1], "--kernel"))
+		return kernel_mode();
+	if (argc > 2) {
+		fprintf(stderr, "usage: [TRACEKIT_UST_INTERCEPTOR=FILE] ust-eh-tp [DIR]\n");
 		return 2;
 	}
-	if (ust_eh_interceptor_open(&ic, argv[1]) < 0) {
+	if (argc > 1 && tk_ust_session_start(argv[1], NULL) < 0) {
 		fprintf(stderr, "ust-eh-tp: %s\n", tk_error_cause(0));
 		return 1;
 	}
-	EMIT(ints, -8, -1600, -320000, -64000000000LL, 200, 60000, 4000000000u,
-	     18000000000000000000ull);
-	EMIT(formats, 0xC8, 0x1122334455667788ull, (const void *) 0x1000, 13, 123456789);
-	EMIT(floats, 1.5f, -0.125, 7);
-	EMIT(strings, "hello", NULL, "abcd", 2, blob, sizeof(blob));
-	EMIT(arrays, arr, seq, 3, NULL);
-	EMIT(enums, 2, -5);
-	EMIT(nested, pts, "seg", 7);
-	EMIT(tick, );
-	if (ust_eh_interceptor_close(ic) < 0)
-		err = 1;
-	return err ? 1 : 0;
+	/* the runtime's bits: EventHeader (the interceptor), and CTF with a session */
+	if (__atomic_load_n(&TK_TP_EVENT_SYM(tktest, ints).enabled, __ATOMIC_RELAXED) != want) {
+		fprintf(stderr, "ust-eh-tp: enabled is %d, not %d\n",
+			TK_TP_EVENT_SYM(tktest, ints).enabled, want);
+		return 1;
+	}
+	emit_all();
+	if (argc > 1 && tk_ust_session_stop() < 0) {
+		fprintf(stderr, "ust-eh-tp: %s\n", tk_error_cause(0));
+		return 1;
+	}
+	return tk_ust_interceptor_stop() < 0;
 }

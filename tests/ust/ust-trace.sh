@@ -9,7 +9,12 @@
 # One more thread is alive at the stop with its packet open: its events must be there too.
 # With "gap", an event comes 4.4 s after the previous one of its thread (the event header's
 # extended form, 64-bit time), which babeltrace2 must show as such.
-# Usage: ust-trace.sh UST-WRITER TRACEKIT [THREADS EVENTS SUBBUF-SIZE SUBBUF-COUNT [CLOCK [gap]]]
+# With "eh", the EventHeader output writes every event to an interceptor file at the same
+# time (TRACEKIT_UST_INTERCEPTOR): the CTF trace must be the same, and the file must hold, per
+# event name, the events written (and the idle thread's tick after the session's stop,
+# which only the EventHeader output takes).
+# Usage: ust-trace.sh UST-WRITER TRACEKIT [THREADS EVENTS SUBBUF-SIZE SUBBUF-COUNT [CLOCK
+#        [gap [eh]]]]
 set -u
 writer=$1
 tracekit=$2
@@ -19,6 +24,7 @@ size=${5:-4096}
 count=${6:-64}
 clock=${7:-monotonic}
 gap=${8:-}
+eh=${9:-}
 if ! command -v babeltrace2 >/dev/null 2>&1; then
 	echo "skip: babeltrace2 not found (the oracle)" >&2
 	exit 77
@@ -30,6 +36,10 @@ fail() {
 	exit 1
 }
 
+if [ -n "$eh" ]; then
+	TRACEKIT_UST_INTERCEPTOR=$tmp/eh.dat
+	export TRACEKIT_UST_INTERCEPTOR
+fi
 "$writer" "$tmp/trace" "$tmp/expected" "$threads" "$events" "$size" "$count" "$clock" $gap ||
 	fail "ust-writer exited with $?"
 nfiles=$(ls "$tmp/trace" | grep -c '^channel0_')
@@ -65,5 +75,21 @@ if ! cmp -s "$tmp/want" "$tmp/got"; then
 fi
 if [ -n "$gap" ] && ! grep -q '^\[[^]]*\] (+4\.[0-9]*) ' "$tmp/bt.out"; then
 	fail "no event 4.x s after the previous one"
+fi
+if [ -n "$eh" ]; then
+	"$tracekit" print --style perf-decode "$tmp/eh.dat" >"$tmp/eh.out" 2>"$tmp/eh.err" ||
+		fail "tracekit print --style perf-decode exited with $? ($(head -c 300 "$tmp/eh.err"))"
+	[ -s "$tmp/eh.err" ] && fail "perf-decode wrote on stderr: $(head -c 300 "$tmp/eh.err")"
+	# per event name, the CTF count; one tick more (after the stop)
+	sed -n 's/^[0-9]* tktest:\([a-z]*\):.*/\1/p' "$tmp/want" | sort | uniq -c >"$tmp/eh.want"
+	awk '$2 == "tick" { $1 = $1 + 1 } { printf "%7d %s\n", $1, $2 }' "$tmp/eh.want" \
+		>"$tmp/eh.want2"
+	sed -n 's/^  { "n": "tktest:\([a-z]*\)".*/\1/p' "$tmp/eh.out" | sort | uniq -c |
+		awk '{ printf "%7d %s\n", $1, $2 }' >"$tmp/eh.got"
+	if ! cmp -s "$tmp/eh.want2" "$tmp/eh.got"; then
+		diff "$tmp/eh.want2" "$tmp/eh.got" | head -10
+		fail "the interceptor file's events differ from those written"
+	fi
+	echo "ok: and $(($(wc -l <"$tmp/eh.out") - 2)) EventHeader records at the same time"
 fi
 echo "ok: $want events of $((threads + 2)) threads read back by babeltrace2 and tracekit"

@@ -19,7 +19,8 @@
 # with the end of its console. Results stay in $TRACEKIT_BUILD/vm-results (or a temporary
 # directory) until the next run.
 #
-# Usage: run.sh TRACEKIT-STATIC TEST-TRACEFS TRACEKIT
+# Usage: run.sh TRACEKIT-STATIC TEST-TRACEFS TRACEKIT [UST-EH-TP-STATIC]
+#   UST-EH-TP-STATIC: tests/ust/ust-eh-tp linked statically, for the case ust-eh
 #   TRACEKIT_VM_KERNELS="debian-6.1 ..."  a subset of the kernels (default: all three)
 #   TRACEKIT_VM_CACHE=DIR                 the cache (default /var/cache/tracekit-vm)
 #   TRACEKIT_VM_ACCEL=kvm|tcg             instead of KVM where /dev/kvm is usable, else TCG
@@ -42,11 +43,13 @@ die() {
 	exit 1
 }
 
-[ $# -eq 3 ] || die "usage: run.sh TRACEKIT-STATIC TEST-TRACEFS TRACEKIT"
+[ $# -eq 3 ] || [ $# -eq 4 ] || die "usage: run.sh TRACEKIT-STATIC TEST-TRACEFS TRACEKIT [UST-EH-TP-STATIC]"
 tk_static=$(abspath "$1")
 test_tracefs=$(abspath "$2")
 tk=$(abspath "$3")
-for exe in "$tk_static" "$test_tracefs" "$tk"; do
+ust_eh=
+[ $# -eq 4 ] && ust_eh=$(abspath "$4")
+for exe in "$tk_static" "$test_tracefs" "$tk" $ust_eh; do
 	[ -x "$exe" ] || die "not an executable: $exe"
 done
 ldd "$tk_static" 2>&1 | grep -q 'not a dynamic executable' ||
@@ -99,6 +102,11 @@ cp "$here/init.sh" "$ir/init"
 cp "$tk_static" "$ir/vm/tracekit"
 cp "$test_tracefs" "$ir/vm/test-tracefs"
 cp "$here/guest.sh" "$here/cases" "$here/load.sh" "$src/tests/tracefs-state.sh" "$ir/vm/"
+# the application tracer's test program, linked statically (case ust-eh)
+if [ -n "$ust_eh" ]; then
+	cp "$ust_eh" "$ir/vm/ust-eh-tp"
+	cp "$here/ust-eh.sh" "$ir/vm/"
+fi
 chmod 755 "$ir/init" "$ir/bin/busybox"
 # test-tracefs is linked dynamically (cmocka): its libraries and loader, at the same paths
 libs=$(ldd "$test_tracefs" | awk '$2 == "=>" && $3 ~ /^\// { print $3 } $1 ~ /^\// { print $1 }')
@@ -293,6 +301,28 @@ check_case() {
 				problem "events: tracekit print $3.dat fails"
 			fi
 			rm -f "$cd_/print.txt"
+			;;
+		ustdecode)
+			# the EventHeader records user_events took, as tests/ust/ust-eh-tp.sh wants
+			# them from an interceptor file: the fields, without perf-decode's "meta"
+			if [ -f "$cd_/$3.dat" ] &&
+				"$tk" print --style perf-decode "$cd_/$3.dat" >"$cd_/decode.txt" \
+					2>"$cd_/decode.err"; then
+				# twice: the program and its forked child
+				sed -n 's/^  \({ "n": "tktest:.*\), "meta": {.*$/\1/p' "$cd_/decode.txt" |
+					sort >"$cd_/decode.got"
+				sed -n 's/^  \({ "n": "tktest:.*\), "meta": {.*$/\1/p' \
+					"$src/tests/ust/ust-eh-tp.json-lines" >"$cd_/decode.one"
+				sort "$cd_/decode.one" "$cd_/decode.one" >"$cd_/decode.want"
+				[ "$(wc -l <"$cd_/decode.want")" -eq 16 ] ||
+					problem "ustdecode: tests/ust/ust-eh-tp.json-lines has not 8 events"
+				[ "$(sed -n 's/.*"pid": \([0-9]*\),.*/\1/p' "$cd_/decode.txt" | sort -u |
+					wc -l)" -eq 2 ] || problem "ustdecode: not two processes' events"
+				cmp -s "$cd_/decode.want" "$cd_/decode.got" ||
+					problem "ustdecode: $(diff "$cd_/decode.want" "$cd_/decode.got" | head -5)"
+			else
+				problem "ustdecode: tracekit print --style perf-decode $3.dat fails: $(head -c 200 "$cd_/decode.err")"
+			fi
 			;;
 		text=*)
 			if [ -f "$cd_/mirror.txt" ] &&
