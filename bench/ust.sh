@@ -304,39 +304,33 @@ run_lttng() {
 	rm -rf "$trace"
 }
 
-# check_tracekit NAME: a short run into a trace directory; babeltrace2 must read every event
-# (tracekit's drops are counted in the trace, not in-process).
-check_tracekit() {
-	dir=$tmp/check-$1
-	rm -rf "$dir"
+# check_run NAME DIR WHAT: a short run of NAME with --out DIR (ready for it); babeltrace2
+# must read every event emitted there.
+check_run() {
 	"$out/bench-$1" --name "$1" --threads "$threads" --fields "$fields" --batches 10 \
-		--batch-events "$batch_events" --warmup 0 --pause-ms 0 --out "$dir" \
+		--batch-events "$batch_events" --warmup 0 --pause-ms 0 --out "$2" \
 		>"$tmp/check-$1.out" || { remark "$1: the check run failed"; return 1; }
 	emitted=$(awk '$2 == "emitted-total" { print $4 }' "$tmp/check-$1.out")
-	recorded=$(count_events "$dir")
+	recorded=$(count_events "$2")
 	if [ "$recorded" -eq "$emitted" ]; then
-		remark "$1: a check run into a trace directory: babeltrace2 reads all $emitted events"
+		remark "$1: a check run $3: babeltrace2 reads all $emitted events"
 	else
-		remark "$1: a check run into a trace directory: babeltrace2 reads $recorded of $emitted events"
+		remark "$1: a check run $3: babeltrace2 reads $recorded of $emitted events"
 	fi
-	rm -rf "$dir"
+	rm -rf "$2"
 }
 
-# check_barectf NAME: a short run writing its packets to files; every event must be there.
+# check_tracekit NAME: into a trace directory of its own (tracekit's drops are counted in
+# the trace, not in-process).
+check_tracekit() {
+	rm -rf "$tmp/check-$1"
+	check_run "$1" "$tmp/check-$1" "into a trace directory"
+}
+
+# check_barectf NAME: its packets written to files beside barectf's metadata.
 check_barectf() {
-	dir=$tmp/check-$1
-	mkdir -p "$dir" && cp "$out/gen-barectf/metadata" "$dir/" || return 1
-	"$out/bench-$1" --name "$1" --threads "$threads" --fields "$fields" --batches 10 \
-		--batch-events "$batch_events" --warmup 0 --pause-ms 0 --out "$dir" \
-		>"$tmp/check-$1.out" || { remark "$1: the check run failed"; return 1; }
-	emitted=$(awk '$2 == "emitted-total" { print $4 }' "$tmp/check-$1.out")
-	recorded=$(count_events "$dir")
-	if [ "$recorded" -eq "$emitted" ]; then
-		remark "$1: a check run writing its packets to files: babeltrace2 reads all $emitted events"
-	else
-		remark "$1: a check run writing its packets to files: babeltrace2 reads $recorded of $emitted events"
-	fi
-	rm -rf "$dir"
+	mkdir -p "$tmp/check-$1" && cp "$out/gen-barectf/metadata" "$tmp/check-$1/" || return 1
+	check_run "$1" "$tmp/check-$1" "writing its packets to files"
 }
 
 if [ "$check" -eq 1 ] && ! command -v babeltrace2 >/dev/null 2>&1; then
