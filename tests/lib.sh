@@ -38,6 +38,16 @@ need_commands() {
 	done
 }
 
+# scratch: $tmp, a directory removed when the test exits; fail MESSAGE ends the test.
+scratch() {
+	tmp=$(mktemp -d)
+	trap 'rm -rf "$tmp"' EXIT
+}
+fail() {
+	echo "FAIL: $*"
+	exit 1
+}
+
 # need_tracefs TRACEKIT: $tracefs set to the tracefs tracekit uses, mounted by tracekit itself
 # when it is missing (as root; `tracekit list` mounts it as trace-cmd would). tracekit takes
 # /sys/kernel/tracing, else the first tracefs in /proc/mounts, else mounts it at

@@ -26,10 +26,6 @@ skip() {
 	echo "skip: $*" >&2
 	exit 77
 }
-fail() {
-	echo "FAIL: $*" >&2
-	exit 1
-}
 
 # shellcheck source=../lib.sh
 . "$(dirname "$0")/../lib.sh"

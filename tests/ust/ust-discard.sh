@@ -9,16 +9,10 @@
 set -u
 prog=$1
 tracekit=$2
-if ! command -v babeltrace2 >/dev/null 2>&1; then
-	echo "skip: babeltrace2 not found (the oracle)" >&2
-	exit 77
-fi
-tmp=$(mktemp -d)
-trap 'rm -rf "$tmp"' EXIT
-fail() {
-	echo "FAIL: $*"
-	exit 1
-}
+# shellcheck source=../lib.sh
+. "$(dirname "$0")/../lib.sh"
+need_commands babeltrace2 # the oracle
+scratch
 sum_lost() {
 	# "Tracer discarded N events" in babeltrace2's warnings (tracekit writes the same words)
 	sed -n 's/.*[Tt]racer discarded \([0-9][0-9]*\) events\{0,1\}.*/\1/p' "$1" |

@@ -14,16 +14,10 @@ set -u
 prog=$1
 module=$2
 tracekit=$3
-if ! command -v babeltrace2 >/dev/null 2>&1; then
-	echo "skip: babeltrace2 not found (the oracle)" >&2
-	exit 77
-fi
-tmp=$(mktemp -d)
-trap 'rm -rf "$tmp"' EXIT
-fail() {
-	echo "FAIL: $*"
-	exit 1
-}
+# shellcheck source=../lib.sh
+. "$(dirname "$0")/../lib.sh"
+need_commands babeltrace2 # the oracle
+scratch
 TRACEKIT_UST_DIR=$tmp/trace "$prog" "$module" "$tmp/expected" || fail "ust-dlopen exited with $?"
 babeltrace2 "$tmp/trace" >"$tmp/bt.out" 2>"$tmp/bt.err" || fail "babeltrace2 exited with $?"
 [ -s "$tmp/bt.err" ] && fail "babeltrace2 wrote on stderr: $(head -c 300 "$tmp/bt.err")"

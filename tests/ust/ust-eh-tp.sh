@@ -14,12 +14,9 @@
 set -u
 prog=$1
 tracekit=$2
-tmp=$(mktemp -d)
-trap 'rm -rf "$tmp"' EXIT
-fail() {
-	echo "FAIL: $*"
-	exit 1
-}
+# shellcheck source=../lib.sh
+. "$(dirname "$0")/../lib.sh"
+scratch
 
 # perf-decode's layout: a BOM, then "FILE": [ with one event per line: those of
 # ust-eh-tp.json-lines, written by hand (also used by the VM harness's user_events case)

@@ -11,16 +11,10 @@ prog=$1
 tracekit=$2
 threads=${3:-16}
 events=${4:-20000}
-if ! command -v babeltrace2 >/dev/null 2>&1; then
-	echo "skip: babeltrace2 not found (the oracle)" >&2
-	exit 77
-fi
-tmp=$(mktemp -d)
-trap 'rm -rf "$tmp"' EXIT
-fail() {
-	echo "FAIL: $*"
-	exit 1
-}
+# shellcheck source=../lib.sh
+. "$(dirname "$0")/../lib.sh"
+need_commands babeltrace2 # the oracle
+scratch
 sum_lost() {
 	sed -n 's/.*[Tt]racer discarded \([0-9][0-9]*\) events\{0,1\}.*/\1/p' "$1" |
 		awk '{s += $1} END {print s + 0}'

@@ -25,16 +25,10 @@ count=${6:-64}
 clock=${7:-monotonic}
 gap=${8:-}
 eh=${9:-}
-if ! command -v babeltrace2 >/dev/null 2>&1; then
-	echo "skip: babeltrace2 not found (the oracle)" >&2
-	exit 77
-fi
-tmp=$(mktemp -d)
-trap 'rm -rf "$tmp"' EXIT
-fail() {
-	echo "FAIL: $*"
-	exit 1
-}
+# shellcheck source=../lib.sh
+. "$(dirname "$0")/../lib.sh"
+need_commands babeltrace2 # the oracle
+scratch
 
 if [ -n "$eh" ]; then
 	TRACEKIT_UST_INTERCEPTOR=$tmp/eh.dat
