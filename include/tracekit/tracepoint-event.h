@@ -156,7 +156,32 @@ extern "C" {
 			tk_p_ = tk_tp_put_text(tk_p_, tk_s_, tk_tp_strlen(tk_s_));                 \
 		}                                                                                  \
 	}
-#define tk_field_counted_string(name, expr, len) TK_TP_PUT_COUNTED(expr, len, 1)
+#define tk_field_counted_string(name, expr, len)   TK_TP_PUT_COUNTED(expr, len, 1)
+#define tk_field_pid(name, expr)		   TK_TP_PUT_SCALAR(int32_t, expr)
+#define tk_field_time_sec(name, expr)		   TK_TP_PUT_SCALAR(int64_t, expr)
+#define tk_field_ipv4(name, expr)		   TK_TP_PUT_SCALAR(uint32_t, expr)
+#define tk_field_port(name, expr)		   TK_TP_PUT_SCALAR(uint16_t, expr)
+#define tk_field_uuid(name, expr)		   tk_field_array(uint8_t, name, expr, 16)
+#define tk_field_ipv6(name, expr)		   tk_field_array(uint8_t, name, expr, 16)
+#define tk_field_bytes16(name, expr)		   tk_field_array(uint8_t, name, expr, 16)
+#define tk_field_latin1_string(name, expr)	   tk_field_string(name, expr)
+#define tk_field_bom_string(name, expr)		   tk_field_string(name, expr)
+#define tk_field_xml_string(name, expr)		   tk_field_string(name, expr)
+#define tk_field_json_string(name, expr)	   tk_field_string(name, expr)
+#define tk_field_counted_string16(name, expr, len) TK_TP_PUT_COUNTED(expr, len, 2)
+#define tk_field_counted_string32(name, expr, len) TK_TP_PUT_COUNTED(expr, len, 4)
+#define tk_field_string16(name, expr)		   TK_TP_PUT_WTEXT(expr, 2)
+#define tk_field_string32(name, expr)		   TK_TP_PUT_WTEXT(expr, 4)
+#define TK_TP_PUT_WTEXT(expr, unit)                                                                \
+	{                                                                                          \
+		if (tk_m_ == 0) {                                                                  \
+			tk_sz_ += 4 + (tk_tp_wstrlen((expr), (unit)) + 1) * (unit);                \
+		} else {                                                                           \
+			const void *tk_s_ = (expr);                                                \
+			tk_p_ = tk_tp_put_wtext(tk_p_, tk_s_, tk_tp_wstrlen(tk_s_, (unit)),        \
+						(unit));                                           \
+		}                                                                                  \
+	}
 #define tk_field_blob(name, expr, len)		 TK_TP_PUT_COUNTED(expr, len, 1)
 #define tk_field_sequence(type, name, expr, len) TK_TP_PUT_COUNTED(expr, len, sizeof(type))
 #define tk_field_array(type, name, expr, n)                                                        \
@@ -183,6 +208,7 @@ extern "C" {
 
 #undef TK_TP_PUT_SCALAR
 #undef TK_TP_PUT_COUNTED
+#undef TK_TP_PUT_WTEXT
 #undef tk_field_int
 #undef tk_field_hex
 #undef tk_field_pointer
@@ -197,6 +223,21 @@ extern "C" {
 #undef tk_field_sequence
 #undef tk_field_array
 #undef tk_field_struct
+#undef tk_field_pid
+#undef tk_field_time_sec
+#undef tk_field_ipv4
+#undef tk_field_port
+#undef tk_field_uuid
+#undef tk_field_ipv6
+#undef tk_field_bytes16
+#undef tk_field_latin1_string
+#undef tk_field_bom_string
+#undef tk_field_xml_string
+#undef tk_field_json_string
+#undef tk_field_counted_string16
+#undef tk_field_counted_string32
+#undef tk_field_string16
+#undef tk_field_string32
 
 #ifdef TK_TRACEPOINT_DEFINE
 
@@ -213,20 +254,35 @@ extern "C" {
 #define TK_TRACEPOINT_EVENT(prov, name, args, level, keyword, fields)                              \
 	enum { tk_tp_fx_##prov##__##name = TK_TP_CLAMP(0 fields) };
 
-#define tk_field_int(type, name, expr)		  +(int) sizeof(type)
-#define tk_field_hex(type, name, expr)		  +(int) sizeof(type)
-#define tk_field_pointer(name, expr)		  +(int) sizeof(uintptr_t)
-#define tk_field_errno(name, expr)		  +(int) sizeof(int)
-#define tk_field_time(name, expr)		  +8
-#define tk_field_float(type, name, expr)	  +(int) sizeof(type)
-#define tk_field_bool(name, expr)		  +1
-#define tk_field_enum(prov, en, type, name, expr) +(int) sizeof(type)
-#define tk_field_string(name, expr)		  +TK_TP_VAR_SIZE
-#define tk_field_counted_string(name, expr, len)  +TK_TP_VAR_SIZE
-#define tk_field_blob(name, expr, len)		  +TK_TP_VAR_SIZE
-#define tk_field_sequence(type, name, expr, len)  +TK_TP_VAR_SIZE
-#define tk_field_array(type, name, expr, n)	  +TK_TP_CLAMP((int) sizeof(type) * (int) (n))
-#define tk_field_struct(prov, st, name, ...)	  +tk_tp_sfx_##prov##__##st
+#define tk_field_int(type, name, expr)		   +(int) sizeof(type)
+#define tk_field_hex(type, name, expr)		   +(int) sizeof(type)
+#define tk_field_pointer(name, expr)		   +(int) sizeof(uintptr_t)
+#define tk_field_errno(name, expr)		   +(int) sizeof(int)
+#define tk_field_time(name, expr)		   +8
+#define tk_field_float(type, name, expr)	   +(int) sizeof(type)
+#define tk_field_bool(name, expr)		   +1
+#define tk_field_enum(prov, en, type, name, expr)  +(int) sizeof(type)
+#define tk_field_string(name, expr)		   +TK_TP_VAR_SIZE
+#define tk_field_counted_string(name, expr, len)   +TK_TP_VAR_SIZE
+#define tk_field_pid(name, expr)		   +4
+#define tk_field_time_sec(name, expr)		   +8
+#define tk_field_ipv4(name, expr)		   +4
+#define tk_field_port(name, expr)		   +2
+#define tk_field_uuid(name, expr)		   +16
+#define tk_field_ipv6(name, expr)		   +16
+#define tk_field_bytes16(name, expr)		   +16
+#define tk_field_latin1_string(name, expr)	   +TK_TP_VAR_SIZE
+#define tk_field_bom_string(name, expr)		   +TK_TP_VAR_SIZE
+#define tk_field_xml_string(name, expr)		   +TK_TP_VAR_SIZE
+#define tk_field_json_string(name, expr)	   +TK_TP_VAR_SIZE
+#define tk_field_counted_string16(name, expr, len) +TK_TP_VAR_SIZE
+#define tk_field_counted_string32(name, expr, len) +TK_TP_VAR_SIZE
+#define tk_field_string16(name, expr)		   +TK_TP_VAR_SIZE
+#define tk_field_string32(name, expr)		   +TK_TP_VAR_SIZE
+#define tk_field_blob(name, expr, len)		   +TK_TP_VAR_SIZE
+#define tk_field_sequence(type, name, expr, len)   +TK_TP_VAR_SIZE
+#define tk_field_array(type, name, expr, n)	   +TK_TP_CLAMP((int) sizeof(type) * (int) (n))
+#define tk_field_struct(prov, st, name, ...)	   +tk_tp_sfx_##prov##__##st
 
 #include TK_TRACEPOINT_INCLUDE
 
@@ -244,6 +300,21 @@ extern "C" {
 #undef tk_field_sequence
 #undef tk_field_array
 #undef tk_field_struct
+#undef tk_field_pid
+#undef tk_field_time_sec
+#undef tk_field_ipv4
+#undef tk_field_port
+#undef tk_field_uuid
+#undef tk_field_ipv6
+#undef tk_field_bytes16
+#undef tk_field_latin1_string
+#undef tk_field_bom_string
+#undef tk_field_xml_string
+#undef tk_field_json_string
+#undef tk_field_counted_string16
+#undef tk_field_counted_string32
+#undef tk_field_string16
+#undef tk_field_string32
 
 /* ---- pass 4: descriptions ------------------------------------------------------------------ */
 
@@ -324,6 +395,36 @@ extern "C" {
 #define tk_field_array(type, name, expr, n)                                                        \
 	TK_TP_FD(#name, TK_TP_KIND_ARRAY, TK_TP_FORMAT_DEFAULT, sizeof(type),                      \
 		 TK_TP_IS_SIGNED(type), n, TK_TP_NULL, TK_TP_NULL)
+#define tk_field_pid(name, expr)                                                                   \
+	TK_TP_FD(#name, TK_TP_KIND_INT, TK_TP_FORMAT_PID, 4, 1, 0, TK_TP_NULL, TK_TP_NULL)
+#define tk_field_time_sec(name, expr)                                                              \
+	TK_TP_FD(#name, TK_TP_KIND_INT, TK_TP_FORMAT_TIME_SEC, 8, 1, 0, TK_TP_NULL, TK_TP_NULL)
+#define tk_field_ipv4(name, expr)                                                                  \
+	TK_TP_FD(#name, TK_TP_KIND_INT, TK_TP_FORMAT_IPV4, 4, 0, 0, TK_TP_NULL, TK_TP_NULL)
+#define tk_field_port(name, expr)                                                                  \
+	TK_TP_FD(#name, TK_TP_KIND_INT, TK_TP_FORMAT_PORT, 2, 0, 0, TK_TP_NULL, TK_TP_NULL)
+#define tk_field_uuid(name, expr)                                                                  \
+	TK_TP_FD(#name, TK_TP_KIND_ARRAY, TK_TP_FORMAT_UUID, 1, 0, 16, TK_TP_NULL, TK_TP_NULL)
+#define tk_field_ipv6(name, expr)                                                                  \
+	TK_TP_FD(#name, TK_TP_KIND_ARRAY, TK_TP_FORMAT_IPV6, 1, 0, 16, TK_TP_NULL, TK_TP_NULL)
+#define tk_field_bytes16(name, expr)                                                               \
+	TK_TP_FD(#name, TK_TP_KIND_ARRAY, TK_TP_FORMAT_BYTES16, 1, 0, 16, TK_TP_NULL, TK_TP_NULL)
+#define tk_field_latin1_string(name, expr)                                                         \
+	TK_TP_FD(#name, TK_TP_KIND_STRING, TK_TP_FORMAT_LATIN1, 0, 0, 0, TK_TP_NULL, TK_TP_NULL)
+#define tk_field_bom_string(name, expr)                                                            \
+	TK_TP_FD(#name, TK_TP_KIND_STRING, TK_TP_FORMAT_UTF8_BOM, 0, 0, 0, TK_TP_NULL, TK_TP_NULL)
+#define tk_field_xml_string(name, expr)                                                            \
+	TK_TP_FD(#name, TK_TP_KIND_STRING, TK_TP_FORMAT_XML, 0, 0, 0, TK_TP_NULL, TK_TP_NULL)
+#define tk_field_json_string(name, expr)                                                           \
+	TK_TP_FD(#name, TK_TP_KIND_STRING, TK_TP_FORMAT_JSON, 0, 0, 0, TK_TP_NULL, TK_TP_NULL)
+#define tk_field_counted_string16(name, expr, len)                                                 \
+	TK_TP_FD(#name, TK_TP_KIND_COUNTED, TK_TP_FORMAT_DEFAULT, 2, 0, 0, TK_TP_NULL, TK_TP_NULL)
+#define tk_field_counted_string32(name, expr, len)                                                 \
+	TK_TP_FD(#name, TK_TP_KIND_COUNTED, TK_TP_FORMAT_DEFAULT, 4, 0, 0, TK_TP_NULL, TK_TP_NULL)
+#define tk_field_string16(name, expr)                                                              \
+	TK_TP_FD(#name, TK_TP_KIND_WSTRING, TK_TP_FORMAT_DEFAULT, 2, 0, 0, TK_TP_NULL, TK_TP_NULL)
+#define tk_field_string32(name, expr)                                                              \
+	TK_TP_FD(#name, TK_TP_KIND_WSTRING, TK_TP_FORMAT_DEFAULT, 4, 0, 0, TK_TP_NULL, TK_TP_NULL)
 #define tk_field_struct(prov, st, name, ...)                                                       \
 	TK_TP_FD(#name, TK_TP_KIND_STRUCT, TK_TP_FORMAT_DEFAULT, 0, 0, 0, TK_TP_NULL,              \
 		 &tk_tp_struct_##prov##__##st)
@@ -353,6 +454,21 @@ extern "C" {
 #undef tk_field_sequence
 #undef tk_field_array
 #undef tk_field_struct
+#undef tk_field_pid
+#undef tk_field_time_sec
+#undef tk_field_ipv4
+#undef tk_field_port
+#undef tk_field_uuid
+#undef tk_field_ipv6
+#undef tk_field_bytes16
+#undef tk_field_latin1_string
+#undef tk_field_bom_string
+#undef tk_field_xml_string
+#undef tk_field_json_string
+#undef tk_field_counted_string16
+#undef tk_field_counted_string32
+#undef tk_field_string16
+#undef tk_field_string32
 
 /* ---- pass 5: the provider and its registration --------------------------------------------- */
 

@@ -58,6 +58,23 @@
  *   tk_field_blob(NAME, EXPR, LEN)          LEN bytes, shown in hexadecimal
  *   tk_field_array(TYPE, NAME, EXPR, N)     N integers of TYPE (N a constant) from EXPR
  *   tk_field_sequence(TYPE, NAME, EXPR, LEN) LEN integers of TYPE from EXPR
+ *   tk_field_pid(NAME, EXPR)                an int32_t process or thread ID
+ *   tk_field_time_sec(NAME, EXPR)           an int64_t time in seconds since 1970 (a time_t)
+ *   tk_field_ipv4(NAME, EXPR)               a uint32_t IPv4 address in network order, as given
+ *   tk_field_port(NAME, EXPR)               a uint16_t port in host order (EventHeader
+ *                                           writes it in network order)
+ *   tk_field_uuid(NAME, EXPR)               16 bytes from EXPR: a UUID (RFC 4122 order)
+ *   tk_field_ipv6(NAME, EXPR)               16 bytes from EXPR: an IPv6 address
+ *   tk_field_bytes16(NAME, EXPR)            16 bytes from EXPR, shown in hexadecimal
+ *   tk_field_latin1_string(NAME, EXPR)      as tk_field_string, the text in ISO 8859-1
+ *   tk_field_bom_string(NAME, EXPR)         as tk_field_string, UTF-8 that may start with a BOM
+ *   tk_field_xml_string(NAME, EXPR)         as tk_field_string, XML text
+ *   tk_field_json_string(NAME, EXPR)        as tk_field_string, JSON text
+ *   tk_field_string16(NAME, EXPR)           NUL-terminated UTF-16 text (char16_t, host order;
+ *                                           NULL is written as an empty string)
+ *   tk_field_string32(NAME, EXPR)           NUL-terminated UTF-32 text (char32_t)
+ *   tk_field_counted_string16(NAME, EXPR, LEN) LEN char16_t units of UTF-16 text
+ *   tk_field_counted_string32(NAME, EXPR, LEN) LEN char32_t units of UTF-32 text
  *   tk_field_enum(PROV, ENUM, TYPE, NAME, EXPR) integer of TYPE with the labels of
  *                                           TK_TRACEPOINT_ENUM(PROV, ENUM, ...)
  *   tk_field_struct(PROV, STRUCT, NAME, ARGS...) the fields of TK_TRACEPOINT_STRUCT(PROV,
@@ -108,12 +125,17 @@ enum tk_tp_level {
  * @TK_TP_KIND_FLOAT:      A float (4) or double (8).
  * @TK_TP_KIND_BOOL:       One byte, 0 or 1.
  * @TK_TP_KIND_STRING:     Bytes and a NUL.
- * @TK_TP_KIND_COUNTED:    A uint32_t length, then that many bytes of text.
+ * @TK_TP_KIND_COUNTED:    A uint32_t length, then that many units of text of @size bytes
+ *                         (1: UTF-8 or as @format says; 2: UTF-16; 4: UTF-32, host order).
+ * @TK_TP_KIND_WSTRING:    A uint32_t count, then that many units of @size bytes (2: UTF-16,
+ *                         4: UTF-32, host order), the last one 0: NUL-terminated wide text.
  * @TK_TP_KIND_BLOB:       A uint32_t length, then that many bytes.
  * @TK_TP_KIND_ARRAY:      @count integers of @size bytes.
  * @TK_TP_KIND_SEQUENCE:   A uint32_t count, then that many integers of @size bytes.
  * @TK_TP_KIND_ENUM:       An integer as INT whose values have labels (@enum_desc).
  * @TK_TP_KIND_STRUCT:     The fields of @struct_desc, one after the other.
+ *
+ * Values are only ever added, so that descriptions built with an older header stay valid.
  */
 enum tk_tp_kind {
 	TK_TP_KIND_INT = 1,
@@ -126,15 +148,47 @@ enum tk_tp_kind {
 	TK_TP_KIND_SEQUENCE = 8,
 	TK_TP_KIND_ENUM = 9,
 	TK_TP_KIND_STRUCT = 10,
+	TK_TP_KIND_WSTRING = 11,
 };
 
-/** enum tk_tp_format - How an integer is meant to be shown (EventHeader keeps it as is). */
+/**
+ * enum tk_tp_format - How a value is meant to be shown (EventHeader keeps it as is).
+ * @TK_TP_FORMAT_DEFAULT:  Integers in decimal, text as UTF-8.
+ * @TK_TP_FORMAT_HEX:      Integers in hexadecimal.
+ * @TK_TP_FORMAT_POINTER:  An address, in hexadecimal.
+ * @TK_TP_FORMAT_ERRNO:    An int errno value.
+ * @TK_TP_FORMAT_TIME:     A uint64_t in nanoseconds (of any clock).
+ * @TK_TP_FORMAT_PID:      An int32_t process or thread ID.
+ * @TK_TP_FORMAT_TIME_SEC: Signed seconds since 1970-01-01 UTC (4 or 8 bytes).
+ * @TK_TP_FORMAT_UUID:     ARRAY of 16 uint8_t: a UUID, bytes in RFC 4122 (network) order.
+ * @TK_TP_FORMAT_IPV4:     A uint32_t IPv4 address whose bytes are in network order.
+ * @TK_TP_FORMAT_IPV6:     ARRAY of 16 uint8_t: an IPv6 address, network order.
+ * @TK_TP_FORMAT_PORT:     A uint16_t port in host order.
+ * @TK_TP_FORMAT_BYTES16:  ARRAY of 16 uint8_t: one 128-bit value shown as hex bytes.
+ * @TK_TP_FORMAT_LATIN1:   STRING, COUNTED: ISO 8859-1 text.
+ * @TK_TP_FORMAT_UTF8_BOM: STRING, COUNTED: UTF-8 text that may start with a byte order mark.
+ * @TK_TP_FORMAT_XML:      STRING, COUNTED: XML text.
+ * @TK_TP_FORMAT_JSON:     STRING, COUNTED: JSON text.
+ *
+ * Values are only ever added.
+ */
 enum tk_tp_format {
 	TK_TP_FORMAT_DEFAULT = 0,
 	TK_TP_FORMAT_HEX = 1,
 	TK_TP_FORMAT_POINTER = 2,
 	TK_TP_FORMAT_ERRNO = 3,
 	TK_TP_FORMAT_TIME = 4,
+	TK_TP_FORMAT_PID = 5,
+	TK_TP_FORMAT_TIME_SEC = 6,
+	TK_TP_FORMAT_UUID = 7,
+	TK_TP_FORMAT_IPV4 = 8,
+	TK_TP_FORMAT_IPV6 = 9,
+	TK_TP_FORMAT_PORT = 10,
+	TK_TP_FORMAT_BYTES16 = 11,
+	TK_TP_FORMAT_LATIN1 = 12,
+	TK_TP_FORMAT_UTF8_BOM = 13,
+	TK_TP_FORMAT_XML = 14,
+	TK_TP_FORMAT_JSON = 15,
 };
 
 /**
@@ -160,9 +214,9 @@ struct tk_tp_struct;
  * struct tk_tp_field - One field of an event or a structure.
  * @name:        Its name.
  * @kind:        An enum tk_tp_kind.
- * @format:      An enum tk_tp_format (INT, ENUM, ARRAY, SEQUENCE).
+ * @format:      An enum tk_tp_format (INT, ENUM, ARRAY, SEQUENCE, STRING, COUNTED).
  * @size:        INT, ENUM, FLOAT: bytes of the value; ARRAY, SEQUENCE: of one element;
- *               BOOL: 1; others 0.
+ *               COUNTED, WSTRING: of one unit of text; BOOL, BLOB: 1; others 0.
  * @is_signed:   Integers: nonzero for signed ones.
  * @count:       ARRAY: number of elements.
  * @enum_desc:   ENUM: its labels.
@@ -395,10 +449,37 @@ static inline uint8_t *tk_tp_put_text(uint8_t *p, const char *s, size_t len)
 	return p + len + 1;
 }
 
+/* Units of NUL-terminated wide text of @unit bytes (2 or 4) before its 0 unit; NULL is empty. */
+static inline size_t tk_tp_wstrlen(const void *s, size_t unit)
+{
+	const uint8_t *p = (const uint8_t *) s;
+	size_t n = 0;
+	uint32_t c;
+
+	if (!p)
+		return 0;
+	for (;; n++) {
+		c = 0;
+		memcpy(&c, p + n * unit, unit); /* the value's bytes: only 0 or not matters */
+		if (c == 0)
+			return n;
+	}
+}
+
 static inline uint8_t *tk_tp_put_u32(uint8_t *p, uint32_t v)
 {
 	memcpy(p, &v, 4);
 	return p + 4;
+}
+
+/* Wide text as TK_TP_KIND_WSTRING holds it: the count of units with the 0 unit, the units. */
+static inline uint8_t *tk_tp_put_wtext(uint8_t *p, const void *s, size_t len, size_t unit)
+{
+	p = tk_tp_put_u32(p, (uint32_t) (len + 1));
+	if (len)
+		memcpy(p, s, len * unit);
+	memset(p + len * unit, 0, unit);
+	return p + (len + 1) * unit;
 }
 
 /* ---- the macros ---------------------------------------------------------------------------- */

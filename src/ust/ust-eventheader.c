@@ -60,8 +60,74 @@ static int int_format(const struct tk_tp_field *f)
 		return EVENTHEADER_FMT_HEX_INT;
 	case TK_TP_FORMAT_ERRNO:
 		return f->size == 4 ? EVENTHEADER_FMT_ERRNO : -1;
+	case TK_TP_FORMAT_PID:
+		return f->size == 4 ? EVENTHEADER_FMT_PID : -1;
+	case TK_TP_FORMAT_TIME_SEC:
+		return f->size == 4 || f->size == 8 ? EVENTHEADER_FMT_TIME : -1;
+	case TK_TP_FORMAT_IPV4:
+		return f->size == 4 ? EVENTHEADER_FMT_IP_ADDRESS : -1;
+	case TK_TP_FORMAT_PORT:
+		return f->size == 2 ? EVENTHEADER_FMT_PORT : -1;
 	default:
 		return -1;
+	}
+}
+
+/*
+ * The EventHeader format of 16 bytes (an ARRAY of 16 uint8_t with this format) written as one
+ * value128, or -1 when the array is an ordinary one.
+ */
+static int value128_format(const struct tk_tp_field *f)
+{
+	if (f->kind != TK_TP_KIND_ARRAY || f->size != 1 || f->count != 16)
+		return -1;
+	switch (f->format) {
+	case TK_TP_FORMAT_UUID:
+		return EVENTHEADER_FMT_UUID;
+	case TK_TP_FORMAT_IPV6:
+		return EVENTHEADER_FMT_IP_ADDRESS_OBSOLETE; /* IPv6 by its 16 bytes */
+	case TK_TP_FORMAT_BYTES16:
+		return EVENTHEADER_FMT_HEX_BYTES;
+	default:
+		return -1;
+	}
+}
+
+/*
+ * The EventHeader format of text: 8-bit text as the field says (0: UTF-8, the encoding's
+ * default); UTF-16 and UTF-32 text says STRING_UTF outright, so that a reader need not know
+ * the default of each encoding.
+ */
+static int text_format(const struct tk_tp_field *f)
+{
+	switch (f->format) {
+	case TK_TP_FORMAT_DEFAULT:
+		return f->size > 1 ? EVENTHEADER_FMT_STRING_UTF : EVENTHEADER_FMT_DEFAULT;
+	case TK_TP_FORMAT_LATIN1:
+		return f->size <= 1 ? EVENTHEADER_FMT_STRING8 : -1;
+	case TK_TP_FORMAT_UTF8_BOM:
+		return EVENTHEADER_FMT_STRING_UTF_BOM;
+	case TK_TP_FORMAT_XML:
+		return EVENTHEADER_FMT_STRING_XML;
+	case TK_TP_FORMAT_JSON:
+		return EVENTHEADER_FMT_STRING_JSON;
+	default:
+		return -1;
+	}
+}
+
+/* STRING16_CHAR8/16/32 (counted) or ZSTRING_CHAR16/32 (@z) for units of @size bytes, or 0. */
+static uint8_t text_encoding(unsigned int size, int z)
+{
+	switch (size) {
+	case 1:
+		return z ? EVENTHEADER_ENC_ZSTRING_CHAR8 : EVENTHEADER_ENC_STRING16_CHAR8;
+	case 2:
+		return z ? EVENTHEADER_ENC_ZSTRING_CHAR16 : EVENTHEADER_ENC_STRING16_CHAR16;
+	case 4:
+		return z ? EVENTHEADER_ENC_ZSTRING_CHAR32 : EVENTHEADER_ENC_STRING16_CHAR32;
+	default:
+		return 0;
 	}
 }
 
@@ -102,7 +168,8 @@ static enum tk_status map_fields(const struct tk_tp_event *ev, const struct tk_t
 		case TK_TP_KIND_ENUM: /* its integer; the labels have no EventHeader form */
 			d->encoding = value_encoding(f->size);
 			fmt = f->kind == TK_TP_KIND_ENUM
-				      ? (f->is_signed ? EVENTHEADER_FMT_SIGNED_INT : 0)
+				      ? (f->is_signed ? EVENTHEADER_FMT_SIGNED_INT
+						      : EVENTHEADER_FMT_UNSIGNED_INT)
 				      : int_format(f);
 			break;
 		case TK_TP_KIND_FLOAT:
@@ -115,14 +182,25 @@ static enum tk_status map_fields(const struct tk_tp_event *ev, const struct tk_t
 			break;
 		case TK_TP_KIND_STRING:
 			d->encoding = EVENTHEADER_ENC_ZSTRING_CHAR8;
+			fmt = text_format(f);
 			break;
 		case TK_TP_KIND_COUNTED:
-			d->encoding = f->size == 1 ? EVENTHEADER_ENC_STRING16_CHAR8 : 0;
+			d->encoding = text_encoding(f->size, 0);
+			fmt = text_format(f);
+			break;
+		case TK_TP_KIND_WSTRING:
+			d->encoding = f->size > 1 ? text_encoding(f->size, 1) : 0;
+			fmt = text_format(f);
 			break;
 		case TK_TP_KIND_BLOB:
 			d->encoding = f->size == 1 ? EVENTHEADER_ENC_BINARY16_CHAR8 : 0;
 			break;
 		case TK_TP_KIND_ARRAY:
+			if (value128_format(f) >= 0) {
+				d->encoding = EVENTHEADER_ENC_VALUE128;
+				fmt = value128_format(f);
+				break;
+			}
 			if (f->count == 0 || f->count > UINT16_MAX)
 				return field_unsupported(ev, f,
 							 "an array holds 1 to 65535 elements");
@@ -277,6 +355,27 @@ static void flush(struct walk *w, size_t next)
 	w->run = next;
 }
 
+/*
+ * Hand 2 bytes made here to the output (a length, or a port in network order): copied in
+ * copy mode, else kept in the payload's own small buffers that the iovecs point into.
+ */
+static void put_u16(struct walk *w, uint16_t v, enum tk_byte_order order)
+{
+	if (w->copy) {
+		uint8_t b[2];
+
+		tk_store_u16(b, v, order);
+		emit(w, b, 2);
+	} else if (w->out->n_lens < UST_EH_IOV_MAX) {
+		uint8_t *b = w->out->lens[w->out->n_lens++];
+
+		tk_store_u16(b, v, order);
+		emit(w, b, 2);
+	} else {
+		w->full = 1;
+	}
+}
+
 static enum tk_status short_payload(const struct tk_tp_event *ev, const struct tk_tp_field *f,
 				    const struct walk *w, const char *what)
 {
@@ -302,12 +401,38 @@ static enum tk_status walk_fields(struct walk *w, const struct tk_tp_event *ev,
 
 		switch (f->kind) {
 		case TK_TP_KIND_INT:
+			if (f->format == TK_TP_FORMAT_PORT && f->size == 2) {
+				if (left < 2)
+					return short_payload(ev, f, w, "value past the end");
+				/* host order in the payload, network order in EventHeader */
+				flush(w, w->off + 2);
+				put_u16(w, tk_load_u16(w->data + w->off, TK_BYTE_ORDER_HOST),
+					TK_BYTE_ORDER_BE);
+				w->off += 2;
+				break;
+			}
+			/* fall through */
 		case TK_TP_KIND_ENUM:
 		case TK_TP_KIND_FLOAT:
 		case TK_TP_KIND_BOOL:
 			if (f->size > left)
 				return short_payload(ev, f, w, "value past the end");
 			w->off += f->size;
+			break;
+		case TK_TP_KIND_WSTRING:
+			/* the count goes, the units with their 0 unit stay */
+			if (left < 4)
+				return short_payload(ev, f, w, "length past the end");
+			len = tk_load_u32(w->data + w->off, TK_BYTE_ORDER_HOST);
+			if (len == 0 || (uint64_t) len * f->size > left - 4 ||
+			    (f->size != 2 && f->size != 4))
+				return short_payload(ev, f, w, "wide text without its 0 unit");
+			flush(w, w->off + 4);
+			w->off += 4 + (size_t) len * f->size;
+			if ((f->size == 2
+				     ? tk_load_u16(w->data + w->off - 2, TK_BYTE_ORDER_HOST)
+				     : tk_load_u32(w->data + w->off - 4, TK_BYTE_ORDER_HOST)) != 0)
+				return short_payload(ev, f, w, "wide text without its 0 unit");
 			break;
 		case TK_TP_KIND_ARRAY:
 			if ((uint64_t) f->count * f->size > left)
@@ -323,7 +448,7 @@ static enum tk_status walk_fields(struct walk *w, const struct tk_tp_event *ev,
 		case TK_TP_KIND_COUNTED:
 		case TK_TP_KIND_BLOB:
 		case TK_TP_KIND_SEQUENCE:
-			el = f->kind == TK_TP_KIND_SEQUENCE ? f->size : 1;
+			el = f->kind == TK_TP_KIND_BLOB ? 1 : f->size; /* COUNTED: 1, 2 or 4 */
 			if (left < 4)
 				return short_payload(ev, f, w, "length past the end");
 			len = tk_load_u32(w->data + w->off, TK_BYTE_ORDER_HOST);
@@ -332,19 +457,7 @@ static enum tk_status walk_fields(struct walk *w, const struct tk_tp_event *ev,
 			flush(w, w->off + 4);
 			w->off += 4;
 			keep = len > UST_EH_COUNT_MAX ? UST_EH_COUNT_MAX : len;
-			if (w->copy) {
-				uint8_t b[2];
-
-				tk_store_u16(b, (uint16_t) keep, TK_BYTE_ORDER_LE);
-				emit(w, b, 2);
-			} else if (w->out->n_lens < UST_EH_IOV_MAX) {
-				uint8_t *b = w->out->lens[w->out->n_lens++];
-
-				tk_store_u16(b, (uint16_t) keep, TK_BYTE_ORDER_LE);
-				emit(w, b, 2);
-			} else {
-				w->full = 1;
-			}
+			put_u16(w, (uint16_t) keep, TK_BYTE_ORDER_LE);
 			w->off += keep * el;
 			if (keep != len) { /* the elements past 65535 are left out */
 				flush(w, w->off + (len - keep) * el);

@@ -83,12 +83,19 @@ static void fields_decl(struct pool *pl, const struct tk_tp_field *f, uint32_t n
  * hexadecimal (pointers too), booleans as 8-bit integers, counted strings as sequences of
  * characters and blobs as sequences of bytes (both after their own 32-bit length, as the
  * serializer writes them), arrays and sequences of integers, enumerations with their ranges,
- * structures with their members.
+ * structures with their members. UTF-16 and UTF-32 text (counted, or NUL-terminated with the
+ * 0 unit counted) are sequences of 16- and 32-bit integers, the code units in decimal; IPv4
+ * addresses, UUIDs, IPv6 addresses and 16-byte values are shown in hexadecimal; ports are
+ * integers in host order; time in seconds and PIDs decimal integers (doc/ust.md).
  */
 static void field_decl(struct pool *pl, const struct tk_tp_field *f, struct tk_ctf_field_decl *d)
 {
 	unsigned int base =
-		f->format == TK_TP_FORMAT_HEX || f->format == TK_TP_FORMAT_POINTER ? 16 : 10;
+		f->format == TK_TP_FORMAT_HEX || f->format == TK_TP_FORMAT_POINTER ||
+				f->format == TK_TP_FORMAT_IPV4 || f->format == TK_TP_FORMAT_UUID ||
+				f->format == TK_TP_FORMAT_IPV6 || f->format == TK_TP_FORMAT_BYTES16
+			? 16
+			: 10;
 	struct tk_ctf_enum_label *l;
 	uint32_t i;
 
@@ -110,9 +117,14 @@ static void field_decl(struct pool *pl, const struct tk_tp_field *f, struct tk_c
 		d->kind = TK_CTF_FIELD_KIND_STRING;
 		break;
 	case TK_TP_KIND_COUNTED:
-		d->kind = TK_CTF_FIELD_KIND_SEQUENCE;
-		d->elem_kind = TK_CTF_FIELD_KIND_CHAR;
-		break;
+		if (f->size <= 1) {
+			d->kind = TK_CTF_FIELD_KIND_SEQUENCE;
+			d->elem_kind = TK_CTF_FIELD_KIND_CHAR;
+			break;
+		}
+		/* UTF-16 and UTF-32 units stay integers: CTF 1.8 has no such text */
+		/* fall through */
+	case TK_TP_KIND_WSTRING:
 	case TK_TP_KIND_BLOB:
 	case TK_TP_KIND_ARRAY:
 	case TK_TP_KIND_SEQUENCE:
