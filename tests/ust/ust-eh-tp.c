@@ -29,6 +29,26 @@ static const uint8_t blob[] = {0xde, 0xad, 0x01};
 static const int16_t arr[] = {-1, 0, 300};
 static const uint32_t seq[] = {1, 2, 4000000000u};
 static const int32_t pts[] = {1, -2, 3, 4};
+static const uint8_t uuid[16] = {0x01, 0x02, 0x03, 0x04, 0x05, 0x06, 0x07, 0x08,
+				 0x09, 0x0a, 0x0b, 0x0c, 0x0d, 0x0e, 0x0f, 0x10};
+static const uint8_t ip4[4] = {192, 168, 1, 20}; /* network order, as a program has it */
+static const uint8_t ip6[16] = {0x20, 0x01, 0x0d, 0xb8, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0x01};
+static const uint8_t raw[16] = {0x00, 0x11, 0x22, 0x33, 0x44, 0x55, 0x66, 0x77,
+				0x88, 0x99, 0xaa, 0xbb, 0xcc, 0xdd, 0xee, 0xff};
+
+/* The event with every EventHeader encoding and format, after the 8 of the VM harness. */
+static void emit_every(void)
+{
+	uint32_t ip4_net;
+
+	memcpy(&ip4_net, ip4, 4);
+	tk_tracepoint(tktest, every, 2, -300, 0xC8, 2, 4242, 2000000000, 1, -0.125,
+		      18000000000000000000ull, uuid, ip4_net, ip6, 8080, raw, "plain", "caf\xe9",
+		      "\xef\xbb\xbf"
+		      "bom",
+		      "<a x=\"1\"/>", "{\"k\":[1,2]}", "abcdef", 3, u"h\u00e9", U"\U0001F600x",
+		      u"abc", 2, U"xyz", 3, blob, sizeof(blob), arr, seq, 2);
+}
 
 static void emit_all(void)
 {
@@ -110,6 +130,7 @@ int main(int argc, char **argv)
 		return 1;
 	}
 	emit_all();
+	emit_every();
 	if (argc > 1 && tk_ust_session_stop() < 0) {
 		fprintf(stderr, "ust-eh-tp: %s\n", tk_error_cause(0));
 		return 1;

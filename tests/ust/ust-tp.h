@@ -12,6 +12,7 @@
 #define UST_TP_H
 
 #include <tracekit/tracepoint.h>
+#include <uchar.h>
 
 /* the field lists read one field per line */
 /* clang-format off */
@@ -89,6 +90,46 @@ TK_TRACEPOINT_EVENT(tktest, nested, TK_TP_ARGS(const int32_t *pts, const char *l
 	tk_field_int(int, n, n))
 
 TK_TRACEPOINT_EVENT(tktest, tick, TK_TP_ARGS(void), 0, 0, )
+
+/* every EventHeader encoding and format at least once (tests/ust/ust-eh-tp.sh) */
+TK_TRACEPOINT_EVENT(tktest, every,
+	TK_TP_ARGS(uint8_t color, int16_t s16, uint32_t x32, int err, int32_t pid, int64_t t,
+		   int flag, double d, uint64_t u64, const uint8_t *uuid, uint32_t ip4,
+		   const uint8_t *ip6, uint16_t port, const uint8_t *raw, const char *s,
+		   const char *l1, const char *bom, const char *xml, const char *json,
+		   const char *c8, size_t c8len, const char16_t *w16, const char32_t *w32,
+		   const char16_t *c16, size_t c16len, const char32_t *c32, size_t c32len,
+		   const uint8_t *blob, size_t blen, const int16_t *arr, const uint32_t *seq,
+		   size_t n),
+	TK_TP_LEVEL_INFO, 0x80,
+	tk_field_enum(tktest, color, uint8_t, color, color)
+	tk_field_int(int16_t, s16, s16)
+	tk_field_hex(uint32_t, x32, x32)
+	tk_field_errno(err, err)
+	tk_field_pid(pid, pid)
+	tk_field_time_sec(t, t)
+	tk_field_bool(flag, flag)
+	tk_field_float(double, d, d)
+	tk_field_int(uint64_t, u64, u64)
+	tk_field_uuid(uuid, uuid)
+	tk_field_ipv4(ip4, ip4)
+	tk_field_ipv6(ip6, ip6)
+	tk_field_port(port, port)
+	tk_field_bytes16(raw, raw)
+	tk_field_string(s, s)
+	tk_field_latin1_string(l1, l1)
+	tk_field_bom_string(bom, bom)
+	tk_field_xml_string(xml, xml)
+	tk_field_json_string(json, json)
+	tk_field_counted_string(c8, c8, c8len)
+	tk_field_string16(w16, w16)
+	tk_field_string32(w32, w32)
+	tk_field_counted_string16(c16, c16, c16len)
+	tk_field_counted_string32(c32, c32, c32len)
+	tk_field_blob(blob, blob, blen)
+	tk_field_array(int16_t, arr, arr, 3)
+	tk_field_sequence(uint32_t, seq, seq, n)
+	tk_field_struct(tktest, point, pt, -7, 9))
 /* clang-format on */
 
 #include <tracekit/tracepoint-event.h>
