@@ -663,6 +663,99 @@ static void test_unsupported(void **state)
 	init_fails(&ev, "no tracepoint name");
 }
 
+/*
+ * The kinds and formats added for issue 14 point 3, byte by byte: the metadata (encodings and
+ * formats from the reference tables), the payload (a port swapped to network order, the u32
+ * count of NUL-terminated UTF-16 dropped and its 0 unit kept, a counted UTF-32 length made a
+ * u16) and the decoder's text; then payloads and descriptions that do not fit.
+ */
+static void test_new_formats_bytes(void **state)
+{
+	static const struct tk_tp_field f[] = {
+		F("port", TK_TP_KIND_INT, TK_TP_FORMAT_PORT, 2, 0),
+		F("w", TK_TP_KIND_WSTRING, 0, 2, 0),
+		F("pid", TK_TP_KIND_INT, TK_TP_FORMAT_PID, 4, 1),
+		{.name = "id",
+		 .kind = TK_TP_KIND_ARRAY,
+		 .format = TK_TP_FORMAT_UUID,
+		 .size = 1,
+		 .count = 16},
+		F("l", TK_TP_KIND_STRING, TK_TP_FORMAT_LATIN1, 0, 0),
+		F("c", TK_TP_KIND_COUNTED, 0, 4, 0),
+	};
+	struct tk_tp_event ev = {
+		.provider = "P", .name = "ev", .level = 4, .fields = f, .n_fields = 6};
+	static const uint8_t want_head[] = {
+		0x07, 0,   0,	 0,    0,    0,	   0,	 4, /* flags, level 4 */
+		33,   0,   1,	 0,			    /* metadata block: 33 bytes */
+		'e',  'v', 0,				    /* event name */
+		'p',  'o', 'r',	 't',  0,    0x83, 0x10,    /* VALUE16, PORT */
+		'w',  0,   0x88, 0x0b,			    /* ZSTRING_CHAR16, STRING_UTF */
+		'p',  'i', 'd',	 0,    0x84, 0x05,	    /* VALUE32, PID */
+		'i',  'd', 0,	 0x86, 0x0f,		    /* VALUE128, UUID */
+		'l',  0,   0x87, 0x0a,			    /* ZSTRING_CHAR8, STRING8 */
+		'c',  0,   0x8c, 0x0b,			    /* STRING16_CHAR32, STRING_UTF */
+	};
+	static const uint8_t src[] = {
+		0x90, 0x1f,					  /* port 8080, host (LE) */
+		3,    0,    0,	0,  'h', 0,   0xe9, 0,	  0,   0, /* count 3, "hé", 0 unit */
+		0x92, 0x10, 0,	0,				  /* pid 4242 */
+		0,    1,    2,	3,  4,	 5,   6,    7,	  8,   9, 10, 11,
+		12,   13,   14, 15, 'c', 'a', 'f',  0xe9, 0,		 /* Latin-1 "café" */
+		2,    0,    0,	0,  'x', 0,   0,    0,	  'y', 0, 0,  0, /* u32 2, "xy" */
+	};
+	static const uint8_t want_pay[] = {
+		0x1f, 0x90,		      /* network order */
+		'h',  0,    0xe9, 0,  0,   0, /* the units and the 0 unit */
+		0x92, 0x10, 0,	  0,  0,   1,  2,   3,	 4,   5,    6, 7, 8, 9,
+		10,   11,   12,	  13, 14,  15, 'c', 'a', 'f', 0xe9, 0, 2, 0, /* u16 2 */
+		'x',  0,    0,	  0,  'y', 0,  0,   0,
+	};
+	uint8_t ev_bytes[512], *b;
+	struct ust_eh_event eh;
+	struct ust_eh_payload p;
+	size_t n;
+
+	(void) state;
+	assert_int_equal(ust_eh_event_init(&eh, &ev), TK_OK);
+	assert_int_equal(eh.head_size, sizeof(want_head));
+	assert_memory_equal(eh.head, want_head, sizeof(want_head));
+	assert_int_equal(ust_eh_transcode(&ev, src, sizeof(src), &p, NULL, 0), TK_OK);
+	n = gather(&eh, &p, ev_bytes, sizeof(ev_bytes));
+	assert_int_equal(n - eh.head_size, sizeof(want_pay));
+	assert_memory_equal(ev_bytes + eh.head_size, want_pay, sizeof(want_pay));
+	expect_json(&eh, ev_bytes, n,
+		    "{\"n\":\"P:ev\",\"port\":8080,\"w\":\"h\xc3\xa9\",\"pid\":4242,"
+		    "\"id\":\"00010203-0405-0607-0809-0a0b0c0d0e0f\",\"l\":\"caf\xc3\xa9\","
+		    "\"c\":\"xy\",\"meta\":{\"level\":4}}");
+
+	/* the wide text's last unit is not 0, its count is 0, or the port is cut */
+	b = big_buf(sizeof(src));
+	memcpy(b, src, sizeof(src));
+	b[10] = 'x'; /* the 0 unit */
+	error_reset();
+	assert_int_equal(ust_eh_transcode(&ev, b, sizeof(src), &p, NULL, 0), TK_ERR_INVAL);
+	assert_non_null(strstr(tk_error_cause(0), "field=w,"));
+	memcpy(b, src, sizeof(src));
+	b[2] = 0;
+	assert_int_equal(ust_eh_transcode(&ev, b, sizeof(src), &p, NULL, 0), TK_ERR_INVAL);
+	assert_int_equal(ust_eh_transcode(&ev, b, 1, &p, NULL, 0), TK_ERR_INVAL);
+	free(b);
+	ust_eh_event_fini(&eh);
+
+	/* formats that do not suit their field's size or kind */
+	ev.n_fields = 1;
+	ev.fields = (const struct tk_tp_field[]){F("p8", TK_TP_KIND_INT, TK_TP_FORMAT_PID, 8, 1)};
+	init_fails(&ev, "field=p8");
+	ev.fields = (const struct tk_tp_field[]){F("pt", TK_TP_KIND_INT, TK_TP_FORMAT_PORT, 4, 0)};
+	init_fails(&ev, "field=pt");
+	ev.fields = (const struct tk_tp_field[]){
+		F("l2", TK_TP_KIND_COUNTED, TK_TP_FORMAT_LATIN1, 2, 0)};
+	init_fails(&ev, "field=l2");
+	ev.fields = (const struct tk_tp_field[]){F("w1", TK_TP_KIND_WSTRING, 0, 1, 0)};
+	init_fails(&ev, "field=w1");
+}
+
 /* An interceptor file: records of exact bytes, and nothing of a record whose write failed. */
 static void test_interceptor_records(void **state)
 {
@@ -933,6 +1026,7 @@ int main(void)
 		cmocka_unit_test(test_many_pieces_copied),
 		cmocka_unit_test(test_bad_payloads),
 		cmocka_unit_test(test_unsupported),
+		cmocka_unit_test(test_new_formats_bytes),
 		cmocka_unit_test(test_interceptor_records),
 		cmocka_unit_test(test_interceptor_threads),
 		cmocka_unit_test(test_interceptor_short_write),
