@@ -56,6 +56,100 @@ static void print_enum(FILE *f, const char *label, long long v)
 		fprintf(f, "( <unknown> : container = %lld )", v);
 }
 
+/* "NAME = [ [0] = V, ... ]" as babeltrace2 writes an array of @n unsigned values */
+static void print_list(FILE *f, const char *name, const uint32_t *v, size_t n, int hex)
+{
+	fprintf(f, "%s = [", name);
+	for (size_t k = 0; k < n; k++)
+		fprintf(f, hex ? "%s [%zu] = 0x%" PRIX32 : "%s [%zu] = %" PRIu32, k ? "," : "", k,
+			v[k]);
+	fprintf(f, " ]");
+}
+
+/*
+ * tktest:every: the kinds with an EventHeader format of their own (PID, time in seconds,
+ * addresses, port, 16-byte values, string formats, UTF-16 and UTF-32 text), values varying
+ * with the event so that lengths cross packet boundaries; their CTF forms are in doc/ust.md.
+ */
+static void emit_every(FILE *f, int tid, int t, long i, const char *s, const char *cbuf,
+		       const uint8_t *blob, const int16_t *arr, const uint32_t *seq)
+{
+	uint8_t u[16], ip6[16], raw[16];
+	char16_t w16[12];
+	char32_t w32[12];
+	uint32_t v[16];
+	size_t wn = (size_t) (i % 11), hn = wn / 2, k;
+	int32_t pid = (int32_t) (i * 37 - 1000);
+	int64_t secs = (int64_t) i * 86400 - 5;
+	uint16_t port = (uint16_t) (i * 7919 + t);
+	uint32_t ip4 = (uint32_t) i * 2654435761u;
+
+	for (k = 0; k < 16; k++) {
+		u[k] = (uint8_t) (i + (long) k * 11 + t);
+		ip6[k] = (uint8_t) ((long) k * i);
+		raw[k] = (uint8_t) (255 - (long) k - i);
+	}
+	for (k = 0; k < wn; k++) {
+		w16[k] = (char16_t) (0x41 + k + (size_t) (i % 3) * 0x100);
+		w32[k] = (char32_t) (0x1F600 + k + (size_t) i);
+	}
+	w16[wn] = 0;
+	w32[wn] = 0;
+	tk_tracepoint(tktest, every, (uint8_t) (i % 12), (int16_t) -i, (uint32_t) i, (int) (i % 40),
+		      pid, secs, (int) (i & 1), (double) i * 0.5, (uint64_t) i << 40, u, ip4, ip6,
+		      port, raw, s, "caf\xe9",
+		      "\xef\xbb\xbf"
+		      "bom",
+		      "<x/>", "[1]", cbuf, (size_t) (i % 10), w16, w32, w16, hn, w32, hn, blob,
+		      (size_t) (i % 6), arr, seq, (size_t) (i % 9));
+	fprintf(f, "%d tktest:every: { color = ", tid);
+	print_enum(f, color_label((unsigned) (i % 12)), i % 12);
+	fprintf(f,
+		", s16 = %ld, x32 = 0x%lX, err = %ld, pid = %" PRId32 ", t = %" PRId64
+		", flag = %ld, d = %g, u64 = %" PRIu64 ", ",
+		-i, (unsigned long) i, i % 40, pid, secs, i & 1, (double) i * 0.5,
+		(uint64_t) i << 40);
+	for (k = 0; k < 16; k++)
+		v[k] = u[k];
+	print_list(f, "uuid", v, 16, 1);
+	fprintf(f, ", ip4 = 0x%" PRIX32 ", ", ip4);
+	for (k = 0; k < 16; k++)
+		v[k] = ip6[k];
+	print_list(f, "ip6", v, 16, 1);
+	fprintf(f, ", port = %u, ", port);
+	for (k = 0; k < 16; k++)
+		v[k] = raw[k];
+	print_list(f, "raw", v, 16, 1);
+	fprintf(f,
+		", s = \"%s\", l1 = \"caf\xe9\", bom = \"\xef\xbb\xbf"
+		"bom\", xml = \"<x/>\", json = \"[1]\", _c8_length = %ld, c8 = \"%.*s\", "
+		"_w16_length = %zu, ",
+		s, i % 10, (int) (i % 10), cbuf, wn + 1);
+	for (k = 0; k <= wn; k++)
+		v[k] = w16[k];
+	print_list(f, "w16", v, wn + 1, 0);
+	fprintf(f, ", _w32_length = %zu, ", wn + 1);
+	for (k = 0; k <= wn; k++)
+		v[k] = w32[k];
+	print_list(f, "w32", v, wn + 1, 0);
+	fprintf(f, ", _c16_length = %zu, ", hn);
+	for (k = 0; k < hn; k++)
+		v[k] = w16[k];
+	print_list(f, "c16", v, hn, 0);
+	fprintf(f, ", _c32_length = %zu, ", hn);
+	for (k = 0; k < hn; k++)
+		v[k] = w32[k];
+	print_list(f, "c32", v, hn, 0);
+	fprintf(f, ", _blob_length = %ld, ", i % 6);
+	for (k = 0; k < (size_t) (i % 6); k++)
+		v[k] = blob[k];
+	print_list(f, "blob", v, (size_t) (i % 6), 1);
+	fprintf(f, ", arr = [ [0] = %d, [1] = %d, [2] = %d ], _seq_length = %ld, ", arr[0], arr[1],
+		arr[2], i % 9);
+	print_list(f, "seq", seq, (size_t) (i % 9), 0);
+	fprintf(f, ", pt = { x = -7, y = 9 } }\n");
+}
+
 static void emit_all(FILE *f, int tid, int t, long i)
 {
 	/* ints */
@@ -158,6 +252,11 @@ static void emit_all(FILE *f, int tid, int t, long i)
 		"%d tktest:nested: { seg = { from = { x = %d, y = %d }, to = { x = %d, y = %d }, "
 		"label = \"%s\" }, n = %ld }\n",
 		tid, pts[0], pts[1], pts[2], pts[3], s, i);
+
+	/* seq holds i % 9 values: refill them, and the counted text's 10 bytes */
+	for (k = 0; k < 8; k++)
+		seq[k] = (uint32_t) (i * 1000 + k);
+	emit_every(f, tid, t, i, s, cbuf, blob, arr, seq);
 
 	tk_tracepoint(tktest, tick, );
 	fprintf(f, "%d tktest:tick: { }\n", tid);
