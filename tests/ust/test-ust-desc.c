@@ -100,6 +100,63 @@ static void enums_and_structs_are_described(void **state)
 	assert_int_equal(n->fixed_size, TK_TP_SIZE_VARIABLE); /* the label */
 }
 
+/* The field macros added for EventHeader's formats: kind, format, unit size, sign, count. */
+static void new_field_macros_are_described(void **state)
+{
+	const struct tk_tp_event *ev = &TK_TP_EVENT_SYM(tktest, every);
+	static const struct {
+		unsigned idx;
+		const char *name;
+		unsigned kind, format, size, is_signed, count;
+	} want[] = {
+		{4, "pid", TK_TP_KIND_INT, TK_TP_FORMAT_PID, 4, 1, 0},
+		{5, "t", TK_TP_KIND_INT, TK_TP_FORMAT_TIME_SEC, 8, 1, 0},
+		{9, "uuid", TK_TP_KIND_ARRAY, TK_TP_FORMAT_UUID, 1, 0, 16},
+		{10, "ip4", TK_TP_KIND_INT, TK_TP_FORMAT_IPV4, 4, 0, 0},
+		{11, "ip6", TK_TP_KIND_ARRAY, TK_TP_FORMAT_IPV6, 1, 0, 16},
+		{12, "port", TK_TP_KIND_INT, TK_TP_FORMAT_PORT, 2, 0, 0},
+		{13, "raw", TK_TP_KIND_ARRAY, TK_TP_FORMAT_BYTES16, 1, 0, 16},
+		{15, "l1", TK_TP_KIND_STRING, TK_TP_FORMAT_LATIN1, 0, 0, 0},
+		{16, "bom", TK_TP_KIND_STRING, TK_TP_FORMAT_UTF8_BOM, 0, 0, 0},
+		{17, "xml", TK_TP_KIND_STRING, TK_TP_FORMAT_XML, 0, 0, 0},
+		{18, "json", TK_TP_KIND_STRING, TK_TP_FORMAT_JSON, 0, 0, 0},
+		{20, "w16", TK_TP_KIND_WSTRING, TK_TP_FORMAT_DEFAULT, 2, 0, 0},
+		{21, "w32", TK_TP_KIND_WSTRING, TK_TP_FORMAT_DEFAULT, 4, 0, 0},
+		{22, "c16", TK_TP_KIND_COUNTED, TK_TP_FORMAT_DEFAULT, 2, 0, 0},
+		{23, "c32", TK_TP_KIND_COUNTED, TK_TP_FORMAT_DEFAULT, 4, 0, 0},
+	};
+	/* "ab" as UTF-16 in host order: count 3 (with the 0 unit), 'a', 'b', 0 */
+	static const uint16_t ab[] = {'a', 'b', 0};
+	uint8_t buf[16], expect[10];
+	uint32_t three = 3;
+
+	(void) state;
+	assert_int_equal(ev->n_fields, 28);
+	for (size_t i = 0; i < sizeof(want) / sizeof(want[0]); i++) {
+		const struct tk_tp_field *f = &ev->fields[want[i].idx];
+
+		assert_string_equal(f->name, want[i].name);
+		assert_int_equal(f->kind, want[i].kind);
+		assert_int_equal(f->format, want[i].format);
+		assert_int_equal(f->size, want[i].size);
+		assert_int_equal(f->is_signed, want[i].is_signed);
+		assert_int_equal(f->count, want[i].count);
+	}
+	assert_int_equal(ev->fixed_size, TK_TP_SIZE_VARIABLE);
+	assert_int_equal(tk_tp_wstrlen(ab, 2), 2);
+	assert_int_equal(tk_tp_wstrlen(NULL, 4), 0);
+	memcpy(expect, &three, 4);
+	memcpy(expect + 4, ab, 6);
+	assert_ptr_equal(tk_tp_put_wtext(buf, ab, 2, 2), buf + 10);
+	assert_memory_equal(buf, expect, 10);
+	/* NULL: an empty string, its count 1 for the 0 unit */
+	three = 1;
+	memcpy(expect, &three, 4);
+	memset(expect + 4, 0, 4);
+	assert_ptr_equal(tk_tp_put_wtext(buf, NULL, 0, 4), buf + 8);
+	assert_memory_equal(buf, expect, 8);
+}
+
 static int evaluated;
 
 static int32_t side_effect(void)
@@ -256,6 +313,7 @@ int main(void)
 		cmocka_unit_test(ints_are_described_with_their_sizes_and_signs),
 		cmocka_unit_test(formats_and_variable_sizes_are_described),
 		cmocka_unit_test(enums_and_structs_are_described),
+		cmocka_unit_test(new_field_macros_are_described),
 		cmocka_unit_test(registration_gives_distinct_ids),
 		cmocka_unit_test(disabled_events_do_not_evaluate_their_arguments),
 		cmocka_unit_test(payload_bytes_are_packed_in_host_order),
