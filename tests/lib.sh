@@ -48,6 +48,13 @@ fail() {
 	exit 1
 }
 
+# sum_lost FILE: the events babeltrace2's (and tracekit's) "Tracer discarded N events"
+# warnings in FILE add up to.
+sum_lost() {
+	sed -n 's/.*[Tt]racer discarded \([0-9][0-9]*\) events\{0,1\}.*/\1/p' "$1" |
+		awk '{s += $1} END {print s + 0}'
+}
+
 # need_tracefs TRACEKIT: $tracefs set to the tracefs tracekit uses, mounted by tracekit itself
 # when it is missing (as root; `tracekit list` mounts it as trace-cmd would). tracekit takes
 # /sys/kernel/tracing, else the first tracefs in /proc/mounts, else mounts it at

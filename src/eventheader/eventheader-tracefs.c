@@ -300,26 +300,15 @@ static const uint8_t *field_bytes(const struct eventheader_tracefs *t, uint32_t 
 	return NULL;
 }
 
-static unsigned int value_encoding(unsigned int es)
-{
-	switch (es) {
-	case 1:
-		return EVENTHEADER_ENC_VALUE8;
-	case 2:
-		return EVENTHEADER_ENC_VALUE16;
-	case 4:
-		return EVENTHEADER_ENC_VALUE32;
-	default:
-		return EVENTHEADER_ENC_VALUE64;
-	}
-}
-
 enum tk_status eventheader_json_tracefs_field(struct eventheader_json *j, const char *name,
 					      size_t name_len, const struct eventheader_tracefs *t,
 					      uint32_t offset, uint32_t size, const uint8_t *rec,
 					      size_t rec_size, enum tk_byte_order order)
 {
-	unsigned int es = t->element_size, enc = value_encoding(es), fmt;
+	unsigned int es = t->element_size, enc = eventheader_value_encoding(es), fmt;
+
+	if (!enc) /* other sizes: the widest */
+		enc = EVENTHEADER_ENC_VALUE64;
 	const uint8_t *b;
 	size_t n, i;
 

@@ -579,6 +579,23 @@ enum tk_status eventheader_meta_write(struct vec *out, const char *event_name,
 size_t eventheader_tp_name(char *dst, size_t cap, const char *provider, uint8_t level,
 			   uint64_t keyword, const char *options);
 
+/* VALUE8..VALUE64 for a value of @size bytes (1, 2, 4, 8); 0 for any other size. */
+static inline uint8_t eventheader_value_encoding(unsigned int size)
+{
+	switch (size) {
+	case 1:
+		return EVENTHEADER_ENC_VALUE8;
+	case 2:
+		return EVENTHEADER_ENC_VALUE16;
+	case 4:
+		return EVENTHEADER_ENC_VALUE32;
+	case 8:
+		return EVENTHEADER_ENC_VALUE64;
+	default:
+		return 0;
+	}
+}
+
 /* The fields every EventHeader tracepoint declares to user_events, after its name. */
 #define EVENTHEADER_REG_FIELDS                                                                     \
 	"u8 eventheader_flags; u8 version; u16 id; u16 tag; u8 opcode; u8 level"

@@ -26,23 +26,6 @@
 
 /* ---- metadata --------------------------------------------------------------------------- */
 
-/* VALUE8..VALUE64 for an integer or float of @size bytes, 0 for other sizes. */
-static uint8_t value_encoding(unsigned int size)
-{
-	switch (size) {
-	case 1:
-		return EVENTHEADER_ENC_VALUE8;
-	case 2:
-		return EVENTHEADER_ENC_VALUE16;
-	case 4:
-		return EVENTHEADER_ENC_VALUE32;
-	case 8:
-		return EVENTHEADER_ENC_VALUE64;
-	default:
-		return 0;
-	}
-}
-
 /*
  * The EventHeader format of an integer field, or -1. tracekit's TIME is nanoseconds (of the
  * session's clock or any other the program chose), EventHeader's TIME seconds since 1970:
@@ -166,14 +149,16 @@ static enum tk_status map_fields(const struct tk_tp_event *ev, const struct tk_t
 		switch (f->kind) {
 		case TK_TP_KIND_INT:
 		case TK_TP_KIND_ENUM: /* its integer; the labels have no EventHeader form */
-			d->encoding = value_encoding(f->size);
+			d->encoding = eventheader_value_encoding(f->size);
 			fmt = f->kind == TK_TP_KIND_ENUM
 				      ? (f->is_signed ? EVENTHEADER_FMT_SIGNED_INT
 						      : EVENTHEADER_FMT_UNSIGNED_INT)
 				      : int_format(f);
 			break;
 		case TK_TP_KIND_FLOAT:
-			d->encoding = f->size == 4 || f->size == 8 ? value_encoding(f->size) : 0;
+			d->encoding = f->size == 4 || f->size == 8
+					      ? eventheader_value_encoding(f->size)
+					      : 0;
 			fmt = EVENTHEADER_FMT_FLOAT;
 			break;
 		case TK_TP_KIND_BOOL:
@@ -204,13 +189,13 @@ static enum tk_status map_fields(const struct tk_tp_event *ev, const struct tk_t
 			if (f->count == 0 || f->count > UINT16_MAX)
 				return field_unsupported(ev, f,
 							 "an array holds 1 to 65535 elements");
-			d->encoding = value_encoding(f->size);
+			d->encoding = eventheader_value_encoding(f->size);
 			d->encoding |= d->encoding ? EVENTHEADER_ENC_CARRAY : 0;
 			d->count = (uint16_t) f->count;
 			fmt = int_format(f);
 			break;
 		case TK_TP_KIND_SEQUENCE:
-			d->encoding = value_encoding(f->size);
+			d->encoding = eventheader_value_encoding(f->size);
 			d->encoding |= d->encoding ? EVENTHEADER_ENC_VARRAY : 0;
 			fmt = int_format(f);
 			break;

@@ -22,21 +22,14 @@ set -u
 LC_ALL=C
 export LC_ALL
 
-skip() {
-	echo "skip: $*" >&2
-	exit 77
-}
-
 # shellcheck source=../lib.sh
 . "$(dirname "$0")/../lib.sh"
 tk=$(abspath "$1")
 hello=${2:+$(abspath "$2")}
 need_tracefs "$tk"
-command -v trace-cmd >/dev/null 2>&1 || skip "trace-cmd is not installed"
-command -v python3 >/dev/null 2>&1 || skip "python3 is not installed"
-work=$(mktemp -d)
-trap 'rm -rf "$work"' EXIT
-cd "$work" || exit 1
+need_commands trace-cmd python3
+scratch
+cd "$tmp" || exit 1
 
 "$tk" record -q -e sched:sched_switch --ust app -o k.dat -- \
 	sh -c 'echo "$TRACEKIT_UST_DIR $TRACEKIT_UST_CLOCK $TRACEKIT_UST_CLOCK_OFFSET"; date +%s' \

@@ -13,11 +13,6 @@ tracekit=$2
 . "$(dirname "$0")/../lib.sh"
 need_commands babeltrace2 # the oracle
 scratch
-sum_lost() {
-	# "Tracer discarded N events" in babeltrace2's warnings (tracekit writes the same words)
-	sed -n 's/.*[Tt]racer discarded \([0-9][0-9]*\) events\{0,1\}.*/\1/p' "$1" |
-		awk '{s += $1} END {print s + 0}'
-}
 
 emitted=$("$prog" "$tmp/trace" 2000 1500) || fail "ust-discard exited with $?"
 babeltrace2 "$tmp/trace" >"$tmp/bt.out" 2>"$tmp/bt.err" || fail "babeltrace2 exited with $?"

@@ -15,10 +15,6 @@ events=${4:-20000}
 . "$(dirname "$0")/../lib.sh"
 need_commands babeltrace2 # the oracle
 scratch
-sum_lost() {
-	sed -n 's/.*[Tt]racer discarded \([0-9][0-9]*\) events\{0,1\}.*/\1/p' "$1" |
-		awk '{s += $1} END {print s + 0}'
-}
 
 emitted=$("$prog" "$tmp/trace" "$threads" "$events") || fail "ust-stress exited with $?"
 babeltrace2 "$tmp/trace" >"$tmp/bt.out" 2>"$tmp/bt.err" || {
