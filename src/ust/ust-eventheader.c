@@ -361,6 +361,23 @@ static void put_u16(struct walk *w, uint16_t v, enum tk_byte_order order)
 	}
 }
 
+/*
+ * The index of the first 0 unit of the @n units of @unit bytes (2 or 4) at @p, or @n. The
+ * serializer counts wide text up to its first 0 unit and writes that unit last
+ * (tk_tp_put_wtext()); EventHeader's ZSTRING_CHAR16/32 end at the first 0 unit, so a 0 unit
+ * before the last would make a reader take the rest of the text for the next fields.
+ */
+static uint32_t wide_first_zero(const uint8_t *p, uint32_t n, unsigned int unit)
+{
+	uint32_t k;
+
+	for (k = 0; k < n; k++)
+		if ((unit == 2 ? tk_load_u16(p + (size_t) k * 2, TK_BYTE_ORDER_HOST)
+			       : tk_load_u32(p + (size_t) k * 4, TK_BYTE_ORDER_HOST)) == 0)
+			break;
+	return k;
+}
+
 static enum tk_status short_payload(const struct tk_tp_event *ev, const struct tk_tp_field *f,
 				    const struct walk *w, const char *what)
 {
@@ -412,12 +429,12 @@ static enum tk_status walk_fields(struct walk *w, const struct tk_tp_event *ev,
 			if (len == 0 || (uint64_t) len * f->size > left - 4 ||
 			    (f->size != 2 && f->size != 4))
 				return short_payload(ev, f, w, "wide text without its 0 unit");
+			/* EventHeader's text ends at its first 0 unit: it must be the last one */
+			if (wide_first_zero(w->data + w->off + 4, len, f->size) != len - 1)
+				return short_payload(ev, f, w,
+						     "wide text with a 0 unit inside or none last");
 			flush(w, w->off + 4);
 			w->off += 4 + (size_t) len * f->size;
-			if ((f->size == 2
-				     ? tk_load_u16(w->data + w->off - 2, TK_BYTE_ORDER_HOST)
-				     : tk_load_u32(w->data + w->off - 4, TK_BYTE_ORDER_HOST)) != 0)
-				return short_payload(ev, f, w, "wide text without its 0 unit");
 			break;
 		case TK_TP_KIND_ARRAY:
 			if ((uint64_t) f->count * f->size > left)

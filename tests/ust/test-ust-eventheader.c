@@ -729,10 +729,18 @@ static void test_new_formats_bytes(void **state)
 		    "\"id\":\"00010203-0405-0607-0809-0a0b0c0d0e0f\",\"l\":\"caf\xc3\xa9\","
 		    "\"c\":\"xy\",\"meta\":{\"level\":4}}");
 
-	/* the wide text's last unit is not 0, its count is 0, or the port is cut */
+	/*
+	 * the wide text's last unit is not 0, a unit before it is 0 (a reader would end the
+	 * text there and take the rest for the next fields), its count is 0, or the port is cut
+	 */
 	b = big_buf(sizeof(src));
 	memcpy(b, src, sizeof(src));
 	b[10] = 'x'; /* the 0 unit */
+	error_reset();
+	assert_int_equal(ust_eh_transcode(&ev, b, sizeof(src), &p, NULL, 0), TK_ERR_INVAL);
+	assert_non_null(strstr(tk_error_cause(0), "field=w,"));
+	memcpy(b, src, sizeof(src));
+	b[8] = 0; /* 'é' */
 	error_reset();
 	assert_int_equal(ust_eh_transcode(&ev, b, sizeof(src), &p, NULL, 0), TK_ERR_INVAL);
 	assert_non_null(strstr(tk_error_cause(0), "field=w,"));

@@ -19,15 +19,14 @@
 #include <sys/wait.h>
 #include <unistd.h>
 
+#include "ust-expect.h"
+
 typedef void (*run_fn)(FILE *f, int tid, int n);
 
 static void enums(FILE *f, int tid, uint8_t c, int16_t s)
 {
 	tk_tracepoint(tktest, enums, c, s);
-	fprintf(f,
-		"%d tktest:enums: { color = ( \"%s\" : container = %u ), sign = ( \"pos\" : "
-		"container = %d ) }\n",
-		tid, c ? "green" : "red", c, s);
+	print_enums(f, tid, c, s);
 }
 
 int main(int argc, char **argv)

@@ -5,66 +5,56 @@
  * babeltrace2's text (the oracle of tests/ust/ust-trace.sh), made here with printf from the
  * values given to the tracepoints, never read back from the trace.
  *
+ * With -m MODULE, the C++ module tests/ust/ust-module.cc is loaded with dlopen() once the
+ * session runs (its provider is declared then) and each worker thread emits its events too;
+ * it is unloaded with dlclose() before the last events (its events stay readable). A fork()ed
+ * child then writes every kind from two threads of its own (and the module's events) into
+ * streams of its own in the same trace; it prints what it wrote to EXPECTED.child.
+ *
  * One more thread writes its events and is still alive, its packet open, when the session
  * stops: the stop must write that packet. With "gap", the first thread sleeps 4.4 s after
  * its first events, so the next event's time is 2^32 ns or more after the previous one's
  * (the event header's extended form).
  *
- * Usage: ust-writer DIR EXPECTED THREADS EVENTS [SUBBUF-SIZE SUBBUF-COUNT [CLOCK [gap]]]
- *        (CLOCK: tsc or monotonic)
+ * Usage: ust-writer [-m MODULE] DIR EXPECTED THREADS EVENTS [SUBBUF-SIZE SUBBUF-COUNT [CLOCK
+ *        [gap]]]   (CLOCK: tsc or monotonic)
  */
 #define TK_TRACEPOINT_DEFINE
 #include "ust-tp.h"
 
+#include <dlfcn.h>
 #include <inttypes.h>
 #include <pthread.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 #include <sys/syscall.h>
+#include <sys/wait.h>
 #include <time.h>
 #include <unistd.h>
 
 #include <tracekit/ust.h>
+
+#include "ust-expect.h"
+
+/* events of the module (ust_module_run()) each thread that has it emits first */
+#define MODULE_EVENTS 3
+/* events of each of the forked child's two threads */
+#define CHILD_EVENTS 20
+
+typedef void (*module_fn)(FILE *f, int tid, int n);
 
 struct worker {
 	pthread_t th;
 	int idx;
 	long events;
 	int gap;
-	int wait_fd;  /* >= 0: read one byte from it before ending (alive at the stop) */
-	int ready_fd; /* with wait_fd: write one byte to it once the events are written */
+	module_fn module; /* non-NULL: emit the module's events first */
+	int wait_fd;	  /* >= 0: read one byte from it before ending (alive at the stop) */
+	int ready_fd;	  /* with wait_fd: write one byte to it once the events are written */
 	char *text;
 	size_t len;
 };
-
-static const char *color_label(unsigned c)
-{
-	return c == 0 ? "red" : c == 1 ? "green" : c <= 9 ? "warm" : NULL;
-}
-
-static const char *sign_label(int s)
-{
-	return s < -100 || s > 100 ? NULL : s < 0 ? "neg" : s == 0 ? "zero" : "pos";
-}
-
-static void print_enum(FILE *f, const char *label, long long v)
-{
-	if (label)
-		fprintf(f, "( \"%s\" : container = %lld )", label, v);
-	else
-		fprintf(f, "( <unknown> : container = %lld )", v);
-}
-
-/* "NAME = [ [0] = V, ... ]" as babeltrace2 writes an array of @n unsigned values */
-static void print_list(FILE *f, const char *name, const uint32_t *v, size_t n, int hex)
-{
-	fprintf(f, "%s = [", name);
-	for (size_t k = 0; k < n; k++)
-		fprintf(f, hex ? "%s [%zu] = 0x%" PRIX32 : "%s [%zu] = %" PRIu32, k ? "," : "", k,
-			v[k]);
-	fprintf(f, " ]");
-}
 
 /*
  * tktest:every: the kinds with an EventHeader format of their own (PID, time in seconds,
@@ -237,11 +227,7 @@ static void emit_all(FILE *f, int tid, int t, long i)
 		int16_t sg = (int16_t) ((i % 240) - 120);
 
 		tk_tracepoint(tktest, enums, col, sg);
-		fprintf(f, "%d tktest:enums: { color = ", tid);
-		print_enum(f, color_label(col), col);
-		fprintf(f, ", sign = ");
-		print_enum(f, sign_label(sg), sg);
-		fprintf(f, " }\n");
+		print_enums(f, tid, col, sg);
 	}
 
 	/* nested */
@@ -271,6 +257,8 @@ static void *work(void *arg)
 
 	if (!f)
 		return NULL;
+	if (w->module)
+		w->module(f, tid, MODULE_EVENTS);
 	for (i = 0; i < w->events; i++) {
 		if (w->gap && i == 1) {
 			struct timespec pause = {4, 400 * 1000 * 1000};
@@ -292,19 +280,61 @@ static void *work(void *arg)
 	return NULL;
 }
 
+/*
+ * The forked child: every kind from its main thread and from one thread more, the module's
+ * events too when it is loaded; what it wrote goes to @expected ".child". exit() writes its
+ * streams.
+ */
+static void child(const char *expected, module_fn module)
+{
+	struct worker cw[2] = {
+		{.idx = 100, .events = CHILD_EVENTS, .module = module, .wait_fd = -1},
+		{.idx = 101, .events = CHILD_EVENTS, .module = module, .wait_fd = -1}};
+	char path[4096];
+	FILE *out;
+	int i;
+
+	if (pthread_create(&cw[1].th, NULL, work, &cw[1]))
+		exit(1);
+	work(&cw[0]);
+	pthread_join(cw[1].th, NULL);
+	snprintf(path, sizeof(path), "%s.child", expected);
+	out = fopen(path, "w");
+	if (!out)
+		exit(1);
+	for (i = 0; i < 2; i++)
+		if (!cw[i].text || fwrite(cw[i].text, 1, cw[i].len, out) != cw[i].len)
+			exit(1);
+	if (fclose(out))
+		exit(1);
+	exit(0);
+}
+
 int main(int argc, char **argv)
 {
 	struct tk_ust_opts o = TK_UST_OPTS_INIT;
 	struct worker *ws, idle = {0};
-	int fds[2], ready[2], gap = argc >= 9 && !strcmp(argv[8], "gap");
+	const char *module_path = NULL;
+	module_fn module = NULL;
+	void *h = NULL;
+	int fds[2], ready[2], gap, status, opt;
+	pid_t pid;
 	FILE *out;
 	int n, i;
 
+	while ((opt = getopt(argc, argv, "m:")) != -1) {
+		if (opt != 'm')
+			return 2;
+		module_path = optarg;
+	}
+	argc -= optind - 1;
+	argv += optind - 1;
 	if (argc < 5) {
-		fprintf(stderr,
-			"usage: ust-writer DIR EXPECTED THREADS EVENTS [SIZE COUNT [CLOCK [gap]]]\n");
+		fprintf(stderr, "usage: ust-writer [-m MODULE] DIR EXPECTED THREADS EVENTS [SIZE "
+				"COUNT [CLOCK [gap]]]\n");
 		return 2;
 	}
+	gap = argc >= 9 && !strcmp(argv[8], "gap");
 	n = atoi(argv[3]);
 	if (argc >= 7) {
 		o.subbuf_size = strtoul(argv[5], NULL, 0);
@@ -317,17 +347,45 @@ int main(int argc, char **argv)
 			tk_error_count() ? tk_error_cause(0) : "?");
 		return 1;
 	}
-	ws = calloc((size_t) n, sizeof(*ws));
+	/* the module's provider registers with the running session */
+	if (module_path) {
+		h = dlopen(module_path, RTLD_NOW);
+		if (!h) {
+			fprintf(stderr, "ust-writer: %s\n", dlerror());
+			return 1;
+		}
+		*(void **) &module = dlsym(h, "ust_module_run");
+		if (!module)
+			return 1;
+	}
+	ws = calloc((size_t) n + 2, sizeof(*ws));
+	if (!ws)
+		return 1;
 	for (i = 0; i < n; i++) {
 		ws[i].idx = i;
 		ws[i].events = atol(argv[4]);
 		ws[i].gap = gap && i == 0;
+		ws[i].module = module;
 		ws[i].wait_fd = -1;
 		if (pthread_create(&ws[i].th, NULL, work, &ws[i]))
 			return 1;
 	}
 	for (i = 0; i < n; i++)
 		pthread_join(ws[i].th, NULL);
+	/* a child writing into streams of its own, the module still loaded */
+	pid = fork();
+	if (pid == 0)
+		child(argv[2], module);
+	if (pid < 0 || waitpid(pid, &status, 0) != pid || !WIFEXITED(status) ||
+	    WEXITSTATUS(status)) {
+		fprintf(stderr, "ust-writer: the forked child failed\n");
+		return 1;
+	}
+	/* the module goes; its events stay declared, the rest goes on */
+	if (h && dlclose(h)) {
+		fprintf(stderr, "ust-writer: %s\n", dlerror());
+		return 1;
+	}
 	/* a thread alive at the stop, its events written, its packet open */
 	if (pipe(fds) || pipe(ready))
 		return 1;
@@ -342,7 +400,6 @@ int main(int argc, char **argv)
 		struct worker m = {.idx = n, .events = 3, .wait_fd = -1};
 
 		work(&m);
-		ws = realloc(ws, sizeof(*ws) * (size_t) (n + 2));
 		ws[n] = m;
 	}
 	{
