@@ -107,6 +107,11 @@ void ust_consumer_start_locked(void);
  * snapshot directory @dirfd, under ust_lock while the threads keep writing.
  */
 enum tk_status ust_snapshot_write(int dirfd);
+/*
+ * Tests only (tests/ust/ust-overwrite-race, which compiles the runtime in): called halfway
+ * through each packet's copy, so that a test can overwrite the packet meanwhile. NULL.
+ */
+extern void (*ust_snapshot_hook)(void);
 
 /* ust-buf.c */
 

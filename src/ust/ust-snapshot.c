@@ -36,6 +36,17 @@ struct snap_pkt {
 	size_t n;
 };
 
+void (*ust_snapshot_hook)(void);
+
+/* Copy @n bytes of a packet the thread may be overwriting (validated afterwards). */
+static void copy_packet(uint8_t *dst, const uint8_t *src, size_t n)
+{
+	memcpy(dst, src, n / 2);
+	if (ust_snapshot_hook)
+		ust_snapshot_hook();
+	memcpy(dst + n / 2, src + n / 2, n - n / 2);
+}
+
 static int by_seq(const void *a, const void *b)
 {
 	const struct snap_pkt *x = a, *y = b;
@@ -119,7 +130,7 @@ static enum tk_status snapshot_buf(struct ust_buf *b, int dirfd, uint8_t *copy, 
 
 		if (!c1)
 			continue;
-		memcpy(dst, b->mem + i * b->size, b->size);
+		copy_packet(dst, b->mem + i * b->size, b->size);
 		__atomic_thread_fence(__ATOMIC_ACQUIRE);
 		c2 = __atomic_load_n(&b->closed[i], __ATOMIC_RELAXED);
 		if (c1 != c2)
@@ -145,7 +156,7 @@ static enum tk_status snapshot_buf(struct ust_buf *b, int dirfd, uint8_t *copy, 
 		    (n == UST_PACKET_HEADER &&
 		     disc != (nk ? tk_load_u64(pk[nk - 1].p + UST_OFF_DISC, TK_BYTE_ORDER_HOST)
 				 : 0))) {
-			memcpy(dst, p, n);
+			copy_packet(dst, p, n);
 			__atomic_thread_fence(__ATOMIC_ACQUIRE);
 			/* good unless packet seq + count, in the same sub-buffer, began */
 			if (__atomic_load_n(&b->gen, __ATOMIC_RELAXED) <= 2 * (seq + b->count) &&

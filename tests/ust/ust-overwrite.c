@@ -14,6 +14,11 @@
  * the thread had emitted before the snapshot was asked for and once it was over (for the
  * last snapshot both are the thread's total).
  *
+ * Built again as ust-overwrite-race, with the runtime compiled in and UST_OVERWRITE_RACE
+ * defined: during snapshot 1, halfway through the first packet it copies, every burst thread
+ * writes five more packets' worth, so that packet is overwritten while it is copied (its
+ * copy would be half old, half new): the snapshot must leave it out and report it lost.
+ *
  * Usage: ust-overwrite DIR THREADS EARLY
  */
 #define TK_TRACEPOINT_DEFINE
@@ -88,6 +93,26 @@ static int has_entry(const char *dir, const char *prefix)
 	return found;
 }
 
+#ifdef UST_OVERWRITE_RACE
+#include "../../src/ust/ust-priv.h"
+
+static int race_threads;
+
+/* Halfway through the snapshot's first copy: every burst thread writes 5 packets more. */
+static void race_hook(void)
+{
+	long from[MAX_THREADS + 1];
+	int i;
+
+	ust_snapshot_hook = NULL; /* once */
+	for (i = 1; i <= race_threads; i++)
+		from[i] = __atomic_load_n(&counts[i], __ATOMIC_ACQUIRE);
+	for (i = 1; i <= race_threads; i++)
+		while (__atomic_load_n(&counts[i], __ATOMIC_ACQUIRE) < from[i] + 5 * 111)
+			pause_ms(1);
+}
+#endif
+
 static void counts_get(long *out, int n)
 {
 	int i;
@@ -150,6 +175,10 @@ int main(int argc, char **argv)
 	/* snapshot 1, by the API, while the threads write */
 	wait_progress(n, 5000);
 	counts_get(before, n);
+#ifdef UST_OVERWRITE_RACE
+	race_threads = n;
+	ust_snapshot_hook = race_hook;
+#endif
 	if (tk_ust_snapshot() < 0) {
 		fprintf(stderr, "ust-overwrite: snapshot failed: %s\n",
 			tk_error_count() ? tk_error_cause(0) : "?");

@@ -37,8 +37,9 @@ for s in 1 2 3; do
 	*) fail "snapshot $s: no directory snapshot-$s-YYYYMMDD-HHMMSS ($(ls "$tmp/trace"))" ;;
 	esac
 	babeltrace2 "$d" >"$tmp/bt.out" 2>"$tmp/bt.err" || {
+		rc=$?
 		head -5 "$tmp/bt.err"
-		fail "snapshot $s: babeltrace2 exited with $?"
+		fail "snapshot $s: babeltrace2 exited with $rc"
 	}
 	if grep -v '^WARNING: Tracer discarded [0-9]* packets\{0,1\} between ' "$tmp/bt.err" >"$tmp/other"; then
 		head -5 "$tmp/other"
@@ -102,6 +103,6 @@ for s in 1 2 3; do
 	sed -n 's/^WARNING: Tracer discarded \([0-9]*\) packets\{0,1\} between .*/\1/p' "$tmp/bt.err" |
 		sort -n >"$tmp/got.s"
 	cmp -s "$tmp/want.s" "$tmp/got.s" ||
-		fail "snapshot $s: babeltrace2 reports $(echo $(cat "$tmp/got.s")) packets lost, want $(echo $(cat "$tmp/want.s"))"
-	echo "ok: snapshot $s: $(wc -l <"$tmp/ev") events of $((threads + 1)) threads, packets lost: $(echo $(cat "$tmp/got.s"))"
+		fail "snapshot $s: babeltrace2 reports $(tr '\n' ' ' <"$tmp/got.s")packets lost, want $(tr '\n' ' ' <"$tmp/want.s")"
+	echo "ok: snapshot $s: $(wc -l <"$tmp/ev") events of $((threads + 1)) threads, packets lost: $(tr '\n' ' ' <"$tmp/got.s")"
 done
