@@ -171,6 +171,8 @@ TK_EXPORT enum tk_status tk_ust_session_stop(void);
  * events (sequence number 0, at the thread's first event), so that readers report the
  * packets overwritten before the oldest one kept as lost packets. Also taken when the
  * session's snapshot signal comes (by the consumer thread) and when the session stops.
+ * Not async-signal-safe (it takes the session's lock): a signal handler asks for a snapshot
+ * through the snapshot signal instead.
  * Return: TK_OK; TK_ERR_INVAL (no session, or one in discard mode, which writes its packets
  * as they come and keeps nothing to snapshot); TK_ERR_IO; TK_ERR_NOMEM; with causes.
  * Ownership: None.

@@ -476,8 +476,10 @@ static void *consumer_main(void *arg)
 		}
 		if (!ust_sess.overwrite)
 			consume_all(0);
-		else if (__atomic_exchange_n(&snap_signalled, 0, __ATOMIC_ACQUIRE))
+		else if (__atomic_exchange_n(&snap_signalled, 0, __ATOMIC_ACQUIRE)) {
+			error_reset();	   /* this thread's chain: nobody reads it */
 			snapshot_locked(); /* a failure has no one to tell: the directory shows it */
+		}
 		pthread_mutex_unlock(&ust_lock);
 		syscall(SYS_futex, &ust_wake_seq, FUTEX_WAIT_PRIVATE, seen, &timeout, NULL, 0);
 	}
