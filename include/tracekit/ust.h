@@ -8,10 +8,14 @@
  * DIR/PROCNAME-PID-YYYYMMDD-HHMMSS, one per process, as LTTng lays out per-process buffers;
  * readers given DIR merge them), or by tk_ust_session_start(DIR2) (the trace is DIR2); it
  * ends at exit, or by tk_ust_session_stop(). Each thread writes
- * into its own ring of sub-buffers (CTF packets) with plain stores; a consumer thread writes
- * the full packets to the thread's file. When the ring is full, events are dropped and
- * counted exactly in the events_discarded field of the stream's next packet. doc/ust.md
- * describes the buffers and their guarantees.
+ * into its own ring of sub-buffers (CTF packets) with plain stores. In discard mode (the
+ * default) a consumer thread writes the full packets to the thread's file; when the ring is
+ * full, events are dropped and counted exactly in the events_discarded field of the stream's
+ * next packet. In overwrite (flight-recorder) mode nothing is written as events come: each
+ * ring keeps its newest packets, overwriting the oldest, and a snapshot (tk_ust_snapshot(),
+ * a signal, the session's end) writes them as a complete trace DIR/snapshot-N-YYYYMMDD-HHMMSS;
+ * the packets overwritten before the oldest one kept are reported as lost packets.
+ * doc/ust.md describes the buffers and their guarantees.
  *
  * Environment read at load (TRACEKIT_UST_DIR set) or by tk_ust_opts_from_env():
  *   TRACEKIT_UST_SUBBUF_SIZE   bytes per sub-buffer (packet), default 65536
@@ -20,6 +24,9 @@
  *   TRACEKIT_UST_CLOCK_OFFSET  CLOCK_REALTIME less CLOCK_MONOTONIC in nanoseconds, the clock's
  *                              wall-clock offset instead of one measured at the start
  *                              (`tracekit record --ust` gives the recording's)
+ *   TRACEKIT_UST_MODE          "discard" (default) or "overwrite" (flight recorder)
+ *   TRACEKIT_UST_SNAPSHOT_SIGNAL  overwrite mode: a signal that takes a snapshot, by name
+ *                              ("USR1", "SIGUSR2", ...) or number; unset: none
  *
  * EventHeader output (doc/ust.md), read at load whatever the session:
  *   TRACEKIT_UST_INTERCEPTOR   PATH: every event is also written, as EventHeader, to the
@@ -54,6 +61,18 @@ enum tk_ust_clock {
 	TK_UST_CLOCK_TSC = 1,
 };
 
+/**
+ * enum tk_ust_mode - What a thread's full ring does.
+ * @TK_UST_MODE_DISCARD:   A consumer thread writes full packets as they come; when the ring
+ *                         is full, new events are dropped and counted.
+ * @TK_UST_MODE_OVERWRITE: Flight recorder: the newest packets are kept, the oldest
+ *                         overwritten; only snapshots write the trace.
+ */
+enum tk_ust_mode {
+	TK_UST_MODE_DISCARD = 0,
+	TK_UST_MODE_OVERWRITE = 1,
+};
+
 /** Default sub-buffer (packet) size: 64 KiB. */
 #define TK_UST_DEFAULT_SUBBUF_SIZE 65536
 /** Default number of sub-buffers per thread. */
@@ -72,6 +91,10 @@ enum tk_ust_clock {
  *                    the wall-clock offset readers add to event times, instead of one
  *                    measured when the session starts; another trace recorded on
  *                    CLOCK_MONOTONIC with the same offset then shows the same times.
+ * @mode:         An enum tk_ust_mode.
+ * @snapshot_signal: Overwrite mode: a signal number whose delivery takes a snapshot (a
+ *                handler is installed while the session runs, the previous one put back at
+ *                its end), or 0 for none.
  */
 struct tk_ust_opts {
 	size_t size;
@@ -81,11 +104,14 @@ struct tk_ust_opts {
 	int no_consumer;
 	int has_clock_offset;
 	int64_t clock_offset_ns;
+	unsigned int mode;
+	int snapshot_signal;
 };
 
 #define TK_UST_OPTS_INIT                                                                           \
 	{                                                                                          \
 		sizeof(struct tk_ust_opts), 0, 0, TK_UST_CLOCK_MONOTONIC, 0, 0, 0,                 \
+			TK_UST_MODE_DISCARD, 0,                                                    \
 	}
 
 /**
@@ -116,7 +142,7 @@ TK_EXPORT enum tk_status tk_ust_session_start(const char *dir, const struct tk_u
  *
  * Closes the calling thread's open packet, writes every full packet of every thread and the
  * metadata. Other threads' open packets are written when they fill, when their thread ends
- * or when the session stops.
+ * or when the session stops. In overwrite mode it does nothing: snapshots write.
  * Return: TK_OK (also without a session), or TK_ERR_IO.
  * Ownership: None.
  */
@@ -126,12 +152,32 @@ TK_EXPORT enum tk_status tk_ust_flush(void);
  * tk_ust_session_stop() - Disable every event, write everything and end the session.
  *
  * Open packets of every thread are written with the events committed so far; events
- * written by other threads while this runs may be lost (not counted). The trace is
- * complete when this returns. Nothing happens without a session.
+ * written by other threads while this runs may be lost (not counted). In overwrite mode this
+ * is a last snapshot (tk_ust_snapshot()). The trace is complete when this returns. Nothing
+ * happens without a session.
  * Return: TK_OK, or the first error met writing the trace.
  * Ownership: None.
  */
 TK_EXPORT enum tk_status tk_ust_session_stop(void);
+
+/**
+ * tk_ust_snapshot() - Write what an overwrite-mode session holds, as a trace of its own.
+ *
+ * Makes the directory snapshot-N-YYYYMMDD-HHMMSS (N counting from 1, the local time) in the
+ * session's directory and writes there the metadata and, for each thread that has emitted
+ * (threads that ended included), its packets still in the ring, in order, the open one as
+ * far as its thread has committed events. Other threads keep writing meanwhile: a packet
+ * overwritten while it is copied is left out. Each stream starts with a packet without
+ * events (sequence number 0, at the thread's first event), so that readers report the
+ * packets overwritten before the oldest one kept as lost packets. Also taken when the
+ * session's snapshot signal comes (by the consumer thread) and when the session stops.
+ * Not async-signal-safe (it takes the session's lock): a signal handler asks for a snapshot
+ * through the snapshot signal instead.
+ * Return: TK_OK; TK_ERR_INVAL (no session, or one in discard mode, which writes its packets
+ * as they come and keeps nothing to snapshot); TK_ERR_IO; TK_ERR_NOMEM; with causes.
+ * Ownership: None.
+ */
+TK_EXPORT enum tk_status tk_ust_snapshot(void);
 
 /**
  * tk_ust_interceptor_start() - Write every event, as EventHeader, into an interceptor file.

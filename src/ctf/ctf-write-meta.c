@@ -421,9 +421,11 @@ static void mt_stream_class(struct mtext *t, const struct tk_ctf_writer *w, cons
 
 /*
  * The whole TSDL document: common aliases, trace (with the packet header), env, clocks with
- * their mapped aliases, then each stream class followed by its event classes.
+ * their mapped aliases, then each stream class followed by its event classes; written as
+ * `metadata` in the directory @dirfd (the writer's own, or another trace's: the application
+ * tracer's snapshots each hold a copy).
  */
-enum tk_status ctf_write_metadata(struct tk_ctf_writer *w)
+enum tk_status ctf_write_metadata_at(struct tk_ctf_writer *w, int dirfd)
 {
 	struct mtext t = {NULL, 0, 0, 0};
 	enum tk_status st;
@@ -474,7 +476,7 @@ enum tk_status ctf_write_metadata(struct tk_ctf_writer *w)
 		free(t.p);
 		return TK_FAIL(TK_ERR_NOMEM, "Cannot write metadata: dir=%s", w->dir);
 	}
-	fd = openat(w->dirfd, "metadata", O_WRONLY | O_CREAT | O_TRUNC | O_CLOEXEC, 0666);
+	fd = openat(dirfd, "metadata", O_WRONLY | O_CREAT | O_TRUNC | O_CLOEXEC, 0666);
 	if (fd < 0) {
 		free(t.p);
 		return TK_FAIL(TK_ERR_IO, "Cannot create metadata file: dir=%s, errno=%s", w->dir,
@@ -486,6 +488,11 @@ enum tk_status ctf_write_metadata(struct tk_ctf_writer *w)
 			     strerror(errno));
 	free(t.p);
 	return st;
+}
+
+enum tk_status ctf_write_metadata(struct tk_ctf_writer *w)
+{
+	return ctf_write_metadata_at(w, w->dirfd);
 }
 
 /* ---- index files and plain writes --------------------------------------------------------- */

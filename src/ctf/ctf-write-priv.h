@@ -298,6 +298,7 @@ enum tk_status ctf_write_zero_values(const struct cw_fields *fs, struct tk_ctf_v
 
 /* Write the `metadata` file of @w. */
 enum tk_status ctf_write_metadata(struct tk_ctf_writer *w);
+enum tk_status ctf_write_metadata_at(struct tk_ctf_writer *w, int dirfd);
 
 /* Write the index file of @s (index/NAME.idx) from its entries. */
 enum tk_status ctf_write_index(struct tk_ctf_writer *w, struct tk_ctf_writer_stream *s);

@@ -1148,6 +1148,11 @@ enum tk_status ctf_writer_write_metadata(struct tk_ctf_writer *w)
 	return ctf_write_metadata(w);
 }
 
+enum tk_status ctf_writer_write_metadata_at(struct tk_ctf_writer *w, int dirfd)
+{
+	return ctf_write_metadata_at(w, dirfd);
+}
+
 /* Check the values of one scope and add the bytes they take to *@need. */
 static inline enum tk_status measure_scope(const struct cw_fields *fs, const struct tk_ctf_value *v,
 					   uint64_t *need, struct cw_run *r)

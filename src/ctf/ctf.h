@@ -422,5 +422,7 @@ size_t ctf_writer_stream_provisional(const struct tk_ctf_writer_stream *s);
  */
 enum tk_status ctf_writer_set_large_header(struct tk_ctf_writer *w, uint64_t sc_id);
 enum tk_status ctf_writer_write_metadata(struct tk_ctf_writer *w);
+/* The same metadata written into another directory, @dirfd (a snapshot of the trace). */
+enum tk_status ctf_writer_write_metadata_at(struct tk_ctf_writer *w, int dirfd);
 
 #endif /* TK_CTF_CTF_H */

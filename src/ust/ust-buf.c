@@ -115,16 +115,29 @@ static void tls_detach(struct tk_ust_tls *t)
 	__atomic_store_n(&t->commit, NULL, __ATOMIC_RELEASE);
 }
 
+/*
+ * Open a packet in sub-buffer @cur. In overwrite mode the sub-buffer may hold a closed packet
+ * a snapshot is copying (seqlock): its closed word is zeroed and @gen made odd before a
+ * release fence, then the packet is written, so that a copy that read any new byte sees
+ * either change after its acquire fence and is left out.
+ */
 static void packet_open(struct ust_buf *b, struct tk_ust_tls *t, uint64_t ts)
 {
 	uint8_t *p = b->mem + (size_t) b->cur * b->size;
 
+	if (b->closed) {
+		__atomic_store_n(&b->gen, 2 * b->seq + 1, __ATOMIC_RELAXED);
+		__atomic_store_n(&b->closed[b->cur], 0, __ATOMIC_RELAXED);
+		__atomic_thread_fence(__ATOMIC_RELEASE);
+	}
 	packet_init(b, p, ts, b->seq++);
 	b->open = 1;
 	t->last_ts = ts;
 	t->pos = p + UST_PACKET_HEADER;
 	__atomic_store_n(&t->commit, t->pos, __ATOMIC_RELEASE);
 	__atomic_store_n(&t->end, p + b->size, __ATOMIC_RELAXED);
+	if (b->closed)
+		__atomic_store_n(&b->gen, 2 * b->seq, __ATOMIC_RELEASE);
 }
 
 /* Close the open packet at time @ts and hand it to the consumer. */
@@ -137,6 +150,12 @@ static void packet_close(struct ust_buf *b, struct tk_ust_tls *t, uint64_t ts)
 	b->disc_written = disc;
 	b->open = 0;
 	tls_detach(t);
+	if (b->closed) {
+		/* overwrite mode: kept for snapshots, nothing for the consumer to do */
+		__atomic_store_n(&b->closed[b->cur], b->seq, __ATOMIC_RELEASE);
+		b->cur = (b->cur + 1) % b->count;
+		return;
+	}
 	__atomic_store_n(&b->state[b->cur], UST_SUB_FULL, __ATOMIC_RELEASE);
 	b->cur = (b->cur + 1) % b->count;
 	ust_consumer_wake();
@@ -151,7 +170,7 @@ static void buf_close(struct ust_buf *b, struct tk_ust_tls *t, uint64_t ts)
 	if (b->open)
 		packet_close(b, t, ts);
 	if (__atomic_load_n(&b->discarded, __ATOMIC_RELAXED) != b->disc_written &&
-	    __atomic_load_n(&b->state[b->cur], __ATOMIC_ACQUIRE) == UST_SUB_FREE) {
+	    (b->closed || __atomic_load_n(&b->state[b->cur], __ATOMIC_ACQUIRE) == UST_SUB_FREE)) {
 		packet_open(b, t, ts);
 		packet_close(b, t, ts);
 	}
@@ -164,6 +183,7 @@ void ust_buf_free(struct ust_buf *b)
 	if (b->fd >= 0)
 		close(b->fd);
 	free(b->state);
+	free(b->closed);
 	if (b->mem)
 		munmap(b->mem, b->size * b->count);
 	free(b);
@@ -201,8 +221,8 @@ int ust_buf_key_init(void)
 	return buf_key_ok ? 0 : -1;
 }
 
-/* The calling thread joins the running session with a ring of its own. */
-static struct ust_buf *buf_create(struct tk_ust_tls *t)
+/* The calling thread joins the running session with a ring of its own, its first event at @ts. */
+static struct ust_buf *buf_create(struct tk_ust_tls *t, uint64_t ts)
 {
 	struct ust_buf *b = NULL;
 	void *mem = MAP_FAILED;
@@ -231,6 +251,14 @@ static struct ust_buf *buf_create(struct tk_ust_tls *t)
 	b->state = calloc(b->count, sizeof(*b->state));
 	if (!b->state)
 		goto err;
+	if (ust_sess.overwrite) {
+		/* packet 0 is the snapshots' empty first packet: real ones start at 1 */
+		b->closed = calloc(b->count, sizeof(*b->closed));
+		if (!b->closed)
+			goto err;
+		b->seq = 1;
+		b->first_ts = ts;
+	}
 	b->vpid = (int32_t) getpid();
 	b->instance = (uint64_t) (uint32_t) b->vpid << 32 | ust_sess.next_instance++;
 	b->vtid = (int32_t) syscall(SYS_gettid);
@@ -245,8 +273,10 @@ static struct ust_buf *buf_create(struct tk_ust_tls *t)
 	t->buf = b;
 	goto out;
 err:
-	if (b)
+	if (b) {
 		free(b->state);
+		free(b->closed);
+	}
 	if (mem != MAP_FAILED)
 		munmap(mem, len);
 	free(b);
@@ -292,7 +322,7 @@ TK_EXPORT uint8_t *tk_ust_reserve_slow(const struct tk_tp_event *ev, size_t size
 	if (!__atomic_load_n(&ust_sess.active, __ATOMIC_RELAXED))
 		return NULL;
 	if (!b) {
-		b = buf_create(t);
+		b = buf_create(t, ts < t->last_ts ? t->last_ts : ts);
 		if (!b)
 			return NULL;
 	}
@@ -307,8 +337,8 @@ TK_EXPORT uint8_t *tk_ust_reserve_slow(const struct tk_tp_event *ev, size_t size
 			return put_header(t, t->pos, ev->id, ts);
 		packet_close(b, t, ts);
 	}
-	if (__atomic_load_n(&b->state[b->cur], __ATOMIC_ACQUIRE) != UST_SUB_FREE)
-		goto drop; /* the ring is full: discard mode */
+	if (!b->closed && __atomic_load_n(&b->state[b->cur], __ATOMIC_ACQUIRE) != UST_SUB_FREE)
+		goto drop; /* the ring is full: discard mode (overwrite mode takes the oldest) */
 	packet_open(b, t, ts);
 	return put_header(t, t->pos, ev->id, ts);
 drop:

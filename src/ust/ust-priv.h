@@ -66,6 +66,17 @@ struct ust_buf {
 	int fd;		     /* consumer: the stream file, or -1 before the first packet */
 	struct tk_ust_tls *tls;
 	struct ust_buf *next; /* the session's list, under ust_lock */
+	/*
+	 * Overwrite mode only (NULL, 0 otherwise), what a snapshot reads while the thread
+	 * writes: per sub-buffer, the packet_seq_num + 1 of the closed packet it holds, 0 while
+	 * a packet is open or being written there (release-stored at the close, zeroed before
+	 * a release fence at the open); and @gen, 2 * seq + 1 while packet seq is being opened,
+	 * 2 * seq + 2 once it is (release), so that a snapshot reads @tls->commit and the open
+	 * packet's seq as one pair. @first_ts: the thread's first event's time.
+	 */
+	uint64_t *closed;
+	uint64_t gen;
+	uint64_t first_ts;
 };
 
 /* What the session holds, under ust_lock unless said otherwise. */
@@ -76,8 +87,10 @@ struct ust_session {
 	unsigned int subbuf_count;
 	uint8_t uuid[16];
 	uint64_t next_instance;
-	int child;	   /* a forked child writing into its parent's trace (no metadata) */
-	int need_consumer; /* start the consumer thread at the first ring (forked child) */
+	int child;		/* a forked child writing into its parent's trace (no metadata) */
+	int need_consumer;	/* start the consumer thread at the first ring (forked child) */
+	int overwrite;		/* TK_UST_MODE_OVERWRITE: rings kept, written by snapshots */
+	unsigned int snapshots; /* snapshots taken so far */
 	struct ust_buf *bufs;
 	char *dir;
 	int dirfd;
@@ -88,6 +101,17 @@ extern struct ust_session ust_sess;
 
 /* ust-session.c: start the consumer thread, under ust_lock, if the session wants one. */
 void ust_consumer_start_locked(void);
+
+/*
+ * ust-snapshot.c: write every ring of the session (overwrite mode) as stream files into the
+ * snapshot directory @dirfd, under ust_lock while the threads keep writing.
+ */
+enum tk_status ust_snapshot_write(int dirfd);
+/*
+ * Tests only (tests/ust/ust-overwrite-race, which compiles the runtime in): called halfway
+ * through each packet's copy, so that a test can overwrite the packet meanwhile. NULL.
+ */
+extern void (*ust_snapshot_hook)(void);
 
 /* ust-buf.c */
 

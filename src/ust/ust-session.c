@@ -13,10 +13,12 @@
 #include <fcntl.h>
 #include <inttypes.h>
 #include <linux/futex.h>
+#include <signal.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 #include <sys/random.h>
+#include <sys/stat.h>
 #include <sys/syscall.h>
 #include <time.h>
 #include <unistd.h>
@@ -46,7 +48,21 @@ static pthread_t consumer;
 static int consumer_running;
 static int consumer_stop;
 static int atexit_done;
-static struct tk_ctf_writer *parent_writer; /* a forked child's copy, kept, never used */
+static struct tk_ctf_writer *parent_writer; /* a forked child's copy, its metadata only */
+static int snap_signalled;		    /* atomic: the snapshot signal came */
+static int snap_sig;			    /* the signal with our handler, or 0 */
+static struct sigaction snap_old;	    /* the handler it had before */
+
+/*
+ * The session's metadata in its directory as providers come: not in overwrite mode, whose
+ * directory holds only snapshots, each with the metadata of its time.
+ */
+static enum tk_status metadata_write(void)
+{
+	if (ust_sess.overwrite || !writer)
+		return TK_OK;
+	return ctf_writer_write_metadata(writer);
+}
 
 /* ---- descriptions to CTF declarations ------------------------------------------------------ */
 
@@ -256,7 +272,7 @@ TK_EXPORT int tk_tp_provider_register(struct tk_tp_provider *p)
 		for (i = 0; i < p->n_events; i++)
 			if (declare_event(p->events[i]) < 0)
 				ret = -1;
-		if (ret == 0 && ctf_writer_write_metadata(writer) < 0)
+		if (ret == 0 && metadata_write() < 0)
 			ret = -1;
 		if (ret == 0)
 			provider_enable(p, 1);
@@ -398,6 +414,53 @@ static enum tk_status consume_all(int final)
 	return st;
 }
 
+/*
+ * Overwrite mode: a snapshot, a trace of its own in DIR/snapshot-N-YYYYMMDD-HHMMSS (N from 1;
+ * a forked child adds -PID, since it shares its parent's directory): the metadata (a child's
+ * from its parent's copy), then every ring's packets. Under ust_lock.
+ */
+static enum tk_status snapshot_locked(void)
+{
+	struct tk_ctf_writer *w = writer ? writer : parent_writer;
+	char name[96], when[32];
+	time_t now = time(NULL);
+	enum tk_status st;
+	unsigned int n;
+	struct tm tm;
+	int fd;
+
+	if (!localtime_r(&now, &tm) || !strftime(when, sizeof(when), "%Y%m%d-%H%M%S", &tm))
+		snprintf(when, sizeof(when), "0");
+	n = ++ust_sess.snapshots;
+	if (ust_sess.child)
+		snprintf(name, sizeof(name), "snapshot-%u-%s-%d", n, when, (int) getpid());
+	else
+		snprintf(name, sizeof(name), "snapshot-%u-%s", n, when);
+	if (mkdirat(ust_sess.dirfd, name, 0777) < 0 ||
+	    (fd = openat(ust_sess.dirfd, name, O_RDONLY | O_DIRECTORY | O_CLOEXEC)) < 0)
+		return TK_FAIL(TK_ERR_IO,
+			       "Cannot make snapshot directory: dir=%s, name=%s, errno=%s",
+			       ust_sess.dir, name, strerror(errno));
+	st = w ? ctf_writer_write_metadata_at(w, fd) : TK_OK;
+	if (st >= 0)
+		st = ust_snapshot_write(fd);
+	close(fd);
+	if (st < 0)
+		return TK_FAIL(st, "Cannot take snapshot: dir=%s, name=%s", ust_sess.dir, name);
+	return TK_OK;
+}
+
+/* The snapshot signal's handler: async-signal-safe, it only asks the consumer thread. */
+static void snapshot_signal(int sig)
+{
+	int saved = errno;
+
+	(void) sig;
+	__atomic_store_n(&snap_signalled, 1, __ATOMIC_RELEASE);
+	ust_consumer_wake();
+	errno = saved;
+}
+
 static void *consumer_main(void *arg)
 {
 	struct timespec timeout = {0, 100 * 1000 * 1000};
@@ -411,7 +474,12 @@ static void *consumer_main(void *arg)
 			pthread_mutex_unlock(&ust_lock);
 			return NULL;
 		}
-		consume_all(0);
+		if (!ust_sess.overwrite)
+			consume_all(0);
+		else if (__atomic_exchange_n(&snap_signalled, 0, __ATOMIC_ACQUIRE)) {
+			error_reset();	   /* this thread's chain: nobody reads it */
+			snapshot_locked(); /* a failure has no one to tell: the directory shows it */
+		}
 		pthread_mutex_unlock(&ust_lock);
 		syscall(SYS_futex, &ust_wake_seq, FUTEX_WAIT_PRIVATE, seen, &timeout, NULL, 0);
 	}
@@ -435,10 +503,38 @@ static enum tk_status env_size(const char *name, size_t *out)
 	return TK_OK;
 }
 
+/* A signal by name (USR1, SIGUSR1, ...) or number; -1 when not one a handler can take. */
+static int signal_number(const char *s)
+{
+	static const struct {
+		const char *name;
+		int sig;
+	} names[] = {
+		{"USR1", SIGUSR1}, {"USR2", SIGUSR2}, {"HUP", SIGHUP},	 {"INT", SIGINT},
+		{"QUIT", SIGQUIT}, {"TERM", SIGTERM}, {"ALRM", SIGALRM}, {"WINCH", SIGWINCH},
+	};
+	char *end;
+	long v;
+	size_t i;
+
+	if (!strncmp(s, "SIG", 3))
+		s += 3;
+	for (i = 0; i < TK_ARRAY_SIZE(names); i++)
+		if (!strcmp(s, names[i].name))
+			return names[i].sig;
+	errno = 0;
+	v = strtol(s, &end, 10);
+	if (errno || *end || end == s || v <= 0 || v >= NSIG || v == SIGKILL || v == SIGSTOP)
+		return -1;
+	return (int) v;
+}
+
 TK_EXPORT enum tk_status tk_ust_opts_from_env(struct tk_ust_opts *opts)
 {
 	const char *clk = getenv("TRACEKIT_UST_CLOCK");
 	const char *off = getenv("TRACEKIT_UST_CLOCK_OFFSET");
+	const char *mode = getenv("TRACEKIT_UST_MODE");
+	const char *sig = getenv("TRACEKIT_UST_SNAPSHOT_SIGNAL");
 	size_t count;
 	enum tk_status st;
 
@@ -471,6 +567,22 @@ TK_EXPORT enum tk_status tk_ust_opts_from_env(struct tk_ust_opts *opts)
 				       off);
 		opts->has_clock_offset = 1;
 		opts->clock_offset_ns = v;
+	}
+	if (mode && !strcmp(mode, "discard"))
+		opts->mode = TK_UST_MODE_DISCARD;
+	else if (mode && !strcmp(mode, "overwrite"))
+		opts->mode = TK_UST_MODE_OVERWRITE;
+	else if (mode && *mode)
+		return TK_FAIL(TK_ERR_INVAL,
+			       "Cannot read environment: name=TRACEKIT_UST_MODE, value=%s", mode);
+	if (sig && *sig) {
+		opts->snapshot_signal = signal_number(sig);
+		if (opts->snapshot_signal <= 0)
+			return TK_FAIL(
+				TK_ERR_INVAL,
+				"Cannot read environment: name=TRACEKIT_UST_SNAPSHOT_SIGNAL, "
+				"value=%s",
+				sig);
 	}
 	return TK_OK;
 }
@@ -635,7 +747,7 @@ static enum tk_status describe_trace(const struct tk_ust_opts *o)
 		for (i = 0; i < r->p->n_events && st >= 0; i++)
 			st = declare_event(r->p->events[i]);
 	if (st >= 0)
-		st = ctf_writer_write_metadata(writer);
+		st = metadata_write();
 	return st;
 }
 
@@ -674,6 +786,16 @@ TK_EXPORT enum tk_status tk_ust_session_start(const char *dir, const struct tk_u
 			       "reason=%s",
 			       o.subbuf_size, o.subbuf_count,
 			       dir ? "sizes out of range" : "no directory");
+	if (o.mode > TK_UST_MODE_OVERWRITE || o.snapshot_signal < 0 || o.snapshot_signal >= NSIG ||
+	    (o.snapshot_signal && o.mode != TK_UST_MODE_OVERWRITE))
+		return TK_FAIL(
+			TK_ERR_INVAL,
+			"Cannot start session: dir=%s, mode=%u, snapshot-signal=%d, reason=%s", dir,
+			o.mode, o.snapshot_signal,
+			o.mode > TK_UST_MODE_OVERWRITE ? "unknown mode"
+			: o.snapshot_signal < 0 || o.snapshot_signal >= NSIG
+				? "no such signal"
+				: "snapshots need overwrite mode");
 	if (ust_buf_key_init() < 0)
 		return TK_FAIL(TK_ERR_NOMEM, "Cannot start session: reason=no thread key");
 	pthread_mutex_lock(&ust_lock);
@@ -686,6 +808,8 @@ TK_EXPORT enum tk_status tk_ust_session_start(const char *dir, const struct tk_u
 		memset(ust_sess.uuid, 0x5a, 16);
 	ust_sess.uuid[6] = (uint8_t) ((ust_sess.uuid[6] & 0x0f) | 0x40);
 	ust_sess.uuid[8] = (uint8_t) ((ust_sess.uuid[8] & 0x3f) | 0x80);
+	ust_sess.overwrite = o.mode == TK_UST_MODE_OVERWRITE;
+	ust_sess.snapshots = 0;
 	wo.write_index = 0;
 	wo.has_uuid = 1;
 	memcpy(wo.uuid, ust_sess.uuid, 16);
@@ -698,6 +822,21 @@ TK_EXPORT enum tk_status tk_ust_session_start(const char *dir, const struct tk_u
 		if (!ust_sess.dir || ust_sess.dirfd < 0)
 			st = TK_FAIL(TK_ERR_IO, "Cannot open session directory: dir=%s, errno=%s",
 				     dir, strerror(errno));
+	}
+	if (st >= 0 && o.snapshot_signal) {
+		struct sigaction sa;
+
+		memset(&sa, 0, sizeof(sa));
+		sa.sa_handler = snapshot_signal;
+		sa.sa_flags = SA_RESTART;
+		sigemptyset(&sa.sa_mask);
+		__atomic_store_n(&snap_signalled, 0, __ATOMIC_RELAXED);
+		if (sigaction(o.snapshot_signal, &sa, &snap_old))
+			st = TK_FAIL(TK_ERR_INVAL,
+				     "Cannot install snapshot signal: signal=%d, errno=%s",
+				     o.snapshot_signal, strerror(errno));
+		else
+			snap_sig = o.snapshot_signal;
 	}
 	if (st < 0)
 		goto err;
@@ -734,12 +873,33 @@ TK_EXPORT enum tk_status tk_ust_flush(void)
 
 	error_reset();
 	pthread_mutex_lock(&ust_lock);
-	if (__atomic_load_n(&ust_sess.active, __ATOMIC_RELAXED)) {
+	/* overwrite mode: nothing streams, snapshots write (closing a packet would waste one) */
+	if (__atomic_load_n(&ust_sess.active, __ATOMIC_RELAXED) && !ust_sess.overwrite) {
 		ust_buf_close_own(tk_ust_clock_read());
 		st = consume_all(0);
-		if (st >= 0 && writer) /* a forked child leaves the metadata to its parent */
-			st = ctf_writer_write_metadata(writer);
+		if (st >= 0) /* a forked child leaves the metadata to its parent */
+			st = metadata_write();
 	}
+	pthread_mutex_unlock(&ust_lock);
+	return st;
+}
+
+TK_EXPORT enum tk_status tk_ust_snapshot(void)
+{
+	enum tk_status st;
+
+	error_reset();
+	pthread_mutex_lock(&ust_lock);
+	if (!__atomic_load_n(&ust_sess.active, __ATOMIC_RELAXED) || !ust_sess.overwrite) {
+		int active = __atomic_load_n(&ust_sess.active, __ATOMIC_RELAXED);
+
+		pthread_mutex_unlock(&ust_lock);
+		return TK_FAIL(TK_ERR_INVAL, "Cannot take snapshot: reason=%s",
+			       active ? "snapshots need overwrite mode (discard mode writes "
+					"packets as they come)"
+				      : "no session");
+	}
+	st = snapshot_locked();
 	pthread_mutex_unlock(&ust_lock);
 	return st;
 }
@@ -752,6 +912,7 @@ TK_EXPORT enum tk_status tk_ust_session_stop(void)
 	struct ust_prov *r;
 
 	error_reset();
+	st = TK_OK;
 	pthread_mutex_lock(&ust_lock);
 	if (!__atomic_load_n(&ust_sess.active, __ATOMIC_RELAXED)) {
 		pthread_mutex_unlock(&ust_lock);
@@ -769,9 +930,25 @@ TK_EXPORT enum tk_status tk_ust_session_stop(void)
 		consumer_running = 0;
 	}
 	pthread_mutex_lock(&ust_lock);
-	st = consume_all(1);
+	if (snap_sig) {
+		sigaction(snap_sig, &snap_old, NULL);
+		snap_sig = 0;
+	}
+	/*
+	 * overwrite mode: the snapshot the signal asked for if the consumer had no time to take
+	 * it, then a last one; the rings of threads that ended were kept for it
+	 */
+	if (ust_sess.overwrite && __atomic_exchange_n(&snap_signalled, 0, __ATOMIC_ACQUIRE))
+		st = snapshot_locked();
+	st2 = ust_sess.overwrite ? snapshot_locked() : consume_all(1);
+	if (st >= 0)
+		st = st2;
 	for (b = ust_sess.bufs; b; b = next) {
 		next = b->next;
+		if (__atomic_load_n(&b->exited, __ATOMIC_ACQUIRE)) {
+			ust_buf_free(b);
+			continue;
+		}
 		if (b == own->buf) {
 			own->buf = NULL;
 			own->pos = NULL;
@@ -789,7 +966,7 @@ TK_EXPORT enum tk_status tk_ust_session_stop(void)
 		__atomic_store_n(&b->orphan, 1, __ATOMIC_RELEASE);
 	}
 	ust_sess.bufs = NULL;
-	st2 = writer ? ctf_writer_write_metadata(writer) : TK_OK;
+	st2 = metadata_write();
 	if (st >= 0)
 		st = st2;
 	tk_ctf_writer_destroy(writer);
@@ -838,6 +1015,7 @@ static void after_fork_child(void)
 	parent_writer = writer;
 	writer = NULL;
 	ust_sess.need_consumer = consumer_running;
+	ust_sess.snapshots = 0; /* the child's own, named with its process ID */
 	consumer_running = 0;
 	consumer_stop = 0;
 }

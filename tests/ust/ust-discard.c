@@ -43,6 +43,11 @@ int main(int argc, char **argv)
 			tk_error_count() ? tk_error_cause(0) : "?");
 		return 1;
 	}
+	/* discard mode writes packets as they come: nothing to snapshot */
+	if (tk_ust_snapshot() != TK_ERR_INVAL) {
+		fprintf(stderr, "ust-discard: a snapshot in discard mode was not refused\n");
+		return 1;
+	}
 	emit(atol(argv[2]), &count);
 	if (tk_ust_flush() < 0)
 		return 1;
