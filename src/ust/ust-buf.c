@@ -116,6 +116,28 @@ static void tls_detach(struct tk_ust_tls *t)
 }
 
 /*
+ * Fault in the pages of sub-buffer @i the first time it is used, so that the fast path never
+ * takes a page fault, and a thread that emits a few events holds one sub-buffer, not the
+ * whole ring (sub-buffers are first used in order).
+ */
+static void subbuf_populate(struct ust_buf *b, unsigned int i)
+{
+	uint8_t *p = b->mem + (size_t) i * b->size;
+	size_t off, page = (size_t) sysconf(_SC_PAGESIZE);
+
+	if (i < b->populated)
+		return;
+	b->populated = i + 1;
+#ifndef MADV_POPULATE_WRITE
+#define MADV_POPULATE_WRITE 23 /* Linux 5.14 */
+#endif
+	if (madvise(p, b->size, MADV_POPULATE_WRITE) == 0)
+		return;
+	for (off = 0; off < b->size; off += page) /* older kernels: a write per page */
+		__atomic_store_n(p + off, 0, __ATOMIC_RELAXED);
+}
+
+/*
  * Open a packet in sub-buffer @cur. In overwrite mode the sub-buffer may hold a closed packet
  * a snapshot is copying (seqlock): its closed word is zeroed and @gen made odd before a
  * release fence, then the packet is written, so that a copy that read any new byte sees
@@ -125,6 +147,7 @@ static void packet_open(struct ust_buf *b, struct tk_ust_tls *t, uint64_t ts)
 {
 	uint8_t *p = b->mem + (size_t) b->cur * b->size;
 
+	subbuf_populate(b, b->cur);
 	if (b->closed) {
 		__atomic_store_n(&b->gen, 2 * b->seq + 1, __ATOMIC_RELAXED);
 		__atomic_store_n(&b->closed[b->cur], 0, __ATOMIC_RELAXED);
@@ -237,11 +260,13 @@ static struct ust_buf *buf_create(struct tk_ust_tls *t, uint64_t ts)
 	if (!b)
 		goto err;
 	/*
-	 * Pages in now (MAP_POPULATE): faulting them in on the fast path would cost a fault per
-	 * 4 KiB of events, more than the events themselves, the first time round the ring.
+	 * Pages come in a sub-buffer at a time, when it is first opened (subbuf_populate()):
+	 * faulting them in on the fast path would cost a fault per 4 KiB of events, more than
+	 * the events themselves, and populating the whole ring at once would cost every thread
+	 * the whole ring, however little it writes.
 	 */
 	len = ust_sess.subbuf_size * ust_sess.subbuf_count;
-	mem = mmap(NULL, len, PROT_READ | PROT_WRITE, MAP_PRIVATE | MAP_ANONYMOUS | MAP_POPULATE,
+	mem = mmap(NULL, len, PROT_READ | PROT_WRITE, MAP_PRIVATE | MAP_ANONYMOUS | MAP_NORESERVE,
 		   -1, 0);
 	if (mem == MAP_FAILED)
 		goto err;

@@ -61,13 +61,8 @@ static int *ev_word(struct ust_eh_event *eh)
 /* Say the error chain's causes on stderr, when EventHeader output was asked for (@wanted). */
 static void eh_report(int wanted)
 {
-	size_t i, n = tk_error_count();
-
-	if (!wanted || !n)
-		return;
-	fprintf(stderr, "tracekit-ust: %s\n", tk_error_cause(0));
-	for (i = 1; i < n; i++)
-		fprintf(stderr, "tracekit-ust:   caused by: %s\n", tk_error_cause(i));
+	if (wanted)
+		ust_say_causes();
 }
 
 /* Register @eh with user_events, opening it the first time (under the write lock). */

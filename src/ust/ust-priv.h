@@ -52,6 +52,7 @@ struct ust_buf {
 	unsigned int count;
 	uint32_t *state;	/* per sub-buffer: UST_SUB_FREE or UST_SUB_FULL */
 	unsigned int cur;	/* producer: sub-buffer of the open packet, or the next one */
+	unsigned int populated; /* producer: sub-buffers [0, populated) have their pages */
 	int open;		/* producer: a packet is open in sub-buffer @cur */
 	uint64_t seq;		/* producer: packet_seq_num of the next packet */
 	uint64_t discarded;	/* events dropped so far (relaxed atomic: the stop reads it) */
@@ -63,7 +64,8 @@ struct ust_buf {
 	int exited;	     /* release-stored when the thread's last packet is handed over */
 	int orphan;	     /* the session ended: the thread frees the ring */
 	uint64_t generation; /* the session this ring belongs to */
-	int fd;		     /* consumer: the stream file, or -1 before the first packet */
+	int fd;		     /* consumer: the stream file during a pass, else -1 */
+	int created;	     /* consumer: the stream file exists */
 	struct tk_ust_tls *tls;
 	struct ust_buf *next; /* the session's list, under ust_lock */
 	/*
@@ -101,6 +103,8 @@ extern struct ust_session ust_sess;
 
 /* ust-session.c: start the consumer thread, under ust_lock, if the session wants one. */
 void ust_consumer_start_locked(void);
+/* Say the error chain's causes on stderr, as "tracekit-ust: CAUSE" lines. */
+void ust_say_causes(void);
 
 /*
  * ust-snapshot.c: write every ring of the session (overwrite mode) as stream files into the

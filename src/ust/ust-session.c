@@ -48,6 +48,7 @@ static pthread_t consumer;
 static int consumer_running;
 static int consumer_stop;
 static int atexit_done;
+static int write_failure_said;		    /* the consumer said once that it cannot write */
 static struct tk_ctf_writer *parent_writer; /* a forked child's copy, its metadata only */
 static int snap_signalled;		    /* atomic: the snapshot signal came */
 static int snap_sig;			    /* the signal with our handler, or 0 */
@@ -300,6 +301,17 @@ TK_EXPORT void tk_tp_provider_unregister(struct tk_tp_provider *p)
 
 /* ---- the consumer -------------------------------------------------------------------------- */
 
+void ust_say_causes(void)
+{
+	size_t i, n = tk_error_count();
+
+	if (!n)
+		return;
+	fprintf(stderr, "tracekit-ust: %s\n", tk_error_cause(0));
+	for (i = 1; i < n; i++)
+		fprintf(stderr, "tracekit-ust:   caused by: %s\n", tk_error_cause(i));
+}
+
 static enum tk_status write_all(int fd, const uint8_t *p, size_t n)
 {
 	while (n) {
@@ -316,28 +328,53 @@ static enum tk_status write_all(int fd, const uint8_t *p, size_t n)
 	return TK_OK;
 }
 
+/*
+ * Append @n bytes at @p to @b's stream file, opened for the pass (consume_buf() closes it, so
+ * that thousands of threads never hold thousands of descriptors). A failed write is cut off
+ * the file again, so the file never ends in part of a packet.
+ */
 static enum tk_status write_packet(struct ust_buf *b, const uint8_t *p, size_t n)
 {
+	enum tk_status st;
 	char name[64];
+	off_t end;
 
+	snprintf(name, sizeof(name), "channel0_%d_%" PRIu64, (int) b->vpid,
+		 b->instance & UINT32_MAX);
 	if (b->fd < 0) {
-		snprintf(name, sizeof(name), "channel0_%d_%" PRIu64, (int) b->vpid,
-			 b->instance & UINT32_MAX);
-		b->fd = openat(ust_sess.dirfd, name, O_WRONLY | O_CREAT | O_EXCL | O_CLOEXEC, 0666);
+		b->fd = openat(ust_sess.dirfd, name,
+			       O_WRONLY | O_APPEND | O_CLOEXEC |
+				       (b->created ? 0 : O_CREAT | O_EXCL),
+			       0666);
 		if (b->fd < 0)
 			return TK_FAIL(TK_ERR_IO,
-				       "Cannot create stream file: dir=%s, name=%s, errno=%s",
+				       "Cannot open stream file: dir=%s, name=%s, errno=%s",
 				       ust_sess.dir, name, strerror(errno));
+		b->created = 1;
 	}
-	return write_all(b->fd, p, n);
+	end = lseek(b->fd, 0, SEEK_END);
+	st = write_all(b->fd, p, n);
+	if (st < 0 && end >= 0 && ftruncate(b->fd, end) < 0)
+		st = TK_FAIL(TK_ERR_IO, "Cannot cut stream file back: dir=%s, name=%s, errno=%s",
+			     ust_sess.dir, name, strerror(errno));
+	return st;
+}
+
+static void stream_close(struct ust_buf *b)
+{
+	if (b->fd >= 0)
+		close(b->fd);
+	b->fd = -1;
 }
 
 /*
- * Write the full packets of ring @b in order, giving each sub-buffer back. With @final (the
- * session ends), also the open packet, as far as its thread has committed events, and a
- * packet without events for losses after the last packet.
+ * Write the full packets of ring @b in order, giving each sub-buffer back. A packet that
+ * cannot be written stays full, to be tried again at the next pass: meanwhile the thread
+ * drops its events and counts them, so nothing is lost uncounted. With @final (the session
+ * ends), also the open packet, as far as its thread has committed events, and a packet
+ * without events for losses after the last packet.
  */
-static enum tk_status consume_buf(struct ust_buf *b, int final)
+static enum tk_status consume_packets(struct ust_buf *b, int final)
 {
 	enum tk_status st = TK_OK;
 	uint8_t *p, *commit, *tmp;
@@ -350,8 +387,9 @@ static enum tk_status consume_buf(struct ust_buf *b, int final)
 			break;
 		p = b->mem + (size_t) i * b->size;
 		n = (size_t) (tk_load_u64(p + UST_OFF_CONTENT, TK_BYTE_ORDER_HOST) / 8);
-		if (st >= 0)
-			st = write_packet(b, p, n);
+		st = write_packet(b, p, n);
+		if (st < 0)
+			return st;
 		__atomic_store_n(&b->state[i], UST_SUB_FREE, __ATOMIC_RELEASE);
 		b->next_read = (i + 1) % b->count;
 	}
@@ -361,12 +399,15 @@ static enum tk_status consume_buf(struct ust_buf *b, int final)
 		 * end: a packet without events carries the count (the thread is gone, so its
 		 * fields are stable).
 		 */
-		if (b->discarded != b->disc_written && st >= 0) {
+		if (b->discarded != b->disc_written) {
 			uint8_t hdr[UST_PACKET_HEADER];
 
-			ust_packet_empty(b, hdr, tk_ust_clock_read(), b->seq++);
-			b->disc_written = b->discarded;
+			ust_packet_empty(b, hdr, tk_ust_clock_read(), b->seq);
 			st = write_packet(b, hdr, sizeof(hdr));
+			if (st >= 0) {
+				b->seq++;
+				b->disc_written = b->discarded;
+			}
 		}
 		return st;
 	}
@@ -393,6 +434,15 @@ static enum tk_status consume_buf(struct ust_buf *b, int final)
 	return st;
 }
 
+/* consume_packets(), the stream file closed after the pass. */
+static enum tk_status consume_buf(struct ust_buf *b, int final)
+{
+	enum tk_status st = consume_packets(b, final);
+
+	stream_close(b);
+	return st;
+}
+
 /* One pass over every ring; rings of ended threads, once written, are freed. */
 static enum tk_status consume_all(int final)
 {
@@ -400,11 +450,13 @@ static enum tk_status consume_all(int final)
 	struct ust_buf **pp = &ust_sess.bufs, *b;
 
 	while ((b = *pp)) {
+		/* read first: an ended thread has handed its every packet over before */
+		int ended = __atomic_load_n(&b->exited, __ATOMIC_ACQUIRE);
+
 		st2 = consume_buf(b, final);
 		if (st2 < 0 && st >= 0)
 			st = st2;
-		if (__atomic_load_n(&b->exited, __ATOMIC_ACQUIRE)) {
-			consume_buf(b, 0); /* handed over after the check above */
+		if (ended && (st2 >= 0 || final)) { /* kept to try again, but at the end */
 			*pp = b->next;
 			ust_buf_free(b);
 		} else {
@@ -464,6 +516,7 @@ static void snapshot_signal(int sig)
 static void *consumer_main(void *arg)
 {
 	struct timespec timeout = {0, 100 * 1000 * 1000};
+	enum tk_status st;
 
 	(void) arg;
 	for (;;) {
@@ -474,11 +527,19 @@ static void *consumer_main(void *arg)
 			pthread_mutex_unlock(&ust_lock);
 			return NULL;
 		}
+		error_reset(); /* this thread's chain: read only to say it, below */
+		st = TK_OK;
 		if (!ust_sess.overwrite)
-			consume_all(0);
-		else if (__atomic_exchange_n(&snap_signalled, 0, __ATOMIC_ACQUIRE)) {
-			error_reset();	   /* this thread's chain: nobody reads it */
-			snapshot_locked(); /* a failure has no one to tell: the directory shows it */
+			st = consume_all(0);
+		else if (__atomic_exchange_n(&snap_signalled, 0, __ATOMIC_ACQUIRE))
+			st = snapshot_locked();
+		if (st < 0 && !write_failure_said) { /* nobody else to tell: once, on stderr */
+			write_failure_said = 1;
+			ust_say_causes();
+			if (!ust_sess.overwrite)
+				fprintf(stderr,
+					"tracekit-ust: events are dropped, and counted in the "
+					"trace, until it can be written\n");
 		}
 		pthread_mutex_unlock(&ust_lock);
 		syscall(SYS_futex, &ust_wake_seq, FUTEX_WAIT_PRIVATE, seen, &timeout, NULL, 0);
@@ -846,6 +907,7 @@ TK_EXPORT enum tk_status tk_ust_session_start(const char *dir, const struct tk_u
 	__atomic_store_n(&ust_sess.generation, ust_sess.generation + 1, __ATOMIC_RELAXED);
 	__atomic_store_n(&ust_sess.active, 1, __ATOMIC_RELEASE);
 	consumer_stop = 0;
+	write_failure_said = 0;
 	ust_sess.child = 0;
 	ust_sess.need_consumer = !o.no_consumer;
 	ust_consumer_start_locked();

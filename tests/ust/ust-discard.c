@@ -6,14 +6,20 @@
  * number of events it emitted; tests/ust/ust-discard.sh checks that the events babeltrace2
  * reads plus the losses it reports equal that number.
  *
- * Usage: ust-discard DIR EVENTS-BEFORE-FLUSH EVENTS-AFTER
+ * With "nofd", the first flush runs with every file descriptor taken: it must fail, the
+ * packets stay in the ring (events written meanwhile are dropped and counted), and a flush
+ * once descriptors are free again writes them.
+ *
+ * Usage: ust-discard DIR EVENTS-BEFORE-FLUSH EVENTS-AFTER [nofd]
  */
 #define TK_TRACEPOINT_DEFINE
 #include "ust-tp.h"
 
+#include <errno.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <unistd.h>
 
 #include <tracekit/ust.h>
 
@@ -26,12 +32,34 @@ static void emit(long n, long *count)
 			      (uint8_t) i, (uint16_t) i, (uint32_t) i, (uint64_t) i);
 }
 
+/* Flush with no descriptor left: it must fail; then free them and flush again. */
+static int flush_without_fds(long *count)
+{
+	int fds[4096], n = 0, ok;
+
+	while (n < (int) (sizeof(fds) / sizeof(fds[0])) && (fds[n] = dup(2)) >= 0)
+		n++;
+	if (errno != EMFILE) {
+		fprintf(stderr, "ust-discard: cannot use up the descriptors (limit too high)\n");
+		return -1;
+	}
+	ok = tk_ust_flush() < 0;
+	emit(100, count); /* the ring is still full: dropped, counted */
+	while (n)
+		close(fds[--n]);
+	if (!ok) {
+		fprintf(stderr, "ust-discard: a flush without descriptors did not fail\n");
+		return -1;
+	}
+	return 0;
+}
+
 int main(int argc, char **argv)
 {
 	struct tk_ust_opts o = TK_UST_OPTS_INIT;
 	long count = 0;
 
-	if (argc != 4) {
+	if (argc != 4 && !(argc == 5 && !strcmp(argv[4], "nofd"))) {
 		fprintf(stderr, "usage: ust-discard DIR BEFORE AFTER\n");
 		return 2;
 	}
@@ -49,6 +77,8 @@ int main(int argc, char **argv)
 		return 1;
 	}
 	emit(atol(argv[2]), &count);
+	if (argc == 5 && flush_without_fds(&count) < 0)
+		return 1;
 	if (tk_ust_flush() < 0)
 		return 1;
 	{
