@@ -309,7 +309,10 @@ TK_EXPORT void tk_tp_provider_unregister(struct tk_tp_provider *p);
  * The calling thread's writing position in its open packet. @end is read with a relaxed
  * load because the session's stop moves it (to a value not above @pos) from another thread,
  * which sends the thread's next event to the slow path; @commit is published with a release
- * store after each event, so that the consumer may read what precedes it.
+ * store after each event, so that the consumer may read what precedes it. @nest is nonzero
+ * from the reserve of an event to its commit: an event a signal handler emits meanwhile on
+ * the same thread sees it and is dropped and counted (slow path), never written over the
+ * interrupted one.
  */
 struct tk_ust_tls {
 	uint8_t *pos;
@@ -317,6 +320,7 @@ struct tk_ust_tls {
 	uint8_t *commit;
 	uint64_t last_ts;
 	void *buf;
+	uint32_t nest;
 };
 
 #if defined(__GNUC__)
@@ -406,17 +410,29 @@ static inline uint64_t tk_ust_clock_read(void)
 static inline uint8_t *tk_ust_reserve(const struct tk_tp_event *ev, size_t size)
 {
 	struct tk_ust_tls *t = &tk_ust_tls_state;
-	uint64_t ts = tk_ust_clock_read();
-	uint8_t *p = t->pos;
-	uintptr_t end = (uintptr_t) __atomic_load_n(&t->end, __ATOMIC_RELAXED);
+	uint32_t nest = t->nest;
+	uint64_t ts;
+	uint8_t *p;
+	uintptr_t end;
 	uint32_t id = ev->id;
 
 	/*
-	 * One test for three conditions: the time fits the header's 32 bits (one wrap at most
-	 * since the previous event), the ID its 16 bits (below 65535), and the event the room
-	 * left (negative when @end was moved below @pos, or both are NULL before a packet).
+	 * Marked before anything is read: a signal handler's event on this thread from here to
+	 * the commit goes to the slow path, which drops it. One that came before the mark ran
+	 * to its end, the mark restored (compiler barrier: nothing is read before the store).
 	 */
-	if (TK_LIKELY((((ts - t->last_ts) >> 32) | (((uint64_t) id + 1) >> 16)) == 0 &&
+	t->nest = nest + 1;
+	__atomic_signal_fence(__ATOMIC_SEQ_CST);
+	ts = tk_ust_clock_read();
+	p = t->pos;
+	end = (uintptr_t) __atomic_load_n(&t->end, __ATOMIC_RELAXED);
+	/*
+	 * One test for four conditions: not inside another event, the time fits the header's 32
+	 * bits (one wrap at most since the previous event), the ID its 16 bits (below 65535),
+	 * and the event the room left (negative when @end was moved below @pos, or both are
+	 * NULL before a packet).
+	 */
+	if (TK_LIKELY((((ts - t->last_ts) >> 32) | (((uint64_t) id + 1) >> 16) | nest) == 0 &&
 		      (intptr_t) (end - (uintptr_t) p - size - TK_UST_HEADER_SIZE) >= 0)) {
 		uint16_t id16 = (uint16_t) id;
 		uint32_t ts32 = (uint32_t) ts;
@@ -429,11 +445,13 @@ static inline uint8_t *tk_ust_reserve(const struct tk_tp_event *ev, size_t size)
 	return tk_ust_reserve_slow(ev, size, ts);
 }
 
-/* The event ending at @end is complete: publish it. */
+/* The event ending at @end is complete: publish it, then events may come again. */
 static inline void tk_ust_commit(uint8_t *end)
 {
 	tk_ust_tls_state.pos = end;
 	__atomic_store_n(&tk_ust_tls_state.commit, end, __ATOMIC_RELEASE);
+	__atomic_signal_fence(__ATOMIC_SEQ_CST);
+	tk_ust_tls_state.nest = 0;
 }
 
 /* Length of a string field's text, NULL counting as "(null)". */

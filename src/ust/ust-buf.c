@@ -277,13 +277,18 @@ static struct ust_buf *buf_create(struct tk_ust_tls *t, uint64_t ts)
 	if (!b->state)
 		goto err;
 	if (ust_sess.overwrite) {
-		/* packet 0 is the snapshots' empty first packet: real ones start at 1 */
 		b->closed = calloc(b->count, sizeof(*b->closed));
 		if (!b->closed)
 			goto err;
-		b->seq = 1;
-		b->first_ts = ts;
 	}
+	/*
+	 * Packet 0 of every stream is empty, at the thread's first event (written by the
+	 * consumer as it makes the stream file, or by each snapshot): readers report the
+	 * events dropped before the first packet with events ended, and the packets overwritten
+	 * before the oldest one kept, only after a packet (the first's count is unknown to them).
+	 */
+	b->seq = 1;
+	b->first_ts = ts;
 	b->vpid = (int32_t) getpid();
 	b->instance = (uint64_t) (uint32_t) b->vpid << 32 | ust_sess.next_instance++;
 	b->vtid = (int32_t) syscall(SYS_gettid);
@@ -330,17 +335,19 @@ void ust_buf_close_own(uint64_t ts)
  * The slow path of tk_ust_reserve(): the event's header written, the first byte of its
  * payload returned, or NULL when the event is dropped (counted when the thread has a ring).
  */
-TK_EXPORT uint8_t *tk_ust_reserve_slow(const struct tk_tp_event *ev, size_t size, uint64_t ts)
+static uint8_t *reserve_slow(struct tk_ust_tls *t, const struct tk_tp_event *ev, size_t size,
+			     uint64_t ts)
 {
-	struct tk_ust_tls *t = &tk_ust_tls_state;
 	struct ust_buf *b = t->buf;
 	size_t need;
 
 	if (b && __atomic_load_n(&b->orphan, __ATOMIC_ACQUIRE)) {
-		/* the session ended: the ring is ours to free */
+		/* the session ended: the ring is ours to free (forgotten first: see below) */
+		t->buf = NULL;
+		__atomic_signal_fence(__ATOMIC_SEQ_CST);
 		pthread_setspecific(buf_key, NULL);
 		ust_buf_free(b);
-		t->buf = b = NULL;
+		b = NULL;
 		tls_detach(t);
 		t->last_ts = 0;
 	}
@@ -367,6 +374,31 @@ TK_EXPORT uint8_t *tk_ust_reserve_slow(const struct tk_tp_event *ev, size_t size
 	packet_open(b, t, ts);
 	return put_header(t, t->pos, ev->id, ts);
 drop:
-	__atomic_store_n(&b->discarded, b->discarded + 1, __ATOMIC_RELAXED);
+	__atomic_fetch_add(&b->discarded, 1, __ATOMIC_RELAXED);
 	return NULL;
+}
+
+TK_EXPORT uint8_t *tk_ust_reserve_slow(const struct tk_tp_event *ev, size_t size, uint64_t ts)
+{
+	struct tk_ust_tls *t = &tk_ust_tls_state;
+	struct ust_buf *b;
+	uint8_t *p;
+
+	if (t->nest > 1) {
+		/*
+		 * A signal handler's event while this thread was inside another (its reserve,
+		 * its fields, this slow path): dropped, counted in the ring if there is one. An
+		 * add that cannot be torn: the interrupted code may be counting a drop too. The
+		 * ring is not freed under us: t->buf is cleared before it is.
+		 */
+		b = t->buf;
+		if (b)
+			__atomic_fetch_add(&b->discarded, 1, __ATOMIC_RELAXED);
+		t->nest--;
+		return NULL;
+	}
+	p = reserve_slow(t, ev, size, ts);
+	if (!p)
+		t->nest = 0; /* no event to commit */
+	return p;
 }

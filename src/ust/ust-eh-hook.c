@@ -230,7 +230,8 @@ TK_EXPORT enum tk_status tk_ust_interceptor_stop(void)
 	return interceptor_stop(1);
 }
 
-TK_EXPORT uint8_t *tk_ust_eh_buf(size_t size)
+/* The scratch buffer, or one of 2 * @size bytes for a large event; NULL (counted). */
+static uint8_t *eh_buf(size_t size)
 {
 	if (size <= EH_SCRATCH_PAYLOAD) {
 		if (TK_LIKELY(eh_scratch != NULL))
@@ -251,6 +252,27 @@ TK_EXPORT uint8_t *tk_ust_eh_buf(size_t size)
 	return NULL;
 }
 
+/*
+ * The scratch buffer is the thread's, from here to the end of tk_ust_eh_emit(): marked in the
+ * thread's nesting word as a CTF event is, so that a signal handler's event meanwhile is
+ * dropped (counted), not written over this one (tk_ust_reserve()).
+ */
+TK_EXPORT uint8_t *tk_ust_eh_buf(size_t size)
+{
+	uint8_t *p;
+
+	if (tk_ust_tls_state.nest) {
+		__atomic_fetch_add(&eh_dropped, 1, __ATOMIC_RELAXED);
+		return NULL;
+	}
+	tk_ust_tls_state.nest = 1;
+	__atomic_signal_fence(__ATOMIC_SEQ_CST);
+	p = eh_buf(size);
+	if (!p)
+		tk_ust_tls_state.nest = 0;
+	return p;
+}
+
 TK_EXPORT void tk_ust_eh_emit(const struct tk_tp_event *ev, uint8_t *payload, size_t size)
 {
 	struct ust_eh_event *eh;
@@ -269,6 +291,8 @@ TK_EXPORT void tk_ust_eh_emit(const struct tk_tp_event *ev, uint8_t *payload, si
 	}
 	if (payload != eh_scratch)
 		free(payload);
+	__atomic_signal_fence(__ATOMIC_SEQ_CST);
+	tk_ust_tls_state.nest = 0;
 }
 
 uint64_t ust_eh_hook_dropped(void)

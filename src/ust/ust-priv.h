@@ -74,7 +74,8 @@ struct ust_buf {
 	 * a packet is open or being written there (release-stored at the close, zeroed before
 	 * a release fence at the open); and @gen, 2 * seq + 1 while packet seq is being opened,
 	 * 2 * seq + 2 once it is (release), so that a snapshot reads @tls->commit and the open
-	 * packet's seq as one pair. @first_ts: the thread's first event's time.
+	 * packet's seq as one pair. @first_ts (both modes): the thread's first event's time,
+	 * packet 0's (empty, ust-buf.c).
 	 */
 	uint64_t *closed;
 	uint64_t gen;

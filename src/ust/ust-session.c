@@ -328,6 +328,16 @@ static enum tk_status write_all(int fd, const uint8_t *p, size_t n)
 	return TK_OK;
 }
 
+/* A new stream file's packet 0: no event, no loss, at the thread's first event (ust-buf.c). */
+static enum tk_status stream_begin(struct ust_buf *b)
+{
+	uint8_t hdr[UST_PACKET_HEADER];
+
+	ust_packet_empty(b, hdr, b->first_ts, 0);
+	tk_store_u64(hdr + UST_OFF_DISC, 0, TK_BYTE_ORDER_HOST);
+	return write_all(b->fd, hdr, sizeof(hdr));
+}
+
 /*
  * Append @n bytes at @p to @b's stream file, opened for the pass (consume_buf() closes it, so
  * that thousands of threads never hold thousands of descriptors). A failed write is cut off
@@ -350,6 +360,13 @@ static enum tk_status write_packet(struct ust_buf *b, const uint8_t *p, size_t n
 			return TK_FAIL(TK_ERR_IO,
 				       "Cannot open stream file: dir=%s, name=%s, errno=%s",
 				       ust_sess.dir, name, strerror(errno));
+		if (!b->created && (st = stream_begin(b)) < 0) {
+			/* the file made again at the next pass, packet 0 first */
+			unlinkat(ust_sess.dirfd, name, 0);
+			close(b->fd);
+			b->fd = -1;
+			return st;
+		}
 		b->created = 1;
 	}
 	end = lseek(b->fd, 0, SEEK_END);

@@ -265,10 +265,10 @@ static void sessions_start_again_after_a_stop(void **state)
 	tk_tracepoint(tktest, tick, );
 	tk_tracepoint(tktest, tick, );
 	assert_int_equal(tk_ust_flush(), TK_OK);
-	/* header and context, then two events of a 6-byte header and no payload */
-	assert_int_equal(file_size(d2, "channel0_%d_0"), 92 + 2 * 6);
+	/* packet 0 (no event), then header and context and two events of a 6-byte header */
+	assert_int_equal(file_size(d2, "channel0_%d_0"), 92 + 92 + 2 * 6);
 	assert_int_equal(tk_ust_session_stop(), TK_OK);
-	assert_int_equal(file_size(d1, "channel0_%d_0"), 92 + 6);
+	assert_int_equal(file_size(d1, "channel0_%d_0"), 92 + 92 + 6);
 	assert_true(file_size(d1, "metadata") > 0);
 	assert_true(file_size(d2, "metadata") > 0);
 	snprintf(cmd, sizeof(cmd), "rm -rf '%s' '%s'", d1, d2);
