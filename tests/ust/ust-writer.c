@@ -285,7 +285,7 @@ static void *work(void *arg)
  * events too when it is loaded; what it wrote goes to @expected ".child". exit() writes its
  * streams.
  */
-static void child(const char *expected, module_fn module)
+static void child(const char *expected, module_fn module, struct worker *parent, int n)
 {
 	struct worker cw[2] = {
 		{.idx = 100, .events = CHILD_EVENTS, .module = module, .wait_fd = -1},
@@ -307,6 +307,12 @@ static void child(const char *expected, module_fn module)
 			exit(1);
 	if (fclose(out))
 		exit(1);
+	/* the parent's copies and ours: a leak checker looks at this process too */
+	for (i = 0; i < 2; i++)
+		free(cw[i].text);
+	for (i = 0; i < n; i++)
+		free(parent[i].text);
+	free(parent);
 	exit(0);
 }
 
@@ -375,7 +381,7 @@ int main(int argc, char **argv)
 	/* a child writing into streams of its own, the module still loaded */
 	pid = fork();
 	if (pid == 0)
-		child(argv[2], module);
+		child(argv[2], module, ws, n);
 	if (pid < 0 || waitpid(pid, &status, 0) != pid || !WIFEXITED(status) ||
 	    WEXITSTATUS(status)) {
 		fprintf(stderr, "ust-writer: the forked child failed\n");
