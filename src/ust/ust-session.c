@@ -14,6 +14,7 @@
 #include <inttypes.h>
 #include <linux/futex.h>
 #include <signal.h>
+#include <stddef.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -30,6 +31,7 @@
 #include "../ctf/ctf.h"
 #include "ust-eventheader.h"
 #include "ust-priv.h"
+#include "ust-ring.h"
 
 pthread_mutex_t ust_lock = PTHREAD_MUTEX_INITIALIZER;
 struct ust_session ust_sess;
@@ -596,6 +598,7 @@ TK_EXPORT enum tk_status tk_ust_opts_from_env(struct tk_ust_opts *opts)
 	const char *off = getenv("TRACEKIT_UST_CLOCK_OFFSET");
 	const char *mode = getenv("TRACEKIT_UST_MODE");
 	const char *sig = getenv("TRACEKIT_UST_SNAPSHOT_SIGNAL");
+	const char *shm = getenv("TRACEKIT_UST_SHM_DIR");
 	size_t count;
 	enum tk_status st;
 
@@ -645,47 +648,12 @@ TK_EXPORT enum tk_status tk_ust_opts_from_env(struct tk_ust_opts *opts)
 				"value=%s",
 				sig);
 	}
+	if (shm && *shm && opts->size >= offsetof(struct tk_ust_opts, shm_dir) + sizeof(shm))
+		opts->shm_dir = shm;
 	return TK_OK;
 }
 
 __extension__ typedef unsigned __int128 ust_u128;
-
-/*
- * The kernel's boot ID (/proc/sys/kernel/random/boot_id, a UUID in text), as LTTng gives its
- * monotonic clock: traces of several processes with this clock UUID share one time line.
- */
-static int boot_uuid(uint8_t u[16])
-{
-	char s[64];
-	FILE *f = fopen("/proc/sys/kernel/random/boot_id", "re");
-	size_t n = 0, i;
-
-	if (!f)
-		return -1;
-	if (!fgets(s, sizeof(s), f)) {
-		fclose(f);
-		return -1;
-	}
-	fclose(f);
-	memset(u, 0, 16);
-	for (i = 0; s[i] && n < 32; i++) {
-		int c = s[i], v;
-
-		if (c == '-')
-			continue;
-		if (c >= '0' && c <= '9')
-			v = c - '0';
-		else if (c >= 'a' && c <= 'f')
-			v = c - 'a' + 10;
-		else if (c >= 'A' && c <= 'F')
-			v = c - 'A' + 10;
-		else
-			break;
-		u[n / 2] = (uint8_t) (u[n / 2] | v << (n % 2 ? 0 : 4));
-		n++;
-	}
-	return n == 32 ? 0 : -1;
-}
 
 static uint64_t realtime_ns(void)
 {
@@ -748,7 +716,7 @@ static enum tk_status declare_clock(const struct tk_ust_opts *o, uint64_t *clock
 	 */
 	c.is_absolute = o->has_clock_offset && !tk_ust_clock_tsc;
 	/* one clock for every process of this boot: readers merge their traces */
-	c.has_uuid = boot_uuid(c.uuid) == 0;
+	c.has_uuid = ust_boot_id(c.uuid) == 0; /* LTTng's choice too */
 	if (tk_ust_clock_tsc)
 		c.uuid[0] ^= 0x5a; /* another clock: not to be merged with monotonic traces */
 	return tk_ctf_writer_add_clock_desc(writer, &c, clock_id);
@@ -821,6 +789,34 @@ void ust_consumer_start_locked(void)
 	ust_sess.need_consumer = 0; /* without a thread, flushes and the stop write */
 }
 
+/*
+ * Rings in files of @shm (tk_ust_opts.shm_dir), which name the trace @dir by its absolute
+ * path: checked now, so that a directory that cannot take them fails the start rather than
+ * every thread's first event.
+ */
+static enum tk_status shm_dir_set(const char *shm, const char *dir)
+{
+	ust_sess.real_dir = realpath(dir, NULL);
+	if (!ust_sess.real_dir || strlen(ust_sess.real_dir) >= UST_RING_DIR_MAX)
+		return TK_FAIL(TK_ERR_IO, "Cannot find session directory's path: dir=%s, errno=%s",
+			       dir, ust_sess.real_dir ? "path too long" : strerror(errno));
+	if (access(shm, W_OK | X_OK))
+		return TK_FAIL(TK_ERR_IO, "Cannot use ring directory: shm-dir=%s, errno=%s", shm,
+			       strerror(errno));
+	ust_sess.shm_dir = strdup(shm);
+	if (!ust_sess.shm_dir)
+		return TK_FAIL(TK_ERR_NOMEM, "Cannot use ring directory: shm-dir=%s", shm);
+	return TK_OK;
+}
+
+static void shm_dir_clear(void)
+{
+	free(ust_sess.shm_dir);
+	ust_sess.shm_dir = NULL;
+	free(ust_sess.real_dir);
+	ust_sess.real_dir = NULL;
+}
+
 static void stop_at_exit(void)
 {
 	tk_ust_session_stop();
@@ -884,6 +880,8 @@ TK_EXPORT enum tk_status tk_ust_session_start(const char *dir, const struct tk_u
 			st = TK_FAIL(TK_ERR_IO, "Cannot open session directory: dir=%s, errno=%s",
 				     dir, strerror(errno));
 	}
+	if (st >= 0 && o.shm_dir)
+		st = shm_dir_set(o.shm_dir, dir);
 	if (st >= 0 && o.snapshot_signal) {
 		struct sigaction sa;
 
@@ -922,6 +920,7 @@ err:
 	writer = NULL;
 	free(ust_sess.dir);
 	ust_sess.dir = NULL;
+	shm_dir_clear();
 	if (ust_sess.dirfd > 0)
 		close(ust_sess.dirfd);
 	ust_sess.dirfd = -1;
@@ -1021,6 +1020,7 @@ TK_EXPORT enum tk_status tk_ust_session_stop(void)
 			continue;
 		}
 		/* the thread may be writing: its next event goes to the slow path, which frees */
+		ust_shm_unlink(b->shm); /* written: nothing to recover */
 		if (b->fd >= 0)
 			close(b->fd);
 		b->fd = -1;
@@ -1037,6 +1037,7 @@ TK_EXPORT enum tk_status tk_ust_session_stop(void)
 	ust_sess.dir = NULL;
 	close(ust_sess.dirfd);
 	ust_sess.dirfd = -1;
+	shm_dir_clear();
 	pthread_mutex_unlock(&ust_lock);
 	return st;
 }
