@@ -70,7 +70,8 @@ uint8_t *ust_shm_create(struct ust_shm **out, const struct ust_buf *b)
 {
 	size_t page = page_size(), data_off, len;
 	struct ust_shm *s;
-	int fd = -1, err;
+	int fd = -1, err, named = 0;
+	char proc[64];
 	void *base;
 
 	*out = NULL;
@@ -88,7 +89,16 @@ uint8_t *ust_shm_create(struct ust_shm **out, const struct ust_buf *b)
 		s->path = NULL;
 		goto err;
 	}
-	fd = open(s->path, O_RDWR | O_CREAT | O_EXCL | O_CLOEXEC, 0600);
+	/*
+	 * Without a name until the header is written (O_TMPFILE, then linkat() below), so that
+	 * a kill while the ring is being made leaves no file recovery would call damaged; a
+	 * file system without O_TMPFILE gets the name at once
+	 */
+	fd = open(ust_sess.shm_dir, O_TMPFILE | O_RDWR | O_CLOEXEC, 0600);
+	if (fd < 0) {
+		named = 1;
+		fd = open(s->path, O_RDWR | O_CREAT | O_EXCL | O_CLOEXEC, 0600);
+	}
 	if (fd < 0)
 		goto err;
 	/* the pages now: a full tmpfs fails here rather than with SIGBUS in an event */
@@ -98,20 +108,28 @@ uint8_t *ust_shm_create(struct ust_shm **out, const struct ust_buf *b)
 	base = mmap(NULL, len, PROT_READ | PROT_WRITE, MAP_SHARED, fd, 0);
 	if (base == MAP_FAILED)
 		goto err;
-	close(fd);
-	fd = -1;
 	s->base = base;
 	s->len = len;
 	s->pid = getpid();
 	/* a forked child must not write into its parent's rings: it does not get them */
 	madvise(base, len, MADV_DONTFORK);
 	header_init(s->base, b, data_off);
+	if (!named) {
+		snprintf(proc, sizeof(proc), "/proc/self/fd/%d", fd);
+		if (linkat(AT_FDCWD, proc, AT_FDCWD, s->path, AT_SYMLINK_FOLLOW) &&
+		    linkat(fd, "", AT_FDCWD, s->path, AT_EMPTY_PATH)) {
+			munmap(base, len);
+			goto err;
+		}
+	}
+	close(fd);
 	*out = s;
 	return s->base + data_off;
 err:
 	if (fd >= 0) {
 		close(fd);
-		unlink(s->path);
+		if (named)
+			unlink(s->path);
 	}
 	free(s->path);
 	free(s);
