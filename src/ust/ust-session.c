@@ -60,10 +60,15 @@ static struct sigaction snap_old;	    /* the handler it had before */
  * The session's metadata in its directory as providers come: not in overwrite mode, whose
  * directory holds only snapshots, each with the metadata of its time.
  */
+static int crash_dirfd = -1; /* overwrite mode with a shm_dir: the crash trace's directory */
+static char crash_name[32];
+
 static enum tk_status metadata_write(void)
 {
-	if (ust_sess.overwrite || !writer)
+	if (!writer)
 		return TK_OK;
+	if (ust_sess.overwrite) /* only the crash trace's, for ust-recover */
+		return crash_dirfd >= 0 ? ctf_writer_write_metadata_at(writer, crash_dirfd) : TK_OK;
 	return ctf_writer_write_metadata(writer);
 }
 
@@ -794,12 +799,34 @@ void ust_consumer_start_locked(void)
  * path: checked now, so that a directory that cannot take them fails the start rather than
  * every thread's first event.
  */
-static enum tk_status shm_dir_set(const char *shm, const char *dir)
+static enum tk_status shm_dir_set(const char *shm, const char *dir, int overwrite)
 {
+	char *crash;
+
 	ust_sess.real_dir = realpath(dir, NULL);
+	if (ust_sess.real_dir && overwrite) {
+		/*
+		 * overwrite mode: the session directory holds snapshots only, without metadata, so
+		 * a crash's packets go to a trace of their own beside them, crash-PID, whose
+		 * metadata is kept current while the session runs; a clean end removes it
+		 */
+		snprintf(crash_name, sizeof(crash_name), "crash-%d", (int) getpid());
+		if (mkdirat(ust_sess.dirfd, crash_name, 0777) ||
+		    (crash_dirfd = openat(ust_sess.dirfd, crash_name,
+					  O_RDONLY | O_DIRECTORY | O_CLOEXEC)) < 0)
+			return TK_FAIL(TK_ERR_IO,
+				       "Cannot make crash directory: dir=%s, name=%s, errno=%s",
+				       dir, crash_name, strerror(errno));
+		if (asprintf(&crash, "%s/%s", ust_sess.real_dir, crash_name) < 0)
+			return TK_FAIL(TK_ERR_NOMEM, "Cannot make crash directory: dir=%s", dir);
+		free(ust_sess.real_dir);
+		ust_sess.real_dir = crash;
+	}
 	if (!ust_sess.real_dir || strlen(ust_sess.real_dir) >= UST_RING_DIR_MAX)
 		return TK_FAIL(TK_ERR_IO, "Cannot find session directory's path: dir=%s, errno=%s",
 			       dir, ust_sess.real_dir ? "path too long" : strerror(errno));
+	if (crash_dirfd >= 0 && ctf_writer_write_metadata_at(writer, crash_dirfd) < 0)
+		return TK_FAIL(TK_ERR_IO, "Cannot write crash directory's metadata: dir=%s", dir);
 	if (access(shm, W_OK | X_OK))
 		return TK_FAIL(TK_ERR_IO, "Cannot use ring directory: shm-dir=%s, errno=%s", shm,
 			       strerror(errno));
@@ -811,6 +838,15 @@ static enum tk_status shm_dir_set(const char *shm, const char *dir)
 
 static void shm_dir_clear(void)
 {
+	if (crash_dirfd >= 0) {
+		/* the crash trace is not needed: the session ended (a forked child's is its parent's) */
+		if (!ust_sess.child) {
+			unlinkat(crash_dirfd, "metadata", 0);
+			unlinkat(ust_sess.dirfd, crash_name, AT_REMOVEDIR);
+		}
+		close(crash_dirfd);
+		crash_dirfd = -1;
+	}
 	free(ust_sess.shm_dir);
 	ust_sess.shm_dir = NULL;
 	free(ust_sess.real_dir);
@@ -881,7 +917,7 @@ TK_EXPORT enum tk_status tk_ust_session_start(const char *dir, const struct tk_u
 				     dir, strerror(errno));
 	}
 	if (st >= 0 && o.shm_dir)
-		st = shm_dir_set(o.shm_dir, dir);
+		st = shm_dir_set(o.shm_dir, dir, o.mode == TK_UST_MODE_OVERWRITE);
 	if (st >= 0 && o.snapshot_signal) {
 		struct sigaction sa;
 
@@ -1031,13 +1067,13 @@ TK_EXPORT enum tk_status tk_ust_session_stop(void)
 	st2 = metadata_write();
 	if (st >= 0)
 		st = st2;
+	shm_dir_clear();
 	tk_ctf_writer_destroy(writer);
 	writer = NULL;
 	free(ust_sess.dir);
 	ust_sess.dir = NULL;
 	close(ust_sess.dirfd);
 	ust_sess.dirfd = -1;
-	shm_dir_clear();
 	pthread_mutex_unlock(&ust_lock);
 	return st;
 }

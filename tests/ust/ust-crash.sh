@@ -15,6 +15,9 @@
 #    recovered once dead, nothing twice;
 #  - consumer: the consumer running, SIGKILL right after the last event (what the consumer
 #    wrote and what it had not yet, however the race goes);
+#  - overwrite: overwrite mode, no consumer: the rings' closed packets become a trace of
+#    their own, DIR/crash-PID (its metadata kept by the runtime); a clean end leaves neither
+#    ring files nor that directory;
 #  - clean: a normal exit leaves no ring file;
 #  - damaged ring files fail with one line and status 1, the trace untouched.
 # Usage: ust-crash.sh UST-CRASH TRACEKIT
@@ -49,11 +52,13 @@ rings() {
 	find "$1" -name '*.ring' | wc -l
 }
 
-# check NAME TRACE M: babeltrace2 silent, tracekit print the same, each thread 0..M-1 once
+# check NAME TRACE M [FIRST]: babeltrace2 silent, tracekit print the same, each thread's
+# events FIRST (default 0)..M-1, each once
 check() {
 	name=$1
 	ctrace=$2
 	want=$3
+	first=${4:-0}
 	babeltrace2 "$ctrace" >"$tmp/bt.out" 2>"$tmp/bt.err" ||
 		fail "$name: babeltrace2 exited with $? ($(head -c 300 "$tmp/bt.err"))"
 	[ -s "$tmp/bt.err" ] && fail "$name: babeltrace2 said: $(head -c 300 "$tmp/bt.err")"
@@ -63,13 +68,13 @@ check() {
 		diff "$tmp/bt.out" "$tmp/tk.out" | head -5
 		fail "$name: tracekit print differs from babeltrace2"
 	}
-	seq 0 $((want - 1)) >"$tmp/want"
+	seq "$first" $((want - 1)) >"$tmp/want"
 	for t in 0 1; do
 		sed -n "s/.*{ thread = $t, n = \([0-9]*\),.*/\1/p" "$tmp/bt.out" >"$tmp/got"
 		cmp -s "$tmp/got" "$tmp/want" ||
-			fail "$name: thread $t: $(wc -l <"$tmp/got") events, $(head -n 1 "$tmp/got")..$(tail -n 1 "$tmp/got"); want 0..$((want - 1))"
+			fail "$name: thread $t: $(wc -l <"$tmp/got") events, $(head -n 1 "$tmp/got")..$(tail -n 1 "$tmp/got"); want $first..$((want - 1))"
 	done
-	echo "$name: 2 threads x $want events"
+	echo "$name: 2 threads x events $first..$((want - 1))"
 }
 
 # crash NAME MODE EVENTS [EVENTS-AFTER]: run ust-crash into $tmp/NAME/trace, rings in
@@ -168,6 +173,27 @@ crash consumer consumer $n
 	fail "consumer: ust-recover exited with $? ($(cat "$tmp/rec.err"))"
 cat "$tmp/rec.out"
 check consumer "$trace" "$(closed $n)"
+
+# ---- overwrite mode: no stream files, the rings' newest closed packets go to DIR/crash-PID,
+# whose metadata the runtime kept; packet 1 holds events 0..per-1 (0 is the snapshots'), the
+# open packet 5 took packet 1's sub-buffer: packets 2 to 4 are recovered ----
+n=$((5 * per))
+export TRACEKIT_UST_MODE=overwrite
+crash overwrite noconsumer $n
+unset TRACEKIT_UST_MODE
+crashdir=$(ls -d "$trace"/crash-* 2>/dev/null)
+[ -n "$crashdir" ] && [ -f "$crashdir/metadata" ] || fail "overwrite: no crash-PID directory with metadata: $(ls -R "$trace")"
+"$tracekit" ust-recover "$shm" >"$tmp/rec.out" 2>"$tmp/rec.err" ||
+	fail "overwrite: ust-recover exited with $? ($(cat "$tmp/rec.err"))"
+check overwrite "$crashdir" $((4 * per)) "$per"
+# a clean end leaves neither ring files nor the crash directory
+shm=$shm_base/overwrite-clean
+mkdir -p "$shm" "$tmp/overwrite-clean"
+TRACEKIT_UST_MODE=overwrite TRACEKIT_UST_SHM_DIR=$shm "$prog" clean "$tmp/overwrite-clean/trace" 100 2>"$tmp/prog.err" ||
+	fail "overwrite clean: ust-crash exited with $? ($(cat "$tmp/prog.err"))"
+[ "$(rings "$shm")" -eq 0 ] || fail "overwrite clean: ring files left by a normal exit"
+ls -d "$tmp/overwrite-clean/trace"/crash-* >/dev/null 2>&1 && fail "overwrite clean: crash directory left"
+ls -d "$tmp/overwrite-clean/trace"/snapshot-* >/dev/null 2>&1 || fail "overwrite clean: no snapshot at the end"
 
 # ---- clean: a normal end removes the ring files ----
 shm=$shm_base/clean
