@@ -2,8 +2,8 @@
 /*
  * A traced program that is killed: two threads emit numbered events of a fixed size (68 bytes
  * with their header, ust-crash-tp.h) into 4 KiB packets, four per ring, with the rings in
- * files (TRACEKIT_UST_SHM_DIR, read from the environment), then the process dies without
- * ending its session. tests/ust/ust-crash.sh recovers the trace with `tracekit ust-recover`
+ * files (TRACEKIT_UST_SHM_DIR, read from the environment with the other options, such as
+ * TRACEKIT_UST_MODE=overwrite), then the process dies without ending its session. tests/ust/ust-crash.sh recovers the trace with `tracekit ust-recover`
  * and checks that each thread's events are exactly those of its closed packets.
  *
  * Usage: ust-crash MODE DIR EVENTS [EVENTS-AFTER-FLUSH]
