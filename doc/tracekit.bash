@@ -3,7 +3,7 @@
 # --help, so the list never goes stale), values of the options that take a fixed set, and
 # file names for everything else. Installed as share/bash-completion/completions/tracekit.
 
-_tracekit_commands="print info record list convert help"
+_tracekit_commands="print info record list convert ust-recover help"
 
 _tracekit()
 {

@@ -15,6 +15,7 @@
 #include <tracekit/ctf-writer.h>
 #include <tracekit/convert.h>
 #include <tracekit/filter.h>
+#include <tracekit/ust-recover.h>
 
 #ifdef __cplusplus
 extern "C" {

@@ -27,6 +27,8 @@
  *   TRACEKIT_UST_MODE          "discard" (default) or "overwrite" (flight recorder)
  *   TRACEKIT_UST_SNAPSHOT_SIGNAL  overwrite mode: a signal that takes a snapshot, by name
  *                              ("USR1", "SIGUSR2", ...) or number; unset: none
+ *   TRACEKIT_UST_SHM_DIR       a directory for the rings' files (tk_ust_opts.shm_dir), so that
+ *                              `tracekit ust-recover` finds a killed process's last packets
  *
  * EventHeader output (doc/ust.md), read at load whatever the session:
  *   TRACEKIT_UST_INTERCEPTOR   PATH: every event is also written, as EventHeader, to the
@@ -95,6 +97,11 @@ enum tk_ust_mode {
  * @snapshot_signal: Overwrite mode: a signal number whose delivery takes a snapshot (a
  *                handler is installed while the session runs, the previous one put back at
  *                its end), or 0 for none.
+ * @shm_dir:      A directory (tmpfs: /dev/shm/...) where each thread's ring is a file
+ *                mapped shared, or NULL for anonymous memory. A process killed before its
+ *                session ends leaves its rings there; `tracekit ust-recover` (or
+ *                tk_ust_recover() of libtracekit) appends their complete packets to the
+ *                trace. A session that ends removes its files.
  */
 struct tk_ust_opts {
 	size_t size;
@@ -106,12 +113,13 @@ struct tk_ust_opts {
 	int64_t clock_offset_ns;
 	unsigned int mode;
 	int snapshot_signal;
+	const char *shm_dir;
 };
 
 #define TK_UST_OPTS_INIT                                                                           \
 	{                                                                                          \
 		sizeof(struct tk_ust_opts), 0, 0, TK_UST_CLOCK_MONOTONIC, 0, 0, 0,                 \
-			TK_UST_MODE_DISCARD, 0,                                                    \
+			TK_UST_MODE_DISCARD, 0, NULL,                                              \
 	}
 
 /**

@@ -476,7 +476,12 @@ enum tk_status ctf_write_metadata_at(struct tk_ctf_writer *w, int dirfd)
 		free(t.p);
 		return TK_FAIL(TK_ERR_NOMEM, "Cannot write metadata: dir=%s", w->dir);
 	}
-	fd = openat(dirfd, "metadata", O_WRONLY | O_CREAT | O_TRUNC | O_CLOEXEC, 0666);
+	/*
+	 * A new file renamed over the old one: the metadata is written again while the trace
+	 * is being written (libtracekit-ust, as providers come), and a process killed then
+	 * must leave the whole previous text, not a truncated one (readers skip hidden files)
+	 */
+	fd = openat(dirfd, ".metadata.tmp", O_WRONLY | O_CREAT | O_TRUNC | O_CLOEXEC, 0666);
 	if (fd < 0) {
 		free(t.p);
 		return TK_FAIL(TK_ERR_IO, "Cannot create metadata file: dir=%s, errno=%s", w->dir,
@@ -486,6 +491,11 @@ enum tk_status ctf_write_metadata_at(struct tk_ctf_writer *w, int dirfd)
 	if (close(fd) && st >= 0)
 		st = TK_FAIL(TK_ERR_IO, "Cannot close metadata file: dir=%s, errno=%s", w->dir,
 			     strerror(errno));
+	if (st >= 0 && renameat(dirfd, ".metadata.tmp", dirfd, "metadata"))
+		st = TK_FAIL(TK_ERR_IO, "Cannot rename metadata file: dir=%s, errno=%s", w->dir,
+			     strerror(errno));
+	if (st < 0)
+		unlinkat(dirfd, ".metadata.tmp", 0);
 	free(t.p);
 	return st;
 }

@@ -80,6 +80,13 @@ static void packet_init(const struct ust_buf *b, uint8_t *p, uint64_t ts, uint64
 {
 	int cpu = sched_getcpu();
 
+	/*
+	 * packet_size first: 0 marks the packet open (incomplete) for a recovery that finds the
+	 * ring after the process was killed (ust-ring.h), so the sub-buffer's previous packet
+	 * is no longer taken for whole while its header is rewritten
+	 */
+	tk_store_u64(p + UST_OFF_PACKET, 0, TK_BYTE_ORDER_HOST);
+	__atomic_signal_fence(__ATOMIC_SEQ_CST);
 	memset(p, 0, UST_PACKET_HEADER);
 	tk_store_u32(p + UST_OFF_MAGIC, UST_MAGIC, TK_BYTE_ORDER_HOST);
 	memcpy(p + UST_OFF_UUID, ust_sess.uuid, 16);
@@ -97,8 +104,14 @@ void ust_packet_finish(uint8_t *p, size_t content, uint64_t ts_end, uint64_t dis
 		ts_end = tk_load_u64(p + UST_OFF_TS_BEGIN, TK_BYTE_ORDER_HOST);
 	tk_store_u64(p + UST_OFF_TS_END, ts_end, TK_BYTE_ORDER_HOST);
 	tk_store_u64(p + UST_OFF_CONTENT, (uint64_t) content * 8, TK_BYTE_ORDER_HOST);
-	tk_store_u64(p + UST_OFF_PACKET, (uint64_t) content * 8, TK_BYTE_ORDER_HOST);
 	tk_store_u64(p + UST_OFF_DISC, discarded, TK_BYTE_ORDER_HOST);
+	/*
+	 * packet_size last, after a release fence: nonzero, it says the packet is whole, to a
+	 * recovery reading the ring of a killed process (ust-ring.h); the events and the fields
+	 * above are stored before it whatever instruction the process dies at
+	 */
+	__atomic_thread_fence(__ATOMIC_RELEASE);
+	tk_store_u64(p + UST_OFF_PACKET, (uint64_t) content * 8, TK_BYTE_ORDER_HOST);
 }
 
 void ust_packet_empty(struct ust_buf *b, uint8_t *p, uint64_t ts, uint64_t seq)
@@ -207,7 +220,9 @@ void ust_buf_free(struct ust_buf *b)
 		close(b->fd);
 	free(b->state);
 	free(b->closed);
-	if (b->mem)
+	if (b->shm)
+		ust_shm_destroy(b->shm); /* the file goes too: the ring is written or dropped */
+	else if (b->mem)
 		munmap(b->mem, b->size * b->count);
 	free(b);
 }
@@ -259,20 +274,27 @@ static struct ust_buf *buf_create(struct tk_ust_tls *t, uint64_t ts)
 	b = calloc(1, sizeof(*b));
 	if (!b)
 		goto err;
+	b->size = ust_sess.subbuf_size;
+	b->count = ust_sess.subbuf_count;
+	b->vpid = (int32_t) getpid();
+	b->instance = (uint64_t) (uint32_t) b->vpid << 32 | ust_sess.next_instance++;
+	b->vtid = (int32_t) syscall(SYS_gettid);
 	/*
 	 * Pages come in a sub-buffer at a time, when it is first opened (subbuf_populate()):
 	 * faulting them in on the fast path would cost a fault per 4 KiB of events, more than
 	 * the events themselves, and populating the whole ring at once would cost every thread
-	 * the whole ring, however little it writes.
+	 * the whole ring, however little it writes. With a shm_dir, the ring is a file there
+	 * (ust-shm.c), left behind if the process is killed.
 	 */
 	len = ust_sess.subbuf_size * ust_sess.subbuf_count;
-	mem = mmap(NULL, len, PROT_READ | PROT_WRITE, MAP_PRIVATE | MAP_ANONYMOUS | MAP_NORESERVE,
-		   -1, 0);
+	if (ust_sess.shm_dir)
+		mem = ust_shm_create(&b->shm, b);
+	else
+		mem = mmap(NULL, len, PROT_READ | PROT_WRITE,
+			   MAP_PRIVATE | MAP_ANONYMOUS | MAP_NORESERVE, -1, 0);
 	if (mem == MAP_FAILED)
 		goto err;
 	b->mem = mem;
-	b->size = ust_sess.subbuf_size;
-	b->count = ust_sess.subbuf_count;
 	b->state = calloc(b->count, sizeof(*b->state));
 	if (!b->state)
 		goto err;
@@ -289,9 +311,6 @@ static struct ust_buf *buf_create(struct tk_ust_tls *t, uint64_t ts)
 	 */
 	b->seq = 1;
 	b->first_ts = ts;
-	b->vpid = (int32_t) getpid();
-	b->instance = (uint64_t) (uint32_t) b->vpid << 32 | ust_sess.next_instance++;
-	b->vtid = (int32_t) syscall(SYS_gettid);
 	b->generation = ust_sess.generation;
 	b->fd = -1;
 	b->tls = t;
@@ -307,7 +326,9 @@ err:
 		free(b->state);
 		free(b->closed);
 	}
-	if (mem != MAP_FAILED)
+	if (b && b->shm)
+		ust_shm_destroy(b->shm);
+	else if (mem != MAP_FAILED)
 		munmap(mem, len);
 	free(b);
 	b = NULL;

@@ -80,6 +80,7 @@ struct ust_buf {
 	uint64_t *closed;
 	uint64_t gen;
 	uint64_t first_ts;
+	struct ust_shm *shm; /* the ring's file (shm_dir), or NULL: anonymous memory */
 };
 
 /* What the session holds, under ust_lock unless said otherwise. */
@@ -97,6 +98,8 @@ struct ust_session {
 	struct ust_buf *bufs;
 	char *dir;
 	int dirfd;
+	char *shm_dir;	/* rings in files there (tk_ust_opts.shm_dir), or NULL */
+	char *real_dir; /* @dir's absolute path, which ring files name */
 };
 
 extern pthread_mutex_t ust_lock;
@@ -136,6 +139,18 @@ extern uint32_t ust_wake_seq;
 void ust_buf_free(struct ust_buf *b);
 /* The pthread key whose destructor ends a thread's ring; made once. */
 int ust_buf_key_init(void);
+
+/* ust-shm.c: rings in a file mapping (ust-ring.h) */
+
+/*
+ * Make @b's ring file in ust_sess.shm_dir (@b's size, count, instance, vpid and vtid set)
+ * and map it: the first sub-buffer's address, or MAP_FAILED.
+ */
+uint8_t *ust_shm_create(struct ust_shm **out, const struct ust_buf *b);
+/* Remove the ring's file, the mapping kept (the trace is complete); NULL does nothing. */
+void ust_shm_unlink(struct ust_shm *s);
+/* Unmap and remove the ring's file (only the process that made it); NULL does nothing. */
+void ust_shm_destroy(struct ust_shm *s);
 
 /* ust-eh-hook.c: the EventHeader output's share of the runtime (doc/ust.md) */
 

@@ -14,6 +14,7 @@
 #include <inttypes.h>
 #include <linux/futex.h>
 #include <signal.h>
+#include <stddef.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -30,6 +31,7 @@
 #include "../ctf/ctf.h"
 #include "ust-eventheader.h"
 #include "ust-priv.h"
+#include "ust-ring.h"
 
 pthread_mutex_t ust_lock = PTHREAD_MUTEX_INITIALIZER;
 struct ust_session ust_sess;
@@ -58,10 +60,15 @@ static struct sigaction snap_old;	    /* the handler it had before */
  * The session's metadata in its directory as providers come: not in overwrite mode, whose
  * directory holds only snapshots, each with the metadata of its time.
  */
+static int crash_dirfd = -1; /* overwrite mode with a shm_dir: the crash trace's directory */
+static char crash_name[32];
+
 static enum tk_status metadata_write(void)
 {
-	if (ust_sess.overwrite || !writer)
+	if (!writer)
 		return TK_OK;
+	if (ust_sess.overwrite) /* only the crash trace's, for ust-recover */
+		return crash_dirfd >= 0 ? ctf_writer_write_metadata_at(writer, crash_dirfd) : TK_OK;
 	return ctf_writer_write_metadata(writer);
 }
 
@@ -613,6 +620,7 @@ TK_EXPORT enum tk_status tk_ust_opts_from_env(struct tk_ust_opts *opts)
 	const char *off = getenv("TRACEKIT_UST_CLOCK_OFFSET");
 	const char *mode = getenv("TRACEKIT_UST_MODE");
 	const char *sig = getenv("TRACEKIT_UST_SNAPSHOT_SIGNAL");
+	const char *shm = getenv("TRACEKIT_UST_SHM_DIR");
 	size_t count;
 	enum tk_status st;
 
@@ -662,47 +670,12 @@ TK_EXPORT enum tk_status tk_ust_opts_from_env(struct tk_ust_opts *opts)
 				"value=%s",
 				sig);
 	}
+	if (shm && *shm && opts->size >= offsetof(struct tk_ust_opts, shm_dir) + sizeof(shm))
+		opts->shm_dir = shm;
 	return TK_OK;
 }
 
 __extension__ typedef unsigned __int128 ust_u128;
-
-/*
- * The kernel's boot ID (/proc/sys/kernel/random/boot_id, a UUID in text), as LTTng gives its
- * monotonic clock: traces of several processes with this clock UUID share one time line.
- */
-static int boot_uuid(uint8_t u[16])
-{
-	char s[64];
-	FILE *f = fopen("/proc/sys/kernel/random/boot_id", "re");
-	size_t n = 0, i;
-
-	if (!f)
-		return -1;
-	if (!fgets(s, sizeof(s), f)) {
-		fclose(f);
-		return -1;
-	}
-	fclose(f);
-	memset(u, 0, 16);
-	for (i = 0; s[i] && n < 32; i++) {
-		int c = s[i], v;
-
-		if (c == '-')
-			continue;
-		if (c >= '0' && c <= '9')
-			v = c - '0';
-		else if (c >= 'a' && c <= 'f')
-			v = c - 'a' + 10;
-		else if (c >= 'A' && c <= 'F')
-			v = c - 'A' + 10;
-		else
-			break;
-		u[n / 2] = (uint8_t) (u[n / 2] | v << (n % 2 ? 0 : 4));
-		n++;
-	}
-	return n == 32 ? 0 : -1;
-}
 
 static uint64_t realtime_ns(void)
 {
@@ -765,7 +738,7 @@ static enum tk_status declare_clock(const struct tk_ust_opts *o, uint64_t *clock
 	 */
 	c.is_absolute = o->has_clock_offset && !tk_ust_clock_tsc;
 	/* one clock for every process of this boot: readers merge their traces */
-	c.has_uuid = boot_uuid(c.uuid) == 0;
+	c.has_uuid = ust_boot_id(c.uuid) == 0; /* LTTng's choice too */
 	if (tk_ust_clock_tsc)
 		c.uuid[0] ^= 0x5a; /* another clock: not to be merged with monotonic traces */
 	return tk_ctf_writer_add_clock_desc(writer, &c, clock_id);
@@ -838,6 +811,65 @@ void ust_consumer_start_locked(void)
 	ust_sess.need_consumer = 0; /* without a thread, flushes and the stop write */
 }
 
+/*
+ * Rings in files of @shm (tk_ust_opts.shm_dir), which name the trace @dir by its absolute
+ * path: checked now, so that a directory that cannot take them fails the start rather than
+ * every thread's first event.
+ */
+static enum tk_status shm_dir_set(const char *shm, const char *dir, int overwrite)
+{
+	char *crash;
+
+	ust_sess.real_dir = realpath(dir, NULL);
+	if (ust_sess.real_dir && overwrite) {
+		/*
+		 * overwrite mode: the session directory holds snapshots only, without metadata, so
+		 * a crash's packets go to a trace of their own beside them, crash-PID, whose
+		 * metadata is kept current while the session runs; a clean end removes it
+		 */
+		snprintf(crash_name, sizeof(crash_name), "crash-%d", (int) getpid());
+		if (mkdirat(ust_sess.dirfd, crash_name, 0777) ||
+		    (crash_dirfd = openat(ust_sess.dirfd, crash_name,
+					  O_RDONLY | O_DIRECTORY | O_CLOEXEC)) < 0)
+			return TK_FAIL(TK_ERR_IO,
+				       "Cannot make crash directory: dir=%s, name=%s, errno=%s",
+				       dir, crash_name, strerror(errno));
+		if (asprintf(&crash, "%s/%s", ust_sess.real_dir, crash_name) < 0)
+			return TK_FAIL(TK_ERR_NOMEM, "Cannot make crash directory: dir=%s", dir);
+		free(ust_sess.real_dir);
+		ust_sess.real_dir = crash;
+	}
+	if (!ust_sess.real_dir || strlen(ust_sess.real_dir) >= UST_RING_DIR_MAX)
+		return TK_FAIL(TK_ERR_IO, "Cannot find session directory's path: dir=%s, errno=%s",
+			       dir, ust_sess.real_dir ? "path too long" : strerror(errno));
+	if (crash_dirfd >= 0 && ctf_writer_write_metadata_at(writer, crash_dirfd) < 0)
+		return TK_FAIL(TK_ERR_IO, "Cannot write crash directory's metadata: dir=%s", dir);
+	if (access(shm, W_OK | X_OK))
+		return TK_FAIL(TK_ERR_IO, "Cannot use ring directory: shm-dir=%s, errno=%s", shm,
+			       strerror(errno));
+	ust_sess.shm_dir = strdup(shm);
+	if (!ust_sess.shm_dir)
+		return TK_FAIL(TK_ERR_NOMEM, "Cannot use ring directory: shm-dir=%s", shm);
+	return TK_OK;
+}
+
+static void shm_dir_clear(void)
+{
+	if (crash_dirfd >= 0) {
+		/* the crash trace is not needed: the session ended (a forked child's is its parent's) */
+		if (!ust_sess.child) {
+			unlinkat(crash_dirfd, "metadata", 0);
+			unlinkat(ust_sess.dirfd, crash_name, AT_REMOVEDIR);
+		}
+		close(crash_dirfd);
+		crash_dirfd = -1;
+	}
+	free(ust_sess.shm_dir);
+	ust_sess.shm_dir = NULL;
+	free(ust_sess.real_dir);
+	ust_sess.real_dir = NULL;
+}
+
 static void stop_at_exit(void)
 {
 	tk_ust_session_stop();
@@ -901,6 +933,8 @@ TK_EXPORT enum tk_status tk_ust_session_start(const char *dir, const struct tk_u
 			st = TK_FAIL(TK_ERR_IO, "Cannot open session directory: dir=%s, errno=%s",
 				     dir, strerror(errno));
 	}
+	if (st >= 0 && o.shm_dir)
+		st = shm_dir_set(o.shm_dir, dir, o.mode == TK_UST_MODE_OVERWRITE);
 	if (st >= 0 && o.snapshot_signal) {
 		struct sigaction sa;
 
@@ -939,6 +973,7 @@ err:
 	writer = NULL;
 	free(ust_sess.dir);
 	ust_sess.dir = NULL;
+	shm_dir_clear();
 	if (ust_sess.dirfd > 0)
 		close(ust_sess.dirfd);
 	ust_sess.dirfd = -1;
@@ -1038,6 +1073,7 @@ TK_EXPORT enum tk_status tk_ust_session_stop(void)
 			continue;
 		}
 		/* the thread may be writing: its next event goes to the slow path, which frees */
+		ust_shm_unlink(b->shm); /* written: nothing to recover */
 		if (b->fd >= 0)
 			close(b->fd);
 		b->fd = -1;
@@ -1048,6 +1084,7 @@ TK_EXPORT enum tk_status tk_ust_session_stop(void)
 	st2 = metadata_write();
 	if (st >= 0)
 		st = st2;
+	shm_dir_clear();
 	tk_ctf_writer_destroy(writer);
 	writer = NULL;
 	free(ust_sess.dir);

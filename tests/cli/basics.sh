@@ -63,7 +63,7 @@ one_line "tracekit: unknown command 'no-such-command' (see 'tracekit help')" no-
 one_line "tracekit: unknown command 'bogus'" help bogus
 
 # "tracekit help CMD" is "tracekit CMD --help"
-for cmd in print info record list convert; do
+for cmd in print info record list convert ust-recover; do
 	if expect_rc 0 help "$cmd" && ! grep -q "^Usage: tracekit $cmd" "$tmp/out"; then
 		echo "FAIL: tracekit help $cmd does not show the usage of $cmd"
 		fail=1

@@ -307,6 +307,37 @@ static void clock_offset_comes_from_the_environment(void **state)
 	assert_int_equal(system(cmd), 0);
 }
 
+/*
+ * TRACEKIT_UST_SHM_DIR is the rings' directory (crash recovery); one that cannot take them
+ * fails the start, rather than every thread's first event.
+ */
+static void shm_dir_comes_from_the_environment(void **state)
+{
+	struct tk_ust_opts o = TK_UST_OPTS_INIT;
+	char d1[] = "/tmp/tk-ust-unit-XXXXXX", d2[] = "/tmp/tk-ust-unit-XXXXXX", cmd[128];
+	size_t i;
+	int said = 0;
+
+	(void) state;
+	assert_null(o.shm_dir);
+	setenv("TRACEKIT_UST_SHM_DIR", "/nonexistent/tk-shm", 1);
+	assert_int_equal(tk_ust_opts_from_env(&o), TK_OK);
+	unsetenv("TRACEKIT_UST_SHM_DIR");
+	assert_string_equal(o.shm_dir, "/nonexistent/tk-shm");
+	assert_non_null(mkdtemp(d1));
+	assert_int_equal(tk_ust_session_start(d1, &o), TK_ERR_IO);
+	for (i = 0; i < tk_error_count(); i++)
+		said |= strstr(tk_error_cause(i), "shm-dir=/nonexistent/tk-shm") != NULL;
+	assert_true(said);
+	/* a directory that can take them: the session starts and ends as without */
+	o.shm_dir = d1;
+	assert_non_null(mkdtemp(d2));
+	assert_int_equal(tk_ust_session_start(d2, &o), TK_OK);
+	assert_int_equal(tk_ust_session_stop(), TK_OK);
+	snprintf(cmd, sizeof(cmd), "rm -rf '%s' '%s'", d1, d2);
+	assert_int_equal(system(cmd), 0);
+}
+
 int main(void)
 {
 	const struct CMUnitTest tests[] = {
@@ -319,6 +350,7 @@ int main(void)
 		cmocka_unit_test(payload_bytes_are_packed_in_host_order),
 		cmocka_unit_test(sessions_start_again_after_a_stop),
 		cmocka_unit_test(clock_offset_comes_from_the_environment),
+		cmocka_unit_test(shm_dir_comes_from_the_environment),
 	};
 
 	return cmocka_run_group_tests(tests, NULL, NULL);

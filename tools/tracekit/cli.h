@@ -16,6 +16,7 @@ int cmd_info(int argc, char **argv);
 int cmd_record(int argc, char **argv);
 int cmd_list(int argc, char **argv);
 int cmd_convert(int argc, char **argv);
+int cmd_ust_recover(int argc, char **argv);
 
 /* Print "tracekit: CONTEXT: cause: cause..." on one line of stderr; returns 1 (exit status). */
 int cli_fail(const char *context);

@@ -23,6 +23,8 @@ static const struct command commands[] = {
 	{"record", cmd_record, "record kernel events through tracefs into a trace.dat file"},
 	{"list", cmd_list, "list the events the running kernel offers"},
 	{"convert", cmd_convert, "convert traces into trace.dat, CTF, JSON lines or Chrome JSON"},
+	{"ust-recover", cmd_ust_recover,
+	 "append a killed traced program's last packets (ring files) to its trace"},
 };
 
 static void usage(FILE *out)
@@ -32,7 +34,7 @@ static void usage(FILE *out)
 	fprintf(out, "Usage: tracekit COMMAND [OPTION]... [ARG]...\n\n"
 		     "Read, print and convert Linux trace formats.\n\nCommands:\n");
 	for (i = 0; i < sizeof(commands) / sizeof(commands[0]); i++)
-		fprintf(out, "  %-8s %s\n", commands[i].name, commands[i].summary);
+		fprintf(out, "  %-11s %s\n", commands[i].name, commands[i].summary);
 	fprintf(out,
 		"\nRun 'tracekit help COMMAND' (or 'tracekit COMMAND --help') for the options of\n"
 		"a command, 'man tracekit-COMMAND' for the manual page.\n"
