@@ -279,6 +279,7 @@ static struct ust_buf *buf_create(struct tk_ust_tls *t, uint64_t ts)
 	b->vpid = (int32_t) getpid();
 	b->instance = (uint64_t) (uint32_t) b->vpid << 32 | ust_sess.next_instance++;
 	b->vtid = (int32_t) syscall(SYS_gettid);
+	b->first_ts = ts; /* packet 0's time, also in a ring file's header */
 	/*
 	 * Pages come in a sub-buffer at a time, when it is first opened (subbuf_populate()):
 	 * faulting them in on the fast path would cost a fault per 4 KiB of events, more than
@@ -310,7 +311,6 @@ static struct ust_buf *buf_create(struct tk_ust_tls *t, uint64_t ts)
 	 * before the oldest one kept, only after a packet (the first's count is unknown to them).
 	 */
 	b->seq = 1;
-	b->first_ts = ts;
 	b->generation = ust_sess.generation;
 	b->fd = -1;
 	b->tls = t;

@@ -265,6 +265,14 @@ static enum tk_status stream_write(const struct ring *r, int fd, const char *pat
 
 	if (r->good)
 		st = outfile_copy(fd, r->stream.fd, 0, r->good);
+	if (!r->good && r->first < r->n && r->pk[r->first].seq > 0) {
+		/* a new stream begins with packet 0, as the consumer and snapshots begin it */
+		uint8_t p0[92];
+
+		ust_ring_packet0(&r->info, r->file.p + r->pk[r->first].off, p0);
+		st = write_at(fd, p0, sizeof(p0), 0, path);
+		off = sizeof(p0);
+	}
 	for (i = r->first; i < r->n && st >= 0; i++) {
 		st = write_at(fd, r->file.p + r->pk[i].off, r->pk[i].size, off, path);
 		off += r->pk[i].size;

@@ -80,6 +80,7 @@ enum tk_status ust_ring_parse(struct ust_ring_info *out, const void *data, size_
 	    !strcmp(out->stream, "metadata"))
 		return TK_FAIL(TK_ERR_FORMAT,
 			       "Cannot read ring header: reason=stream name is not a file name");
+	out->first_ts = tk_load_u64(p + UST_RING_OFF_FIRST, bo);
 	len = field_string(p + UST_RING_OFF_DIR, UST_RING_DIR_MAX);
 	out->trace_dir = (const char *) p + UST_RING_OFF_DIR;
 	if (len < 0 || out->trace_dir[0] != '/')
@@ -189,6 +190,21 @@ enum tk_status ust_stream_scan(const void *data, size_t size, enum tk_byte_order
 	}
 	*good = off;
 	return TK_OK;
+}
+
+void ust_ring_packet0(const struct ust_ring_info *r, const uint8_t *first, uint8_t *out)
+{
+	uint64_t ts = tk_load_u64(first + UST_OFF_TS_BEGIN, r->order);
+
+	if (r->first_ts < ts)
+		ts = r->first_ts;
+	memcpy(out, first, UST_PACKET_HEADER);
+	tk_store_u64(out + UST_OFF_TS_BEGIN, ts, r->order);
+	tk_store_u64(out + UST_OFF_TS_END, ts, r->order);
+	tk_store_u64(out + UST_OFF_CONTENT, UST_PACKET_HEADER * 8, r->order);
+	tk_store_u64(out + UST_OFF_PACKET, UST_PACKET_HEADER * 8, r->order);
+	tk_store_u64(out + UST_OFF_SEQ, 0, r->order);
+	tk_store_u64(out + UST_OFF_DISC, 0, r->order);
 }
 
 int ust_boot_id(uint8_t out[16])

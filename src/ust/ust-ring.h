@@ -24,7 +24,8 @@
  *	56	16	the trace's UUID (each packet's header carries it)
  *	72	16	the kernel's boot ID when the ring was made
  *	88	64	the stream file's name in the trace directory, NUL-terminated
- *	152	4096	the trace directory's absolute path, NUL-terminated
+ *	152	8	the thread's first event's time: packet 0's (doc/ust.md, Buffers)
+ *	160	4096	the trace directory's absolute path, NUL-terminated
  *
  * A sub-buffer holds a complete packet when its packet_size is not 0: the thread zeroes it
  * before anything else when it opens a packet and stores it last, with a release store, when
@@ -57,7 +58,8 @@
 #define UST_RING_OFF_BOOT    72
 #define UST_RING_OFF_STREAM  88
 #define UST_RING_STREAM_MAX  64
-#define UST_RING_OFF_DIR     152
+#define UST_RING_OFF_FIRST   152
+#define UST_RING_OFF_DIR     160
 #define UST_RING_DIR_MAX     4096
 #define UST_RING_HEADER	     (UST_RING_OFF_DIR + UST_RING_DIR_MAX)
 /* Ring files are named PREFIX-PID-SESSION-N.ring in the directory. */
@@ -76,6 +78,7 @@ struct ust_ring_info {
 	uint8_t uuid[16];
 	uint8_t boot_id[16];
 	const char *stream;
+	uint64_t first_ts;
 	const char *trace_dir;
 };
 
@@ -115,6 +118,13 @@ enum tk_status ust_ring_packets(const struct ust_ring_info *r, const void *data,
 enum tk_status ust_stream_scan(const void *data, size_t size, enum tk_byte_order order,
 			       const uint8_t uuid[16], uint64_t *good, int *has_last,
 			       uint64_t *last);
+
+/*
+ * Stream packet 0 (doc/ust.md, Buffers) of ring @r into the 92 bytes at @out: the header of
+ * @first (a complete packet of the ring) with no event, no loss, packet_seq_num 0 and both
+ * times the ring's first event's (not after @first's beginning).
+ */
+void ust_ring_packet0(const struct ust_ring_info *r, const uint8_t *first, uint8_t *out);
 
 /* The kernel's boot ID (/proc/sys/kernel/random/boot_id) as 16 bytes; -1 if unknown. */
 int ust_boot_id(uint8_t out[16]);

@@ -63,6 +63,7 @@ static void header_init(uint8_t *h, const struct ust_buf *b, size_t data_off)
 	snprintf(name, sizeof(name), "channel0_%d_%" PRIu64, (int) b->vpid,
 		 b->instance & UINT32_MAX);
 	memcpy(h + UST_RING_OFF_STREAM, name, strlen(name) + 1);
+	tk_store_u64(h + UST_RING_OFF_FIRST, b->first_ts, TK_BYTE_ORDER_HOST);
 	memcpy(h + UST_RING_OFF_DIR, ust_sess.real_dir, strlen(ust_sess.real_dir) + 1);
 }
 

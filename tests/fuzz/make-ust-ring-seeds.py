@@ -2,7 +2,7 @@
 # SPDX-License-Identifier: MIT
 #
 # Recipe of the seeds in corpus/ust-ring, the input of fuzz-ust-ring.c: ring files as
-# libtracekit-ust leaves them in TRACEKIT_UST_SHM_DIR (src/ust/ust-ring.h: a 4248-byte header,
+# libtracekit-ust leaves them in TRACEKIT_UST_SHM_DIR (src/ust/ust-ring.h: a 4256-byte header,
 # then the sub-buffers, each a CTF packet with the 92-byte header and context of ust-priv.h),
 # written here from that layout with two 4 KiB sub-buffers, and a stream file. Run from this
 # directory:
@@ -12,7 +12,7 @@ import struct
 
 OUT = os.path.join(os.path.dirname(os.path.abspath(__file__)), "corpus", "ust-ring")
 UUID = bytes(range(0x10, 0x20))
-HEADER = 152 + 4096
+HEADER = 160 + 4096
 SUBBUF = 4096
 INSTANCE = 1234 << 32 | 1
 
@@ -22,7 +22,7 @@ def header(order="<", count=2, size=SUBBUF, data_off=HEADER, magic=b"TKUSTRNG",
     h = magic + struct.pack(order + "IIIIQQiiQ", 1, 0x01020304, data_off, count, size,
                             INSTANCE, 1234, 1235, 99)
     h += UUID + bytes(16)
-    h += stream.ljust(64, b"\0") + trace.ljust(4096, b"\0")
+    h += stream.ljust(64, b"\0") + struct.pack(order + "Q", 100) + trace.ljust(4096, b"\0")
     assert len(h) == HEADER
     return h + bytes(data_off - HEADER)
 
