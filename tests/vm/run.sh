@@ -316,13 +316,28 @@ check_case() {
 				sort "$cd_/decode.one" "$cd_/decode.one" >"$cd_/decode.want"
 				[ "$(wc -l <"$cd_/decode.want")" -eq 16 ] ||
 					problem "ustdecode: tests/ust/ust-eh-tp.json-lines has not 8 events"
-				[ "$(sed -n 's/.*"pid": \([0-9]*\),.*/\1/p' "$cd_/decode.txt" | sort -u |
-					wc -l)" -eq 2 ] || problem "ustdecode: not two processes' events"
+				[ "$(sed -n '/"n": "tktest:/s/.*"pid": \([0-9]*\),.*/\1/p' "$cd_/decode.txt" |
+					sort -u | wc -l)" -eq 2 ] || problem "ustdecode: not two processes' events"
 				cmp -s "$cd_/decode.want" "$cd_/decode.got" ||
 					problem "ustdecode: $(diff "$cd_/decode.want" "$cd_/decode.got" | head -5)"
 			else
 				problem "ustdecode: tracekit print --style perf-decode $3.dat fails: $(head -c 200 "$cd_/decode.err")"
 			fi
+			;;
+		tcread=*)
+			# trace-cmd report reads the file (its text of EventHeader events is only
+			# their header fields: no equality with tracekit's, which decodes them)
+			n=${c#tcread=}
+			if [ -f "$cd_/$3.dat" ] &&
+				trace-cmd report "$cd_/$3.dat" >"$cd_/tc.txt" 2>"$cd_/tc.err"; then
+				[ -s "$cd_/tc.err" ] &&
+					problem "tcread: trace-cmd report warns: $(head -n 1 "$cd_/tc.err")"
+				[ "$(grep -c ' tktest_L[0-9]*K[0-9a-f]*: ' "$cd_/tc.txt")" -eq "$n" ] ||
+					problem "tcread: trace-cmd report shows $(grep -c ' tktest_' "$cd_/tc.txt") tktest events, not $n"
+			else
+				problem "tcread: trace-cmd report $3.dat fails: $(head -n 1 "$cd_/tc.err")"
+			fi
+			rm -f "$cd_/tc.txt" "$cd_/tc.err"
 			;;
 		text=*)
 			if [ -f "$cd_/mirror.txt" ] &&

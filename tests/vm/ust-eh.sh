@@ -15,7 +15,7 @@ while [ ! -e /sys/kernel/tracing/events/user_events/tktest_L4K1 ] && [ $i -lt 10
 	sleep 0.1
 	i=$((i + 1))
 done
-tracekit record -e 'user_events:*' -o ust-eh.dat -- sh -c \
+tracekit record -e 'user_events:*' -e sched:sched_switch -o ust-eh.dat -- sh -c \
 	': >go; i=0; while [ ! -e emitted ] && [ $i -lt 300 ]; do sleep 0.1; i=$((i + 1)); done'
 rc=$?
 wait $prog || { cat ust-eh-tp.out >&2; exit 1; }
