@@ -80,7 +80,9 @@ for s in 1 2 3; do
 		}
 		END {
 			for (t in before) {
-				if (!(t in nk)) { bad("no event"); continue }
+				# a burst thread may overwrite its whole ring while a snapshot during the
+				# burst copies it (the copier preempted): nothing of it kept, none reported
+				if (!(t in nk)) { if (S == 3 || t == 0) bad("no event"); continue }
 				disc = cq[t] + 1 - nk[t]
 				if (S == 3 || t == 0) {
 					c = after[t]; P = int((c + K - 1) / K); want = P > R ? P - R : 0
