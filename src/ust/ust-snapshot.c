@@ -124,17 +124,26 @@ static enum tk_status snapshot_buf(struct ust_buf *b, int dirfd, uint8_t *copy, 
 		}
 	}
 	for (i = 0; i < b->count; i++) {
-		uint64_t c1 = __atomic_load_n(&b->closed[i], __ATOMIC_ACQUIRE), c2;
+		uint64_t c1 = 0, c2 = 1;
 		uint8_t *dst = copy + i * b->size;
+		unsigned int tries;
 		size_t n;
 
-		if (!c1)
+		/*
+		 * Reopened while copied: the packet is gone (a gap), but the sub-buffer may hold
+		 * a newer closed one by now (the copier was preempted while the thread went round
+		 * its ring): a few tries, so that a thread faster than one copy still has packets.
+		 */
+		for (tries = 0; tries < 3 && c1 != c2; tries++) {
+			c1 = __atomic_load_n(&b->closed[i], __ATOMIC_ACQUIRE);
+			if (!c1)
+				break;
+			copy_packet(dst, b->mem + i * b->size, b->size);
+			__atomic_thread_fence(__ATOMIC_ACQUIRE);
+			c2 = __atomic_load_n(&b->closed[i], __ATOMIC_RELAXED);
+		}
+		if (!c1 || c1 != c2)
 			continue;
-		copy_packet(dst, b->mem + i * b->size, b->size);
-		__atomic_thread_fence(__ATOMIC_ACQUIRE);
-		c2 = __atomic_load_n(&b->closed[i], __ATOMIC_RELAXED);
-		if (c1 != c2)
-			continue; /* reopened while copied: a gap */
 		n = (size_t) (tk_load_u64(dst + UST_OFF_CONTENT, TK_BYTE_ORDER_HOST) / 8);
 		if (n < UST_PACKET_HEADER || n > b->size)
 			continue;

@@ -17,7 +17,8 @@
  * Built again as ust-overwrite-race, with the runtime compiled in and UST_OVERWRITE_RACE
  * defined: during snapshot 1, halfway through the first packet it copies, every burst thread
  * writes five more packets' worth, so that packet is overwritten while it is copied (its
- * copy would be half old, half new): the snapshot must leave it out and report it lost.
+ * copy would be half old, half new): the snapshot must leave it out and report it lost (the
+ * newer packet it copies again from that sub-buffer must be whole).
  *
  * Usage: ust-overwrite DIR THREADS EARLY
  */
