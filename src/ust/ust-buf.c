@@ -227,6 +227,30 @@ void ust_buf_free(struct ust_buf *b)
 	free(b);
 }
 
+/*
+ * Overwrite mode, under ust_lock: past UST_ENDED_MAX rings of threads that ended, free the
+ * one whose thread ended first.
+ */
+static void ended_trim(void)
+{
+	struct ust_buf **pp, **oldest = NULL;
+	unsigned int n = 0;
+
+	for (pp = &ust_sess.bufs; *pp; pp = &(*pp)->next) {
+		if (!__atomic_load_n(&(*pp)->exited, __ATOMIC_RELAXED))
+			continue;
+		n++;
+		if (!oldest || (*pp)->ended < (*oldest)->ended)
+			oldest = pp;
+	}
+	if (n > UST_ENDED_MAX) {
+		struct ust_buf *b = *oldest;
+
+		*oldest = b->next;
+		ust_buf_free(b);
+	}
+}
+
 /* The thread ends: its last packets go to the consumer, which frees the ring. */
 static void buf_key_destroy(void *arg)
 {
@@ -238,7 +262,10 @@ static void buf_key_destroy(void *arg)
 		ust_buf_free(b);
 	} else {
 		buf_close(b, t, tk_ust_clock_read());
+		b->ended = ++ust_sess.ended;
 		__atomic_store_n(&b->exited, 1, __ATOMIC_RELEASE);
+		if (ust_sess.overwrite)
+			ended_trim();
 		ust_consumer_wake();
 	}
 	if (t->buf == b) {

@@ -35,6 +35,13 @@
 #define UST_OFF_VTID	  88
 #define UST_PACKET_HEADER 92
 
+/*
+ * Overwrite mode keeps the rings of threads that ended, for snapshots, but not without end:
+ * past this many, the ring of the thread that ended first goes (a process that starts and
+ * ends threads all day keeps the newest dead threads' last events, in bounded memory).
+ */
+#define UST_ENDED_MAX 64
+
 /* Sub-buffer states: the producer's to fill, or the consumer's to write. */
 #define UST_SUB_FREE 0u
 #define UST_SUB_FULL 1u
@@ -62,6 +69,7 @@ struct ust_buf {
 	int32_t vpid;
 	int32_t vtid;
 	int exited;	     /* release-stored when the thread's last packet is handed over */
+	uint64_t ended;	     /* overwrite mode: the order in which threads ended (from 1) */
 	int orphan;	     /* the session ended: the thread frees the ring */
 	uint64_t generation; /* the session this ring belongs to */
 	int fd;		     /* consumer: the stream file during a pass, else -1 */
@@ -95,6 +103,7 @@ struct ust_session {
 	int need_consumer;	/* start the consumer thread at the first ring (forked child) */
 	int overwrite;		/* TK_UST_MODE_OVERWRITE: rings kept, written by snapshots */
 	unsigned int snapshots; /* snapshots taken so far */
+	uint64_t ended;		/* overwrite mode: threads ended so far */
 	struct ust_buf *bufs;
 	char *dir;
 	int dirfd;

@@ -920,6 +920,7 @@ TK_EXPORT enum tk_status tk_ust_session_start(const char *dir, const struct tk_u
 	ust_sess.uuid[8] = (uint8_t) ((ust_sess.uuid[8] & 0x3f) | 0x80);
 	ust_sess.overwrite = o.mode == TK_UST_MODE_OVERWRITE;
 	ust_sess.snapshots = 0;
+	ust_sess.ended = 0;
 	wo.write_index = 0;
 	wo.has_uuid = 1;
 	memcpy(wo.uuid, ust_sess.uuid, 16);

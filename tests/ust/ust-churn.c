@@ -1,0 +1,73 @@
+/* SPDX-License-Identifier: MIT */
+/*
+ * Threads that come and go in overwrite mode: THREADS threads, one after the other, each
+ * emits EVENTS `ints` events (s32 = the thread's number, u32 = the event's) and ends; then
+ * the session stops (its snapshot). The rings of ended threads are kept for snapshots, but
+ * only the newest-ended UST_ENDED_MAX (64): tests/ust/ust-churn.sh checks that the snapshot
+ * holds exactly the last 64 threads, whole. Prints the peak resident memory in KiB (VmHWM).
+ *
+ * Usage: ust-churn DIR THREADS EVENTS
+ */
+#define TK_TRACEPOINT_DEFINE
+#include "ust-tp.h"
+
+#include <pthread.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include <tracekit/ust.h>
+
+static long events;
+
+static void *work(void *arg)
+{
+	int32_t idx = (int32_t) (intptr_t) arg;
+	long i;
+
+	for (i = 0; i < events; i++)
+		tk_tracepoint(tktest, ints, 0, 0, idx, 0, 0, 0, (uint32_t) i, 0);
+	return NULL;
+}
+
+static long peak_rss_kib(void)
+{
+	char line[256];
+	long kib = -1;
+	FILE *f = fopen("/proc/self/status", "r");
+
+	if (!f)
+		return -1;
+	while (fgets(line, sizeof(line), f))
+		if (strncmp(line, "VmHWM:", 6) == 0)
+			kib = strtol(line + 6, NULL, 10);
+	fclose(f);
+	return kib;
+}
+
+int main(int argc, char **argv)
+{
+	struct tk_ust_opts o = TK_UST_OPTS_INIT;
+	pthread_t th;
+	long n, i;
+
+	if (argc != 4) {
+		fprintf(stderr, "usage: ust-churn DIR THREADS EVENTS\n");
+		return 2;
+	}
+	n = atol(argv[2]);
+	events = atol(argv[3]);
+	o.mode = TK_UST_MODE_OVERWRITE;
+	o.subbuf_size = 4096;
+	o.subbuf_count = 4;
+	if (tk_ust_session_start(argv[1], &o) < 0)
+		return 1;
+	for (i = 0; i < n; i++)
+		if (pthread_create(&th, NULL, work, (void *) (intptr_t) i) ||
+		    pthread_join(th, NULL))
+			return 1;
+	if (tk_ust_session_stop() < 0)
+		return 1;
+	printf("%ld\n", peak_rss_kib());
+	return 0;
+}
