@@ -261,7 +261,10 @@ static void buf_key_destroy(void *arg)
 	if (__atomic_load_n(&b->orphan, __ATOMIC_ACQUIRE)) {
 		ust_buf_free(b);
 	} else {
-		buf_close(b, t, tk_ust_clock_read());
+		uint64_t ts = tk_ust_clock_read();
+
+		buf_close(b, t, ts);
+		b->last_ts = ts < t->last_ts ? t->last_ts : ts;
 		b->ended = ++ust_sess.ended;
 		__atomic_store_n(&b->exited, 1, __ATOMIC_RELEASE);
 		if (ust_sess.overwrite)
@@ -286,6 +289,29 @@ int ust_buf_key_init(void)
 	return buf_key_ok ? 0 : -1;
 }
 
+/*
+ * Discard mode, under ust_lock: the calling thread takes over an idle ring (its thread ended,
+ * everything written), whose stream goes on: the same file and sequence numbers, packets with
+ * this thread's vtid, times from the stream's last one on.
+ */
+static struct ust_buf *buf_adopt(struct tk_ust_tls *t)
+{
+	struct ust_buf *b;
+
+	for (b = ust_sess.bufs; b && !b->idle; b = b->next)
+		;
+	if (!b || pthread_setspecific(buf_key, b))
+		return NULL;
+	b->idle = 0;
+	ust_sess.idle--;
+	b->vtid = (int32_t) syscall(SYS_gettid);
+	b->tls = t;
+	__atomic_store_n(&b->exited, 0, __ATOMIC_RELAXED);
+	t->buf = b;
+	t->last_ts = b->last_ts; /* the slow path raises a time behind it */
+	return b;
+}
+
 /* The calling thread joins the running session with a ring of its own, its first event at @ts. */
 static struct ust_buf *buf_create(struct tk_ust_tls *t, uint64_t ts)
 {
@@ -298,6 +324,11 @@ static struct ust_buf *buf_create(struct tk_ust_tls *t, uint64_t ts)
 	pthread_mutex_lock(&ust_lock);
 	if (!__atomic_load_n(&ust_sess.active, __ATOMIC_RELAXED))
 		goto out;
+	if (ust_sess.idle) {
+		b = buf_adopt(t);
+		if (b)
+			goto out;
+	}
 	b = calloc(1, sizeof(*b));
 	if (!b)
 		goto err;

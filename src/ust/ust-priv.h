@@ -42,6 +42,13 @@
  */
 #define UST_ENDED_MAX 64
 
+/*
+ * Discard mode: a ring whose thread ended, once written, waits for a new thread to adopt it
+ * (its stream goes on, packets carrying the new thread's vtid), so that threads that come and
+ * go make no more streams than were alive at once; at most this many wait, the rest are freed.
+ */
+#define UST_IDLE_MAX 64
+
 /* Sub-buffer states: the producer's to fill, or the consumer's to write. */
 #define UST_SUB_FREE 0u
 #define UST_SUB_FULL 1u
@@ -70,6 +77,8 @@ struct ust_buf {
 	int32_t vtid;
 	int exited;	     /* release-stored when the thread's last packet is handed over */
 	uint64_t ended;	     /* overwrite mode: the order in which threads ended (from 1) */
+	uint64_t last_ts;    /* ended: the stream's last time written (its next thread's floor) */
+	int idle;	     /* discard mode: ended, all written, for a new thread to adopt */
 	int orphan;	     /* the session ended: the thread frees the ring */
 	uint64_t generation; /* the session this ring belongs to */
 	int fd;		     /* consumer: the stream file during a pass, else -1 */
@@ -104,6 +113,7 @@ struct ust_session {
 	int overwrite;		/* TK_UST_MODE_OVERWRITE: rings kept, written by snapshots */
 	unsigned int snapshots; /* snapshots taken so far */
 	uint64_t ended;		/* overwrite mode: threads ended so far */
+	unsigned int idle;	/* discard mode: idle rings in @bufs */
 	struct ust_buf *bufs;
 	char *dir;
 	int dirfd;

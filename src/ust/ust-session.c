@@ -426,9 +426,13 @@ static enum tk_status consume_packets(struct ust_buf *b, int final)
 		if (b->discarded != b->disc_written) {
 			uint8_t hdr[UST_PACKET_HEADER];
 
-			ust_packet_empty(b, hdr, tk_ust_clock_read(), b->seq);
+			uint64_t ts = tk_ust_clock_read();
+
+			ust_packet_empty(b, hdr, ts, b->seq);
 			st = write_packet(b, hdr, sizeof(hdr));
 			if (st >= 0) {
+				if (b->last_ts < ts)
+					b->last_ts = ts;
 				b->seq++;
 				b->disc_written = b->discarded;
 			}
@@ -467,7 +471,10 @@ static enum tk_status consume_buf(struct ust_buf *b, int final)
 	return st;
 }
 
-/* One pass over every ring; rings of ended threads, once written, are freed. */
+/*
+ * One pass over every ring; rings of ended threads, once written, wait for a new thread
+ * (UST_IDLE_MAX of them, idle) or are freed.
+ */
 static enum tk_status consume_all(int final)
 {
 	enum tk_status st = TK_OK, st2;
@@ -480,7 +487,11 @@ static enum tk_status consume_all(int final)
 		st2 = consume_buf(b, final);
 		if (st2 < 0 && st >= 0)
 			st = st2;
-		if (ended && (st2 >= 0 || final)) { /* kept to try again, but at the end */
+		if (ended && st2 >= 0 && !final && !b->idle && ust_sess.idle < UST_IDLE_MAX) {
+			b->idle = 1; /* for a new thread (buf_create()) */
+			ust_sess.idle++;
+			pp = &b->next;
+		} else if (ended && !b->idle && (st2 >= 0 || final)) { /* kept to try again */
 			*pp = b->next;
 			ust_buf_free(b);
 		} else {
@@ -921,6 +932,7 @@ TK_EXPORT enum tk_status tk_ust_session_start(const char *dir, const struct tk_u
 	ust_sess.overwrite = o.mode == TK_UST_MODE_OVERWRITE;
 	ust_sess.snapshots = 0;
 	ust_sess.ended = 0;
+	ust_sess.idle = 0;
 	wo.write_index = 0;
 	wo.has_uuid = 1;
 	memcpy(wo.uuid, ust_sess.uuid, 16);
@@ -1082,6 +1094,7 @@ TK_EXPORT enum tk_status tk_ust_session_stop(void)
 		__atomic_store_n(&b->orphan, 1, __ATOMIC_RELEASE);
 	}
 	ust_sess.bufs = NULL;
+	ust_sess.idle = 0;
 	st2 = metadata_write();
 	if (st >= 0)
 		st = st2;
@@ -1125,6 +1138,7 @@ static void after_fork_child(void)
 		ust_buf_free(b);
 	}
 	ust_sess.bufs = NULL;
+	ust_sess.idle = 0;
 	ust_sess.next_instance = 0;
 	ust_sess.generation++;
 	ust_sess.child = 1;

@@ -48,8 +48,11 @@ set --
 [ "$module" = none ] || set -- -m "$module"
 "$writer" "$@" "$tmp/trace" "$tmp/expected" "$threads" "$events" "$size" "$count" "$clock" \
 	$gap || fail "ust-writer exited with $?"
+# at most a stream per thread: a thread that starts once another has ended may take over its
+# ring (the stream goes on under the new thread's vtid); the values are checked per vtid below
 nfiles=$(ls "$tmp/trace" | grep -c '^channel0_')
-[ "$nfiles" -eq $((threads + 4)) ] || fail "$nfiles stream files for $((threads + 4)) threads"
+[ "$nfiles" -ge 2 ] && [ "$nfiles" -le $((threads + 4)) ] ||
+	fail "$nfiles stream files for $((threads + 4)) threads"
 
 babeltrace2 "$tmp/trace" >"$tmp/bt.out" 2>"$tmp/bt.err" || fail "babeltrace2 exited with $?"
 if [ -s "$tmp/bt.err" ]; then
