@@ -80,6 +80,11 @@ struct tk_record_probe {
  * @n_filters:    Number of @filters.
  * @buffer_kib:   Ring-buffer size per CPU in KiB; 0 leaves it as it is.
  * @clock:        Trace clock ("local", "global", "mono", "boot", ...); NULL leaves it.
+ *                "x86-tsc" (or trace-cmd's name "tsc2nsec") records the raw TSC and saves
+ *                how to turn it into nanoseconds (the TSC2NSEC option, as `trace-cmd record
+ *                -C tsc2nsec`): the kernel's conversion (perf), or where it gives none and
+ *                its clocksource is the TSC, one measured against CLOCK_MONOTONIC_RAW over
+ *                100 ms. The file's clock is then "tsc2nsec".
  * @instance:     Record in this named instance (made if missing, removed at close only if
  *                made); NULL for a private instance "tracekit-PID", unless @top.
  * @top:          Record in the top-level buffer instead of an instance.
@@ -109,7 +114,8 @@ struct tk_record_probe {
  *                nanoseconds; kept in microseconds, as trace-cmd keeps it) instead of the one
  *                a marker measures: for a "mono" recording merged with another recording of
  *                CLOCK_MONOTONIC given the same offset (`tracekit record --ust`), so that
- *                both give the same times. 0: measure it.
+ *                both give the same times. 0: measure it (on x86-tsc, from the TSC and
+ *                CLOCK_REALTIME read together when the recording is opened).
  *
  * @events may be empty when @tracer or @probes give something to record.
  */
@@ -260,6 +266,30 @@ TK_EXPORT enum tk_status tk_recording_get_cpu_stats(const struct tk_recording *r
  * Ownership: Borrowed from @rec.
  */
 TK_EXPORT const char *tk_recording_get_output(const struct tk_recording *rec);
+
+/**
+ * tk_recording_get_date_offset() - The DATE offset known when the recording was opened.
+ * @rec: The recording.
+ *
+ * Return: CLOCK_REALTIME less the trace time, in nanoseconds (whole microseconds): the
+ * tk_record_opts.date_offset_ns given, or on x86-tsc the one measured at open; 0 without
+ * DATE or when a marker will measure it while recording.
+ * Ownership: None.
+ */
+TK_EXPORT int64_t tk_recording_get_date_offset(const struct tk_recording *rec);
+
+/**
+ * tk_recording_get_tsc2nsec() - How a recording on x86-tsc turns the TSC into nanoseconds.
+ * @rec:   The recording.
+ * @mult:  Set to the multiplier, or NULL.
+ * @shift: Set to the shift (at most 32), or NULL: ns = (tsc * mult) >> shift, the file's
+ *         TSC2NSEC option.
+ *
+ * Return: 1 when the recording is on x86-tsc (@mult and @shift set), else 0.
+ * Ownership: None.
+ */
+TK_EXPORT int tk_recording_get_tsc2nsec(const struct tk_recording *rec, uint32_t *mult,
+					uint32_t *shift);
 
 /**
  * tk_recording_get_instance() - The tracefs buffer the recording uses.

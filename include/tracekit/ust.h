@@ -23,7 +23,11 @@
  *   TRACEKIT_UST_CLOCK         "monotonic" (default) or "tsc"
  *   TRACEKIT_UST_CLOCK_OFFSET  CLOCK_REALTIME less CLOCK_MONOTONIC in nanoseconds, the clock's
  *                              wall-clock offset instead of one measured at the start
- *                              (`tracekit record --ust` gives the recording's)
+ *                              (`tracekit record --ust` gives the recording's); with
+ *                              TRACEKIT_UST_TSC_MULT, CLOCK_REALTIME less the converted TSC
+ *   TRACEKIT_UST_TSC_MULT      with "tsc": how the TSC converts to nanoseconds,
+ *   TRACEKIT_UST_TSC_SHIFT     ns = (tsc * MULT) >> SHIFT (a trace.dat's TSC2NSEC option),
+ *                              instead of a frequency measured at the start; both or neither
  *   TRACEKIT_UST_MODE          "discard" (default) or "overwrite" (flight recorder)
  *   TRACEKIT_UST_SNAPSHOT_SIGNAL  overwrite mode: a signal that takes a snapshot, by name
  *                              ("USR1", "SIGUSR2", ...) or number; unset: none
@@ -55,8 +59,8 @@ extern "C" {
  * enum tk_ust_clock - What event times count.
  * @TK_UST_CLOCK_MONOTONIC: CLOCK_MONOTONIC through clock_gettime(), in nanoseconds.
  * @TK_UST_CLOCK_TSC:       The x86 time-stamp counter (rdtsc), its frequency measured against
- *                          CLOCK_MONOTONIC when the session starts; elsewhere the monotonic
- *                          clock is used instead.
+ *                          CLOCK_MONOTONIC when the session starts, or given (tsc_mult);
+ *                          elsewhere the monotonic clock is used instead.
  */
 enum tk_ust_clock {
 	TK_UST_CLOCK_MONOTONIC = 0,
@@ -102,6 +106,13 @@ enum tk_ust_mode {
  *                session ends leaves its rings there; `tracekit ust-recover` (or
  *                tk_ust_recover() of libtracekit) appends their complete packets to the
  *                trace. A session that ends removes its files.
+ * @tsc_mult:     With TK_UST_CLOCK_TSC and nonzero: the TSC counts (tsc * @tsc_mult) >>
+ *                @tsc_shift nanoseconds (the TSC2NSEC option of a trace.dat recorded on
+ *                x86-tsc), and @clock_offset_ns, if given, is CLOCK_REALTIME less that time.
+ *                The clock is declared at the integer frequency nearest 2^@tsc_shift * 1e9 /
+ *                @tsc_mult, with the offset that makes both agree when the session starts
+ *                (doc/ust.md says how far they drift apart). 0: the frequency is measured.
+ * @tsc_shift:    See @tsc_mult; at most 63.
  */
 struct tk_ust_opts {
 	size_t size;
@@ -114,12 +125,14 @@ struct tk_ust_opts {
 	unsigned int mode;
 	int snapshot_signal;
 	const char *shm_dir;
+	uint32_t tsc_mult;
+	uint32_t tsc_shift;
 };
 
 #define TK_UST_OPTS_INIT                                                                           \
 	{                                                                                          \
 		sizeof(struct tk_ust_opts), 0, 0, TK_UST_CLOCK_MONOTONIC, 0, 0, 0,                 \
-			TK_UST_MODE_DISCARD, 0, NULL,                                              \
+			TK_UST_MODE_DISCARD, 0, NULL, 0, 0,                                        \
 	}
 
 /**

@@ -32,10 +32,12 @@
 #include <tracekit/record.h>
 #include <tracekit/tracekit.h>
 
+#include "../common/bytes.h"
 #include "../common/error.h"
 #include "../ftrace/page.h"
 #include "../ftrace/recorder.h"
 #include "../ftrace/tracefs.h"
+#include "../ftrace/tsc.h"
 #include "../tracedat/tracedat-write.h"
 #include "../tracedat/tracedat.h"
 
@@ -70,6 +72,8 @@ struct tk_recording {
 	int64_t date_offset_ns; /* ... or this offset (tk_record_opts.date_offset_ns) */
 	char marker[64];	/* its text */
 	int64_t marker_real_ns; /* wall-clock time it was written at */
+	int tsc2nsec;		/* on x86-tsc: a TSC2NSEC option with @tsc */
+	struct ftrace_tsc tsc;
 };
 
 #define PROBE_GROUP "tracekit" /* the event system of --kprobe and its kin */
@@ -361,6 +365,14 @@ static enum tk_status check_opts(struct tk_recording *rec, const struct tk_recor
 		rec->comp = TRACEDAT_COMP_NONE;
 	}
 	rec->version = o->file_version;
+	/* x86-tsc counts cycles: readers get nanoseconds through TSC2NSEC (trace-cmd's tsc2nsec) */
+	if (o->clock && (!strcmp(o->clock, "x86-tsc") || !strcmp(o->clock, "tsc2nsec"))) {
+		enum tk_status st = ftrace_tsc_probe(&rec->tsc);
+
+		if (st < 0)
+			return TK_FAIL(st, "Cannot record: clock=%s", o->clock);
+		rec->tsc2nsec = 1;
+	}
 	return TK_OK;
 }
 
@@ -408,7 +420,7 @@ enum tk_status tk_recording_open(struct tk_recording **out, const struct tk_reco
 	if (st >= 0 && o->buffer_kib)
 		st = tracefs_set_buffer_kib(rec->ti, o->buffer_kib);
 	if (st >= 0 && o->clock)
-		st = tracefs_set_clock(rec->ti, o->clock);
+		st = tracefs_set_clock(rec->ti, rec->tsc2nsec ? "x86-tsc" : o->clock);
 	if (st >= 0)
 		st = tracefs_clear(rec->ti);
 	if (st >= 0)
@@ -423,6 +435,12 @@ enum tk_status tk_recording_open(struct tk_recording **out, const struct tk_reco
 	rec->date = o->size >= offsetof(struct tk_record_opts, date) + sizeof(o->date) && o->date;
 	if (o->size >= offsetof(struct tk_record_opts, date_offset_ns) + sizeof(o->date_offset_ns))
 		rec->date_offset_ns = o->date_offset_ns;
+	/*
+	 * on x86-tsc, DATE pairs CLOCK_REALTIME with the TSC read beside it and converted as
+	 * readers will: exact, where a marker's time would have to be converted too
+	 */
+	if (rec->date && !rec->date_offset_ns && rec->tsc2nsec)
+		rec->date_offset_ns = ftrace_tsc_realtime_offset(&rec->tsc);
 	*out = rec;
 	return TK_OK;
 }
@@ -724,6 +742,21 @@ static enum tk_status write_options(struct tk_recording *rec, struct tracedat_wr
 	return st;
 }
 
+/*
+ * The TSC2NSEC option (reference section 3): u32 mult, u32 shift, u64 offset, in the file's
+ * byte order (the machine's). The offset is 0, as trace-cmd 3.x writes it: its readers ignore
+ * it, and DATE carries the wall-clock offset.
+ */
+static enum tk_status add_tsc2nsec(const struct tk_recording *rec, struct tracedat_writer *w)
+{
+	uint8_t data[16];
+
+	tk_store_u32(data, rec->tsc.mult, TK_BYTE_ORDER_HOST);
+	tk_store_u32(data + 4, rec->tsc.shift, TK_BYTE_ORDER_HOST);
+	tk_store_u64(data + 8, 0, TK_BYTE_ORDER_HOST);
+	return tracedat_writer_add_option(w, TRACEDAT_OPTION_TSC2NSEC, data, sizeof(data));
+}
+
 static enum tk_status write_file(struct tk_recording *rec)
 {
 	struct tracedat_write_opts o = TRACEDAT_WRITE_OPTS_INIT;
@@ -759,8 +792,14 @@ static enum tk_status write_file(struct tk_recording *rec)
 	if (st >= 0)
 		st = add_file(w, path, tracedat_writer_set_cmdlines);
 	snprintf(path, sizeof(path), "%s/trace_clock", dir);
-	if (st >= 0)
+	if (st >= 0 && rec->tsc2nsec) {
+		/* as trace-cmd: the clock readers see is the converted one */
+		st = tracedat_writer_set_trace_clock(w, "[tsc2nsec]", strlen("[tsc2nsec]"));
+		if (st >= 0)
+			st = add_tsc2nsec(rec, w);
+	} else if (st >= 0) {
 		st = add_file(w, path, tracedat_writer_set_trace_clock);
+	}
 	if (st >= 0 && rec->date && rec->date_offset_ns) {
 		char text[32];
 
@@ -824,6 +863,22 @@ const char *tk_recording_get_instance(const struct tk_recording *rec)
 const char *tk_recording_get_output(const struct tk_recording *rec)
 {
 	return rec ? rec->output : NULL;
+}
+
+int64_t tk_recording_get_date_offset(const struct tk_recording *rec)
+{
+	return rec && rec->date ? rec->date_offset_ns : 0;
+}
+
+int tk_recording_get_tsc2nsec(const struct tk_recording *rec, uint32_t *mult, uint32_t *shift)
+{
+	if (!rec || !rec->tsc2nsec)
+		return 0;
+	if (mult)
+		*mult = rec->tsc.mult;
+	if (shift)
+		*shift = rec->tsc.shift;
+	return 1;
 }
 
 /* Stop, restore, remove and free, adding causes to the chain as it is. */

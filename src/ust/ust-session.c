@@ -625,6 +625,36 @@ static int signal_number(const char *s)
 	return (int) v;
 }
 
+/*
+ * TRACEKIT_UST_TSC_MULT and TRACEKIT_UST_TSC_SHIFT: both or neither, mult above 0 and below
+ * 2^32, shift at most 63; left alone when @opts is too old to hold them.
+ */
+static enum tk_status env_tsc(struct tk_ust_opts *opts)
+{
+	const char *m = getenv("TRACEKIT_UST_TSC_MULT"), *s = getenv("TRACEKIT_UST_TSC_SHIFT");
+	unsigned long long mult, shift;
+	char *end1 = NULL, *end2 = NULL;
+
+	if ((!m || !*m) && (!s || !*s))
+		return TK_OK;
+	if (opts->size < offsetof(struct tk_ust_opts, tsc_shift) + sizeof(opts->tsc_shift))
+		return TK_OK;
+	errno = 0;
+	mult = m ? strtoull(m, &end1, 10) : 0;
+	shift = s ? strtoull(s, &end2, 10) : 64;
+	if (errno || !m || !*m || *end1 || !mult || mult > UINT32_MAX || m[0] == '-')
+		return TK_FAIL(TK_ERR_INVAL,
+			       "Cannot read environment: name=TRACEKIT_UST_TSC_MULT, value=%s",
+			       m ? m : "(unset)");
+	if (!s || !*s || *end2 || shift > 63 || s[0] == '-')
+		return TK_FAIL(TK_ERR_INVAL,
+			       "Cannot read environment: name=TRACEKIT_UST_TSC_SHIFT, value=%s",
+			       s ? s : "(unset)");
+	opts->tsc_mult = (uint32_t) mult;
+	opts->tsc_shift = (uint32_t) shift;
+	return TK_OK;
+}
+
 TK_EXPORT enum tk_status tk_ust_opts_from_env(struct tk_ust_opts *opts)
 {
 	const char *clk = getenv("TRACEKIT_UST_CLOCK");
@@ -665,6 +695,9 @@ TK_EXPORT enum tk_status tk_ust_opts_from_env(struct tk_ust_opts *opts)
 		opts->has_clock_offset = 1;
 		opts->clock_offset_ns = v;
 	}
+	st = env_tsc(opts);
+	if (st < 0)
+		return st;
 	if (mode && !strcmp(mode, "discard"))
 		opts->mode = TK_UST_MODE_DISCARD;
 	else if (mode && !strcmp(mode, "overwrite"))
@@ -699,19 +732,29 @@ static uint64_t realtime_ns(void)
 /*
  * The session's clock, named `monotonic` as LTTng names its own, with the offset that makes
  * its values Unix times (LTTng: realtime - monotonic at the start). For the TSC, its
- * frequency is measured against CLOCK_MONOTONIC over 20 ms.
+ * frequency is measured against CLOCK_MONOTONIC over 20 ms, unless tsc_mult and tsc_shift
+ * give it (tracekit record --ust -C x86-tsc hands its trace.dat's TSC2NSEC): then the
+ * frequency is the integer nearest 2^shift * 1e9 / mult (CTF 1.8 has no other), and the
+ * offset makes the clock read, at the start, the TSC converted as the trace.dat's readers do
+ * plus the offset given, so both traces agree there and drift apart only by that rounding.
  */
 static enum tk_status declare_clock(const struct tk_ust_opts *o, uint64_t *clock_id)
 {
 	struct tk_ctf_clock_desc c = TK_CTF_CLOCK_DESC_INIT;
 	unsigned int kind = o->clock;
+	int tsc_given = o->size >= offsetof(struct tk_ust_opts, tsc_shift) + sizeof(o->tsc_shift) &&
+			o->tsc_mult;
 	ust_u128 off, real;
 	uint64_t freq = 1000000000u, now, mono;
 	struct timespec pause = {0, 20 * 1000 * 1000};
 
 	tk_ust_clock_tsc = 0;
 #if defined(__x86_64__) || defined(__i386__)
-	if (kind == TK_UST_CLOCK_TSC) {
+	if (kind == TK_UST_CLOCK_TSC && tsc_given) {
+		freq = (uint64_t) ((((ust_u128) 1000000000u << o->tsc_shift) + o->tsc_mult / 2) /
+				   o->tsc_mult);
+		tk_ust_clock_tsc = 1;
+	} else if (kind == TK_UST_CLOCK_TSC) {
 		uint64_t t0 = tk_ust_clock_monotonic(), c0 = __builtin_ia32_rdtsc(), t1, c1;
 
 		nanosleep(&pause, NULL);
@@ -731,6 +774,8 @@ static enum tk_status declare_clock(const struct tk_ust_opts *o, uint64_t *clock
 	 */
 	mono = tk_ust_clock_monotonic();
 	now = tk_ust_clock_tsc ? tk_ust_clock_read() : mono;
+	if (tk_ust_clock_tsc && tsc_given)
+		mono = (uint64_t) (((ust_u128) now * o->tsc_mult) >> o->tsc_shift);
 	if (o->has_clock_offset)
 		real = (ust_u128) mono +
 		       (uint64_t) (o->clock_offset_ns > 0 ? o->clock_offset_ns : 0);
@@ -744,10 +789,11 @@ static enum tk_status declare_clock(const struct tk_ust_opts *o, uint64_t *clock
 	c.description = tk_ust_clock_tsc ? "Time-stamp counter" : "Monotonic Clock";
 	/*
 	 * An offset given is a recording's own (tracekit record --ust: the DATE of a trace.dat
-	 * on the mono clock, absolute to its readers): absolute here too, so that readers
-	 * merge the two; else LTTng's choice, not absolute
+	 * on the mono clock, or on x86-tsc with the conversion given too, absolute to its
+	 * readers): absolute here too, so that readers merge the two; else LTTng's choice, not
+	 * absolute
 	 */
-	c.is_absolute = o->has_clock_offset && !tk_ust_clock_tsc;
+	c.is_absolute = o->has_clock_offset && (!tk_ust_clock_tsc || tsc_given);
 	/* one clock for every process of this boot: readers merge their traces */
 	c.has_uuid = ust_boot_id(c.uuid) == 0; /* LTTng's choice too */
 	if (tk_ust_clock_tsc)

@@ -9,8 +9,9 @@
 #      and within a second of what python measures from the two clocks;
 #   2. trace-cmd (the oracle) reads a mono recording whose DATE option is that offset, and
 #      shows the events at wall-clock times: the first within seconds of the command's;
-#   3. a DIR holding files is refused (status 1, nothing recorded), as are another clock
-#      and a missing command (status 2);
+#   3. a DIR holding files is refused (status 1, nothing recorded), as are a clock other
+#      than mono or x86-tsc (record-ust-tsc.sh tests x86-tsc) and a missing command
+#      (status 2);
 #   4. with an instrumented program (examples/hello.c, HELLO): `tracekit print trace.dat DIR`
 #      merges both recordings, and in the order of the times the reference tools give each
 #      event: trace-cmd report -t for the kernel's, babeltrace2 --clock-seconds for the

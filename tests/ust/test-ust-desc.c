@@ -8,6 +8,7 @@
 #define TK_TRACEPOINT_DEFINE
 #include "ust-tp.h"
 
+#include <inttypes.h>
 #include <setjmp.h>
 #include <stdarg.h>
 #include <stddef.h>
@@ -307,6 +308,90 @@ static void clock_offset_comes_from_the_environment(void **state)
 	assert_int_equal(system(cmd), 0);
 }
 
+/* The metadata's clock: frequency, offset_s, offset and absolute; 0 when all were found. */
+static int read_clock(const char *dir, uint64_t *freq, uint64_t *off_s, uint64_t *off, int *abs)
+{
+	char path[128], line[256];
+	int seen = 0;
+	FILE *f;
+
+	snprintf(path, sizeof(path), "%s/metadata", dir);
+	f = fopen(path, "r");
+	if (!f)
+		return -1;
+	*abs = 0;
+	while (fgets(line, sizeof(line), f)) {
+		seen += sscanf(line, "\tfreq = %" SCNu64 ";", freq) == 1;
+		seen += sscanf(line, "\toffset_s = %" SCNu64 ";", off_s) == 1;
+		seen += sscanf(line, "\toffset = %" SCNu64 ";", off) == 1;
+		*abs |= !strcmp(line, "\tabsolute = TRUE;\n");
+	}
+	fclose(f);
+	return seen == 3 ? 0 : -1;
+}
+
+/*
+ * TRACEKIT_UST_TSC_MULT and _SHIFT (tracekit record --ust -C x86-tsc): the TSC clock is
+ * declared at round(2^shift * 1e9 / mult) Hz, absolute, and reads at its start what the
+ * trace.dat's readers compute, (tsc * mult) >> shift plus the offset given. mult 5, shift 3
+ * is exactly 1.6 GHz; mult 3, shift 1 rounds 666,666,666.7 Hz up.
+ */
+static void tsc_conversion_comes_from_the_environment(void **state)
+{
+#if defined(__x86_64__) || defined(__i386__)
+	struct tk_ust_opts o = TK_UST_OPTS_INIT, o2 = TK_UST_OPTS_INIT;
+	char dir[] = "/tmp/tk-ust-unit-XXXXXX", dir2[] = "/tmp/tk-ust-unit-XXXXXX", cmd[128];
+	uint64_t freq, off_s, off, c0, want;
+	long double t;
+	int abs;
+
+	(void) state;
+	setenv("TRACEKIT_UST_TSC_MULT", "5", 1);
+	assert_int_equal(tk_ust_opts_from_env(&o), TK_ERR_INVAL); /* no shift */
+	setenv("TRACEKIT_UST_TSC_SHIFT", "64", 1);
+	assert_int_equal(tk_ust_opts_from_env(&o), TK_ERR_INVAL);
+	setenv("TRACEKIT_UST_TSC_MULT", "0", 1);
+	setenv("TRACEKIT_UST_TSC_SHIFT", "3", 1);
+	assert_int_equal(tk_ust_opts_from_env(&o), TK_ERR_INVAL);
+	setenv("TRACEKIT_UST_TSC_MULT", "5", 1);
+	setenv("TRACEKIT_UST_CLOCK", "tsc", 1);
+	setenv("TRACEKIT_UST_CLOCK_OFFSET", "1700000000123456000", 1);
+	assert_int_equal(tk_ust_opts_from_env(&o), TK_OK);
+	unsetenv("TRACEKIT_UST_TSC_MULT");
+	unsetenv("TRACEKIT_UST_TSC_SHIFT");
+	unsetenv("TRACEKIT_UST_CLOCK");
+	unsetenv("TRACEKIT_UST_CLOCK_OFFSET");
+	assert_int_equal(o.tsc_mult, 5);
+	assert_int_equal(o.tsc_shift, 3);
+	assert_non_null(mkdtemp(dir));
+	c0 = __builtin_ia32_rdtsc();
+	assert_int_equal(tk_ust_session_start(dir, &o), TK_OK);
+	assert_int_equal(tk_ust_session_stop(), TK_OK);
+	assert_int_equal(read_clock(dir, &freq, &off_s, &off, &abs), 0);
+	assert_int_equal(freq, 1600000000u);
+	assert_true(abs);
+	/* the clock's time of c0 (CTF 1.8: offset_s + (offset + cycles) / freq) */
+	t = (long double) off_s * 1e9L + ((long double) off + (long double) c0) * 0.625L;
+	want = c0 / 8 * 5 + c0 % 8 * 5 / 8 + 1700000000123456000u;
+	assert_true(t - (long double) want < 1000 && (long double) want - t < 1000);
+
+	o2.clock = TK_UST_CLOCK_TSC;
+	o2.tsc_mult = 3;
+	o2.tsc_shift = 1;
+	assert_non_null(mkdtemp(dir2));
+	assert_int_equal(tk_ust_session_start(dir2, &o2), TK_OK);
+	assert_int_equal(tk_ust_session_stop(), TK_OK);
+	assert_int_equal(read_clock(dir2, &freq, &off_s, &off, &abs), 0);
+	assert_int_equal(freq, 666666667u);
+	assert_false(abs); /* no offset given: LTTng's choice */
+	snprintf(cmd, sizeof(cmd), "rm -rf '%s' '%s'", dir, dir2);
+	assert_int_equal(system(cmd), 0);
+#else
+	(void) state;
+	skip();
+#endif
+}
+
 /*
  * TRACEKIT_UST_SHM_DIR is the rings' directory (crash recovery); one that cannot take them
  * fails the start, rather than every thread's first event.
@@ -350,6 +435,7 @@ int main(void)
 		cmocka_unit_test(payload_bytes_are_packed_in_host_order),
 		cmocka_unit_test(sessions_start_again_after_a_stop),
 		cmocka_unit_test(clock_offset_comes_from_the_environment),
+		cmocka_unit_test(tsc_conversion_comes_from_the_environment),
 		cmocka_unit_test(shm_dir_comes_from_the_environment),
 	};
 

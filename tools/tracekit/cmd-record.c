@@ -55,7 +55,8 @@ static void help(void)
 	       "                          (e.g. -e sched:sched_switch -f 'prev_pid > 0')\n"
 	       "  -o, --output=FILE       file to write (default trace.dat)\n"
 	       "  -b, --buffer-size=KIB   ring-buffer size per CPU, in KiB\n"
-	       "  -C, --clock=CLOCK       trace clock: local, global, mono, boot, ...\n"
+	       "  -C, --clock=CLOCK       trace clock: local, global, mono, boot, ...; x86-tsc\n"
+	       "                          (or tsc2nsec) saves the TSC's conversion to ns\n"
 	       "  -d, --duration=SECONDS  stop after SECONDS (fractions allowed)\n"
 	       "  -F, --command-only      record only the events of COMMAND\n"
 	       "  -P, --pid=PID           record only the events of PID; repeatable\n"
@@ -78,7 +79,7 @@ static void help(void)
 	       "      --date              save the wall-clock offset (readers print dates)\n"
 	       "      --ust=DIR           COMMAND's tracekit tracepoints (libtracekit-ust) go to\n"
 	       "                          CTF traces under DIR, on the kernel recording's clock\n"
-	       "                          (mono, with --date): print both with\n"
+	       "                          (mono, or -C x86-tsc; with --date): print both with\n"
 	       "                          'tracekit print trace.dat DIR'\n"
 	       "      --file-version=6|7  trace.dat version (default 7)\n"
 	       "      --compression=none|zstd|zlib\n"
@@ -93,6 +94,7 @@ static void help(void)
 	       "  tracekit record -p function_graph -g do_sys_openat2 -F -- cat /etc/hostname\n"
 	       "  tracekit record --kprobe 'open=do_sys_openat2 dfd=%%di' -e sched -d 1\n"
 	       "  tracekit record -e sched --ust app-trace -- ./my-instrumented-app\n"
+	       "  tracekit record -e sched -C x86-tsc --ust app-trace -- ./my-instrumented-app\n"
 	       "\n"
 	       "Read the file with 'tracekit print FILE' or 'trace-cmd report FILE'.\n");
 }
@@ -279,15 +281,21 @@ static int64_t realtime_offset_ns(void)
 	return best - best % 1000;
 }
 
+static int is_tsc_clock(const char *clock)
+{
+	return clock && (!strcmp(clock, "x86-tsc") || !strcmp(clock, "tsc2nsec"));
+}
+
 /*
- * --ust DIR: the command's application tracer (libtracekit-ust) records into DIR, on
- * CLOCK_MONOTONIC with the same wall-clock offset as the kernel recording's DATE option, so
- * that `tracekit print trace.dat DIR` merges both in one time order. DIR must not hold files
- * already: a trace there is never written over.
+ * --ust DIR: the command's application tracer (libtracekit-ust) records into DIR, on the
+ * kernel recording's clock (CLOCK_MONOTONIC for mono, the TSC for x86-tsc) with the same
+ * wall-clock offset as its DATE option, so that `tracekit print trace.dat DIR` merges both in
+ * one time order. DIR must not hold files already: a trace there is never written over.
+ * Before the recording is opened: the directory is checked and DATE asked for (on mono with
+ * the offset measured here; on x86-tsc the recording measures it from the TSC).
  */
 static int ust_prepare(const char *dir, struct tk_record_opts *o)
 {
-	char off[32];
 	struct stat sb;
 
 	if (stat(dir, &sb) == 0) {
@@ -309,10 +317,32 @@ static int ust_prepare(const char *dir, struct tk_record_opts *o)
 		}
 	}
 	o->date = 1;
-	o->date_offset_ns = realtime_offset_ns();
-	snprintf(off, sizeof(off), "%lld", (long long) o->date_offset_ns);
-	if (setenv("TRACEKIT_UST_DIR", dir, 1) || setenv("TRACEKIT_UST_CLOCK", "monotonic", 1) ||
-	    setenv("TRACEKIT_UST_CLOCK_OFFSET", off, 1)) {
+	o->date_offset_ns = is_tsc_clock(o->clock) ? 0 : realtime_offset_ns();
+	return 0;
+}
+
+/*
+ * Once the recording is open, before the command is forked: its environment gets the
+ * directory, the clock, the DATE offset and, on x86-tsc, the TSC2NSEC conversion.
+ */
+static int ust_export(const char *dir, const struct tk_recording *rec)
+{
+	char off[32], mult_s[16], shift_s[16];
+	uint32_t mult, shift;
+	int tsc = tk_recording_get_tsc2nsec(rec, &mult, &shift), bad;
+
+	snprintf(off, sizeof(off), "%lld", (long long) tk_recording_get_date_offset(rec));
+	snprintf(mult_s, sizeof(mult_s), "%" PRIu32, tsc ? mult : 0);
+	snprintf(shift_s, sizeof(shift_s), "%" PRIu32, tsc ? shift : 0);
+	bad = setenv("TRACEKIT_UST_DIR", dir, 1) ||
+	      setenv("TRACEKIT_UST_CLOCK", tsc ? "tsc" : "monotonic", 1) ||
+	      setenv("TRACEKIT_UST_CLOCK_OFFSET", off, 1);
+	if (!bad && tsc)
+		bad = setenv("TRACEKIT_UST_TSC_MULT", mult_s, 1) ||
+		      setenv("TRACEKIT_UST_TSC_SHIFT", shift_s, 1);
+	else if (!bad)
+		bad = unsetenv("TRACEKIT_UST_TSC_MULT") || unsetenv("TRACEKIT_UST_TSC_SHIFT");
+	if (bad) {
 		fprintf(stderr, "tracekit: Cannot record: reason=cannot set the environment: %s\n",
 			strerror(errno));
 		return 1;
@@ -521,12 +551,14 @@ int cmd_record(int argc, char **argv)
 		return cli_usage_error("record", "--top and -B exclude each other");
 	if (ust_dir && optind == argc)
 		return cli_usage_error("record", "--ust needs a command after --");
-	if (ust_dir && o.clock && strcmp(o.clock, "mono"))
+	if (ust_dir && o.clock && strcmp(o.clock, "mono") && !is_tsc_clock(o.clock))
 		return cli_usage_error("record",
-				       "--ust records on the mono clock (CLOCK_MONOTONIC), not %s",
+				       "--ust records on the mono clock (CLOCK_MONOTONIC) or on "
+				       "x86-tsc, not %s",
 				       o.clock);
 	if (ust_dir) {
-		o.clock = "mono";
+		if (!o.clock)
+			o.clock = "mono";
 		if (ust_prepare(ust_dir, &o))
 			return 1;
 	}
@@ -577,6 +609,10 @@ int cmd_record(int argc, char **argv)
 			"tracekit: recording in the top-level buffer: this kernel's instances "
 			"cannot run %s as asked\n",
 			o.tracer);
+	if (ust_dir && ust_export(ust_dir, rec)) {
+		rc = 1;
+		goto out;
+	}
 	if (got_signal) {
 		fprintf(stderr, "tracekit: Cannot record: reason=interrupted by signal %d\n",
 			(int) got_signal);
