@@ -1570,7 +1570,7 @@ static enum tk_status ps_cursor_open(struct tk_stream *stream, struct model_curs
  */
 static enum tk_status eh_scan(struct tk_source *src, struct perf_source *ps)
 {
-	struct model_cursor *mc;
+	struct model_cursor *mc = NULL;
 	struct ps_cursor *c;
 	struct perf_record r;
 	struct perf_sample s;

@@ -136,7 +136,7 @@ enum tk_status ust_ring_packets(const struct ust_ring_info *r, const void *data,
 	const uint8_t *base = data;
 	enum tk_status st;
 	unsigned int i, k = 0;
-	uint64_t bytes;
+	uint64_t bytes = 0;
 
 	(void) size; /* ust_ring_parse() checked that every sub-buffer is within it */
 	for (i = 0; i < r->count; i++) {
@@ -171,7 +171,7 @@ enum tk_status ust_stream_scan(const void *data, size_t size, enum tk_byte_order
 			       uint64_t *last)
 {
 	const uint8_t *p = data;
-	uint64_t off = 0, bytes, psize;
+	uint64_t off = 0, bytes = 0, psize;
 	enum tk_status st;
 
 	*has_last = 0;

@@ -180,6 +180,7 @@ static const struct model_value *pctx_value(const struct tk_event *ev, const cha
 	const struct model_value *v = ev->scope[MODEL_SCOPE_PACKET_CONTEXT];
 	uint32_t i;
 
+	*fc = NULL;
 	for (i = 0; i < pc->u.st.count; i++) {
 		*fc = pc->u.st.members[i].fc;
 		if (!strcmp(pc->u.st.members[i].name, name))
