@@ -27,6 +27,7 @@ export LC_ALL
 
 # shellcheck source=../lib.sh
 . "$(dirname "$0")/../lib.sh"
+here=$(abspath "$(dirname "$0")")
 tk=$(abspath "$1")
 hello=${2:+$(abspath "$2")}
 need_tracefs "$tk"
@@ -127,25 +128,6 @@ if not execs[0] < min(greets) <= max(greets) < max(exits):
     sys.exit("exec %.9f, greetings %.9f..%.9f, end %.9f" % (execs[0], min(greets), max(greets), max(exits)))
 PY
 "$tk" print --style json m.dat papp >got.json || fail "tracekit print m.dat papp failed"
-python3 - want-k.txt want-u.txt got.json <<'PY' || fail "the merged order is not the oracles' times'"
-import json, sys
-def ns(t):
-    s, f = t.split(".")
-    return int(s) * 10**9 + int((f + "000000000")[:9])
-want = []
-for path in sys.argv[1:3]:
-    for line in open(path):
-        t, k = line.split()
-        want.append((ns(t), k))
-got = []
-for line in open(sys.argv[3]):
-    e = json.loads(line)
-    got.append((e["ts"], "u" if e["name"] == "hello:greeting" else "k"))
-if len(got) != len(want):
-    sys.exit("tracekit printed %d events, the oracles %d" % (len(got), len(want)))
-if [t for t, _ in got] != sorted(t for t, _ in got):
-    sys.exit("tracekit's times go back")
-if sorted(got) != sorted(want):  # with the times in order: the oracles' merge
-    sys.exit("the events' times differ from the oracles'")
-PY
+python3 "$here/merge-order.py" want-k.txt want-u.txt got.json ||
+	fail "the merged order is not the oracles' times'"
 echo "ok: on x86-tsc, tracekit print merges the kernel and program recordings in the oracles' time order"

@@ -25,6 +25,7 @@ export LC_ALL
 
 # shellcheck source=../lib.sh
 . "$(dirname "$0")/../lib.sh"
+here=$(abspath "$(dirname "$0")")
 tk=$(abspath "$1")
 hello=${2:+$(abspath "$2")}
 need_tracefs "$tk"
@@ -87,25 +88,6 @@ babeltrace2 --clock-seconds app 2>bt-err.txt |
 [ -s bt-err.txt ] && fail "babeltrace2 complains about the program's trace: $(head -n 3 bt-err.txt)"
 [ "$(wc -l <want-u.txt)" -eq 3 ] || fail "babeltrace2 reads $(wc -l <want-u.txt) greetings, not 3"
 "$tk" print --style json m.dat app >got.json || fail "tracekit print m.dat app failed"
-python3 - want-k.txt want-u.txt got.json <<'PY' || fail "the merged order is not the oracles' times'"
-import json, sys
-def ns(t):
-    s, f = t.split(".")
-    return int(s) * 10**9 + int((f + "000000000")[:9])
-want = []
-for path in sys.argv[1:3]:
-    for line in open(path):
-        t, k = line.split()
-        want.append((ns(t), k))
-got = []
-for line in open(sys.argv[3]):
-    e = json.loads(line)
-    got.append((e["ts"], "u" if e["name"] == "hello:greeting" else "k"))
-if len(got) != len(want):
-    sys.exit("tracekit printed %d events, the oracles %d" % (len(got), len(want)))
-if [t for t, _ in got] != sorted(t for t, _ in got):
-    sys.exit("tracekit's times go back")
-if sorted(got) != sorted(want):  # with the times in order: the oracles' merge
-    sys.exit("the events' times differ from the oracles'")
-PY
+python3 "$here/merge-order.py" want-k.txt want-u.txt got.json ||
+	fail "the merged order is not the oracles' times'"
 echo "ok: tracekit print merges the kernel and program recordings in the oracles' time order"

@@ -20,6 +20,8 @@
 
 #include <tracekit/ust.h>
 
+#include "ust-rss.h"
+
 static long events;
 
 static void *work(void *arg)
@@ -30,21 +32,6 @@ static void *work(void *arg)
 	for (i = 0; i < events; i++)
 		tk_tracepoint(tktest, ints, 0, 0, idx, 0, 0, 0, (uint32_t) i, 0);
 	return NULL;
-}
-
-static long peak_rss_kib(void)
-{
-	char line[256];
-	long kib = -1;
-	FILE *f = fopen("/proc/self/status", "r");
-
-	if (!f)
-		return -1;
-	while (fgets(line, sizeof(line), f))
-		if (strncmp(line, "VmHWM:", 6) == 0)
-			kib = strtol(line + 6, NULL, 10);
-	fclose(f);
-	return kib;
 }
 
 int main(int argc, char **argv)

@@ -18,6 +18,8 @@
 
 #include <tracekit/ust.h>
 
+#include "ust-rss.h"
+
 static long events;
 static pthread_barrier_t started, emitted;
 
@@ -31,34 +33,6 @@ static void *work(void *arg)
 		tk_tracepoint(tktest, ints, 0, 0, (int32_t) i, 0, 0, 0, idx, 0);
 	pthread_barrier_wait(&emitted);
 	return NULL;
-}
-
-#if defined(__SANITIZE_ADDRESS__)
-#define UST_SANITIZED 1
-#elif defined(__has_feature)
-#if __has_feature(address_sanitizer)
-#define UST_SANITIZED 1
-#endif
-#endif
-
-/* VmHWM of /proc/self/status in KiB, or -1 (also in sanitizer builds: theirs, not ours) */
-static long peak_rss_kib(void)
-{
-	char line[256];
-	long kib = -1;
-	FILE *f;
-
-#ifdef UST_SANITIZED
-	return -1;
-#endif
-	f = fopen("/proc/self/status", "r");
-	if (!f)
-		return -1;
-	while (fgets(line, sizeof(line), f))
-		if (strncmp(line, "VmHWM:", 6) == 0)
-			kib = strtol(line + 6, NULL, 10);
-	fclose(f);
-	return kib;
 }
 
 int main(int argc, char **argv)
