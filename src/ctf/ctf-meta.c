@@ -16,6 +16,7 @@
 #include <string.h>
 
 #include "../common/error.h"
+#include "../common/str.h"
 #include "ctf-fc-priv.h"
 #include "ctf.h"
 
@@ -303,34 +304,7 @@ static enum tk_status val_byte_order(const struct meta *m, const struct tsdl_nod
 
 static int parse_uuid(const char *s, uint8_t out[16])
 {
-	int i, n = 0;
-
-	if (strlen(s) != 36)
-		return -1;
-	for (i = 0; i < 36; i++) {
-		int hi, lo;
-
-		if (i == 8 || i == 13 || i == 18 || i == 23) {
-			if (s[i] != '-')
-				return -1;
-			continue;
-		}
-		hi = s[i];
-		lo = s[i + 1];
-		hi = hi >= '0' && hi <= '9'   ? hi - '0'
-		     : hi >= 'a' && hi <= 'f' ? hi - 'a' + 10
-		     : hi >= 'A' && hi <= 'F' ? hi - 'A' + 10
-					      : -1;
-		lo = lo >= '0' && lo <= '9'   ? lo - '0'
-		     : lo >= 'a' && lo <= 'f' ? lo - 'a' + 10
-		     : lo >= 'A' && lo <= 'F' ? lo - 'A' + 10
-					      : -1;
-		if (hi < 0 || lo < 0)
-			return -1;
-		out[n++] = (uint8_t) (hi * 16 + lo);
-		i++;
-	}
-	return 0;
+	return strlen(s) == 36 ? str_uuid_parse(s, out) : -1;
 }
 
 static struct tk_clock *find_clock(struct meta *m, const char *name)

@@ -121,6 +121,12 @@ void ust_packet_empty(struct ust_buf *b, uint8_t *p, uint64_t ts, uint64_t seq)
 			  __atomic_load_n(&b->discarded, __ATOMIC_RELAXED));
 }
 
+void ust_packet_zero(struct ust_buf *b, uint8_t *p)
+{
+	packet_init(b, p, b->first_ts, 0);
+	ust_packet_finish(p, UST_PACKET_HEADER, b->first_ts, 0);
+}
+
 static void tls_detach(struct tk_ust_tls *t)
 {
 	t->pos = NULL;

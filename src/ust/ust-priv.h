@@ -126,6 +126,8 @@ extern struct ust_session ust_sess;
 
 /* ust-session.c: start the consumer thread, under ust_lock, if the session wants one. */
 void ust_consumer_start_locked(void);
+/* Write @n bytes at @p to the stream file @name (of the session or a snapshot) open at @fd. */
+enum tk_status ust_write_all(int fd, const uint8_t *p, size_t n, const char *name);
 /* Say the error chain's causes on stderr, as "tracekit-ust: CAUSE" lines. */
 void ust_say_causes(void);
 
@@ -152,6 +154,11 @@ void ust_consumer_wake(void);
 void ust_packet_finish(uint8_t *p, size_t content, uint64_t ts_end, uint64_t discarded);
 /* Write at @p a packet of ring @b without events, carrying its loss count. */
 void ust_packet_empty(struct ust_buf *b, uint8_t *p, uint64_t ts, uint64_t seq);
+/*
+ * Write at @p packet 0 of ring @b's stream (doc/ust.md, Buffers): no event, no loss, at the
+ * thread's first event; the consumer and snapshots begin each stream file with it.
+ */
+void ust_packet_zero(struct ust_buf *b, uint8_t *p);
 /* Bumped, then woken, when the consumer has work (a futex word). */
 extern uint32_t ust_wake_seq;
 /* Free a ring. */

@@ -25,6 +25,7 @@
 
 #include "../common/error.h"
 #include "../common/outfile.h"
+#include "../common/str.h"
 #include "ust-ring.h"
 
 /* A mapped file, read only; @len 0 maps nothing. */
@@ -129,17 +130,6 @@ static int process_alive(const struct ust_ring_info *r)
 	return !(r->start_time && start && start != r->start_time);
 }
 
-static int hexval(int c)
-{
-	if (c >= '0' && c <= '9')
-		return c - '0';
-	if (c >= 'a' && c <= 'f')
-		return c - 'a' + 10;
-	if (c >= 'A' && c <= 'F')
-		return c - 'A' + 10;
-	return -1;
-}
-
 /*
  * The trace UUID of the metadata text at @p: the first `uuid = "..."` after `trace {`, as
  * the CTF writer puts it (the clocks' UUIDs come later). -1 when there is none.
@@ -148,8 +138,7 @@ static int metadata_uuid(const uint8_t *p, size_t len, uint8_t out[16])
 {
 	static const char key[] = "uuid = \"";
 	const size_t klen = sizeof(key) - 1;
-	const uint8_t *s;
-	size_t i, at = len, n = 0;
+	size_t i, at = len;
 
 	for (i = 0; i + 7 <= len; i++)
 		if (!memcmp(p + i, "trace {", 7)) {
@@ -161,19 +150,7 @@ static int metadata_uuid(const uint8_t *p, size_t len, uint8_t out[16])
 			break;
 	if (at >= len || len - at < klen + 36)
 		return -1;
-	s = p + at + klen;
-	memset(out, 0, 16);
-	for (i = 0; i < 36; i++) {
-		int v = hexval(s[i]);
-
-		if (s[i] == '-')
-			continue;
-		if (v < 0 || n >= 32)
-			return -1;
-		out[n / 2] = (uint8_t) (out[n / 2] | v << (n % 2 ? 0 : 4));
-		n++;
-	}
-	return n == 32 ? 0 : -1;
+	return str_uuid_parse((const char *) p + at + klen, out);
 }
 
 /* The trace of @r has its metadata, of the ring's UUID. */

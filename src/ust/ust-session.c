@@ -319,7 +319,7 @@ void ust_say_causes(void)
 		fprintf(stderr, "tracekit-ust:   caused by: %s\n", tk_error_cause(i));
 }
 
-static enum tk_status write_all(int fd, const uint8_t *p, size_t n)
+enum tk_status ust_write_all(int fd, const uint8_t *p, size_t n, const char *name)
 {
 	while (n) {
 		ssize_t k = write(fd, p, n);
@@ -327,22 +327,22 @@ static enum tk_status write_all(int fd, const uint8_t *p, size_t n)
 		if (k < 0 && errno == EINTR)
 			continue;
 		if (k <= 0)
-			return TK_FAIL(TK_ERR_IO, "Cannot write stream file: dir=%s, errno=%s",
-				       ust_sess.dir, strerror(k < 0 ? errno : EIO));
+			return TK_FAIL(TK_ERR_IO,
+				       "Cannot write stream file: dir=%s, name=%s, errno=%s",
+				       ust_sess.dir, name, strerror(k < 0 ? errno : EIO));
 		p += k;
 		n -= (size_t) k;
 	}
 	return TK_OK;
 }
 
-/* A new stream file's packet 0: no event, no loss, at the thread's first event (ust-buf.c). */
-static enum tk_status stream_begin(struct ust_buf *b)
+/* A new stream file's packet 0 (ust_packet_zero()). */
+static enum tk_status stream_begin(struct ust_buf *b, const char *name)
 {
 	uint8_t hdr[UST_PACKET_HEADER];
 
-	ust_packet_empty(b, hdr, b->first_ts, 0);
-	tk_store_u64(hdr + UST_OFF_DISC, 0, TK_BYTE_ORDER_HOST);
-	return write_all(b->fd, hdr, sizeof(hdr));
+	ust_packet_zero(b, hdr);
+	return ust_write_all(b->fd, hdr, sizeof(hdr), name);
 }
 
 /*
@@ -367,7 +367,7 @@ static enum tk_status write_packet(struct ust_buf *b, const uint8_t *p, size_t n
 			return TK_FAIL(TK_ERR_IO,
 				       "Cannot open stream file: dir=%s, name=%s, errno=%s",
 				       ust_sess.dir, name, strerror(errno));
-		if (!b->created && (st = stream_begin(b)) < 0) {
+		if (!b->created && (st = stream_begin(b, name)) < 0) {
 			/* the file made again at the next pass, packet 0 first */
 			unlinkat(ust_sess.dirfd, name, 0);
 			close(b->fd);
@@ -377,7 +377,7 @@ static enum tk_status write_packet(struct ust_buf *b, const uint8_t *p, size_t n
 		b->created = 1;
 	}
 	end = lseek(b->fd, 0, SEEK_END);
-	st = write_all(b->fd, p, n);
+	st = ust_write_all(b->fd, p, n, name);
 	if (st < 0 && end >= 0 && ftruncate(b->fd, end) < 0)
 		st = TK_FAIL(TK_ERR_IO, "Cannot cut stream file back: dir=%s, name=%s, errno=%s",
 			     ust_sess.dir, name, strerror(errno));

@@ -83,23 +83,6 @@ static int open_packet(struct ust_buf *b, uint8_t **commit, uint64_t *seq)
 	return 0;
 }
 
-static enum tk_status write_all(int fd, const uint8_t *p, size_t n, const char *name)
-{
-	while (n) {
-		ssize_t k = write(fd, p, n);
-
-		if (k < 0 && errno == EINTR)
-			continue;
-		if (k <= 0)
-			return TK_FAIL(TK_ERR_IO,
-				       "Cannot write snapshot stream file: name=%s, errno=%s", name,
-				       strerror(k < 0 ? errno : EIO));
-		p += k;
-		n -= (size_t) k;
-	}
-	return TK_OK;
-}
-
 /*
  * Copy ring @b into @copy ((count + 1) sub-buffers of room) and write its stream file in
  * @dirfd: packet 0, then the packets found whole in sequence order, the open one last. A
@@ -185,12 +168,10 @@ static enum tk_status snapshot_buf(struct ust_buf *b, int dirfd, uint8_t *copy, 
 	if (fd < 0)
 		return TK_FAIL(TK_ERR_IO, "Cannot create snapshot stream file: name=%s, errno=%s",
 			       name, strerror(errno));
-	/* packet 0: no events, no losses, at the thread's first event */
-	ust_packet_empty(b, hdr, b->first_ts, 0);
-	tk_store_u64(hdr + UST_OFF_DISC, 0, TK_BYTE_ORDER_HOST);
-	st = write_all(fd, hdr, sizeof(hdr), name);
+	ust_packet_zero(b, hdr);
+	st = ust_write_all(fd, hdr, sizeof(hdr), name);
 	for (i = 0; i < nk && st >= 0; i++)
-		st = write_all(fd, pk[i].p, pk[i].n, name);
+		st = ust_write_all(fd, pk[i].p, pk[i].n, name);
 	if (close(fd) && st >= 0)
 		st = TK_FAIL(TK_ERR_IO, "Cannot close snapshot stream file: name=%s, errno=%s",
 			     name, strerror(errno));
