@@ -1,10 +1,10 @@
 /* SPDX-License-Identifier: MIT */
 /*
  * Events from a signal handler that interrupts the thread's own events: the main thread emits
- * EVENTS `ints` events (s32 = its number, u8 = 0) while another thread sends it SIGUSR2 as
- * fast as it can; the handler emits one `ints` event (s32 = the handler's number, u8 = 1).
- * One that lands inside an event of the main thread must be dropped and counted, never
- * written over it. Prints the main thread's count, then the handler's;
+ * at least EVENTS `ints` events (s32 = its number, u8 = 0) while another thread sends it
+ * SIGUSR2 as fast as it can; the handler emits one `ints` event (s32 = the handler's number,
+ * u8 = 1). One that lands inside an event of the main thread must be dropped and counted,
+ * never written over it. Prints the main thread's count, then the handler's;
  * tests/ust/ust-signal.sh checks the trace. With "eh", the events also go to an interceptor
  * file FILE (the EventHeader path's scratch buffer is guarded the same way).
  *
@@ -18,11 +18,14 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <time.h>
 
 #include <tracekit/ust.h>
 
-static volatile sig_atomic_t done;
-static volatile long handled;
+enum { MIN_INSIDE = 200 };
+
+static volatile sig_atomic_t done, in_event;
+static volatile long handled, inside;
 static pthread_t main_thread;
 
 static void on_signal(int sig)
@@ -30,6 +33,7 @@ static void on_signal(int sig)
 	long n = handled;
 
 	(void) sig;
+	inside += in_event; /* landed while the main thread was in a tracepoint (maybe inside) */
 	tk_tracepoint(tktest, ints, 0, 0, (int32_t) n, 0, 1, 0, 0, 0);
 	handled = n + 1;
 }
@@ -71,13 +75,23 @@ int main(int argc, char **argv)
 	main_thread = pthread_self();
 	if (pthread_create(&th, NULL, sender, NULL))
 		return 1;
-	for (i = 0; i < events; i++)
+	/*
+	 * On a loaded machine the sender may not run before EVENTS are done: wait for its first
+	 * signal, and go on past EVENTS (up to three times, what the ring holds) until enough
+	 * signals landed in tracepoints for some to land inside an event.
+	 */
+	for (i = 0; !handled && i < 10000; i++)
+		nanosleep(&(struct timespec){.tv_nsec = 1000000}, NULL);
+	for (i = 0; i < events || (inside < MIN_INSIDE && i < 3 * events); i++) {
+		in_event = 1;
 		tk_tracepoint(tktest, ints, 0, 0, (int32_t) i, 0, 0, 0, 0, 0);
+		in_event = 0;
+	}
 	done = 1;
 	pthread_join(th, NULL);
 	signal(SIGUSR2, SIG_IGN);
 	if (tk_ust_session_stop() < 0)
 		return 1;
-	printf("%ld %ld\n", events, (long) handled);
+	printf("%ld %ld\n", i, (long) handled);
 	return 0;
 }

@@ -25,6 +25,7 @@ else
 fi
 "$prog" "$@" >"$tmp/out" || fail "ust-signal exited with $?"
 read -r emitted handled <"$tmp/out"
+[ "$emitted" -ge "$events" ] || fail "ust-signal emitted $emitted main events of $events"
 babeltrace2 "$tmp/trace" >"$tmp/bt.out" 2>"$tmp/bt.err" || {
 	rc=$?
 	head -5 "$tmp/bt.err"
