@@ -44,7 +44,9 @@ struct json_value {
 	/*
 	 * JSON_NUMBER: is_int when the number has no fraction and no exponent and fits in
 	 * int64_t (negative) or uint64_t (not negative): then neg and u give it (u is the
-	 * magnitude: -5 is neg = 1, u = 5). d is the number as a double in every case.
+	 * magnitude: -5 is neg = 1, u = 5; -0 is neg = 1, u = 0). d is the number as a double
+	 * in every case, read the same under any locale; a number too large for a double
+	 * (1e400) is accepted with d infinite.
 	 */
 	uint8_t is_int;
 	uint8_t neg;
