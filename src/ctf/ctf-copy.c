@@ -125,6 +125,8 @@ int ctf_copy_recognises(const struct tk_trace *t, const struct sink_ctx *cx)
 		ct = src->fmt;
 		if (ct->n_warnings || (ct->metadata_flags & CTF_METADATA_LENIENT))
 			return 0;
+		if (ct->ctf2) /* the sink writes CTF 1.8, which more tools read */
+			return 0;
 		for (j = 0; j < src->n_streams; j++) {
 			const char *path;
 			uint64_t size;

@@ -38,11 +38,6 @@ struct decl_scope {
 	struct vec entries; /* struct decl_entry */
 };
 
-struct sc_build {
-	struct model_stream_class *sc;
-	struct vec ecs; /* struct tk_event_class * */
-};
-
 struct meta {
 	struct tk_source *src;
 	struct ctf_trace *ct;
@@ -50,7 +45,7 @@ struct meta {
 	struct decl_scope *scope;
 	struct vec clocks; /* struct tk_clock * */
 	struct vec env;	   /* struct model_env */
-	struct vec scs;	   /* struct sc_build */
+	struct vec scs;	   /* struct ctf_sc_build */
 	int depth;
 	int end_line; /* the last line of the text, where what is missing would be */
 };
@@ -128,9 +123,9 @@ static enum tk_status scope_add(struct meta *m, uint8_t kind, const char *name, 
  * A field class of @kind, a struct ctf_fc like every field class of the reader, hidden
  * until ctf-resolve.c finds users are shown it.
  */
-static struct model_fc *fc_new(struct meta *m, uint8_t kind)
+struct model_fc *ctf_fc_new(struct arena *a, uint8_t kind, enum tk_byte_order bo)
 {
-	struct ctf_fc *cfc = arena_alloc(m->a, sizeof(*cfc));
+	struct ctf_fc *cfc = arena_alloc(a, sizeof(*cfc));
 	struct model_fc *fc;
 
 	if (!cfc)
@@ -141,8 +136,13 @@ static struct model_fc *fc_new(struct meta *m, uint8_t kind)
 	fc->align = 1;
 	fc->base = 10;
 	fc->hidden = 1;
-	fc->byte_order = (uint8_t) m->ct->bo;
+	fc->byte_order = (uint8_t) bo;
 	return fc;
+}
+
+static struct model_fc *fc_new(struct meta *m, uint8_t kind)
+{
+	return ctf_fc_new(m->a, kind, m->ct->bo);
 }
 
 static const char *strip_underscore(const char *name)
@@ -1412,34 +1412,40 @@ static enum tk_status visit_trace(struct meta *m, const struct tsdl_node *blk)
 	return TK_OK;
 }
 
-static struct sc_build *find_sc(struct meta *m, uint64_t id)
+static struct ctf_sc_build *find_sc(struct meta *m, uint64_t id)
 {
 	size_t i;
 
 	for (i = 0; i < m->scs.len; i++)
-		if (VEC_AT(&m->scs, struct sc_build, i).sc->id == id)
-			return &VEC_AT(&m->scs, struct sc_build, i);
+		if (VEC_AT(&m->scs, struct ctf_sc_build, i).sc->id == id)
+			return &VEC_AT(&m->scs, struct ctf_sc_build, i);
 	return NULL;
 }
 
 /* A stream class described at @line of the metadata (its block, or the first event's). */
-static struct sc_build *new_sc(struct meta *m, uint64_t id, int line)
+struct ctf_sc_build *ctf_meta_new_sc(struct tk_source *src, struct vec *scs, uint64_t id, int line)
 {
-	struct sc_build *b;
-	struct model_stream_class *sc = arena_alloc(m->a, sizeof(*sc));
-	struct ctf_sc *csc = arena_alloc(m->a, sizeof(*csc));
+	struct ctf_sc_build *b;
+	struct model_stream_class *sc = arena_alloc(&src->arena, sizeof(*sc));
+	struct ctf_sc *csc = arena_alloc(&src->arena, sizeof(*csc));
 
 	if (!sc || !csc)
 		return NULL;
 	csc->line = line;
 	sc->fmt = csc; /* filled in when the decoders are compiled */
-	b = vec_push(&m->scs, sizeof(*b));
+	b = vec_push(scs, sizeof(*b));
 	if (!b)
 		return NULL;
+	memset(&b->ecs, 0, sizeof(b->ecs));
 	sc->id = id;
-	sc->source = m->src;
+	sc->source = src;
 	b->sc = sc;
 	return b;
+}
+
+static struct ctf_sc_build *new_sc(struct meta *m, uint64_t id, int line)
+{
+	return ctf_meta_new_sc(m->src, &m->scs, id, line);
 }
 
 /*
@@ -1495,7 +1501,7 @@ static enum tk_status visit_stream(struct meta *m, const struct tsdl_node *blk)
 	unsigned int seen = 0;
 	uint64_t id = 0;
 	struct model_fc *pctx = NULL, *header = NULL, *ectx = NULL;
-	struct sc_build *b;
+	struct ctf_sc_build *b;
 	enum tk_status st;
 
 	st = scope_push(m, blk->line);
@@ -1575,7 +1581,7 @@ static enum tk_status visit_event(struct meta *m, const struct tsdl_node *blk)
 	uint64_t id = 0, sid = 0, u = 0;
 	struct tk_event_class *ec = arena_alloc(m->a, sizeof(*ec)), **slot;
 	struct ctf_ec *cec = arena_alloc(m->a, sizeof(*cec));
-	struct sc_build *b;
+	struct ctf_sc_build *b;
 	size_t i;
 	enum tk_status st;
 
@@ -1645,7 +1651,7 @@ static enum tk_status visit_event(struct meta *m, const struct tsdl_node *blk)
 		if (!b)
 			return META_NOMEM(blk);
 	} else if (m->scs.len == 1) {
-		b = &VEC_AT(&m->scs, struct sc_build, 0);
+		b = &VEC_AT(&m->scs, struct ctf_sc_build, 0);
 	} else {
 		return TK_FAIL(TK_ERR_FORMAT,
 			       "Cannot read event block: line=%d, "
@@ -1689,29 +1695,30 @@ static int cmp_sc_id(const void *pa, const void *pb)
 }
 
 /* Move the build vectors into arena arrays of the source. */
-static enum tk_status publish(struct meta *m)
+enum tk_status ctf_meta_publish(struct tk_source *src, struct vec *clocks, struct vec *env,
+				struct vec *scs)
 {
-	struct tk_source *src = m->src;
+	struct arena *a = &src->arena;
 	size_t i;
 
-	src->n_clocks = m->clocks.len;
-	src->clocks = arena_alloc(m->a, (m->clocks.len + 1) * sizeof(*src->clocks));
-	src->n_env = m->env.len;
-	src->env = arena_alloc(m->a, (m->env.len + 1) * sizeof(*src->env));
-	src->n_scs = m->scs.len;
-	src->scs = arena_alloc(m->a, (m->scs.len + 1) * sizeof(*src->scs));
+	src->n_clocks = clocks->len;
+	src->clocks = arena_alloc(a, (clocks->len + 1) * sizeof(*src->clocks));
+	src->n_env = env->len;
+	src->env = arena_alloc(a, (env->len + 1) * sizeof(*src->env));
+	src->n_scs = scs->len;
+	src->scs = arena_alloc(a, (scs->len + 1) * sizeof(*src->scs));
 	if (!src->clocks || !src->env || !src->scs)
 		return TK_FAIL(TK_ERR_NOMEM, "Cannot build metadata");
-	if (m->clocks.len)
-		memcpy(src->clocks, m->clocks.data, m->clocks.len * sizeof(*src->clocks));
-	if (m->env.len)
-		memcpy(src->env, m->env.data, m->env.len * sizeof(*src->env));
-	for (i = 0; i < m->scs.len; i++) {
-		struct sc_build *b = &VEC_AT(&m->scs, struct sc_build, i);
+	if (clocks->len)
+		memcpy(src->clocks, clocks->data, clocks->len * sizeof(*src->clocks));
+	if (env->len)
+		memcpy(src->env, env->data, env->len * sizeof(*src->env));
+	for (i = 0; i < scs->len; i++) {
+		struct ctf_sc_build *b = &VEC_AT(scs, struct ctf_sc_build, i);
 		struct model_stream_class *sc = b->sc;
 
 		sc->n_ecs = b->ecs.len;
-		sc->ecs = arena_alloc(m->a, (b->ecs.len + 1) * sizeof(*sc->ecs));
+		sc->ecs = arena_alloc(a, (b->ecs.len + 1) * sizeof(*sc->ecs));
 		if (!sc->ecs)
 			return TK_FAIL(TK_ERR_NOMEM, "Cannot build metadata");
 		if (b->ecs.len)
@@ -1773,7 +1780,7 @@ static enum tk_status visit_root(struct meta *m, const struct tsdl_node *root)
 				return st;
 		}
 	}
-	return publish(m);
+	return ctf_meta_publish(m->src, &m->clocks, &m->env, &m->scs);
 }
 
 enum tk_status ctf_meta_build(struct tk_source *src, const char *text, size_t len)
@@ -1784,6 +1791,8 @@ enum tk_status ctf_meta_build(struct tk_source *src, const char *text, size_t le
 	enum tk_status st;
 	size_t i;
 
+	if (len && text[0] == '\x1e')
+		return ctf2_meta_build(src, text, len);
 	memset(&m, 0, sizeof(m));
 	m.src = src;
 	m.a = &src->arena;
@@ -1808,7 +1817,7 @@ enum tk_status ctf_meta_build(struct tk_source *src, const char *text, size_t le
 	vec_fini(&m.clocks);
 	vec_fini(&m.env);
 	for (i = 0; i < m.scs.len; i++)
-		vec_fini(&VEC_AT(&m.scs, struct sc_build, i).ecs);
+		vec_fini(&VEC_AT(&m.scs, struct ctf_sc_build, i).ecs);
 	vec_fini(&m.scs);
 	if (st < 0)
 		return st;

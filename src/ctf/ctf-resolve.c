@@ -303,7 +303,8 @@ static void set_text_and_align(struct model_fc *fc)
 			e->is_signed = 0;
 		}
 		set_text_and_align(e);
-		fc->align = e->align;
+		if (e->align > fc->align) /* CTF 2 arrays may ask for more (minimum-alignment) */
+			fc->align = e->align;
 		break;
 	}
 	default:
@@ -441,7 +442,9 @@ static enum tk_status resolve_ref(struct resolve *r, const struct model_fc *user
 				       ref);
 	}
 	if (user->kind == MODEL_FC_VARIANT) {
-		if (target->kind != MODEL_FC_ENUM)
+		/* CTF 2 gives the options' ranges (u.var.ranges): any integer selects */
+		if (target->kind != MODEL_FC_ENUM &&
+		    !(user->u.var.ranges && target->kind == MODEL_FC_INT))
 			return TK_FAIL(TK_ERR_FORMAT,
 				       "Cannot resolve variant tag: path=%s, "
 				       "reason=tag is not an enumeration",
@@ -507,6 +510,26 @@ static enum tk_status set_variant_ranges(struct arena *a, struct model_fc *var,
 	return TK_OK;
 }
 
+/*
+ * CTF 2: the options' ranges come with the variant (in selector values); sorted as the
+ * selector is signed or not, they must not overlap.
+ */
+static enum tk_status check_variant_ranges(struct model_fc *var, struct model_fc *tag)
+{
+	struct model_variant_range *r = var->u.var.ranges;
+	uint32_t i, n = var->u.var.nranges;
+
+	sort_array(r, n, sizeof(*r), tag->is_signed ? cmp_vrange_signed : cmp_vrange);
+	for (i = 1; i < n; i++)
+		if (tag->is_signed ? r[i].lo.i <= r[i - 1].hi.i : r[i].lo.u <= r[i - 1].hi.u)
+			return TK_FAIL(TK_ERR_FORMAT,
+				       "Cannot resolve variant: path=%s, reason=options %u and %u "
+				       "share selector values",
+				       var->ref, r[i - 1].option, r[i].option);
+	var->u.var.tag = tag;
+	return TK_OK;
+}
+
 static enum tk_status resolve_fc(struct resolve *r, struct arena *a, struct model_fc *fc)
 {
 	const struct model_fc *target;
@@ -521,6 +544,10 @@ static enum tk_status resolve_fc(struct resolve *r, struct arena *a, struct mode
 			return st;
 		if (fc->kind == MODEL_FC_SEQUENCE) {
 			fc->u.arr.length_fc = (struct model_fc *) target;
+		} else if (fc->u.var.ranges) {
+			st = check_variant_ranges(fc, (struct model_fc *) target);
+			if (st < 0)
+				return st;
 		} else {
 			st = set_variant_ranges(a, fc, (struct model_fc *) target);
 			if (st < 0)

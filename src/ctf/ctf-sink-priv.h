@@ -74,6 +74,7 @@ struct cc {
 	enum tk_status err;  /* a failure met in the notice callback */
 	int merged;	     /* one trace for every source, times in nanoseconds */
 	const char *own_ref; /* the length member declared just before (own_length()) */
+	int int_tags;	     /* the scope being declared has variants selected by plain integers */
 	/* by the trace's event class index: */
 	uint64_t *ec_ids;			 /* CTF IDs; merged: UINT64_MAX until first met */
 	uint8_t *ec_common;			 /* where its common fields go (enum cc_common) */

@@ -206,6 +206,57 @@ static enum tk_status decl_labels(struct cc *c, const struct model_fc *fc,
 	return TK_OK;
 }
 
+/*
+ * The variant of the tree @fc whose selector is the plain integer @tag (CTF 2 selects options
+ * by ranges of any integer; CTF 1.8 by the labels of an enumeration), or NULL; with @tag NULL,
+ * any such variant.
+ */
+static const struct model_fc *int_tag_variant(const struct model_fc *fc, const struct model_fc *tag)
+{
+	const struct model_fc *v = NULL;
+	uint32_t i;
+
+	switch (fc->kind) {
+	case MODEL_FC_STRUCT:
+		for (i = 0; i < fc->u.st.count && !v; i++)
+			v = int_tag_variant(fc->u.st.members[i].fc, tag);
+		return v;
+	case MODEL_FC_VARIANT:
+		if (fc->u.var.tag && fc->u.var.tag->kind == MODEL_FC_INT &&
+		    (!tag || fc->u.var.tag == tag))
+			return fc;
+		for (i = 0; i < fc->u.var.count && !v; i++)
+			v = int_tag_variant(fc->u.var.options[i].fc, tag);
+		return v;
+	case MODEL_FC_ARRAY:
+	case MODEL_FC_SEQUENCE:
+		return int_tag_variant(fc->u.arr.elem, tag);
+	default:
+		return NULL;
+	}
+}
+
+/* An integer selecting @var's options: an enumeration of their names over their ranges. */
+static enum tk_status decl_tag_labels(struct cc *c, const struct model_fc *var,
+				      struct tk_ctf_field_decl *d)
+{
+	struct tk_ctf_enum_label *l;
+	uint32_t i;
+
+	l = arena_alloc(&c->arena, (var->u.var.nranges + 1) * sizeof(*l));
+	if (!l)
+		return TK_FAIL(TK_ERR_NOMEM, "Cannot declare enumeration");
+	for (i = 0; i < var->u.var.nranges; i++) {
+		l[i].label = var->u.var.options[var->u.var.ranges[i].option].orig_name;
+		l[i].lo.u = var->u.var.ranges[i].lo.u;
+		l[i].hi.u = var->u.var.ranges[i].hi.u;
+	}
+	d->kind = TK_CTF_FIELD_KIND_ENUM;
+	d->labels = l;
+	d->n_labels = var->u.var.nranges;
+	return TK_OK;
+}
+
 /* The element of an array or sequence: text, or a declaration of its own. */
 static enum tk_status decl_elem(struct cc *c, const struct model_fc *fc,
 				struct tk_ctf_field_decl *d, struct cc_frames *fr)
@@ -244,6 +295,12 @@ static enum tk_status decl_of(struct cc *c, const struct model_fc *fc, const cha
 		d->bits = fc->size;
 		d->is_signed = fc->is_signed;
 		d->base = fc->base;
+		if (fc->kind == MODEL_FC_INT && c->int_tags && fr->n) {
+			const struct model_fc *var = int_tag_variant(fr->st[0], fc);
+
+			if (var)
+				return decl_tag_labels(c, var, d);
+		}
 		return fc->kind == MODEL_FC_ENUM ? decl_labels(c, fc, d) : TK_OK;
 	case MODEL_FC_FLOAT:
 		d->kind = TK_CTF_FIELD_KIND_FLOAT;
@@ -319,6 +376,7 @@ static enum tk_status decl_scope(struct cc *c, const struct model_fc *fc,
 	if (!d)
 		return TK_FAIL(TK_ERR_NOMEM, "Cannot declare scope");
 	*out = d;
+	c->int_tags = int_tag_variant(fc, NULL) != NULL;
 	return decl_members(c, fc, d, &fr);
 }
 

@@ -53,13 +53,13 @@ static enum tk_status unpack_metadata(const uint8_t *data, size_t size, const ch
 				       "checksums are not supported",
 				       path, k, off);
 		}
-		if (h[35] != 1 || h[36] != 8) {
+		if (!(h[35] == 1 && h[36] == 8) && !(h[35] == 2 && h[36] == 0)) {
 			free(text);
-			return TK_FAIL(
-				TK_ERR_UNSUPPORTED,
-				"Cannot read metadata packet: path=%s, "
-				"packet=%zu, offset=%zu, version=%u.%u, reason=expecting 1.8",
-				path, k, off, h[35], h[36]);
+			return TK_FAIL(TK_ERR_UNSUPPORTED,
+				       "Cannot read metadata packet: path=%s, "
+				       "packet=%zu, offset=%zu, version=%u.%u, reason=expecting "
+				       "1.8 or 2.0",
+				       path, k, off, h[35], h[36]);
 		}
 		if (k == 0)
 			memcpy(uuid, h + 4, 16);
@@ -108,6 +108,8 @@ int ctf_metadata_looks_valid(const uint8_t *data, size_t size)
 	if (size >= 4 &&
 	    (tk_load_le32(data) == METADATA_MAGIC || tk_load_be32(data) == METADATA_MAGIC))
 		return 1;
+	if (size && data[0] == 0x1e) /* CTF 2: a JSON text sequence */
+		return 1;
 	while (i < size &&
 	       (data[i] == ' ' || data[i] == '\t' || data[i] == '\n' || data[i] == '\r'))
 		i++;
@@ -124,6 +126,8 @@ static enum tk_status check_signature(const char *text, const char *path, unsign
 	unsigned long major, minor;
 	char *end;
 
+	if (*p == 0x1e) /* CTF 2: JSON fragments, no signature */
+		return TK_OK;
 	*flags |= CTF_METADATA_LENIENT; /* until the signature is found */
 	while (*p == ' ' || *p == '\t' || *p == '\n' || *p == '\r')
 		p++;

@@ -30,6 +30,7 @@ struct ctf_trace {
 	uint8_t quirk_event_after_packet;
 	uint8_t quirk_barectf_event_before_packet;
 	uint8_t quirk_lttng_crash;
+	uint8_t ctf2;		     /* read from CTF 2 metadata (ctf2-meta.c) */
 	size_t n_warnings;	     /* unknown attributes and the like, ignored like babeltrace2 */
 	unsigned int metadata_flags; /* enum ctf_metadata_flag: what reading its metadata found */
 	int line;		     /* of the trace block in the metadata text, 0 if none */
@@ -110,9 +111,34 @@ enum tk_status ctf_static_decode(const struct ctf_ec *cec, struct ctf_dec *d, ui
 
 /*
  * Parse metadata text into @src: clocks, environment, stream and event classes with their
- * field classes resolved and checked, and decode programs compiled.
+ * field classes resolved and checked, and decode programs compiled. A text starting with
+ * the record separator 0x1E is CTF 2 (JSON fragments, ctf2-meta.c), any other CTF 1.8 TSDL.
  */
 enum tk_status ctf_meta_build(struct tk_source *src, const char *text, size_t len);
+
+/* The CTF 2 half of ctf_meta_build(): @text is a JSON text sequence (RFC 7464). */
+enum tk_status ctf2_meta_build(struct tk_source *src, const char *text, size_t len);
+
+/* Shared by both metadata readers (ctf-meta.c). */
+
+/* A field class of @kind (struct ctf_fc), hidden until ctf-resolve.c shows it. */
+struct model_fc *ctf_fc_new(struct arena *a, uint8_t kind, enum tk_byte_order bo);
+
+/* A stream class being built and its event classes (struct tk_event_class *). */
+struct ctf_sc_build {
+	struct model_stream_class *sc;
+	struct vec ecs;
+};
+
+/* A new stream class of @src pushed on @scs (struct ctf_sc_build), or NULL (no memory). */
+struct ctf_sc_build *ctf_meta_new_sc(struct tk_source *src, struct vec *scs, uint64_t id, int line);
+
+/*
+ * Move the clocks (struct tk_clock *), environment (struct model_env) and stream classes
+ * (struct ctf_sc_build) built into arena arrays of @src, classes sorted by id.
+ */
+enum tk_status ctf_meta_publish(struct tk_source *src, struct vec *clocks, struct vec *env,
+				struct vec *scs);
 
 /* Post-parse passes of ctf-resolve.c, run by ctf_meta_build(). */
 enum tk_status ctf_resolve_trace(struct tk_source *src);
