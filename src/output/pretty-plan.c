@@ -17,6 +17,8 @@
 #include <string.h>
 
 #include "../common/error.h"
+#include "../model/iter.h"
+#include "../model/sink.h"
 #include "../model/walk.h"
 #include "json.h"
 #include "pretty.h"
@@ -1230,7 +1232,8 @@ static TK_NOINLINE void put_ints(struct writer *w, const struct plan_op *o, cons
  */
 #pragma GCC diagnostic push
 #pragma GCC diagnostic ignored "-Wpedantic"
-enum tk_status plan_run(struct tk_printer *p, const struct plan *pl, const struct tk_event *ev)
+enum tk_status plan_exec(struct tk_printer *p, const struct plan *pl, const struct tk_event *ev,
+			 const struct plan_feed *feed)
 {
 	static const void *const labels[] = {
 		[P_END] = &&L_P_END,	     [P_SCOPE] = &&L_P_SCOPE,	[P_UDEC] = &&L_P_UDEC,
@@ -1253,11 +1256,12 @@ enum tk_status plan_run(struct tk_printer *p, const struct plan *pl, const struc
 		[P_RTSEQ] = &&L_P_RTSEQ,
 	};
 	struct writer *w;
-	const struct plan_op *ops = pl->ops, *o;
+	const struct plan_op *ops, *o;
 	const struct model_value *v = NULL;
 	const uint8_t *body = NULL;
 	const uint8_t *const *segs = NULL;
 	struct model_value tmp, elems[65]; /* P_RAINT: the length, then the elements */
+	enum tk_status st;
 	uint64_t u;
 	struct frame {
 		uint64_t count;
@@ -1268,6 +1272,11 @@ enum tk_status plan_run(struct tk_printer *p, const struct plan *pl, const struc
 	char *q, *lim;
 
 	static_assert(TK_ARRAY_SIZE(labels) == P_N, "a label for each operation");
+	if (TK_UNLIKELY(!ev) && feed) { /* the events of an iterator */
+		w = &p->out;
+		lim = w->buf + w->cap - PLAN_SLACK;
+		goto feed_next;
+	}
 	if (TK_UNLIKELY(!ev)) { /* each operation's handler, once per plan */
 		struct plan_op *po = ((struct plan *) (uintptr_t) pl)->ops;
 
@@ -1284,6 +1293,7 @@ enum tk_status plan_run(struct tk_printer *p, const struct plan *pl, const struc
 		}
 		return TK_OK;
 	}
+	ops = pl->ops;
 	if (pl->fused && ev->body) { /* see plan_uses_body() */
 		ops = pl->fused;
 		body = ev->body;
@@ -1347,9 +1357,49 @@ enum tk_status plan_run(struct tk_printer *p, const struct plan *pl, const struc
 	DISPATCH();
 L_P_END:
 	SYNC();
-	if (TK_UNLIKELY(w->err))
+	if (TK_UNLIKELY(w->err)) {
+		if (feed)
+			feed->cx->sink_failed = 1;
 		return writer_flush(w);
-	return TK_OK;
+	}
+	if (!feed)
+		return TK_OK;
+feed_done: /* the event is printed: count it, then take the next one */
+	st = sink_progress(feed->cx);
+	if (TK_UNLIKELY(st < 0))
+		return st;
+feed_next: /* the writer holds the position: losses may be printed (notices) */
+	st = model_iter_next_inline(feed->it, &ev);
+	if (TK_UNLIKELY(st != TK_OK))
+		return st == TK_END ? TK_OK : st;
+	{
+		const struct tk_event_class *ec = ev->ec;
+
+		/* pretty_print_event()'s test, its plan_run() here without a call */
+		if (TK_UNLIKELY(ec->index >= p->n_plans || !(pl = p->plans[ec->index]) ||
+				plan_event_class(pl) != ec ||
+				(ev->pending && !plan_uses_body(pl, ev)))) {
+			st = pretty_print_event(p, ev);
+			if (st < 0) {
+				/* a format error is the input's: an event it could not decode */
+				feed->cx->sink_failed = st != TK_ERR_FORMAT;
+				return st;
+			}
+			goto feed_done;
+		}
+	}
+	ops = pl->ops;
+	body = NULL;
+	segs = NULL;
+	if (pl->fused && ev->body) {
+		ops = pl->fused;
+		body = ev->body;
+		segs = ev->segs;
+	}
+	o = ops;
+	LOAD();
+	ROOM();
+	DISPATCH();
 L_P_SCOPE:
 	v = ev->scope[o->a] + o->off; /* past its leading hidden scalars (plan_layout()) */
 	NEXT();
