@@ -107,15 +107,18 @@ static inline char *pretty_time_fast(struct tk_printer *p, const struct tk_event
 		return NULL;
 	memcpy(q, p->line_time, sizeof(p->line_time));
 	q += p->line_len;
-	fmt_put_ns9(q, (uint32_t) sub);
 	memcpy(q + 9, "] (+", 4);
-	q += 13;
 	if (TK_LIKELY(delta < UINT64_C(100000000))) { /* "0.0" and eight digits */
-		memcpy(q, "0.0", 3);
-		tk_store_u64(q + 3, fmt_ascii8((uint32_t) delta), TK_BYTE_ORDER_LE);
-		memcpy(q + 11, ") ", 2);
-		return q + 13;
+		uint32_t top = (uint32_t) sub / 100000000;
+
+		q[0] = (char) ('0' + top);
+		memcpy(q + 13, "0.0", 3);
+		fmt_put_ascii8x2(q + 1, (uint32_t) sub - top * 100000000, q + 16, (uint32_t) delta);
+		memcpy(q + 24, ") ", 2);
+		return q + 26;
 	}
+	fmt_put_ns9(q, (uint32_t) sub);
+	q += 13;
 	if (TK_LIKELY(delta < UINT64_C(1000000000))) {
 		*q++ = '0';
 		frac = delta;
