@@ -17,15 +17,7 @@
 #include <string.h>
 
 #include "../common/error.h"
-#include "model.h"
-
-struct iter_slot {
-	struct model_cursor *cursor;
-	struct tk_stream *stream;
-	struct model_item item;
-	int64_t k1;	  /* time */
-	uint64_t k2_base; /* the stream's part of the tie breaks (slot_k2()) */
-};
+#include "iter.h"
 
 enum clock_expect {
 	EXPECT_ANY,
@@ -33,27 +25,6 @@ enum clock_expect {
 	EXPECT_ABSOLUTE,
 	EXPECT_NOT_ABS_NO_UUID,
 	EXPECT_NOT_ABS_UUID,
-};
-
-struct tk_iter {
-	struct tk_trace *trace;
-	struct iter_slot *slots;
-	uint32_t *heap;
-	size_t n_slots;
-	size_t heap_len;
-	int64_t last_ts;
-	int pending; /* the top slot was returned and must advance first */
-	int started;
-	int merging;	  /* started, by the heap, no error: model_iter_next() checks only this */
-	int by_stream;	  /* one stream after the other (model_iter_create_by_stream()) */
-	size_t next_slot; /* by_stream: the next stream to read */
-	struct iter_slot *cur; /* by_stream: the stream being read, or NULL */
-	int windowed;	       /* model_iter_set_window() */
-	int has_begin, has_end;
-	int64_t begin, end;
-	enum tk_status error;
-	tk_notice_cb notice_cb;
-	void *notice_payload;
 };
 
 /* babeltrace2's message type weights: a heavier message goes first on equal time. */
@@ -334,12 +305,9 @@ static enum tk_status iter_start(struct tk_iter *it)
 	return TK_OK;
 }
 
-/* Advance the stream whose item was returned last. */
-static enum tk_status iter_advance_top(struct tk_iter *it)
+/* The stream whose item was returned last, @s, gave its next item, or @st. */
+static enum tk_status iter_advanced(struct tk_iter *it, struct iter_slot *s, enum tk_status st)
 {
-	struct iter_slot *s = &it->slots[it->heap[0]];
-	enum tk_status st = s->cursor->ops->next(s->cursor, &s->item);
-
 	if (st == TK_END) {
 		it->heap[0] = it->heap[--it->heap_len];
 		if (it->heap_len)
@@ -353,6 +321,14 @@ static enum tk_status iter_advance_top(struct tk_iter *it)
 		heap_sift_down(it, 0);
 	}
 	return TK_OK;
+}
+
+/* Advance the stream whose item was returned last. */
+static enum tk_status iter_advance_top(struct tk_iter *it)
+{
+	struct iter_slot *s = &it->slots[it->heap[0]];
+
+	return iter_advanced(it, s, s->cursor->ops->next(s->cursor, &s->item));
 }
 
 /* The next item of @s is older than the last one returned: name it and where it is. */
@@ -445,6 +421,20 @@ static enum tk_status iter_next_by_stream(struct tk_iter *it, const struct tk_ev
 	}
 }
 
+enum tk_status model_iter_next_advanced(struct tk_iter *it, enum tk_status st,
+					const struct tk_event **out)
+{
+	it->pending = 0;
+	st = iter_advanced(it, &it->slots[it->heap[0]], st);
+	if (st < 0) {
+		it->error = st;
+		it->merging = 0;
+		it->quick = 0;
+		return st;
+	}
+	return model_iter_next(it, out);
+}
+
 enum tk_status model_iter_next(struct tk_iter *it, const struct tk_event **out)
 {
 	enum tk_status st;
@@ -459,6 +449,7 @@ enum tk_status model_iter_next(struct tk_iter *it, const struct tk_event **out)
 		if (st < 0)
 			goto fail;
 		it->merging = !it->by_stream;
+		it->quick = it->merging && !it->windowed && it->heap_len <= 2;
 	}
 	if (it->by_stream) {
 		st = iter_next_by_stream(it, out);
@@ -496,6 +487,7 @@ merge:
 fail:
 	it->error = st;
 	it->merging = 0;
+	it->quick = 0;
 	return st;
 }
 

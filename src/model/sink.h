@@ -51,6 +51,11 @@ struct sink_ctx {
  *          loop then reads them so, without the merge's cost (@event, @skip and @notice
  *          then come in each stream's own order).
  * @event:  one event the filter kept, in time order.
+ * @events: optional: every event of @it, when the filter stage keeps them all, taken by the
+ *          sink itself instead of one @event call each (the text sink's printer runs its
+ *          plans in one loop). It counts them with sink_progress(), sets
+ *          @cx->sink_failed when a failure is its own, and returns TK_OK at the end of @it
+ *          or the failure; or TK_AGAIN, having read nothing, to leave them to @event.
  * @skip:   one event the filter dropped (losses before it belong to the next one kept).
  * @notice: lost events or packets, in time order with the events; a sink that cannot take
  *          one fails its next @event or @close.
@@ -67,6 +72,7 @@ struct sink_class {
 	enum tk_status (*open)(void **state, struct tk_trace *t, const char *path,
 			       struct sink_ctx *cx);
 	enum tk_status (*event)(void *state, const struct tk_event *ev);
+	enum tk_status (*events)(void *state, struct tk_iter *it, struct sink_ctx *cx);
 	void (*skip)(void *state, const struct tk_event *ev);
 	void (*notice)(void *state, const struct tk_notice *n);
 	enum tk_status (*close)(void *state, enum tk_status st);

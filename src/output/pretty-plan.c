@@ -17,6 +17,8 @@
 #include <string.h>
 
 #include "../common/error.h"
+#include "../model/iter.h"
+#include "../model/sink.h"
 #include "../model/walk.h"
 #include "json.h"
 #include "pretty.h"
@@ -788,7 +790,8 @@ static enum tk_status plan_fuse(struct plan *pl, const struct model_fixed *fx)
 				goto none;
 			f = &fx->fields[idx++];
 			if (f->seg != seg ||
-			    (f->load != MODEL_LOAD_ARRAY && f->load != MODEL_LOAD_SEQ))
+			    (f->load != MODEL_LOAD_ARRAY && f->load != MODEL_LOAD_SEQ) ||
+			    f->elem > MODEL_LOAD_U64BE) /* integers only (load_int()) */
 				goto none;
 			o.code = P_RAINT;
 			o.off = f->off;
@@ -1181,40 +1184,37 @@ void plan_free(struct plan *pl)
 }
 
 /*
- * P_RAINT of more elements than plan_run() loads as values: @count integers from @e, as
- * P_AINT prints them, through the writer.
+ * The integer of kind @load (enum model_load: MODEL_LOAD_U8 to MODEL_LOAD_U64BE) at @p, its
+ * sign extended to 64 bits when it has one (P_RAINT's elements).
  */
-static TK_NOINLINE void put_ints(struct writer *w, const struct plan_op *o, const uint8_t *e,
-				 uint64_t count)
+static inline uint64_t load_int(const uint8_t *p, unsigned int load)
 {
-	struct model_value x = {{0}, 0};
-	uint64_t i;
-
-	writer_putc(w, '[');
-	for (i = 0; i < count; i++, e += o->esize) {
-		char *q = writer_reserve(w, 64);
-
-		memcpy(q, ", ", 2);
-		q += 2 - !i; /* ", " but for the first, ' ' */
-		q[-1] = ' ';
-		if (o->names) {
-			*q++ = '[';
-			q += fmt_u64(q, i);
-			memcpy(q, "] = ", 4);
-			q += 4;
-		}
-		model_fixed_load(&x, o->load, e, 0);
-		if (o->a == P_UDEC) {
-			q += fmt_u64(q, x.v.u);
-		} else if (o->a == P_SDEC) {
-			q += fmt_i64(q, x.v.i);
-		} else {
-			memcpy(q, "0x", 2);
-			q += 2 + fmt_hex_upper(q + 2, x.v.u & o->mask);
-		}
-		writer_commit_to(w, q);
+	switch (load) {
+	case MODEL_LOAD_U8:
+		return *p;
+	case MODEL_LOAD_S8:
+		return (uint64_t) (int64_t) (int8_t) *p;
+	case MODEL_LOAD_U16LE:
+		return tk_load_le16(p);
+	case MODEL_LOAD_U16BE:
+		return tk_load_be16(p);
+	case MODEL_LOAD_S16LE:
+		return (uint64_t) (int64_t) (int16_t) tk_load_le16(p);
+	case MODEL_LOAD_S16BE:
+		return (uint64_t) (int64_t) (int16_t) tk_load_be16(p);
+	case MODEL_LOAD_U32LE:
+		return tk_load_le32(p);
+	case MODEL_LOAD_U32BE:
+		return tk_load_be32(p);
+	case MODEL_LOAD_S32LE:
+		return (uint64_t) (int64_t) (int32_t) tk_load_le32(p);
+	case MODEL_LOAD_S32BE:
+		return (uint64_t) (int64_t) (int32_t) tk_load_be32(p);
+	case MODEL_LOAD_U64LE:
+		return tk_load_le64(p);
+	default:
+		return tk_load_be64(p);
 	}
-	writer_write(w, " ]", 2);
 }
 
 /*
@@ -1230,7 +1230,8 @@ static TK_NOINLINE void put_ints(struct writer *w, const struct plan_op *o, cons
  */
 #pragma GCC diagnostic push
 #pragma GCC diagnostic ignored "-Wpedantic"
-enum tk_status plan_run(struct tk_printer *p, const struct plan *pl, const struct tk_event *ev)
+enum tk_status plan_exec(struct tk_printer *p, const struct plan *pl, const struct tk_event *ev,
+			 const struct plan_feed *feed)
 {
 	static const void *const labels[] = {
 		[P_END] = &&L_P_END,	     [P_SCOPE] = &&L_P_SCOPE,	[P_UDEC] = &&L_P_UDEC,
@@ -1253,11 +1254,12 @@ enum tk_status plan_run(struct tk_printer *p, const struct plan *pl, const struc
 		[P_RTSEQ] = &&L_P_RTSEQ,
 	};
 	struct writer *w;
-	const struct plan_op *ops = pl->ops, *o;
+	const struct plan_op *ops, *o;
 	const struct model_value *v = NULL;
 	const uint8_t *body = NULL;
 	const uint8_t *const *segs = NULL;
-	struct model_value tmp, elems[65]; /* P_RAINT: the length, then the elements */
+	struct model_value tmp;
+	enum tk_status st;
 	uint64_t u;
 	struct frame {
 		uint64_t count;
@@ -1268,6 +1270,11 @@ enum tk_status plan_run(struct tk_printer *p, const struct plan *pl, const struc
 	char *q, *lim;
 
 	static_assert(TK_ARRAY_SIZE(labels) == P_N, "a label for each operation");
+	if (TK_UNLIKELY(!ev) && feed) { /* the events of an iterator */
+		w = &p->out;
+		lim = w->buf + w->cap - PLAN_SLACK;
+		goto feed_next;
+	}
 	if (TK_UNLIKELY(!ev)) { /* each operation's handler, once per plan */
 		struct plan_op *po = ((struct plan *) (uintptr_t) pl)->ops;
 
@@ -1284,6 +1291,7 @@ enum tk_status plan_run(struct tk_printer *p, const struct plan *pl, const struc
 		}
 		return TK_OK;
 	}
+	ops = pl->ops;
 	if (pl->fused && ev->body) { /* see plan_uses_body() */
 		ops = pl->fused;
 		body = ev->body;
@@ -1347,9 +1355,49 @@ enum tk_status plan_run(struct tk_printer *p, const struct plan *pl, const struc
 	DISPATCH();
 L_P_END:
 	SYNC();
-	if (TK_UNLIKELY(w->err))
+	if (TK_UNLIKELY(w->err)) {
+		if (feed)
+			feed->cx->sink_failed = 1;
 		return writer_flush(w);
-	return TK_OK;
+	}
+	if (!feed)
+		return TK_OK;
+feed_done: /* the event is printed: count it, then take the next one */
+	st = sink_progress(feed->cx);
+	if (TK_UNLIKELY(st < 0))
+		return st;
+feed_next: /* the writer holds the position: losses may be printed (notices) */
+	st = model_iter_next_inline(feed->it, &ev);
+	if (TK_UNLIKELY(st != TK_OK))
+		return st == TK_END ? TK_OK : st;
+	{
+		const struct tk_event_class *ec = ev->ec;
+
+		/* pretty_print_event()'s test, its plan_run() here without a call */
+		if (TK_UNLIKELY(ec->index >= p->n_plans || !(pl = p->plans[ec->index]) ||
+				plan_event_class(pl) != ec ||
+				(ev->pending && !plan_uses_body(pl, ev)))) {
+			st = pretty_print_event(p, ev);
+			if (st < 0) {
+				/* a format error is the input's: an event it could not decode */
+				feed->cx->sink_failed = st != TK_ERR_FORMAT;
+				return st;
+			}
+			goto feed_done;
+		}
+	}
+	ops = pl->ops;
+	body = NULL;
+	segs = NULL;
+	if (pl->fused && ev->body) {
+		ops = pl->fused;
+		body = ev->body;
+		segs = ev->segs;
+	}
+	o = ops;
+	LOAD();
+	ROOM();
+	DISPATCH();
 L_P_SCOPE:
 	v = ev->scope[o->a] + o->off; /* past its leading hidden scalars (plan_layout()) */
 	NEXT();
@@ -1490,8 +1538,7 @@ L_P_VARIANT : {
 }
 L_P_VEND:
 	GOTO(ops + o->a);
-L_P_AINT:
-aint : {
+L_P_AINT : {
 	uint64_t count = v->n, i;
 
 	v++;
@@ -1695,7 +1742,7 @@ L_P_RSTR : {
 	}
 	NEXT();
 }
-L_P_RAINT : {
+L_P_RAINT : { /* P_AINT's text, each element loaded where it lies */
 	const uint8_t *e = body + o->off;
 	uint64_t count = o->count, i;
 
@@ -1704,14 +1751,41 @@ L_P_RAINT : {
 		count = tmp.v.u;
 		body = e + count * o->esize;
 	}
-	if (TK_LIKELY(count < TK_ARRAY_SIZE(elems))) { /* loaded as values, printed as P_AINT */
-		elems[0].n = count;
-		for (i = 0; i < count; i++, e += o->esize)
-			model_fixed_load(&elems[i + 1], o->load, e, 0);
-		v = elems;
-		goto aint;
+	if (!count) {
+		memcpy(q, "[ ]", 3);
+		q += 3;
+		NEXT();
 	}
-	CALL(put_ints(w, o, e, count));
+	*q++ = '[';
+	for (i = 0; i < count; i++, e += o->esize) {
+		ROOM(); /* each element writes at most 50 bytes */
+		memcpy(q, ", ", 2);
+		q += 2 - !i; /* ", " but for the first, ' ' */
+		q[-1] = ' ';
+		if (o->names) {
+			if (TK_LIKELY(i < 10)) { /* "[i] = " in one store */
+				tk_store_u64(q, UINT64_C(0x203D205D305B) | i << 8,
+					     TK_BYTE_ORDER_LE);
+				q += 6;
+			} else {
+				*q++ = '[';
+				q += fmt_u64(q, i);
+				memcpy(q, "] = ", 4);
+				q += 4;
+			}
+		}
+		u = load_int(e, o->load);
+		if (o->a == P_UDEC) {
+			q += fmt_u64(q, u);
+		} else if (o->a == P_SDEC) {
+			q += fmt_i64(q, (int64_t) u);
+		} else {
+			memcpy(q, "0x", 2);
+			q += 2 + fmt_hex_upper(q + 2, u & o->mask);
+		}
+	}
+	memcpy(q, " ]", 2);
+	q += 2;
 	NEXT();
 }
 L_P_RTSEQ : {

@@ -19,6 +19,7 @@
 
 struct plan;
 struct sink_ops;
+struct sink_ctx;
 struct perfscript_state;
 
 /* What a line needs from a source's environment, looked up once. */
@@ -106,15 +107,18 @@ static inline char *pretty_time_fast(struct tk_printer *p, const struct tk_event
 		return NULL;
 	memcpy(q, p->line_time, sizeof(p->line_time));
 	q += p->line_len;
-	fmt_put_ns9(q, (uint32_t) sub);
 	memcpy(q + 9, "] (+", 4);
-	q += 13;
 	if (TK_LIKELY(delta < UINT64_C(100000000))) { /* "0.0" and eight digits */
-		memcpy(q, "0.0", 3);
-		tk_store_u64(q + 3, fmt_ascii8((uint32_t) delta), TK_BYTE_ORDER_LE);
-		memcpy(q + 11, ") ", 2);
-		return q + 13;
+		uint32_t top = (uint32_t) sub / 100000000;
+
+		q[0] = (char) ('0' + top);
+		memcpy(q + 13, "0.0", 3);
+		fmt_put_ascii8x2(q + 1, (uint32_t) sub - top * 100000000, q + 16, (uint32_t) delta);
+		memcpy(q + 24, ") ", 2);
+		return q + 26;
 	}
+	fmt_put_ns9(q, (uint32_t) sub);
+	q += 13;
 	if (TK_LIKELY(delta < UINT64_C(1000000000))) {
 		*q++ = '0';
 		frac = delta;
@@ -161,12 +165,28 @@ enum tk_status printer_close(struct tk_printer *p);
  * scopes, compiled once (literals merged, hidden fields skipped, formats chosen).
  */
 enum tk_status plan_build(struct tk_printer *p, const struct tk_event_class *ec, struct plan **out);
+/* What plan_exec() needs to take the events of an iterator itself (pretty_print_iter()). */
+struct plan_feed {
+	struct tk_iter *it;
+	struct sink_ctx *cx; /* counts them (sink_progress()); sink_failed set on failures */
+};
+
 /*
- * Write @ev by @pl; without an event, only thread @pl (its builder's last step). A plan
- * that starts with the time (its stream class has a clock) makes @ev's time the printer's
- * last one (pretty_time_done()). Returns TK_OK, or the writer's failure.
+ * Write @ev by @pl; without an event, only thread @pl (its builder's last step), or with
+ * @feed, every event of its iterator, each by its plan (pretty_print_event() for those
+ * without one ready), until its end or a failure. A plan that starts with the time (its
+ * stream class has a clock) makes @ev's time the printer's last one (pretty_time_done()).
+ * Returns TK_OK, or the failure: the writer's, the iterator's or the stop's.
  */
-enum tk_status plan_run(struct tk_printer *p, const struct plan *pl, const struct tk_event *ev);
+enum tk_status plan_exec(struct tk_printer *p, const struct plan *pl, const struct tk_event *ev,
+			 const struct plan_feed *feed);
+
+/* plan_exec() of one event (a tail call: no frame of its own). */
+static inline enum tk_status plan_run(struct tk_printer *p, const struct plan *pl,
+				      const struct tk_event *ev)
+{
+	return plan_exec(p, pl, ev, NULL);
+}
 void plan_free(struct plan *pl);
 
 /* The first member of every plan: its event class is read inline, once per event. */
@@ -205,6 +225,19 @@ static inline enum tk_status pretty_plan_for(struct tk_printer *p, const struct 
 		return TK_OK;
 	}
 	return pretty_plan_build(p, ec, out);
+}
+
+/*
+ * pretty_print_event() of every event of @it, in one loop without a call per event (the
+ * text sink's, when no filter leaves events out): TK_OK at the end of @it, or the failure,
+ * with @cx->sink_failed set when it is the printer's.
+ */
+static inline enum tk_status pretty_print_iter(struct tk_printer *p, struct tk_iter *it,
+					       struct sink_ctx *cx)
+{
+	struct plan_feed feed = {it, cx};
+
+	return plan_exec(p, NULL, NULL, &feed);
 }
 
 /* What a JSON plan holds besides the fields (see plan_build_json()). */

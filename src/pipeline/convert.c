@@ -205,6 +205,16 @@ static enum tk_status text_event(void *state, const struct tk_event *ev)
 	return s->p->event(s->p, ev); /* tk_printer_print() without its call */
 }
 
+/* Every event at once when the printer prints them all in babeltrace2's layout. */
+static enum tk_status text_events(void *state, struct tk_iter *it, struct sink_ctx *cx)
+{
+	struct text_sink *s = state;
+
+	if (s->p->event != pretty_print_event)
+		return TK_AGAIN;
+	return pretty_print_iter(s->p, it, cx);
+}
+
 static void text_notice(void *state, const struct tk_notice *n)
 {
 	struct text_sink *s = state;
@@ -240,6 +250,7 @@ static const struct sink_class text_sink = {
 	.name = "text",
 	.open = text_open,
 	.event = text_event,
+	.events = text_events,
 	.skip = text_skip,
 	.notice = text_notice,
 	.close = text_close,
@@ -314,7 +325,7 @@ enum tk_status pipeline_run_sink(struct tk_trace *t, const char *output,
 	const struct tk_event *ev;
 	void *state = NULL;
 	enum tk_status st;
-	int keep, all = model_filter_all(cx->tf); /* asked once, not per event */
+	int keep, batch, all = model_filter_all(cx->tf); /* asked once, not per event */
 
 	cx->sink_failed = 0;
 	st = sink->open(&state, t, output, cx);
@@ -336,7 +347,12 @@ enum tk_status pipeline_run_sink(struct tk_trace *t, const char *output,
 		}
 		if (st >= 0 && sink->notice)
 			tk_iter_set_notice_cb(it, on_notice, &run);
-		while (st >= 0 && (st = model_iter_next(it, &ev)) == TK_OK) {
+		/* the sink takes them all itself, or says TK_AGAIN: one by one below */
+		batch = st >= 0 && all && sink->events &&
+			(st = sink->events(state, it, cx)) != TK_AGAIN;
+		if (st == TK_AGAIN)
+			st = TK_OK;
+		while (!batch && st >= 0 && (st = model_iter_next(it, &ev)) == TK_OK) {
 			keep = all ? 1 : sink_keep(cx, ev);
 			if (keep < 0) {
 				st = (enum tk_status) keep;

@@ -167,6 +167,27 @@ static void test_fmt_ascii8_every_value(void **state)
 	}
 }
 
+/* fmt_put_ascii8x2() against fmt_ascii8(), every value in both places. */
+static void test_fmt_put_ascii8x2_every_value(void **state)
+{
+	char got[16], want[16];
+	uint32_t v;
+
+	(void) state;
+	for (v = 0; v < 100000000; v++) {
+		uint32_t w = 99999999 - v;
+
+		fmt_put_ascii8x2(got, v, got + 8, w);
+		tk_store_u64(want, fmt_ascii8(v), TK_BYTE_ORDER_LE);
+		tk_store_u64(want + 8, fmt_ascii8(w), TK_BYTE_ORDER_LE);
+		if (memcmp(got, want, 16)) {
+			print_error("fmt_put_ascii8x2(%u, %u): got \"%.16s\", want \"%.16s\"\n", v,
+				    w, got, want);
+			fail();
+		}
+	}
+}
+
 static void test_fmt_ascii4_every_value(void **state)
 {
 	char want[5], got[4];
@@ -622,6 +643,7 @@ int main(void)
 		cmocka_unit_test(test_fmt_u64_every_leading_digit),
 		cmocka_unit_test(test_fmt_u64_known_strings),
 		cmocka_unit_test(test_fmt_ascii8_every_value),
+		cmocka_unit_test(test_fmt_put_ascii8x2_every_value),
 		cmocka_unit_test(test_fmt_ascii4_every_value),
 		cmocka_unit_test(test_fmt_u64_i64_every_small_value),
 		cmocka_unit_test(test_fmt_u64_random_values),
