@@ -858,6 +858,8 @@ static enum tk_status read_clock(struct c2 *c, const struct json_value *v)
 		st = get_uint(c, v, "precision", 0, &clk->precision);
 	if (st < 0)
 		return st;
+	if (!id) /* the specification wants one; a name is enough to refer to it */
+		id = clk->name;
 	if (!id)
 		return C2_FAIL(c, v, TK_ERR_FORMAT, "a clock class needs an id");
 	for (i = 0; i < c->clock_ids.len; i++)
