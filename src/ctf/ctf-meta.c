@@ -1412,13 +1412,13 @@ static enum tk_status visit_trace(struct meta *m, const struct tsdl_node *blk)
 	return TK_OK;
 }
 
-static struct ctf_sc_build *find_sc(struct meta *m, uint64_t id)
+struct ctf_sc_build *ctf_meta_find_sc(struct vec *scs, uint64_t id)
 {
 	size_t i;
 
-	for (i = 0; i < m->scs.len; i++)
-		if (VEC_AT(&m->scs, struct ctf_sc_build, i).sc->id == id)
-			return &VEC_AT(&m->scs, struct ctf_sc_build, i);
+	for (i = 0; i < scs->len; i++)
+		if (VEC_AT(scs, struct ctf_sc_build, i).sc->id == id)
+			return &VEC_AT(scs, struct ctf_sc_build, i);
 	return NULL;
 }
 
@@ -1558,7 +1558,7 @@ static enum tk_status visit_stream(struct meta *m, const struct tsdl_node *blk)
 			       "reason=missing id with more than one stream",
 			       blk->line);
 	}
-	if (find_sc(m, id))
+	if (ctf_meta_find_sc(&m->scs, id))
 		return TK_FAIL(TK_ERR_FORMAT,
 			       "Cannot read stream block: line=%d, id=%llu, "
 			       "reason=duplicate stream id",
@@ -1640,7 +1640,7 @@ static enum tk_status visit_event(struct meta *m, const struct tsdl_node *blk)
 			       "reason=missing name",
 			       blk->line);
 	if (seen & 4) {
-		b = find_sc(m, sid);
+		b = ctf_meta_find_sc(&m->scs, sid);
 		if (!b)
 			return TK_FAIL(TK_ERR_FORMAT,
 				       "Cannot read event block: line=%d, "

@@ -133,6 +133,9 @@ struct ctf_sc_build {
 /* A new stream class of @src pushed on @scs (struct ctf_sc_build), or NULL (no memory). */
 struct ctf_sc_build *ctf_meta_new_sc(struct tk_source *src, struct vec *scs, uint64_t id, int line);
 
+/* The stream class of @id among @scs (struct ctf_sc_build), or NULL. */
+struct ctf_sc_build *ctf_meta_find_sc(struct vec *scs, uint64_t id);
+
 /*
  * Move the clocks (struct tk_clock *), environment (struct model_env) and stream classes
  * (struct ctf_sc_build) built into arena arrays of @src, classes sorted by id.

@@ -896,16 +896,6 @@ static enum tk_status read_clock(struct c2 *c, const struct json_value *v)
 	return TK_OK;
 }
 
-static struct ctf_sc_build *find_sc(struct c2 *c, uint64_t id)
-{
-	size_t i;
-
-	for (i = 0; i < c->scs.len; i++)
-		if (VEC_AT(&c->scs, struct ctf_sc_build, i).sc->id == id)
-			return &VEC_AT(&c->scs, struct ctf_sc_build, i);
-	return NULL;
-}
-
 static enum tk_status read_stream_class(struct c2 *c, const struct json_value *v)
 {
 	const char *clock_id = NULL;
@@ -920,7 +910,7 @@ static enum tk_status read_stream_class(struct c2 *c, const struct json_value *v
 		st = get_string(c, v, "default-clock-class-id", &clock_id);
 	if (st < 0)
 		return st;
-	if (find_sc(c, id))
+	if (ctf_meta_find_sc(&c->scs, id))
 		return C2_FAIL(c, v, TK_ERR_FORMAT, "duplicate data stream class id %llu",
 			       (unsigned long long) id);
 	c->clock = NULL;
@@ -970,7 +960,7 @@ static enum tk_status read_event_class(struct c2 *c, const struct json_value *v)
 		return st;
 	if (!ec->name)
 		ec->name = "";
-	b = find_sc(c, sid);
+	b = ctf_meta_find_sc(&c->scs, sid);
 	if (!b)
 		return C2_FAIL(c, v, TK_ERR_FORMAT, "no data stream class %llu before",
 			       (unsigned long long) sid);
