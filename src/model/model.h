@@ -378,6 +378,11 @@ struct model_text_ops {
 	 */
 	const char *(*perf_name)(const struct tk_event_class *ec);
 	/*
+	 * Whether perf script prints the task name of @ec's lines as it is rather than in 16
+	 * columns (perf.data: samples with call chains, perf record -g). NULL hook: never.
+	 */
+	bool (*perf_comm_unpadded)(const struct tk_event_class *ec);
+	/*
 	 * The name trace-cmd's layout shows for @ec's events when it is not ec->name (perf.data:
 	 * a typed EventHeader class shows its tracepoint's name), else NULL. NULL hook: the same.
 	 */

@@ -40,6 +40,7 @@ struct psc_source {
 struct psc_name {
 	char *text; /* padded for 16-byte copies */
 	uint32_t len;
+	bool unpadded; /* the task name as it is, not in 16 columns (perf_comm_unpadded) */
 };
 
 /*
@@ -158,6 +159,7 @@ name_make(struct perfscript_state *s, const struct psc_source *c, const struct t
 	memcpy(t->text + pad, buf, n);
 	memcpy(t->text + pad + n, ": ", 2);
 	t->len = (uint32_t) (pad + n + 2);
+	t->unpadded = c->text->perf_comm_unpadded && c->text->perf_comm_unpadded(ec);
 	return t;
 }
 
@@ -210,15 +212,18 @@ static char *put_time(struct perfscript_state *s, char *q, uint64_t ns, bool nse
 	return q + 2;
 }
 
-/* "%16s %5d " of @comm and @pid (@n: strlen(@comm)) at @q; returns the new end. */
-static char *put_task(char *q, const char *comm, size_t n, int64_t pid)
+/*
+ * "%*s %5d " of @comm and @pid (@n: strlen(@comm)) at @q, the name in @width columns;
+ * returns the new end.
+ */
+static char *put_task(char *q, const char *comm, size_t n, int64_t pid, size_t width)
 {
 	char digits[24];
 	size_t k = fmt_i64(digits, pid);
 
-	if (n < 16) {
-		memset(q, ' ', 16 - n);
-		q += 16 - n;
+	if (n < width) {
+		memset(q, ' ', width - n);
+		q += width - n;
 	}
 	memcpy(q, comm, n);
 	q += n;
@@ -244,7 +249,7 @@ static inline const struct psc_task *task_of(struct perfscript_state *s, const c
 		return NULL;
 	t->comm = comm;
 	t->pid = pid;
-	t->len = (uint32_t) (put_task(t->text, comm, n, pid) - t->text);
+	t->len = (uint32_t) (put_task(t->text, comm, n, pid, 16) - t->text);
 	return t;
 }
 
@@ -276,8 +281,12 @@ enum tk_status perfscript_print_event(struct tk_printer *p, const struct tk_even
 	if (!nm)
 		return nomem();
 	comm = c->text->task(ev, &pid);
-	if (TK_LIKELY(ev->has_task || c->text->tool != MODEL_TEXT_TOOL_PERF_SCRIPT) &&
-	    (tc = task_of(s, comm, pid)) != NULL) {
+	if (TK_UNLIKELY(nm->unpadded)) { /* "%s %5d " */
+		n = strlen(comm);
+		q = writer_reserve(w, n + 128);
+		q = put_task(q, comm, n, pid, 0);
+	} else if (TK_LIKELY(ev->has_task || c->text->tool != MODEL_TEXT_TOOL_PERF_SCRIPT) &&
+		   (tc = task_of(s, comm, pid)) != NULL) {
 		q = writer_reserve(w, PSC_TASK_TEXT + 128);
 		memcpy(q, tc->text, PSC_TASK_TEXT);
 		q += tc->len;
@@ -285,7 +294,7 @@ enum tk_status perfscript_print_event(struct tk_printer *p, const struct tk_even
 		n = strlen(comm);
 		q = writer_reserve(w, n + 128);
 		if (ev->has_task || c->text->tool != MODEL_TEXT_TOOL_PERF_SCRIPT) {
-			q = put_task(q, comm, n, pid);
+			q = put_task(q, comm, n, pid, 16);
 		} else {
 			if (n < 16) {
 				memset(q, ' ', 16 - n);

@@ -752,6 +752,47 @@ static enum tk_status ps_class_load(struct tk_event_class *ec)
 
 static enum tk_status eh_scan(struct tk_source *src, struct perf_source *ps);
 
+/*
+ * What perf script prints and tracekit does not, said once when the trace opens (the
+ * source's warning) rather than left for the user to find: the call chains of samples
+ * recorded with -g, and the ip, symbol and period of events that are not tracepoints.
+ */
+static enum tk_status warn_unprinted(struct tk_source *src, const struct perf_source *ps,
+				     const char *path)
+{
+	const struct perf_attr *other = NULL;
+	int chains = 0, len = 0;
+	size_t i, n;
+	char *text;
+
+	for (i = 0; i < perfdata_n_attrs(ps->pd); i++) {
+		const struct perf_attr *at = perfdata_attr(ps->pd, i);
+
+		chains |= !!(at->sample_type & PERF_SAMPLE_CALLCHAIN);
+		/* perf's dummy event (software, config 9) only carries side-band records */
+		if (at->type != PERF_TYPE_TRACEPOINT && !(at->type == 1 && at->config == 9) &&
+		    !other)
+			other = at;
+	}
+	if (!chains && !other)
+		return TK_OK;
+	if (other && other->name) /* borrowed from the file: its length, no NUL */
+		len = (int) (other->name_len < 64 ? other->name_len : 64);
+	n = strlen(path) + 320;
+	text = arena_alloc(&src->arena, n);
+	if (!text)
+		return TK_FAIL(TK_ERR_NOMEM, "Cannot open perf.data: path=%s", path);
+	snprintf(text, n,
+		 "Cannot print all of perf.data: path=%s, reason=%s%s%s%.*s%s (perf script prints "
+		 "them)",
+		 path, chains ? "the call chains of samples (perf record -g) are not read" : "",
+		 chains && other ? ", nor " : "",
+		 other ? "the ip, symbol and period of events that are not tracepoints (" : "", len,
+		 other && other->name ? other->name : "", other ? ")" : "");
+	src->warning = text;
+	return TK_OK;
+}
+
 static enum tk_status ps_open(struct tk_source **out, const uint8_t *data, size_t size,
 			      const char *path, struct mfile *file)
 {
@@ -807,6 +848,8 @@ static enum tk_status ps_open(struct tk_source **out, const uint8_t *data, size_
 	}
 	if (st >= 0)
 		st = build_model(src, ps, path);
+	if (st >= 0)
+		st = warn_unprinted(src, ps, path);
 	if (st >= 0 && ps->has_eh)
 		st = eh_scan(src, ps);
 	/* perf names the idle task before it reads a record */
@@ -1670,6 +1713,14 @@ static const char *text_perf_name(const struct tk_event_class *ec)
 	return ps->shown[attr_of(ec)];
 }
 
+/* perf script adds the ip, symbol and DSO to samples with call chains: comm is unpadded. */
+static bool text_perf_comm_unpadded(const struct tk_event_class *ec)
+{
+	const struct perf_source *ps = ec->sc->source->fmt;
+
+	return !!(ps->attrs[attr_of(ec)].sample_type & PERF_SAMPLE_CALLCHAIN);
+}
+
 /* A typed EventHeader class shows its tracepoint's name in trace-cmd's layout. */
 static const char *text_tool_name(const struct tk_event_class *ec)
 {
@@ -1764,6 +1815,7 @@ static const struct model_text_ops ps_text_ops = {
 	.decode_json = text_decode_json,
 	.tool = MODEL_TEXT_TOOL_PERF_SCRIPT,
 	.perf_name = text_perf_name,
+	.perf_comm_unpadded = text_perf_comm_unpadded,
 	.tool_name = text_tool_name,
 	.prologue = text_prologue,
 	.time_in_ns = text_time_in_ns,

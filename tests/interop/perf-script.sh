@@ -15,7 +15,11 @@
 #      nor must we (the test says whether the file had losses);
 #   5. the corpus pipe.data (sched_switch and user_events EventHeader samples): perf prints
 #      only the EventHeader header fields through the print fmt, which we print alike, so
-#      the whole output is compared too.
+#      the whole output is compared too;
+#   6. a file recorded with call chains (-g): the samples' lines as perf script prints them
+#      (task names unpadded), without the chains, and a warning saying they are not read; a
+#      cpu-clock file warns that its ip, symbol and period are not read; the files above,
+#      none.
 # perf record runs with HOME in the test's directory, so that the build-id cache it fills is
 # the test's, and perf script and tracekit run with that HOME too.
 # Exits 77 when perf is missing or cannot record tracepoints (not root, no tracefs).
@@ -102,6 +106,35 @@ if [ -n "$corpus" ] && [ -f "$corpus/eventheader/pipe.data" ]; then
 else
 	echo "note: corpus pipe.data not found: recorded files only" >&2
 fi
+
+# 6. call chains (-g): perf script prints each chain after its sample's line, which then has
+# the task name unpadded; tracekit prints those lines alike and no chain, and says so
+perf record -q -g -o "$tmp/chains.data" -e sched:sched_switch -a -- sh -c "$workload" \
+	>/dev/null 2>"$tmp/rec.err" || fail "perf record -g failed: $(head -c 300 "$tmp/rec.err")"
+if [ -s "$tmp/chains.data" ]; then
+	perf script -i "$tmp/chains.data" >"$tmp/perf.txt" 2>/dev/null
+	grep -c '^	' "$tmp/perf.txt" >"$tmp/n" || fail "-g: perf script printed no call chain"
+	grep -v '^	' "$tmp/perf.txt" | grep -v '^$' >"$tmp/perf.lines"
+	"$tk" print "$tmp/chains.data" >"$tmp/tk.txt" 2>"$tmp/tk.err" || fail "-g: tracekit failed: $(cat "$tmp/tk.err")"
+	if ! cmp -s "$tmp/perf.lines" "$tmp/tk.txt"; then
+		fail "-g: the samples' lines differ from perf script's:"
+		diff "$tmp/perf.lines" "$tmp/tk.txt" | head -6
+	else
+		echo "ok: perf record -g: $(wc -l <"$tmp/tk.txt") lines as perf script prints them, less $(cat "$tmp/n") call chain lines"
+	fi
+	grep -q '^tracekit: warning: .*call chains .* not read' "$tmp/tk.err" ||
+		fail "-g: no warning that call chains are not printed: $(cat "$tmp/tk.err")"
+fi
+# samples of other events (cpu-clock): their ip, symbol and period are not printed, and said so
+perf record -q -o "$tmp/clock.data" -e cpu-clock -- sh -c "$workload" >/dev/null 2>&1 &&
+	"$tk" print "$tmp/clock.data" >/dev/null 2>"$tmp/tk.err"
+grep -q '^tracekit: warning: .*not tracepoints (cpu-clock)' "$tmp/tk.err" ||
+	fail "cpu-clock: no warning that the ip, symbol and period are not printed: $(cat "$tmp/tk.err")"
+for f in file.data pipe.data; do
+	[ -s "$tmp/$f" ] || continue
+	"$tk" print "$tmp/$f" >/dev/null 2>"$tmp/tk.err"
+	[ -s "$tmp/tk.err" ] && fail "$f: a warning for a file whose samples print whole: $(cat "$tmp/tk.err")"
+done
 
 # the other styles still read it: trace-cmd's layout, one line per sample
 "$tk" print --style trace-cmd "$tmp/file.data" >"$tmp/tc.txt" 2>"$tmp/tc.err" ||
