@@ -631,6 +631,23 @@ struct ctf_cursor {
 	 */
 	uint64_t fast_end;
 	uint8_t fast_kind; /* the stream class's header kind when the fast path may take it */
+	const struct tk_clock *fast_clock; /* the stream class's, with fast_kind */
+	struct fast_ec *fast_ecs;	   /* by event id, below n_fast (cursor_fast_ecs()) */
+	size_t n_fast;
+};
+
+/* What cursor_next() needs of an event class, by id, in one place. */
+enum fast_body {
+	FAST_NONE,   /* no such class, or a body of neither kind: cursor_next_body() */
+	FAST_STATIC, /* a fixed layout (ctf_ec: body_static) that may start on any byte */
+	FAST_LAID,   /* a laid body (ctf_ec: laid_n) */
+};
+
+struct fast_ec {
+	const struct tk_event_class *ec;
+	uint64_t body_bits; /* FAST_STATIC */
+	int8_t body_last_bo;
+	uint8_t body; /* enum fast_body */
 };
 
 int64_t ctf_cpu_member(const struct model_fc *pc)
@@ -1322,10 +1339,7 @@ static enum tk_status cursor_next(struct model_cursor *mc, struct model_item *ou
 	struct ctf_cursor *c = (struct ctf_cursor *) mc;
 	struct ctf_dec *d = &c->d;
 	uint64_t start = d->pos, pos, clock = d->clock, id;
-	const struct model_stream_class *sc;
-	const struct tk_event_class *ec;
-	const struct ctf_ec *cec;
-	const struct tk_clock *clk;
+	const struct fast_ec *fe;
 	const uint8_t *p;
 
 	if (TK_UNLIKELY(start >= c->fast_end))
@@ -1347,35 +1361,31 @@ static enum tk_status cursor_next(struct model_cursor *mc, struct model_item *ou
 		clock = ctf_clock_next(clock, v >> 5, 27);
 		pos += 32;
 	}
-	sc = c->stream->sc;
-	clk = sc->clock; /* there is one (fast_kind) */
-	if (TK_UNLIKELY(id >= sc->n_ec_table || !(ec = sc->ec_table[id]) ||
-			clock >= clk->fast_cycles))
+	if (TK_UNLIKELY(id >= c->n_fast || !(fe = &c->fast_ecs[id])->ec ||
+			clock >= c->fast_clock->fast_cycles))
 		return cursor_next_slow(c, out);
+	/* the header as cursor_decode_event() keeps it (d->event_id is not read again) */
 	c->ev_pos = start;
 	d->nv = c->npkt_vals;
-	d->event_id = id;
 	d->clock = clock;
 	d->pos = pos;
 	if (c->fast_kind == CTF_HEADER_LTTNG_COMPACT_LE)
 		d->last_bo = TK_BYTE_ORDER_LE;
-	c->ev.ec = ec;
+	c->ev.ec = fe->ec;
 	c->ev.cycles = clock;
-	c->ev.ns = clk->base_ns + (int64_t) clock;
-	cec = ec->fmt;
-	if (TK_UNLIKELY(!cec->body_static || (pos & (cec->body_align - 1)) ||
-			cec->body_bits > d->limit - pos)) {
-		if (!cec->body_static && cec->laid_n && !(pos & 7))
-			return cursor_next_laid(c, out, cec, pos);
-		return cursor_next_body(c, out, ec, start);
+	c->ev.ns = c->fast_clock->base_ns + (int64_t) clock;
+	if (TK_UNLIKELY(fe->body != FAST_STATIC || fe->body_bits > d->limit - pos)) {
+		if (fe->body == FAST_LAID)
+			return cursor_next_laid(c, out, fe->ec->fmt, pos);
+		return cursor_next_body(c, out, fe->ec, start);
 	}
 	/* cursor_decode_body()'s fixed layout that fits (and ends after start) */
 	c->body_pos = pos;
 	c->body_nv = c->npkt_vals;
 	c->ev.body = d->base + (pos >> 3);
-	d->pos = pos + cec->body_bits;
-	if (cec->body_last_bo >= 0)
-		d->last_bo = cec->body_last_bo;
+	d->pos = pos + fe->body_bits;
+	if (fe->body_last_bo >= 0)
+		d->last_bo = fe->body_last_bo;
 	c->ev.pending = &c->base;
 	out->kind = MODEL_ITEM_EVENT;
 	out->event = &c->ev;
@@ -1672,6 +1682,7 @@ static void cursor_destroy(struct model_cursor *mc)
 	ctf_dec_fini(&c->d);
 	free(c->d.stored);
 	free(c->order);
+	free(c->fast_ecs);
 	free(c);
 }
 
@@ -1682,6 +1693,42 @@ static const struct model_cursor_ops ctf_cursor_ops = {
 	.seek = cursor_seek,
 	.destroy = cursor_destroy,
 };
+
+/*
+ * The table of cursor_next()'s fast path: for each event id of @sc's direct table, its class
+ * and how its body is skipped. A body after an LTTng header starts on a byte: a fixed layout
+ * aligned to a power of two up to a byte always has its alignment there. 0 (no fast path) without a
+ * table or memory.
+ */
+static int cursor_fast_ecs(struct ctf_cursor *c, const struct model_stream_class *sc)
+{
+	size_t i;
+
+	if (!sc->ec_table || !sc->n_ec_table)
+		return 0;
+	c->fast_ecs = calloc(sc->n_ec_table, sizeof(*c->fast_ecs));
+	if (!c->fast_ecs)
+		return 0;
+	c->n_fast = sc->n_ec_table;
+	for (i = 0; i < sc->n_ec_table; i++) {
+		const struct tk_event_class *ec = sc->ec_table[i];
+		const struct ctf_ec *cec = ec ? ec->fmt : NULL;
+		struct fast_ec *fe = &c->fast_ecs[i];
+
+		if (!cec)
+			continue;
+		fe->ec = ec;
+		fe->body_last_bo = cec->body_last_bo;
+		if (cec->body_static && cec->body_align && cec->body_align <= 8 &&
+		    !(cec->body_align & (cec->body_align - 1))) {
+			fe->body = FAST_STATIC;
+			fe->body_bits = cec->body_bits;
+		} else if (!cec->body_static && cec->laid_n) {
+			fe->body = FAST_LAID;
+		}
+	}
+	return 1;
+}
 
 enum tk_status ctf_cursor_open(struct tk_stream *stream, struct model_cursor **out)
 {
@@ -1708,9 +1755,13 @@ enum tk_status ctf_cursor_open(struct tk_stream *stream, struct model_cursor **o
 	c->ev.cpu = -1;
 	c->cpu_member = ctf_cpu_member(stream->sc->packet_context);
 	c->notice.stream = stream;
-	if (stream->sc->clock && (c->csc->header_kind == CTF_HEADER_LTTNG_LARGE_LE ||
-				  c->csc->header_kind == CTF_HEADER_LTTNG_COMPACT_LE))
+	if (stream->sc->clock &&
+	    (c->csc->header_kind == CTF_HEADER_LTTNG_LARGE_LE ||
+	     c->csc->header_kind == CTF_HEADER_LTTNG_COMPACT_LE) &&
+	    cursor_fast_ecs(c, stream->sc)) {
 		c->fast_kind = c->csc->header_kind;
+		c->fast_clock = stream->sc->clock;
+	}
 	c->state = CUR_PACKET;
 	c->file = 0;
 	if (c->cs->nfiles > 1)
