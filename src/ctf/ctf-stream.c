@@ -24,6 +24,10 @@
 #include <sys/stat.h>
 #include <unistd.h>
 
+#ifdef __SSE2__
+#include <emmintrin.h>
+#endif
+
 #include "../common/error.h"
 #include "ctf.h"
 
@@ -620,6 +624,30 @@ struct ctf_cursor {
 	const uint8_t *segs[CTF_LAID_MAX + 1]; /* a skipped laid body's segments (tk_event.segs) */
 	struct pkt_ref *order; /* streams of several files: every packet, in reading order */
 	size_t norder, next_ref;
+	/*
+	 * cursor_next()'s fast path: an event starting before this bit holds a whole LTTng
+	 * little-endian header (fast_kind) within the content of the packet being read; 0 in
+	 * any other state (set by cursor_next_slow() after every step, see cursor_set_fast())
+	 */
+	uint64_t fast_end;
+	uint8_t fast_kind; /* the stream class's header kind when the fast path may take it */
+	const struct tk_clock *fast_clock; /* the stream class's, with fast_kind */
+	struct fast_ec *fast_ecs;	   /* by event id, below n_fast (cursor_fast_ecs()) */
+	size_t n_fast;
+};
+
+/* What cursor_next() needs of an event class, by id, in one place. */
+enum fast_body {
+	FAST_NONE,   /* no such class, or a body of neither kind: cursor_next_body() */
+	FAST_STATIC, /* a fixed layout (ctf_ec: body_static) that may start on any byte */
+	FAST_LAID,   /* a laid body (ctf_ec: laid_n) */
+};
+
+struct fast_ec {
+	const struct tk_event_class *ec;
+	uint64_t body_bits; /* FAST_STATIC */
+	int8_t body_last_bo;
+	uint8_t body; /* enum fast_body */
 };
 
 int64_t ctf_cpu_member(const struct model_fc *pc)
@@ -1055,51 +1083,18 @@ static inline int laid_skip(struct ctf_cursor *c, const struct ctf_ec *cec)
 	return 1;
 }
 
-/* Inlined in cursor_next(), once per event: a call's frame was a tenth of its cost. */
-static TK_ALWAYS_INLINE enum tk_status cursor_decode_event(struct ctf_cursor *c)
+/*
+ * The body of the event whose header was just read (class @ec, starting at bit @start): a
+ * fixed layout that fits or a laid one skipped, anything else decoded, then the checks of
+ * its end. Inlined in both its callers.
+ */
+static TK_ALWAYS_INLINE enum tk_status
+cursor_decode_body(struct ctf_cursor *c, const struct tk_event_class *ec, uint64_t start)
 {
 	struct ctf_dec *d = &c->d;
-	const struct model_stream_class *sc = c->stream->sc;
-	struct tk_event_class *ec;
-	const struct ctf_ec *cec;
-	uint64_t start = d->pos;
+	const struct ctf_ec *cec = ec->fmt;
 	enum tk_status st;
 
-	c->ev_pos = start;
-	if (d->pos > d->limit)
-		return TK_FAIL(TK_ERR_FORMAT,
-			       "Cannot read event: offset-bits=%llu, "
-			       "content-size=%llu, reason=past the packet content",
-			       (unsigned long long) d->pos, (unsigned long long) d->limit);
-	d->nv = c->npkt_vals;
-	d->event_id = UNSET;
-	st = ctf_header_run(c->csc, d);
-	if (st < 0)
-		return st;
-	if (d->event_id == UNSET) {
-		if (sc->n_ecs != 1)
-			return TK_FAIL(TK_ERR_FORMAT,
-				       "Cannot read event: reason=no event id and "
-				       "%zu event classes",
-				       sc->n_ecs);
-		ec = sc->ecs[0];
-	} else {
-		ec = model_find_ec(sc, d->event_id);
-		if (!ec)
-			return TK_FAIL(TK_ERR_FORMAT,
-				       "Cannot read event: id=%llu, offset-bits=%llu, "
-				       "reason=no such event class",
-				       (unsigned long long) d->event_id,
-				       (unsigned long long) start);
-	}
-	c->ev.ec = ec;
-	c->ev.cycles = d->clock;
-	if (sc->clock) {
-		st = cycles_to_ns(c->stream, d->clock, &c->ev.ns);
-		if (st < 0)
-			return st;
-	}
-	cec = ec->fmt;
 	c->body_pos = d->pos;
 	c->body_nv = d->nv;
 	if (cec->body_static && !(d->pos & (cec->body_align - 1)) &&
@@ -1138,6 +1133,52 @@ static TK_ALWAYS_INLINE enum tk_status cursor_decode_event(struct ctf_cursor *c)
 	return TK_OK;
 }
 
+/* The next event of the packet: its header, then its body. */
+static TK_ALWAYS_INLINE enum tk_status cursor_decode_event(struct ctf_cursor *c)
+{
+	struct ctf_dec *d = &c->d;
+	const struct model_stream_class *sc = c->stream->sc;
+	struct tk_event_class *ec;
+	uint64_t start = d->pos;
+	enum tk_status st;
+
+	c->ev_pos = start;
+	if (d->pos > d->limit)
+		return TK_FAIL(TK_ERR_FORMAT,
+			       "Cannot read event: offset-bits=%llu, "
+			       "content-size=%llu, reason=past the packet content",
+			       (unsigned long long) d->pos, (unsigned long long) d->limit);
+	d->nv = c->npkt_vals;
+	d->event_id = UNSET;
+	st = ctf_header_run(c->csc, d);
+	if (st < 0)
+		return st;
+	if (d->event_id == UNSET) {
+		if (sc->n_ecs != 1)
+			return TK_FAIL(TK_ERR_FORMAT,
+				       "Cannot read event: reason=no event id and "
+				       "%zu event classes",
+				       sc->n_ecs);
+		ec = sc->ecs[0];
+	} else {
+		ec = model_find_ec(sc, d->event_id);
+		if (!ec)
+			return TK_FAIL(TK_ERR_FORMAT,
+				       "Cannot read event: id=%llu, offset-bits=%llu, "
+				       "reason=no such event class",
+				       (unsigned long long) d->event_id,
+				       (unsigned long long) start);
+	}
+	c->ev.ec = ec;
+	c->ev.cycles = d->clock;
+	if (sc->clock) {
+		st = cycles_to_ns(c->stream, d->clock, &c->ev.ns);
+		if (st < 0)
+			return st;
+	}
+	return cursor_decode_body(c, ec, start);
+}
+
 /* The cause naming where the event that failed to decode starts in its file. */
 static TK_NOINLINE TK_COLD enum tk_status event_fail(const struct ctf_cursor *c, enum tk_status st)
 {
@@ -1171,25 +1212,185 @@ static void item_ts(struct model_item *out, int has, int64_t ns)
 static TK_NOINLINE enum tk_status cursor_next_state(struct ctf_cursor *c, struct model_item *out);
 
 /*
- * model_cursor_ops.next: the next event of the packet being read inline, every other state
- * (packet boundaries, losses, the end) in cursor_next_state(), so the usual call saves and
- * restores only the registers an event needs.
+ * After a step of cursor_next_state(): whether the next event may take cursor_next()'s fast
+ * path, that is, up to which bit an event may start so that all the bytes of its largest
+ * fast header lie before the end of the packet content (119 bits: 7 of alignment, 112 of
+ * the LTTng large header with its extended time).
+ */
+static void cursor_set_fast(struct ctf_cursor *c)
+{
+	uint64_t end = c->content_bits != UNSET ? c->content_bits : c->d.limit;
+
+	c->fast_end = 0;
+	if (c->state != CUR_EVENTS || !c->fast_kind || c->d.limit < 119)
+		return;
+	c->fast_end = end < c->d.limit - 118 ? end : c->d.limit - 118;
+}
+
+/* Every step but the usual event: cursor_next_state(), then the fast path's bound again. */
+static TK_NOINLINE enum tk_status cursor_next_slow(struct ctf_cursor *c, struct model_item *out)
+{
+	enum tk_status st = cursor_next_state(c, out);
+
+	cursor_set_fast(c);
+	return st;
+}
+
+/* The event whose header cursor_next() read: the body that is not a fitting fixed layout. */
+static TK_NOINLINE enum tk_status cursor_next_body(struct ctf_cursor *c, struct model_item *out,
+						   const struct tk_event_class *ec, uint64_t start)
+{
+	enum tk_status st = cursor_decode_body(c, ec, start);
+
+	if (TK_UNLIKELY(st < 0))
+		return event_fail(c, st);
+	out->kind = MODEL_ITEM_EVENT;
+	out->event = &c->ev;
+	item_ts(out, c->ev.has_ts, c->ev.ns);
+	return TK_OK;
+}
+
+/*
+ * The first NUL in [@s, @lim), or NULL when there is none or it lies in the last 15 bytes
+ * (the caller takes its slower path then): 16 bytes compared at a time, without a call.
+ */
+static inline const uint8_t *laid_find_nul(const uint8_t *s, const uint8_t *lim)
+{
+#ifdef __SSE2__
+	for (; lim - s >= 16; s += 16) {
+		__m128i x = _mm_loadu_si128((const __m128i *) (const void *) s);
+		unsigned int m =
+			(unsigned int) _mm_movemask_epi8(_mm_cmpeq_epi8(x, _mm_setzero_si128()));
+
+		if (m)
+			return s + __builtin_ctz(m);
+	}
+	return NULL;
+#else
+	return memchr(s, 0, (size_t) (lim - s));
+#endif
+}
+
+/*
+ * The event whose header cursor_next() read, its body laid (struct ctf_ec: laid_n) and
+ * starting on a byte at @pos: laid_skip() without a call (the usual strings are found 16
+ * bytes at a time, the sequences checked with a multiplication), so that no register is
+ * saved; anything laid_skip() would refuse, or a string in the content's last 15 bytes,
+ * goes to cursor_next_body().
+ */
+static TK_NOINLINE enum tk_status cursor_next_laid(struct ctf_cursor *c, struct model_item *out,
+						   const struct ctf_ec *cec, uint64_t pos)
+{
+	const uint8_t *p = c->d.base + (pos >> 3), *nul;
+	const struct ctf_laid_seg *e = cec->laid, *e_end = e + cec->laid_n;
+	const uint8_t **sp = c->segs;
+	uint64_t avail = (c->d.limit - pos) >> 3, used;
+
+	*sp = p;
+	for (; e < e_end; e++) {
+		if (e->off > avail)
+			goto other;
+		if (!e->esize) { /* a string: at least its NUL */
+			if (!(nul = laid_find_nul(p + e->off, p + avail)))
+				goto other;
+			used = (uint64_t) (nul + 1 - p);
+		} else { /* a sequence: its length lies before it in the segment */
+			struct model_value n = {{0}, 0};
+			uint64_t bytes;
+
+			model_fixed_load(&n, e->cload, p + e->coff, 0);
+			if (__builtin_mul_overflow(n.v.u, (uint64_t) e->esize, &bytes) ||
+			    bytes > avail - e->off)
+				goto other;
+			used = e->off + bytes;
+		}
+		avail -= used;
+		p += used;
+		*++sp = p;
+	}
+	if (cec->laid_tail > avail)
+		goto other;
+	/* cursor_decode_body()'s laid body (within the content, and after the header) */
+	c->body_pos = pos;
+	c->body_nv = c->npkt_vals;
+	c->d.pos = (uint64_t) (p + cec->laid_tail - c->d.base) * 8;
+	c->ev.body = c->segs[0];
+	c->ev.segs = c->segs;
+	c->ev.pending = &c->base;
+	out->kind = MODEL_ITEM_EVENT;
+	out->event = &c->ev;
+	item_ts(out, 1, c->ev.ns);
+	return TK_OK;
+other:
+	return cursor_next_body(c, out, c->ev.ec, c->ev_pos);
+}
+
+/*
+ * model_cursor_ops.next. The usual event, inline: an LTTng little-endian header with a
+ * small id and a 32- or 27-bit time (fast_kind, the whole header within the content:
+ * fast_end), a class from the stream class's table, a time in the clock's fast range, then
+ * a fixed-layout body that fits, skipped; nothing is kept until all of it is known, so
+ * that anything else starts over in cursor_next_slow() (every other state too: packet
+ * boundaries, losses, the end), or in cursor_next_body() once the header is kept. The
+ * usual call then needs no register saved nor restored.
  */
 static enum tk_status cursor_next(struct model_cursor *mc, struct model_item *out)
 {
 	struct ctf_cursor *c = (struct ctf_cursor *) mc;
-	enum tk_status st;
+	struct ctf_dec *d = &c->d;
+	uint64_t start = d->pos, pos, clock = d->clock, id;
+	const struct fast_ec *fe;
+	const uint8_t *p;
 
-	if (TK_LIKELY(c->state == CUR_EVENTS) && !cursor_at_packet_end(c)) {
-		st = cursor_decode_event(c);
-		if (TK_UNLIKELY(st < 0))
-			return event_fail(c, st);
-		out->kind = MODEL_ITEM_EVENT;
-		out->event = &c->ev;
-		item_ts(out, c->ev.has_ts, c->ev.ns);
-		return TK_OK;
+	if (TK_UNLIKELY(start >= c->fast_end))
+		return cursor_next_slow(c, out);
+	pos = (start + 7) & ~(uint64_t) 7;
+	p = d->base + (pos >> 3);
+	if (c->fast_kind == CTF_HEADER_LTTNG_LARGE_LE) {
+		id = tk_load_le16(p);
+		if (TK_UNLIKELY(id == 0xffff))
+			return cursor_next_slow(c, out);
+		clock = ctf_clock_next(clock, tk_load_le32(p + 2), 32);
+		pos += 48;
+	} else {
+		uint32_t v = tk_load_le32(p);
+
+		id = v & 31;
+		if (TK_UNLIKELY(id == 31))
+			return cursor_next_slow(c, out);
+		clock = ctf_clock_next(clock, v >> 5, 27);
+		pos += 32;
 	}
-	return cursor_next_state(c, out);
+	if (TK_UNLIKELY(id >= c->n_fast || !(fe = &c->fast_ecs[id])->ec ||
+			clock >= c->fast_clock->fast_cycles))
+		return cursor_next_slow(c, out);
+	/* the header as cursor_decode_event() keeps it (d->event_id is not read again) */
+	c->ev_pos = start;
+	d->nv = c->npkt_vals;
+	d->clock = clock;
+	d->pos = pos;
+	if (c->fast_kind == CTF_HEADER_LTTNG_COMPACT_LE)
+		d->last_bo = TK_BYTE_ORDER_LE;
+	c->ev.ec = fe->ec;
+	c->ev.cycles = clock;
+	c->ev.ns = c->fast_clock->base_ns + (int64_t) clock;
+	if (TK_UNLIKELY(fe->body != FAST_STATIC || fe->body_bits > d->limit - pos)) {
+		if (fe->body == FAST_LAID)
+			return cursor_next_laid(c, out, fe->ec->fmt, pos);
+		return cursor_next_body(c, out, fe->ec, start);
+	}
+	/* cursor_decode_body()'s fixed layout that fits (and ends after start) */
+	c->body_pos = pos;
+	c->body_nv = c->npkt_vals;
+	c->ev.body = d->base + (pos >> 3);
+	d->pos = pos + fe->body_bits;
+	if (fe->body_last_bo >= 0)
+		d->last_bo = fe->body_last_bo;
+	c->ev.pending = &c->base;
+	out->kind = MODEL_ITEM_EVENT;
+	out->event = &c->ev;
+	item_ts(out, 1, c->ev.ns);
+	return TK_OK;
 }
 
 static TK_NOINLINE enum tk_status cursor_next_state(struct ctf_cursor *c, struct model_item *out)
@@ -1481,6 +1682,7 @@ static void cursor_destroy(struct model_cursor *mc)
 	ctf_dec_fini(&c->d);
 	free(c->d.stored);
 	free(c->order);
+	free(c->fast_ecs);
 	free(c);
 }
 
@@ -1491,6 +1693,42 @@ static const struct model_cursor_ops ctf_cursor_ops = {
 	.seek = cursor_seek,
 	.destroy = cursor_destroy,
 };
+
+/*
+ * The table of cursor_next()'s fast path: for each event id of @sc's direct table, its class
+ * and how its body is skipped. A body after an LTTng header starts on a byte: a fixed layout
+ * aligned to a power of two up to a byte always has its alignment there. 0 (no fast path) without a
+ * table or memory.
+ */
+static int cursor_fast_ecs(struct ctf_cursor *c, const struct model_stream_class *sc)
+{
+	size_t i;
+
+	if (!sc->ec_table || !sc->n_ec_table)
+		return 0;
+	c->fast_ecs = calloc(sc->n_ec_table, sizeof(*c->fast_ecs));
+	if (!c->fast_ecs)
+		return 0;
+	c->n_fast = sc->n_ec_table;
+	for (i = 0; i < sc->n_ec_table; i++) {
+		const struct tk_event_class *ec = sc->ec_table[i];
+		const struct ctf_ec *cec = ec ? ec->fmt : NULL;
+		struct fast_ec *fe = &c->fast_ecs[i];
+
+		if (!cec)
+			continue;
+		fe->ec = ec;
+		fe->body_last_bo = cec->body_last_bo;
+		if (cec->body_static && cec->body_align && cec->body_align <= 8 &&
+		    !(cec->body_align & (cec->body_align - 1))) {
+			fe->body = FAST_STATIC;
+			fe->body_bits = cec->body_bits;
+		} else if (!cec->body_static && cec->laid_n) {
+			fe->body = FAST_LAID;
+		}
+	}
+	return 1;
+}
 
 enum tk_status ctf_cursor_open(struct tk_stream *stream, struct model_cursor **out)
 {
@@ -1517,6 +1755,13 @@ enum tk_status ctf_cursor_open(struct tk_stream *stream, struct model_cursor **o
 	c->ev.cpu = -1;
 	c->cpu_member = ctf_cpu_member(stream->sc->packet_context);
 	c->notice.stream = stream;
+	if (stream->sc->clock &&
+	    (c->csc->header_kind == CTF_HEADER_LTTNG_LARGE_LE ||
+	     c->csc->header_kind == CTF_HEADER_LTTNG_COMPACT_LE) &&
+	    cursor_fast_ecs(c, stream->sc)) {
+		c->fast_kind = c->csc->header_kind;
+		c->fast_clock = stream->sc->clock;
+	}
 	c->state = CUR_PACKET;
 	c->file = 0;
 	if (c->cs->nfiles > 1)

@@ -230,19 +230,26 @@ enum tk_status ctf_prog_compile(struct arena *a, const struct model_fc *fc, cons
  */
 enum tk_status ctf_prog_run(const struct ctf_prog *prog, struct ctf_dec *d);
 
-/* babeltrace2: an N-bit clock field updates the low bits, assuming at most one wrap. */
-static inline void ctf_update_clock(struct ctf_dec *d, uint64_t v, uint32_t size)
+/*
+ * babeltrace2: an N-bit clock field updates the low bits, assuming at most one wrap; the
+ * clock after @clock reads @v in a field of @size bits.
+ */
+static inline uint64_t ctf_clock_next(uint64_t clock, uint64_t v, uint32_t size)
 {
 	uint64_t mask;
 
-	if (size >= 64) {
-		d->clock = v;
-		return;
-	}
+	if (size >= 64)
+		return v;
 	mask = (UINT64_C(1) << size) - 1;
-	if (v < (d->clock & mask))
-		d->clock += mask + 1;
-	d->clock = (d->clock & ~mask) | v;
+	if (v < (clock & mask))
+		clock += mask + 1;
+	return (clock & ~mask) | v;
+}
+
+/* The same, on the decoder's clock. */
+static inline void ctf_update_clock(struct ctf_dec *d, uint64_t v, uint32_t size)
+{
+	d->clock = ctf_clock_next(d->clock, v, size);
 }
 
 /*
