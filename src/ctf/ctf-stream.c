@@ -1355,6 +1355,8 @@ static enum tk_status cursor_next(struct model_cursor *mc, struct model_item *ou
 	} else {
 		uint32_t v = tk_load_le32(p);
 
+		/* kept now: the slower path, if taken, reads a whole compact header too */
+		d->last_bo = TK_BYTE_ORDER_LE;
 		id = v & 31;
 		if (TK_UNLIKELY(id == 31))
 			return cursor_next_slow(c, out);
@@ -1369,8 +1371,6 @@ static enum tk_status cursor_next(struct model_cursor *mc, struct model_item *ou
 	d->nv = c->npkt_vals;
 	d->clock = clock;
 	d->pos = pos;
-	if (c->fast_kind == CTF_HEADER_LTTNG_COMPACT_LE)
-		d->last_bo = TK_BYTE_ORDER_LE;
 	c->ev.ec = fe->ec;
 	c->ev.cycles = clock;
 	c->ev.ns = c->fast_clock->base_ns + (int64_t) clock;

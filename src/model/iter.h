@@ -61,6 +61,7 @@ static inline enum tk_status model_iter_next_inline(struct tk_iter *it, const st
 {
 	struct iter_slot *s, *top;
 	enum tk_status st;
+	int64_t ts;
 
 	if (TK_UNLIKELY(!it->quick || !it->pending))
 		return model_iter_next(it, out);
@@ -69,24 +70,29 @@ static inline enum tk_status model_iter_next_inline(struct tk_iter *it, const st
 	if (TK_UNLIKELY(st != TK_OK || s->item.kind != MODEL_ITEM_EVENT || !s->item.has_ts))
 		return model_iter_next_advanced(it, st, out);
 	top = s;
+	ts = s->item.ts_ns;
 	if (it->heap_len == 2) { /* a lone stream is never compared */
 		struct iter_slot *other = &it->slots[it->heap[1]];
 
-		s->k1 = s->item.ts_ns;
-		if (TK_UNLIKELY(other->k1 == s->k1))
+		s->k1 = ts;
+		if (TK_UNLIKELY(other->k1 == ts))
 			return model_iter_next_advanced(it, st, out);
-		if (other->k1 < s->k1) {
+		if (other->k1 < ts) {
 			it->heap[1] = it->heap[0];
 			it->heap[0] = (uint32_t) (other - it->slots);
 			top = other;
+			if (TK_UNLIKELY(other->item.kind != MODEL_ITEM_EVENT ||
+					!other->item.has_ts))
+				goto merge;
+			ts = other->item.ts_ns;
 		}
 	}
-	if (TK_LIKELY(top->item.kind == MODEL_ITEM_EVENT && top->item.has_ts &&
-		      top->item.ts_ns >= it->last_ts)) {
-		it->last_ts = top->item.ts_ns;
+	if (TK_LIKELY(ts >= it->last_ts)) {
+		it->last_ts = ts;
 		*out = top->item.event;
 		return TK_OK; /* still pending: its stream advances first next time */
 	}
+merge:
 	it->pending = 0;
 	return model_iter_next(it, out);
 }
