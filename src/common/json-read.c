@@ -428,7 +428,8 @@ static enum tk_status parse_array(struct parser *ps, struct json_value *v)
 	}
 	v->kind = JSON_ARRAY;
 	v->n = ps->vals.len - base;
-	st = copy_out(ps, &VEC_AT(&ps->vals, struct json_value, base), v->n,
+	/* an empty vector has no data: no address into it (UBSan: offset on NULL) */
+	st = copy_out(ps, v->n ? &VEC_AT(&ps->vals, struct json_value, base) : NULL, v->n,
 		      sizeof(struct json_value), &items);
 	if (st < 0)
 		return st;
