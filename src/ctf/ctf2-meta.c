@@ -108,8 +108,6 @@ struct c2 {
 	struct tk_clock *clock; /* default clock of the data stream class being read */
 };
 
-#define C2_FAIL(c, v, code, ...) c2_fail((c), (v), (code), __VA_ARGS__)
-
 static TK_COLD enum tk_status c2_fail(const struct c2 *c, const struct json_value *v,
 				      enum tk_status code, const char *fmt, ...)
 	__attribute__((format(printf, 4, 5)));
@@ -138,7 +136,7 @@ static enum tk_status get_uint(const struct c2 *c, const struct json_value *obj,
 
 	*out = def;
 	if (v && json_uint(v, out) < 0)
-		return C2_FAIL(c, v, TK_ERR_FORMAT, "%s is not an unsigned integer", key);
+		return c2_fail(c, v, TK_ERR_FORMAT, "%s is not an unsigned integer", key);
 	return TK_OK;
 }
 
@@ -152,7 +150,7 @@ static enum tk_status get_string(const struct c2 *c, const struct json_value *ob
 	if (!v)
 		return TK_OK;
 	if (v->kind != JSON_STRING)
-		return C2_FAIL(c, v, TK_ERR_FORMAT, "%s is not a string", key);
+		return c2_fail(c, v, TK_ERR_FORMAT, "%s is not a string", key);
 	*out = v->s;
 	return TK_OK;
 }
@@ -166,7 +164,7 @@ static enum tk_status get_align(const struct c2 *c, const struct json_value *obj
 	if (st < 0)
 		return st;
 	if (!u || (u & (u - 1)) || u > (1u << 30))
-		return C2_FAIL(c, json_member(obj, key), TK_ERR_FORMAT,
+		return c2_fail(c, json_member(obj, key), TK_ERR_FORMAT,
 			       "%s=%llu is not a power of two", key, (unsigned long long) u);
 	*out = (uint32_t) u;
 	return TK_OK;
@@ -192,12 +190,12 @@ static enum tk_status read_byte_order(const struct c2 *c, const struct json_valu
 	else if (json_is_string(bo, "big-endian"))
 		fc->byte_order = TK_BYTE_ORDER_BE;
 	else
-		return C2_FAIL(c, bo ? bo : v, TK_ERR_FORMAT,
+		return c2_fail(c, bo ? bo : v, TK_ERR_FORMAT,
 			       "byte-order must be \"little-endian\" or \"big-endian\"");
 	/* CTF 1.8 reads bits in the order of the bytes: the only bit order it has */
 	if (bit && !json_is_string(bit, fc->byte_order == TK_BYTE_ORDER_LE ? "first-to-last"
 									   : "last-to-first"))
-		return C2_FAIL(c, bit, TK_ERR_UNSUPPORTED,
+		return c2_fail(c, bit, TK_ERR_UNSUPPORTED,
 			       "a bit order other than the byte order's is not supported");
 	return TK_OK;
 }
@@ -208,7 +206,7 @@ static enum tk_status read_mappings(struct c2 *c, const struct json_value *maps,
 	size_t i, k;
 
 	if (maps->kind != JSON_OBJECT)
-		return C2_FAIL(c, maps, TK_ERR_FORMAT, "mappings is not an object");
+		return c2_fail(c, maps, TK_ERR_FORMAT, "mappings is not an object");
 	fc->kind = MODEL_FC_ENUM;
 	fc->u.en.count = (uint32_t) maps->n;
 	fc->u.en.maps = arena_alloc(c->a, (maps->n + 1) * sizeof(*fc->u.en.maps));
@@ -220,7 +218,7 @@ static enum tk_status read_mappings(struct c2 *c, const struct json_value *maps,
 
 		mp->label = maps->members[i].key;
 		if (rs->kind != JSON_ARRAY || !rs->n)
-			return C2_FAIL(c, rs, TK_ERR_FORMAT,
+			return c2_fail(c, rs, TK_ERR_FORMAT,
 				       "mapping \"%s\" is not an array of integer ranges",
 				       mp->label);
 		mp->ranges = arena_alloc(c->a, rs->n * sizeof(*mp->ranges));
@@ -249,7 +247,7 @@ static enum tk_status read_mappings(struct c2 *c, const struct json_value *maps,
 			}
 			continue;
 bad:
-			return C2_FAIL(
+			return c2_fail(
 				c, r, TK_ERR_FORMAT,
 				"mapping \"%s\": a range is not two %s integers, lower first",
 				mp->label, fc->is_signed ? "signed" : "unsigned");
@@ -273,7 +271,7 @@ static enum tk_status read_int(struct c2 *c, const struct json_value *v, int is_
 	if (st < 0)
 		return st;
 	if (u == 0 || u > 64)
-		return C2_FAIL(c, v, u ? TK_ERR_UNSUPPORTED : TK_ERR_FORMAT,
+		return c2_fail(c, v, u ? TK_ERR_UNSUPPORTED : TK_ERR_FORMAT,
 			       "length=%llu: integers are 1 to 64 bits", (unsigned long long) u);
 	fc->size = (uint32_t) u;
 	st = read_byte_order(c, v, fc);
@@ -284,7 +282,7 @@ static enum tk_status read_int(struct c2 *c, const struct json_value *v, int is_
 	if (st < 0)
 		return st;
 	if (u != 2 && u != 8 && u != 10 && u != 16)
-		return C2_FAIL(c, json_member(v, "preferred-display-base"), TK_ERR_FORMAT,
+		return c2_fail(c, json_member(v, "preferred-display-base"), TK_ERR_FORMAT,
 			       "preferred-display-base=%llu is not 2, 8, 10 or 16",
 			       (unsigned long long) u);
 	fc->base = (uint8_t) u;
@@ -309,7 +307,7 @@ static enum tk_status read_float(struct c2 *c, const struct json_value *v, struc
 	if (st < 0)
 		return st;
 	if (u != 32 && u != 64)
-		return C2_FAIL(c, v, TK_ERR_UNSUPPORTED,
+		return c2_fail(c, v, TK_ERR_UNSUPPORTED,
 			       "length=%llu: floating point numbers of 32 and 64 bits only",
 			       (unsigned long long) u);
 	fc->size = (uint32_t) u;
@@ -330,7 +328,7 @@ static enum tk_status check_utf8(const struct c2 *c, const struct json_value *v)
 	const struct json_value *e = json_member(v, "encoding");
 
 	if (e && !json_is_string(e, "utf-8"))
-		return C2_FAIL(c, e, TK_ERR_UNSUPPORTED,
+		return c2_fail(c, e, TK_ERR_UNSUPPORTED,
 			       "strings other than UTF-8 are not supported");
 	return TK_OK;
 }
@@ -348,26 +346,26 @@ static enum tk_status read_location(struct c2 *c, const struct json_value *v, co
 	char *p;
 
 	if (!loc || loc->kind != JSON_OBJECT)
-		return C2_FAIL(c, loc ? loc : v, TK_ERR_FORMAT, "missing %s object", key);
+		return c2_fail(c, loc ? loc : v, TK_ERR_FORMAT, "missing %s object", key);
 	origin = json_member(loc, "origin");
 	path = json_member(loc, "path");
 	if (!origin)
-		return C2_FAIL(c, loc, TK_ERR_UNSUPPORTED,
+		return c2_fail(c, loc, TK_ERR_UNSUPPORTED,
 			       "%s without an origin (relative) is not supported", key);
 	for (s = 0; s < C2_SCOPES; s++)
 		if (json_is_string(origin, origin_name[s]))
 			break;
 	if (s == C2_SCOPES)
-		return C2_FAIL(c, origin, TK_ERR_FORMAT, "%s: unknown origin", key);
+		return c2_fail(c, origin, TK_ERR_FORMAT, "%s: unknown origin", key);
 	if (!path || path->kind != JSON_ARRAY || !path->n)
-		return C2_FAIL(c, path ? path : loc, TK_ERR_FORMAT,
+		return c2_fail(c, path ? path : loc, TK_ERR_FORMAT,
 			       "%s: path is not an array of member names", key);
 	n = strlen(origin_path[s]);
 	for (i = 0; i < path->n; i++) {
 		const struct json_value *e = &path->items[i];
 
 		if (e->kind != JSON_STRING || !e->len || strchr(e->s, '.'))
-			return C2_FAIL(c, e,
+			return c2_fail(c, e,
 				       e->kind == JSON_STRING ? TK_ERR_UNSUPPORTED : TK_ERR_FORMAT,
 				       "%s: path elements must be member names without a dot", key);
 		n += e->len + 1;
@@ -409,7 +407,7 @@ static enum tk_status byte_array(struct c2 *c, const struct json_value *v, int t
 	if (st < 0)
 		return st;
 	if (!dynamic && !json_member(v, "length"))
-		return C2_FAIL(c, v, TK_ERR_FORMAT, "missing length");
+		return c2_fail(c, v, TK_ERR_FORMAT, "missing length");
 	*out = fc;
 	return TK_OK;
 }
@@ -424,7 +422,7 @@ static enum tk_status read_array(struct c2 *c, const struct json_value *v, int d
 	if (!fc)
 		return C2_NOMEM(c);
 	if (!elem)
-		return C2_FAIL(c, v, TK_ERR_FORMAT, "missing element-field-class");
+		return c2_fail(c, v, TK_ERR_FORMAT, "missing element-field-class");
 	st = get_align(c, v, "minimum-alignment", &fc->align);
 	if (st < 0)
 		return st;
@@ -432,7 +430,7 @@ static enum tk_status read_array(struct c2 *c, const struct json_value *v, int d
 		st = read_location(c, v, "length-field-location", &fc->ref);
 	} else {
 		if (!json_member(v, "length"))
-			return C2_FAIL(c, v, TK_ERR_FORMAT, "missing length");
+			return c2_fail(c, v, TK_ERR_FORMAT, "missing length");
 		st = get_uint(c, v, "length", 0, &fc->u.arr.length);
 	}
 	if (st >= 0)
@@ -453,14 +451,14 @@ static enum tk_status apply_roles(struct c2 *c, const struct json_value *fcv,
 	if (!rv)
 		return TK_OK;
 	if (rv->kind != JSON_ARRAY)
-		return C2_FAIL(c, rv, TK_ERR_FORMAT, "roles is not an array");
+		return c2_fail(c, rv, TK_ERR_FORMAT, "roles is not an array");
 	for (i = 0; i < rv->n; i++) {
 		for (k = 0; k < TK_ARRAY_SIZE(roles); k++)
 			if (json_is_string(&rv->items[i], roles[k].role) &&
 			    roles[k].scope == c->scope)
 				break;
 		if (k == TK_ARRAY_SIZE(roles))
-			return C2_FAIL(c, &rv->items[i], TK_ERR_FORMAT,
+			return c2_fail(c, &rv->items[i], TK_ERR_FORMAT,
 				       "member \"%s\": role %s%s%s not allowed in this scope",
 				       mb->name, rv->items[i].kind == JSON_STRING ? "\"" : "",
 				       rv->items[i].kind == JSON_STRING ? rv->items[i].s : "",
@@ -470,18 +468,18 @@ static enum tk_status apply_roles(struct c2 *c, const struct json_value *fcv,
 
 			if (f->kind != MODEL_FC_ARRAY || f->u.arr.length != 16 ||
 			    f->u.arr.elem->kind != MODEL_FC_INT || f->u.arr.elem->size != 8)
-				return C2_FAIL(c, fcv, TK_ERR_FORMAT,
+				return c2_fail(c, fcv, TK_ERR_FORMAT,
 					       "member \"%s\": a metadata stream UUID is 16 bytes",
 					       mb->name);
 		} else if ((mb->fc->kind != MODEL_FC_INT && mb->fc->kind != MODEL_FC_ENUM) ||
 			   mb->fc->is_signed) {
-			return C2_FAIL(c, fcv, TK_ERR_FORMAT,
+			return c2_fail(c, fcv, TK_ERR_FORMAT,
 				       "member \"%s\": role \"%s\" needs an unsigned integer",
 				       mb->name, roles[k].role);
 		}
 		if (roles[k].clock) {
 			if (!c->clock)
-				return C2_FAIL(c, fcv, TK_ERR_FORMAT,
+				return c2_fail(c, fcv, TK_ERR_FORMAT,
 					       "member \"%s\": role \"%s\" in a data stream class "
 					       "without a default clock class",
 					       mb->name, roles[k].role);
@@ -505,7 +503,7 @@ static enum tk_status read_struct(struct c2 *c, const struct json_value *v, stru
 	if (st < 0)
 		return st;
 	if (mv && mv->kind != JSON_ARRAY)
-		return C2_FAIL(c, mv, TK_ERR_FORMAT, "member-classes is not an array");
+		return c2_fail(c, mv, TK_ERR_FORMAT, "member-classes is not an array");
 	fc->u.st.count = mv ? (uint32_t) mv->n : 0;
 	fc->u.st.members = arena_alloc(c->a, (fc->u.st.count + 1) * sizeof(struct model_member));
 	if (!fc->u.st.members)
@@ -519,7 +517,7 @@ static enum tk_status read_struct(struct c2 *c, const struct json_value *v, stru
 		if (st < 0)
 			return st;
 		if (!name || !*name || !fcv)
-			return C2_FAIL(c, m, TK_ERR_FORMAT,
+			return c2_fail(c, m, TK_ERR_FORMAT,
 				       "a member class needs a name and a field-class");
 		mb->name = mb->orig_name = name;
 		st = read_fc(c, fcv, &mb->fc);
@@ -536,7 +534,7 @@ static enum tk_status read_struct(struct c2 *c, const struct json_value *v, stru
 			return st;
 		for (k = 0; k < i; k++)
 			if (!strcmp(fc->u.st.members[k].name, mb->name))
-				return C2_FAIL(c, m, TK_ERR_FORMAT, "duplicate member \"%s\"",
+				return c2_fail(c, m, TK_ERR_FORMAT, "duplicate member \"%s\"",
 					       mb->name);
 	}
 	*out = fc;
@@ -553,7 +551,7 @@ static enum tk_status read_variant(struct c2 *c, const struct json_value *v, str
 	if (!fc)
 		return C2_NOMEM(c);
 	if (!ov || ov->kind != JSON_ARRAY || !ov->n)
-		return C2_FAIL(c, ov ? ov : v, TK_ERR_FORMAT, "options is not a non-empty array");
+		return c2_fail(c, ov ? ov : v, TK_ERR_FORMAT, "options is not a non-empty array");
 	st = read_location(c, v, "selector-field-location", &fc->ref);
 	if (st < 0)
 		return st;
@@ -565,7 +563,7 @@ static enum tk_status read_variant(struct c2 *c, const struct json_value *v, str
 		const struct json_value *rs = json_member(&ov->items[i], "selector-field-ranges");
 
 		if (!rs || rs->kind != JSON_ARRAY || !rs->n)
-			return C2_FAIL(c, rs ? rs : &ov->items[i], TK_ERR_FORMAT,
+			return c2_fail(c, rs ? rs : &ov->items[i], TK_ERR_FORMAT,
 				       "option %zu: selector-field-ranges is not a non-empty array",
 				       i);
 		n += rs->n;
@@ -586,7 +584,7 @@ static enum tk_status read_variant(struct c2 *c, const struct json_value *v, str
 		if (st < 0)
 			return st;
 		if (!fcv)
-			return C2_FAIL(c, o, TK_ERR_FORMAT, "option %zu: missing field-class", i);
+			return c2_fail(c, o, TK_ERR_FORMAT, "option %zu: missing field-class", i);
 		if (!name) { /* unnamed options are allowed: the text never shows them */
 			gen = arena_alloc(c->a, 32);
 			if (!gen)
@@ -596,7 +594,7 @@ static enum tk_status read_variant(struct c2 *c, const struct json_value *v, str
 		}
 		for (k = 0; k < i; k++)
 			if (!strcmp(fc->u.var.options[k].name, name))
-				return C2_FAIL(c, o, TK_ERR_FORMAT,
+				return c2_fail(c, o, TK_ERR_FORMAT,
 					       "option %zu: duplicate name \"%s\"", i, name);
 		mb->name = mb->orig_name = name;
 		st = read_fc(c, fcv, &mb->fc);
@@ -624,7 +622,7 @@ static enum tk_status read_variant(struct c2 *c, const struct json_value *v, str
 				vr->hi.i = hi;
 			}
 			if (!ok)
-				return C2_FAIL(c, r, TK_ERR_FORMAT,
+				return c2_fail(c, r, TK_ERR_FORMAT,
 					       "option %zu: a selector range is not two integers, "
 					       "lower first",
 					       i);
@@ -642,7 +640,7 @@ static enum tk_status read_fc(struct c2 *c, const struct json_value *v, struct m
 	enum tk_status st;
 
 	if (c->depth >= C2_MAX_DEPTH)
-		return C2_FAIL(c, v, TK_ERR_UNSUPPORTED, "field classes nested more than %d deep",
+		return c2_fail(c, v, TK_ERR_UNSUPPORTED, "field classes nested more than %d deep",
 			       C2_MAX_DEPTH);
 	if (v->kind == JSON_STRING) { /* a field class alias */
 		size_t i;
@@ -657,12 +655,12 @@ static enum tk_status read_fc(struct c2 *c, const struct json_value *v, struct m
 				return st;
 			}
 		}
-		return C2_FAIL(c, v, TK_ERR_FORMAT, "no field class alias named \"%s\" before",
+		return c2_fail(c, v, TK_ERR_FORMAT, "no field class alias named \"%s\" before",
 			       v->s);
 	}
 	tv = json_member(v, "type");
 	if (v->kind != JSON_OBJECT || !tv || tv->kind != JSON_STRING)
-		return C2_FAIL(c, v, TK_ERR_FORMAT, "a field class is an object with a type");
+		return c2_fail(c, v, TK_ERR_FORMAT, "a field class is an object with a type");
 	t = tv->s;
 	c->depth++;
 	if (!strcmp(t, "fixed-length-unsigned-integer")) {
@@ -697,10 +695,10 @@ static enum tk_status read_fc(struct c2 *c, const struct json_value *v, struct m
 		   !strcmp(t, "fixed-length-bit-map") || !strcmp(t, "optional") ||
 		   !strcmp(t, "variable-length-unsigned-integer") ||
 		   !strcmp(t, "variable-length-signed-integer")) {
-		st = C2_FAIL(c, tv, TK_ERR_UNSUPPORTED, "field class type \"%s\" is not supported",
+		st = c2_fail(c, tv, TK_ERR_UNSUPPORTED, "field class type \"%s\" is not supported",
 			     t);
 	} else {
-		st = C2_FAIL(c, tv, TK_ERR_FORMAT, "unknown field class type \"%s\"", t);
+		st = c2_fail(c, tv, TK_ERR_FORMAT, "unknown field class type \"%s\"", t);
 	}
 	c->depth--;
 	return st;
@@ -722,7 +720,7 @@ static enum tk_status read_scope(struct c2 *c, const struct json_value *obj, con
 	if (st < 0)
 		return st;
 	if (fc->kind != MODEL_FC_STRUCT)
-		return C2_FAIL(c, v, TK_ERR_FORMAT, "%s is not a structure", key);
+		return c2_fail(c, v, TK_ERR_FORMAT, "%s is not a structure", key);
 	*out = fc;
 	return TK_OK;
 }
@@ -738,18 +736,18 @@ static enum tk_status read_preamble(struct c2 *c, const struct json_value *v)
 	size_t i;
 
 	if (!ver || json_uint(ver, &u) || u != 2)
-		return C2_FAIL(c, ver ? ver : v, TK_ERR_UNSUPPORTED,
+		return c2_fail(c, ver ? ver : v, TK_ERR_UNSUPPORTED,
 			       "the preamble's version must be 2");
 	if (ext && (ext->kind != JSON_OBJECT || ext->n))
-		return C2_FAIL(c, ext, TK_ERR_UNSUPPORTED,
+		return c2_fail(c, ext, TK_ERR_UNSUPPORTED,
 			       "metadata extensions are not supported (the trace needs them "
 			       "understood)");
 	if (uuid) {
 		if (uuid->kind != JSON_ARRAY || uuid->n != 16)
-			return C2_FAIL(c, uuid, TK_ERR_FORMAT, "uuid is not 16 bytes");
+			return c2_fail(c, uuid, TK_ERR_FORMAT, "uuid is not 16 bytes");
 		for (i = 0; i < 16; i++) {
 			if (json_uint(&uuid->items[i], &u) || u > 255)
-				return C2_FAIL(c, &uuid->items[i], TK_ERR_FORMAT,
+				return c2_fail(c, &uuid->items[i], TK_ERR_FORMAT,
 					       "uuid is not 16 bytes");
 			c->src->uuid[i] = (uint8_t) u;
 		}
@@ -771,10 +769,10 @@ static enum tk_status read_alias(struct c2 *c, const struct json_value *v)
 	if (st < 0)
 		return st;
 	if (!name || !fcv)
-		return C2_FAIL(c, v, TK_ERR_FORMAT, "an alias needs a name and a field-class");
+		return c2_fail(c, v, TK_ERR_FORMAT, "an alias needs a name and a field-class");
 	for (i = 0; i < c->aliases.len; i++)
 		if (!strcmp(VEC_AT(&c->aliases, struct c2_alias, i).name, name))
-			return C2_FAIL(c, v, TK_ERR_FORMAT, "duplicate field class alias \"%s\"",
+			return c2_fail(c, v, TK_ERR_FORMAT, "duplicate field class alias \"%s\"",
 				       name);
 	c->scope = C2_PAYLOAD;
 	st = read_fc(c, fcv, &check); /* what is wrong with it is said here, once */
@@ -795,12 +793,12 @@ static enum tk_status read_trace_class(struct c2 *c, const struct json_value *v)
 	enum tk_status st;
 
 	if (c->has_trace_class)
-		return C2_FAIL(c, v, TK_ERR_FORMAT, "a second trace class");
+		return c2_fail(c, v, TK_ERR_FORMAT, "a second trace class");
 	if (c->scs.len)
-		return C2_FAIL(c, v, TK_ERR_FORMAT, "a trace class after a data stream class");
+		return c2_fail(c, v, TK_ERR_FORMAT, "a trace class after a data stream class");
 	c->has_trace_class = 1;
 	if (env && env->kind != JSON_OBJECT)
-		return C2_FAIL(c, env, TK_ERR_FORMAT, "environment is not an object");
+		return c2_fail(c, env, TK_ERR_FORMAT, "environment is not an object");
 	for (i = 0; env && i < env->n; i++) {
 		const struct json_value *e = &env->members[i].value;
 		struct model_env *me = vec_push(&c->env, sizeof(*me));
@@ -815,7 +813,7 @@ static enum tk_status read_trace_class(struct c2 *c, const struct json_value *v)
 		else if (!json_int(e, &k))
 			me->integer = k;
 		else
-			return C2_FAIL(c, e, TK_ERR_FORMAT,
+			return c2_fail(c, e, TK_ERR_FORMAT,
 				       "environment entry \"%s\" is neither a string nor an "
 				       "integer",
 				       me->key);
@@ -861,20 +859,20 @@ static enum tk_status read_clock(struct c2 *c, const struct json_value *v)
 	if (!id) /* the specification wants one; a name is enough to refer to it */
 		id = clk->name;
 	if (!id)
-		return C2_FAIL(c, v, TK_ERR_FORMAT, "a clock class needs an id");
+		return c2_fail(c, v, TK_ERR_FORMAT, "a clock class needs an id");
 	for (i = 0; i < c->clock_ids.len; i++)
 		if (!strcmp(VEC_AT(&c->clock_ids, const char *, i), id))
-			return C2_FAIL(c, v, TK_ERR_FORMAT, "duplicate clock class id \"%s\"", id);
+			return c2_fail(c, v, TK_ERR_FORMAT, "duplicate clock class id \"%s\"", id);
 	if (!clk->name)
 		clk->name = id;
 	if (clk->freq == 0 || clk->freq == UINT64_MAX)
-		return C2_FAIL(c, v, TK_ERR_FORMAT, "frequency=%llu is not a valid frequency",
+		return c2_fail(c, v, TK_ERR_FORMAT, "frequency=%llu is not a valid frequency",
 			       (unsigned long long) clk->freq);
 	if (off) {
 		const struct json_value *sv = json_member(off, "seconds");
 
 		if (off->kind != JSON_OBJECT || (sv && json_int(sv, &s)))
-			return C2_FAIL(c, off, TK_ERR_FORMAT,
+			return c2_fail(c, off, TK_ERR_FORMAT,
 				       "offset-from-origin is not {seconds, cycles} integers");
 		st = get_uint(c, off, "cycles", 0, &u);
 		if (st < 0)
@@ -911,14 +909,14 @@ static enum tk_status read_stream_class(struct c2 *c, const struct json_value *v
 	if (st < 0)
 		return st;
 	if (ctf_meta_find_sc(&c->scs, id))
-		return C2_FAIL(c, v, TK_ERR_FORMAT, "duplicate data stream class id %llu",
+		return c2_fail(c, v, TK_ERR_FORMAT, "duplicate data stream class id %llu",
 			       (unsigned long long) id);
 	c->clock = NULL;
 	for (i = 0; clock_id && i < c->clock_ids.len; i++)
 		if (!strcmp(VEC_AT(&c->clock_ids, const char *, i), clock_id))
 			c->clock = VEC_AT(&c->clocks, struct tk_clock *, i);
 	if (clock_id && !c->clock)
-		return C2_FAIL(c, v, TK_ERR_FORMAT, "no clock class \"%s\" before", clock_id);
+		return c2_fail(c, v, TK_ERR_FORMAT, "no clock class \"%s\" before", clock_id);
 	st = read_scope(c, v, "packet-context-field-class", C2_PACKET_CONTEXT, &pctx);
 	if (st >= 0)
 		st = read_scope(c, v, "event-record-header-field-class", C2_EVENT_HEADER, &header);
@@ -962,11 +960,11 @@ static enum tk_status read_event_class(struct c2 *c, const struct json_value *v)
 		ec->name = "";
 	b = ctf_meta_find_sc(&c->scs, sid);
 	if (!b)
-		return C2_FAIL(c, v, TK_ERR_FORMAT, "no data stream class %llu before",
+		return c2_fail(c, v, TK_ERR_FORMAT, "no data stream class %llu before",
 			       (unsigned long long) sid);
 	for (i = 0; i < b->ecs.len; i++)
 		if (VEC_AT(&b->ecs, struct tk_event_class *, i)->id == ec->id)
-			return C2_FAIL(c, v, TK_ERR_FORMAT,
+			return c2_fail(c, v, TK_ERR_FORMAT,
 				       "duplicate event record class id %llu in data stream class "
 				       "%llu",
 				       (unsigned long long) ec->id, (unsigned long long) sid);
@@ -996,12 +994,12 @@ static enum tk_status read_fragment(struct c2 *c, const struct json_value *v)
 	const struct json_value *tv = json_member(v, "type");
 
 	if (v->kind != JSON_OBJECT || !tv || tv->kind != JSON_STRING)
-		return C2_FAIL(c, v, TK_ERR_FORMAT, "a fragment is an object with a type");
+		return c2_fail(c, v, TK_ERR_FORMAT, "a fragment is an object with a type");
 	if (c->frag == 1 && !json_is_string(tv, "preamble"))
-		return C2_FAIL(c, tv, TK_ERR_FORMAT, "the first fragment must be the preamble");
+		return c2_fail(c, tv, TK_ERR_FORMAT, "the first fragment must be the preamble");
 	if (json_is_string(tv, "preamble")) {
 		if (c->frag != 1)
-			return C2_FAIL(c, tv, TK_ERR_FORMAT, "a second preamble");
+			return c2_fail(c, tv, TK_ERR_FORMAT, "a second preamble");
 		return read_preamble(c, v);
 	}
 	if (json_is_string(tv, "field-class-alias"))
@@ -1014,7 +1012,7 @@ static enum tk_status read_fragment(struct c2 *c, const struct json_value *v)
 		return read_stream_class(c, v);
 	if (json_is_string(tv, "event-record-class"))
 		return read_event_class(c, v);
-	return C2_FAIL(c, tv, TK_ERR_FORMAT, "unknown fragment type \"%s\"", tv->s);
+	return c2_fail(c, tv, TK_ERR_FORMAT, "unknown fragment type \"%s\"", tv->s);
 }
 
 enum tk_status ctf2_meta_build(struct tk_source *src, const char *text, size_t len)

@@ -22,6 +22,7 @@
 #include <string.h>
 
 #include "../common/error.h"
+#include "../common/str.h"
 #include "../common/vec.h"
 #include "ftrace.h"
 
@@ -203,17 +204,6 @@ static inline bool tok_is(const struct token *t, enum tok_kind kind, const char 
 	return t->kind == kind && t->len == n && memcmp(t->text, text, n) == 0;
 }
 
-static int digit_value(int c)
-{
-	if (c >= '0' && c <= '9')
-		return c - '0';
-	if (c >= 'a' && c <= 'f')
-		return c - 'a' + 10;
-	if (c >= 'A' && c <= 'F')
-		return c - 'A' + 10;
-	return 99;
-}
-
 /*
  * A token read the way libtraceevent reads numbers, strtoul(text, NULL, 0) on a 64-bit host:
  * "0x" + hex digit selects hex, a leading 0 octal; the longest valid prefix counts (so
@@ -229,14 +219,16 @@ static uint64_t tok_ul(const struct token *t)
 
 	if (t->kind != TOK_ITEM)
 		return 0;
-	if (n > 2 && s[0] == '0' && (s[1] == 'x' || s[1] == 'X') && digit_value(s[2]) < 16) {
+	if (n > 2 && s[0] == '0' && (s[1] == 'x' || s[1] == 'X') &&
+	    str_hex_digit((unsigned char) s[2]) >= 0) {
 		base = 16;
 		i = 2;
 	} else if (s[0] == '0') {
 		base = 8;
 	}
 	for (; i < n; i++) {
-		unsigned int d = (unsigned int) digit_value((unsigned char) s[i]);
+		/* not a digit: -1, past any base */
+		unsigned int d = (unsigned int) str_hex_digit((unsigned char) s[i]);
 
 		if (d >= base)
 			break;
