@@ -337,7 +337,7 @@ if [ -n "$gen_ctf" ]; then
 		if [ $rc -ne 0 ] || [ -s "$tmp/tc.err" ] || grep -q 'FAILED TO PARSE' "$tmp/got.tc"; then
 			fail "large records v$v: trace-cmd report exits $rc: $(head -n 1 "$tmp/tc.err")"
 		fi
-		[ "$(grep -cE '^ *[^ ]+-[0-9]+ +\[[0-9]{3}\] [0-9]+\.[0-9]{6}: ' "$tmp/got.tc")" = \
+		[ "$(grep -cE '^ *[^ ]+-[0-9]+ +\[[0-9]{3}\] +[0-9]+\.[0-9]{6}: ' "$tmp/got.tc")" = \
 			"$(grep -c '"name"' "$tmp/ctf.json")" ] ||
 			fail "large records v$v: trace-cmd report shows another number of events"
 		"$tk" print --style json "$tmp/big.dat" >"$tmp/dat.json"
@@ -358,7 +358,7 @@ task_names() {
 		return
 	fi
 	trace-cmd report -i "$tmp/names.dat" 2>/dev/null |
-		sed -n 's/^ *\([^ ]*\)-\([0-9]*\) *\[[0-9]\{3\}\] [0-9]*\.[0-9]\{6\}: .*/\1 \2/p' >"$tmp/tasks"
+		sed -n 's/^ *\([^ ]*\)-\([0-9]*\) *\[[0-9]\{3\}\] *[0-9]*\.[0-9]\{6\}: .*/\1 \2/p' >"$tmp/tasks"
 	n=$(grep -c . "$tmp/tasks")
 	case $3 in
 	env:*) bad=$(awk -v c="${3#env:}" '$1 != c' "$tmp/tasks" | head -n 1) ;;

@@ -27,7 +27,7 @@
 import re
 import sys
 
-LINE = re.compile(rb"^(?P<comm>.*?)-(?P<pid>-?\d+) +\[(?P<cpu>\d+)\] (?P<time>[0-9.]+): (?P<rest>.*)$")
+LINE = re.compile(rb"^(?P<comm>.*?)-(?P<pid>-?\d+) +\[(?P<cpu>\d+)\] +(?P<time>[0-9.]+): (?P<rest>.*)$")
 FUNC = re.compile(rb"function=(\S+)")
 
 
