@@ -107,6 +107,23 @@ void writer_write_slow(struct writer *w, const void *p, size_t n)
 	}
 }
 
+/*
+ * fmt_u64()'s digit count of a 32-bit v, by k = floor(log2(v | 1)): the values of that bit
+ * length have L digits, L those of 2^k, or L + 1 from 10^L on when 10^L < 2^(k + 1). Entry
+ * k is L << 32, plus 2^32 - 10^L in the second case, so that (v + entry) >> 32 is the count:
+ * the addition carries into bit 32 exactly when v >= 10^L.
+ */
+const uint64_t writer_digits_by_log2[32] = {
+	UINT64_C(0x100000000), UINT64_C(0x100000000), UINT64_C(0x100000000), UINT64_C(0x1FFFFFFF6),
+	UINT64_C(0x200000000), UINT64_C(0x200000000), UINT64_C(0x2FFFFFF9C), UINT64_C(0x300000000),
+	UINT64_C(0x300000000), UINT64_C(0x3FFFFFC18), UINT64_C(0x400000000), UINT64_C(0x400000000),
+	UINT64_C(0x400000000), UINT64_C(0x4FFFFD8F0), UINT64_C(0x500000000), UINT64_C(0x500000000),
+	UINT64_C(0x5FFFE7960), UINT64_C(0x600000000), UINT64_C(0x600000000), UINT64_C(0x6FFF0BDC0),
+	UINT64_C(0x700000000), UINT64_C(0x700000000), UINT64_C(0x700000000), UINT64_C(0x7FF676980),
+	UINT64_C(0x800000000), UINT64_C(0x800000000), UINT64_C(0x8FA0A1F00), UINT64_C(0x900000000),
+	UINT64_C(0x900000000), UINT64_C(0x9C4653600), UINT64_C(0xA00000000), UINT64_C(0xA00000000),
+};
+
 const uint64_t writer_pow10[20] = {
 	UINT64_C(1),
 	UINT64_C(10),

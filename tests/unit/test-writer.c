@@ -103,9 +103,9 @@ static void test_fmt_u64_powers_of_ten_and_neighbours(void **state)
 }
 
 /*
- * fmt_u64() counts digits from the digits themselves (the lowest non-zero byte), so every
- * leading digit at every length matters: all values below 10^6, then each length with
- * every leading digit and pseudo-random digits after it.
+ * fmt_u64() shifts the leading zeros of eight digits out by the count, so every leading
+ * digit at every length matters: all values below 10^6, then each length with every
+ * leading digit and pseudo-random digits after it.
  */
 static void test_fmt_u64_every_leading_digit(void **state)
 {
@@ -128,6 +128,38 @@ static void test_fmt_u64_every_leading_digit(void **state)
 			}
 		}
 	}
+}
+
+/*
+ * fmt_count_digits32() reads a table by bit length: each power of two and of ten and
+ * their neighbours (where the count or the entry changes), then pseudo-random values of
+ * each bit length, against the length snprintf() gives.
+ */
+static void test_fmt_count_digits32(void **state)
+{
+	uint64_t seed = 7;
+	char want[16];
+
+	(void) state;
+	for (int k = 0; k < 32; k++) {
+		uint64_t two = UINT64_C(1) << k, ten = k < 10 ? writer_pow10[k] : 0;
+		uint64_t probes[] = {two - 1, two, two + 1, ten ? ten - 1 : 0, ten, ten + 1};
+
+		for (size_t i = 0; i < sizeof(probes) / sizeof(probes[0]); i++) {
+			uint32_t v = (uint32_t) probes[i];
+
+			snprintf(want, sizeof(want), "%" PRIu32, v);
+			assert_int_equal(fmt_count_digits32(v), strlen(want));
+		}
+		for (int r = 0; r < 4096; r++) {
+			uint32_t v = (uint32_t) ((xorshift(&seed) & (two - 1)) | two);
+
+			snprintf(want, sizeof(want), "%" PRIu32, v);
+			assert_int_equal(fmt_count_digits32(v), strlen(want));
+		}
+	}
+	assert_int_equal(fmt_count_digits32(0), 1);
+	assert_int_equal(fmt_count_digits32(UINT32_MAX), 10);
 }
 
 static void test_fmt_u64_known_strings(void **state)
@@ -641,6 +673,7 @@ int main(void)
 	const struct CMUnitTest tests[] = {
 		cmocka_unit_test(test_fmt_u64_powers_of_ten_and_neighbours),
 		cmocka_unit_test(test_fmt_u64_every_leading_digit),
+		cmocka_unit_test(test_fmt_count_digits32),
 		cmocka_unit_test(test_fmt_u64_known_strings),
 		cmocka_unit_test(test_fmt_ascii8_every_value),
 		cmocka_unit_test(test_fmt_put_ascii8x2_every_value),
