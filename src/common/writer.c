@@ -124,6 +124,21 @@ const uint64_t writer_digits_by_log2[32] = {
 	UINT64_C(0x900000000), UINT64_C(0x9C4653600), UINT64_C(0xA00000000), UINT64_C(0xA00000000),
 };
 
+size_t fmt_u64_top(char *dst, uint64_t v)
+{
+	uint32_t top = (uint32_t) (v / UINT64_C(10000000000000000)); /* 1 to 1844 */
+	uint64_t rest = v - top * UINT64_C(10000000000000000);
+	uint32_t hi = (uint32_t) (rest / UINT64_C(100000000));
+	uint32_t d = fmt_digits4(top);
+	unsigned int n = fmt_count_digits32(top);
+
+	tk_store_u32(dst, (d + UINT32_C(0x30303030)) >> (32 - 8 * n), TK_BYTE_ORDER_LE);
+	tk_store_u64(dst + n, fmt_ascii8(hi), TK_BYTE_ORDER_LE);
+	tk_store_u64(dst + n + 8, fmt_ascii8((uint32_t) (rest - hi * UINT64_C(100000000))),
+		     TK_BYTE_ORDER_LE);
+	return n + 16;
+}
+
 const uint64_t writer_pow10[20] = {
 	UINT64_C(1),
 	UINT64_C(10),

@@ -238,6 +238,9 @@ static inline unsigned int fmt_count_digits32(uint32_t v)
 	return (unsigned int) ((v + writer_digits_by_log2[k]) >> 32);
 }
 
+/* fmt_u64() of @v >= 10^16, out of line (writer.c): the rare case kept out of the loops. */
+size_t fmt_u64_top(char *dst, uint64_t v);
+
 /*
  * Decimal digits of @v at @dst; returns the count. Room for 20 bytes: the bytes after the
  * digits, up to dst + 20, may be overwritten. The digits come from fmt_digits8() (or
@@ -250,7 +253,7 @@ static inline unsigned int fmt_count_digits32(uint32_t v)
  * the eight digits computed for a short value (2% of `tracekit print` time on the CTF
  * benchmark).
  */
-static inline size_t fmt_u64(char *dst, uint64_t v)
+static TK_ALWAYS_INLINE size_t fmt_u64(char *dst, uint64_t v)
 {
 	if (TK_LIKELY(v < UINT64_C(100000000))) {
 		uint64_t d = fmt_digits8((uint32_t) v);
@@ -270,19 +273,8 @@ static inline size_t fmt_u64(char *dst, uint64_t v)
 		tk_store_u64(dst + n, fmt_ascii8((uint32_t) (v - hi * UINT64_C(100000000))),
 			     TK_BYTE_ORDER_LE);
 		return n + 8;
-	} else {
-		uint32_t top = (uint32_t) (v / UINT64_C(10000000000000000)); /* <= 1844 */
-		uint64_t rest = v - top * UINT64_C(10000000000000000);
-		uint32_t hi = (uint32_t) (rest / UINT64_C(100000000));
-		uint32_t d = fmt_digits4(top);
-		unsigned int n = fmt_count_digits32(top);
-
-		tk_store_u32(dst, (d + UINT32_C(0x30303030)) >> (32 - 8 * n), TK_BYTE_ORDER_LE);
-		tk_store_u64(dst + n, fmt_ascii8(hi), TK_BYTE_ORDER_LE);
-		tk_store_u64(dst + n + 8, fmt_ascii8((uint32_t) (rest - hi * UINT64_C(100000000))),
-			     TK_BYTE_ORDER_LE);
-		return n + 16;
 	}
+	return fmt_u64_top(dst, v);
 }
 
 /*
