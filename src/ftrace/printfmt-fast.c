@@ -706,6 +706,14 @@ static inline char *run_bounded(const struct pf_rec *r, const struct pf_fast_op 
 		v |= ~(op->sign * 2 - 1);
 	if (TK_UNLIKELY(op->width))
 		return run_zero_padded(op, v, q);
+	/*
+	 * one digit (syscall numbers and results, CPUs, flags) without fmt_u64(), which has no
+	 * such branch: the event formats' decimals are mostly small, where a branch pays
+	 */
+	if (v < 10 && op->code <= FTRACE_PF_FAST_DEC_U) {
+		*q = (char) ('0' + v);
+		return q + 1;
+	}
 	switch (op->code) {
 	case FTRACE_PF_FAST_DEC_S:
 		return q + fmt_i64(q, (int64_t) v);
