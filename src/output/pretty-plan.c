@@ -1680,7 +1680,7 @@ L_P_RU64LE:
 L_P_RU64BE:
 	u = tk_load_be64(body + o->off);
 udec:
-	q += fmt_u64(q, u);
+	q += fmt_u64_vec(q, u);
 	NEXT();
 L_P_RS8:
 	u = (uint64_t) (int64_t) (int8_t) body[o->off];
@@ -1703,7 +1703,7 @@ L_P_RS64LE:
 L_P_RS64BE:
 	u = tk_load_be64(body + o->off);
 sdec:
-	q += fmt_i64(q, (int64_t) u);
+	q += fmt_i64_vec(q, (int64_t) u);
 	NEXT();
 L_P_RX8:
 	u = body[o->off];
@@ -1776,9 +1776,9 @@ L_P_RAINT : { /* P_AINT's text, each element loaded where it lies */
 		}
 		u = load_int(e, o->load);
 		if (o->a == P_UDEC) {
-			q += fmt_u64(q, u);
+			q += fmt_u64_vec(q, u);
 		} else if (o->a == P_SDEC) {
-			q += fmt_i64(q, (int64_t) u);
+			q += fmt_i64_vec(q, (int64_t) u);
 		} else {
 			memcpy(q, "0x", 2);
 			q += 2 + fmt_hex_upper(q + 2, u & o->mask);

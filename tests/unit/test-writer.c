@@ -43,30 +43,36 @@ static void check_room(const char *got)
 		assert_int_equal((unsigned char) got[i], 0x5a);
 }
 
+/* fmt_u64() and fmt_u64_vec() of @v, against snprintf(). */
 static void check_u64(uint64_t v)
 {
 	char got[48], want[32];
 	size_t n;
 
-	memset(got, 0x5a, sizeof(got));
-	n = fmt_u64(got, v);
 	snprintf(want, sizeof(want), "%" PRIu64, v);
-	assert_int_equal(n, strlen(want));
-	assert_memory_equal(got, want, n);
-	check_room(got);
+	for (int vec = 0; vec < 2; vec++) {
+		memset(got, 0x5a, sizeof(got));
+		n = vec ? fmt_u64_vec(got, v) : fmt_u64(got, v);
+		assert_int_equal(n, strlen(want));
+		assert_memory_equal(got, want, n);
+		check_room(got);
+	}
 }
 
+/* fmt_i64() and fmt_i64_vec() of @v, against snprintf(). */
 static void check_i64(int64_t v)
 {
 	char got[48], want[32];
 	size_t n;
 
-	memset(got, 0x5a, sizeof(got));
-	n = fmt_i64(got, v);
 	snprintf(want, sizeof(want), "%" PRId64, v);
-	assert_int_equal(n, strlen(want));
-	assert_memory_equal(got, want, n);
-	check_room(got);
+	for (int vec = 0; vec < 2; vec++) {
+		memset(got, 0x5a, sizeof(got));
+		n = vec ? fmt_i64_vec(got, v) : fmt_i64(got, v);
+		assert_int_equal(n, strlen(want));
+		assert_memory_equal(got, want, n);
+		check_room(got);
+	}
 }
 
 static void check_pad(uint64_t v, unsigned int width)
