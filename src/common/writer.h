@@ -388,6 +388,35 @@ static inline size_t fmt_hex(char *dst, uint64_t v, bool upper)
 	return n;
 }
 
+/*
+ * fmt_hex() with the digits made by the SSE2 units: the value's bytes spread into nibbles,
+ * one per byte, and each nibble turned into its character, all 16 at once; the stores are
+ * fmt_hex()'s. For print loops whose integer units are the busy ones (fmt_u64_vec()).
+ */
+static inline size_t fmt_hex_vec(char *dst, uint64_t v, bool upper)
+{
+#ifdef __SSE2__
+	unsigned int n = (64 - (unsigned int) __builtin_clzll(v | 1) + 3) / 4;
+	__m128i b = _mm_cvtsi64_si128((long long) __builtin_bswap64(v)); /* first byte: top */
+	__m128i mask = _mm_set1_epi8(0x0f);
+	__m128i nib = _mm_unpacklo_epi8(_mm_and_si128(_mm_srli_epi16(b, 4), mask),
+					_mm_and_si128(b, mask)); /* 16 nibbles, top first */
+	__m128i alpha =
+		_mm_and_si128(_mm_cmpgt_epi8(nib, _mm_set1_epi8(9)), _mm_set1_epi8(upper ? 7 : 39));
+	__m128i c = _mm_add_epi8(_mm_add_epi8(nib, _mm_set1_epi8('0')), alpha);
+	uint64_t hi = (uint64_t) _mm_cvtsi128_si64(c);
+	uint64_t lo = (uint64_t) _mm_cvtsi128_si64(_mm_unpackhi_epi64(c, c));
+	int wide = n > 8;
+	uint64_t first = (wide ? hi : lo) >> (8 * ((wide ? 16 : 8) - n));
+
+	tk_store_u64(dst, first, TK_BYTE_ORDER_LE);
+	tk_store_u64(dst + (wide ? n - 8 : 0), wide ? lo : first, TK_BYTE_ORDER_LE);
+	return n;
+#else
+	return fmt_hex(dst, v, upper);
+#endif
+}
+
 /* Upper-case hexadecimal without prefix (fmt_hex()). */
 static inline size_t fmt_hex_upper(char *dst, uint64_t v)
 {

@@ -1727,7 +1727,7 @@ L_P_RX64BE:
 	u = tk_load_be64(body + o->off);
 hex:
 	memcpy(q, "0x", 2);
-	q += 2 + fmt_hex_upper(q + 2, u & o->mask);
+	q += 2 + fmt_hex_vec(q + 2, u & o->mask, true);
 	NEXT();
 L_P_RSTR : {
 	const char *s = (const char *) body + o->off;
@@ -1781,7 +1781,7 @@ L_P_RAINT : { /* P_AINT's text, each element loaded where it lies */
 			q += fmt_i64_vec(q, (int64_t) u);
 		} else {
 			memcpy(q, "0x", 2);
-			q += 2 + fmt_hex_upper(q + 2, u & o->mask);
+			q += 2 + fmt_hex_vec(q + 2, u & o->mask, true);
 		}
 	}
 	memcpy(q, " ]", 2);

@@ -355,8 +355,20 @@ static void test_fmt_hex_upper_and_oct(void **state)
 		for (size_t k = 16; k < sizeof(got); k++) /* its room is 16 bytes */
 			assert_int_equal((unsigned char) got[k], 0x5a);
 		memset(got, 0x5a, sizeof(got));
+		n = fmt_hex_vec(got, v, true);
+		assert_int_equal(n, strlen(want));
+		assert_memory_equal(got, want, n);
+		for (size_t k = 16; k < sizeof(got); k++)
+			assert_int_equal((unsigned char) got[k], 0x5a);
+		memset(got, 0x5a, sizeof(got));
 		n = fmt_hex(got, v, false);
 		snprintf(want, sizeof(want), "%" PRIx64, v);
+		assert_int_equal(n, strlen(want));
+		assert_memory_equal(got, want, n);
+		for (size_t k = 16; k < sizeof(got); k++)
+			assert_int_equal((unsigned char) got[k], 0x5a);
+		memset(got, 0x5a, sizeof(got));
+		n = fmt_hex_vec(got, v, false);
 		assert_int_equal(n, strlen(want));
 		assert_memory_equal(got, want, n);
 		for (size_t k = 16; k < sizeof(got); k++)
