@@ -308,7 +308,7 @@ static TK_ALWAYS_INLINE size_t fmt_u64(char *dst, uint64_t v)
 
 /*
  * fmt_u64() with the digits below 10^8 computed by the vector units (fmt_digits8_vec()):
- * for loops that print mostly integers, whose integer units are the busy ones (3% off the
+ * for loops that print mostly integers, whose integer units are the busy ones (5% off the
  * CTF benchmark's printing), but 3% slower in the trace.dat text, whose time goes elsewhere.
  */
 static TK_ALWAYS_INLINE size_t fmt_u64_vec(char *dst, uint64_t v)

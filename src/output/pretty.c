@@ -169,17 +169,14 @@ static const char escape_char[256] = {
 	['?'] = '?',
 };
 
-#ifdef __SSE2__
-#include <emmintrin.h>
-
 /*
  * A short string's last bytes are read as one 16-byte load when the 16 bytes lie in one
  * page (readable, as the string's first byte is): the bytes past the string are loaded
  * but not used. The choice by length that tail_words() makes instead mispredicts when
  * lengths vary (the strings of an event). Address sanitizers would see the extra bytes as
- * out of bounds: with them, tail_words() only.
+ * out of bounds: with them (or without SSE2), tail_words() only.
  */
-#if defined(__SANITIZE_ADDRESS__)
+#if !defined(__SSE2__) || defined(__SANITIZE_ADDRESS__)
 #define PRETTY_PAGE_LOADS 0
 #elif defined(__has_feature)
 #if __has_feature(address_sanitizer) || __has_feature(memory_sanitizer)
@@ -189,6 +186,9 @@ static const char escape_char[256] = {
 #ifndef PRETTY_PAGE_LOADS
 #define PRETTY_PAGE_LOADS 1
 #endif
+
+#ifdef __SSE2__
+#include <emmintrin.h>
 
 /* Bit i set when byte i of @x needs an escape (see escape_char). */
 static inline unsigned int vec_escapes(__m128i x)
