@@ -119,7 +119,8 @@ remark() {
 # first ERR CMD...: CMD with stdout on a pipe; prints "- WALL - 0", WALL the seconds until the
 #   first event line (babeltrace2's "[time]" or trace-cmd's "[cpu] time:") arrives, then ends
 #   CMD; exits 1 when no event line comes.
-# table ROWS BEST BEFORE: the Markdown table (see report below).
+# table ROWS BEST BEFORE ROUNDS: the Markdown table (see report below); ROUNDS holds each
+#   timed run as "KEY ROUND CPU WALL", for the per-round changes.
 cat >"$helper" <<'EOF'
 import os, re, signal, sys, time
 
@@ -156,11 +157,25 @@ def first(err, cmd):
         sys.exit(1)
     print("- %.6f - 0" % wall)
 
-def table(rows_path, best_path, with_before):
+def table(rows_path, best_path, with_before, rounds_path):
     best = {}
     for line in open(best_path):
         k, cpu, wall, rss = line.split()
         best[k] = (cpu, wall, rss)
+    by_round = {}
+    for line in open(rounds_path):
+        k, r, cpu, wall = line.split()
+        by_round[(k, r)] = (float(cpu), float(wall))
+    def spread(wid, i):
+        # the change of each round, the two builds having run one after the other in it
+        ch = []
+        for (k, r), v in by_round.items():
+            if k == wid + ".after" and (wid + ".before", r) in by_round and v[i] > 0:
+                ch.append((by_round[(wid + ".before", r)][i] - v[i]) / v[i] * 100)
+        if len(ch) < 2:
+            return "—"
+        lo, hi = min(ch), max(ch)
+        return "%+.1f%% to %+.1f%%%s" % (lo, hi, " (noise)" if lo <= 0 <= hi else "")
     def get(key, i):
         v = best.get(key, ("-", "-", "-"))
         return None if v[0] == "fail" or v[i] == "-" else float(v[i])
@@ -177,7 +192,8 @@ def table(rows_path, best_path, with_before):
     cols = ["#", "Work", "Peer", "Peer CPU (s)"]
     if with_before:
         cols += ["Before CPU (s)", "After CPU (s)", "Speed-up before", "Speed-up after",
-                 "Change", "Peer wall (s)", "Before wall (s)", "After wall (s)",
+                 "Change", "Change by round", "Peer wall (s)", "Before wall (s)",
+                 "After wall (s)",
                  "Peer RSS (MiB)", "Before RSS (MiB)", "After RSS (MiB)"]
     else:
         cols += ["tracekit CPU (s)", "Speed-up", "Peer wall (s)", "tracekit wall (s)",
@@ -202,7 +218,7 @@ def table(rows_path, best_path, with_before):
             elif p is None and a is not None and b is not None and a > 0:
                 change = "%+.1f%% (time)" % ((b - a) / a * 100)
             cells += [bcpu, secs(get(wid + ".after", 0)), x(rb, kind), ra, change,
-                      secs(get(peer_key, 1)) if peer_key != "-" else "—",
+                      spread(wid, i), secs(get(peer_key, 1)) if peer_key != "-" else "—",
                       secs(get(wid + ".before", 1)), secs(get(wid + ".after", 1)),
                       mib(get(peer_key, 2)) if peer_key != "-" else "—",
                       mib(get(wid + ".before", 2)), mib(get(wid + ".after", 2))]
@@ -219,7 +235,7 @@ if sys.argv[1] == "run":
 elif sys.argv[1] == "first":
     first(sys.argv[2], sys.argv[3:])
 else:
-    table(sys.argv[2], sys.argv[3], sys.argv[4] == "1")
+    table(sys.argv[2], sys.argv[3], sys.argv[4] == "1", sys.argv[5])
 EOF
 
 # ---- Builds: the working tree in bench/out/build, REV in bench/out/build-REV ---------------
@@ -560,6 +576,7 @@ check() {
 
 note "inputs ready after $(($(date +%s) - started)) s; checking every command once (also warms the page cache)"
 : >"$work/best"
+: >"$work/rounds"
 # keep KEY CPU WALL RSS: the best CPU and wall times and the highest RSS of KEY so far
 keep() {
 	awk -v k="$1" -v c="$2" -v w="$3" -v r="$4" '
@@ -616,6 +633,8 @@ measure() {
 	read -r cpu wall _ st <"$work/t"
 	[ "$st" = 0 ] || die "exit status $st: $* ($(head -n 1 "$work/err"))"
 	keep "$w.$who" "$cpu" "$wall" -
+	[ "$cpu" = - ] && cpu=0 # first-event runs have a wall time only
+	echo "$w.$who $i $cpu $wall" >>"$work/rounds"
 }
 
 i=0
@@ -654,6 +673,12 @@ echo "  in the check run before the rounds. Speed-up: peer time / tracekit time,
 echo "  in the first-event rows (wall time until the first event line reaches a pipe, as"
 echo "  \`| head\` sees it; the command is then killed). Outputs go to /dev/null or to files"
 echo "  under bench/out/all/scratch. The whole run took $(($(date +%s) - started)) s."
+if [ -n "$tk_before" ]; then
+	echo "  Change: of the speed-up, after against before (the best times). Change by round: the"
+	echo "  least and the most of the rounds' own changes, before and after having run one after"
+	echo "  the other in each; (noise) when they are of both signs, so that the change is"
+	echo "  within what the machine moves from one run to the next."
+fi
 echo "- Inputs:"
 echo "  - \`CTF\`: $ctf_recipe ($ctf_mib MiB, $n_ctf events)."
 echo "  - \`DAT\`: $dat_recipe ($dat_mib MiB, $n_dat events)."
@@ -679,4 +704,5 @@ if [ -s "$work/notes" ]; then
 	sed 's/^/  /' "$work/notes"
 fi
 echo
-"$py" "$helper" table "$work/rows" "$work/best" "$([ -n "$tk_before" ] && echo 1 || echo 0)"
+"$py" "$helper" table "$work/rows" "$work/best" "$([ -n "$tk_before" ] && echo 1 || echo 0)" \
+	"$work/rounds"
