@@ -130,6 +130,21 @@ static void test_each_byte_at_each_position(void **state)
 	}
 }
 
+/* The @n bytes at @s as letters, then with an escape at each position in turn. */
+static void check_letters_and_each_escape(unsigned char *s, size_t n)
+{
+	size_t pos;
+
+	for (pos = 0; pos < n; pos++)
+		s[pos] = (unsigned char) ('a' + pos % 26);
+	check(s, n);
+	for (pos = 0; pos < n; pos++) {
+		s[pos] = pos % 2 ? '"' : 1;
+		check(s, n);
+		s[pos] = (unsigned char) ('a' + pos % 26);
+	}
+}
+
 /*
  * Short strings alone in a heap block of their exact size, clean and with an escape at each
  * position: the tail of a string is read by overlapping loads (tail_words()), which must
@@ -138,21 +153,14 @@ static void test_each_byte_at_each_position(void **state)
  */
 static void test_short_strings_read_inside(void **state)
 {
-	size_t n, pos;
+	size_t n;
 
 	(void) state;
 	for (n = 1; n <= 40; n++) {
 		unsigned char *s = malloc(n);
 
 		assert_non_null(s);
-		for (pos = 0; pos < n; pos++)
-			s[pos] = (unsigned char) ('a' + pos % 26);
-		check(s, n);
-		for (pos = 0; pos < n; pos++) {
-			s[pos] = pos % 2 ? '"' : 1;
-			check(s, n);
-			s[pos] = (unsigned char) ('a' + pos % 26);
-		}
+		check_letters_and_each_escape(s, n);
 		free(s);
 	}
 }
@@ -166,7 +174,7 @@ static void test_strings_before_a_page_end(void **state)
 {
 	long page = sysconf(_SC_PAGESIZE);
 	unsigned char *m;
-	size_t n, pos;
+	size_t n;
 
 	(void) state;
 	assert_true(page > 0);
@@ -174,18 +182,8 @@ static void test_strings_before_a_page_end(void **state)
 		 0);
 	assert_true(m != MAP_FAILED);
 	assert_int_equal(mprotect(m + page, (size_t) page, PROT_NONE), 0);
-	for (n = 1; n <= 40; n++) {
-		unsigned char *s = m + page - n;
-
-		for (pos = 0; pos < n; pos++)
-			s[pos] = (unsigned char) ('a' + pos % 26);
-		check(s, n);
-		for (pos = 0; pos < n; pos++) {
-			s[pos] = pos % 2 ? '"' : 1;
-			check(s, n);
-			s[pos] = (unsigned char) ('a' + pos % 26);
-		}
-	}
+	for (n = 1; n <= 40; n++)
+		check_letters_and_each_escape(m + page - n, n);
 	munmap(m, (size_t) page * 2);
 }
 
