@@ -43,36 +43,39 @@ static void check_room(const char *got)
 		assert_int_equal((unsigned char) got[i], 0x5a);
 }
 
-/* fmt_u64() and fmt_u64_vec() of @v, against snprintf(). */
-static void check_u64(uint64_t v)
+/*
+ * fmt_u64() and fmt_u64_vec() of @v, or with @sgn fmt_i64() and fmt_i64_vec() of @v as
+ * signed, against snprintf().
+ */
+static void check_dec(uint64_t v, bool sgn)
 {
 	char got[48], want[32];
 	size_t n;
 
-	snprintf(want, sizeof(want), "%" PRIu64, v);
+	if (sgn)
+		snprintf(want, sizeof(want), "%" PRId64, (int64_t) v);
+	else
+		snprintf(want, sizeof(want), "%" PRIu64, v);
 	for (int vec = 0; vec < 2; vec++) {
 		memset(got, 0x5a, sizeof(got));
-		n = vec ? fmt_u64_vec(got, v) : fmt_u64(got, v);
+		if (sgn)
+			n = vec ? fmt_i64_vec(got, (int64_t) v) : fmt_i64(got, (int64_t) v);
+		else
+			n = vec ? fmt_u64_vec(got, v) : fmt_u64(got, v);
 		assert_int_equal(n, strlen(want));
 		assert_memory_equal(got, want, n);
 		check_room(got);
 	}
 }
 
-/* fmt_i64() and fmt_i64_vec() of @v, against snprintf(). */
+static void check_u64(uint64_t v)
+{
+	check_dec(v, false);
+}
+
 static void check_i64(int64_t v)
 {
-	char got[48], want[32];
-	size_t n;
-
-	snprintf(want, sizeof(want), "%" PRId64, v);
-	for (int vec = 0; vec < 2; vec++) {
-		memset(got, 0x5a, sizeof(got));
-		n = vec ? fmt_i64_vec(got, v) : fmt_i64(got, v);
-		assert_int_equal(n, strlen(want));
-		assert_memory_equal(got, want, n);
-		check_room(got);
-	}
+	check_dec((uint64_t) v, true);
 }
 
 static void check_pad(uint64_t v, unsigned int width)
