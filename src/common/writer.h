@@ -320,23 +320,24 @@ static TK_ALWAYS_INLINE size_t fmt_u64_vec(char *dst, uint64_t v)
  * Signed decimal; returns the count. Room for 20 bytes, as fmt_u64(). The sign is written
  * whatever it is and kept only for negative values, so a random sign costs no branch.
  */
-static inline size_t fmt_i64(char *dst, int64_t v)
+static TK_ALWAYS_INLINE size_t fmt_i64_with(char *dst, int64_t v, bool vec)
 {
 	uint64_t neg = (uint64_t) (v < 0);
 	uint64_t mag = ((uint64_t) v ^ (0 - neg)) + neg; /* |v|, INT64_MIN included */
 
 	*dst = '-';
-	return neg + fmt_u64(dst + neg, mag);
+	return neg + fmt_u64_with(dst + neg, mag, vec);
+}
+
+static inline size_t fmt_i64(char *dst, int64_t v)
+{
+	return fmt_i64_with(dst, v, false);
 }
 
 /* fmt_i64() by fmt_u64_vec(). */
 static inline size_t fmt_i64_vec(char *dst, int64_t v)
 {
-	uint64_t neg = (uint64_t) (v < 0);
-	uint64_t mag = ((uint64_t) v ^ (0 - neg)) + neg;
-
-	*dst = '-';
-	return neg + fmt_u64_vec(dst + neg, mag);
+	return fmt_i64_with(dst, v, true);
 }
 
 /* Exactly 9 digits of @v < 10^9 (nanoseconds of a second) at @dst. */
@@ -368,24 +369,31 @@ static inline uint64_t fmt_hex8(uint32_t v, uint64_t alpha)
 }
 
 /*
- * Hexadecimal without prefix, upper case or not; returns the count. Room for 16 bytes, which
- * may be written past the digits: the digits of each 32-bit half come from fmt_hex8() and
- * are stored as 8 bytes. No branch: the lengths of printed values vary from one to the next
- * and a branch on the half mispredicts, while both halves cost a few instructions. Above
- * 32 bits the high half's digits go first, the low half's 8 after them; below, the low
- * half's digits are stored twice at @dst.
+ * The hex digits of @v at @dst, @hi and @lo being the 8 characters of its high and low
+ * 32-bit halves; returns the count. Room for 16 bytes, which may be written past the
+ * digits. No branch: the lengths of printed values vary from one to the next and a branch
+ * on the half mispredicts, while both halves cost a few instructions. Above 32 bits the
+ * high half's digits go first, the low half's 8 after them; below, the low half's digits
+ * are stored twice at @dst.
  */
-static inline size_t fmt_hex(char *dst, uint64_t v, bool upper)
+static inline size_t fmt_hex_store(char *dst, uint64_t v, uint64_t hi, uint64_t lo)
 {
 	unsigned int n = (64 - (unsigned int) __builtin_clzll(v | 1) + 3) / 4;
-	uint64_t alpha = upper ? 7 : 39;
-	uint64_t hi = fmt_hex8((uint32_t) (v >> 32), alpha), lo = fmt_hex8((uint32_t) v, alpha);
 	int wide = n > 8;
 	uint64_t first = (wide ? hi : lo) >> (8 * ((wide ? 16 : 8) - n));
 
 	tk_store_u64(dst, first, TK_BYTE_ORDER_LE);
 	tk_store_u64(dst + (wide ? n - 8 : 0), wide ? lo : first, TK_BYTE_ORDER_LE);
 	return n;
+}
+
+/* Hexadecimal without prefix, upper case or not, digits by fmt_hex8(); fmt_hex_store(). */
+static inline size_t fmt_hex(char *dst, uint64_t v, bool upper)
+{
+	uint64_t alpha = upper ? 7 : 39;
+
+	return fmt_hex_store(dst, v, fmt_hex8((uint32_t) (v >> 32), alpha),
+			     fmt_hex8((uint32_t) v, alpha));
 }
 
 /*
@@ -396,7 +404,6 @@ static inline size_t fmt_hex(char *dst, uint64_t v, bool upper)
 static inline size_t fmt_hex_vec(char *dst, uint64_t v, bool upper)
 {
 #ifdef __SSE2__
-	unsigned int n = (64 - (unsigned int) __builtin_clzll(v | 1) + 3) / 4;
 	__m128i b = _mm_cvtsi64_si128((long long) __builtin_bswap64(v)); /* first byte: top */
 	__m128i mask = _mm_set1_epi8(0x0f);
 	__m128i nib = _mm_unpacklo_epi8(_mm_and_si128(_mm_srli_epi16(b, 4), mask),
@@ -404,14 +411,9 @@ static inline size_t fmt_hex_vec(char *dst, uint64_t v, bool upper)
 	__m128i alpha =
 		_mm_and_si128(_mm_cmpgt_epi8(nib, _mm_set1_epi8(9)), _mm_set1_epi8(upper ? 7 : 39));
 	__m128i c = _mm_add_epi8(_mm_add_epi8(nib, _mm_set1_epi8('0')), alpha);
-	uint64_t hi = (uint64_t) _mm_cvtsi128_si64(c);
-	uint64_t lo = (uint64_t) _mm_cvtsi128_si64(_mm_unpackhi_epi64(c, c));
-	int wide = n > 8;
-	uint64_t first = (wide ? hi : lo) >> (8 * ((wide ? 16 : 8) - n));
 
-	tk_store_u64(dst, first, TK_BYTE_ORDER_LE);
-	tk_store_u64(dst + (wide ? n - 8 : 0), wide ? lo : first, TK_BYTE_ORDER_LE);
-	return n;
+	return fmt_hex_store(dst, v, (uint64_t) _mm_cvtsi128_si64(c),
+			     (uint64_t) _mm_cvtsi128_si64(_mm_unpackhi_epi64(c, c)));
 #else
 	return fmt_hex(dst, v, upper);
 #endif
