@@ -55,21 +55,48 @@ struct pf_fast_memo {
 
 /* ------------------------------------------------------------------ memory */
 
+/*
+ * A plan's memory: blocks from which its parts are cut in order, so that the operations, their
+ * literals and their arguments lie together (an event's print touches them all, and a `-e
+ * all` trace cycles through hundreds of plans). A part bigger than half a block gets a block
+ * of its own, and the block being cut stays current.
+ */
+#define FAST_BLOCK 1024u
+
 struct fast_block {
 	struct fast_block *next;
+	size_t used, cap; /* bytes of data cut, and its size */
 	max_align_t data[];
 };
 
 /* Zeroed memory owned by @pp's plan, or NULL. */
 static void *fast_alloc(struct pf_print *pp, size_t size)
 {
-	struct fast_block *b = calloc(1, sizeof(*b) + size);
+	struct fast_block *b = pp->fast_mem, *nb;
+	size_t cap;
 
-	if (!b)
+	size = (size + sizeof(max_align_t) - 1) & ~(sizeof(max_align_t) - 1);
+	if (b && b->cap - b->used >= size) {
+		void *p = (char *) b->data + b->used;
+
+		b->used += size;
+		return p;
+	}
+	cap = size > FAST_BLOCK / 2 ? size : FAST_BLOCK;
+	nb = calloc(1, sizeof(*nb) + cap);
+	if (!nb)
 		return NULL;
-	b->next = pp->fast_mem;
-	pp->fast_mem = b;
-	return b->data;
+	nb->cap = cap;
+	nb->used = size;
+	if (b && size > FAST_BLOCK / 2) {
+		/* a block of its own, behind the current one */
+		nb->next = b->next;
+		b->next = nb;
+	} else {
+		nb->next = b;
+		pp->fast_mem = nb;
+	}
+	return nb->data;
 }
 
 void ftrace_pf_fast_free(struct pf_print *pp)
@@ -319,6 +346,35 @@ static inline uint64_t val_get(const struct pf_rec *r, const struct pf_fast_val 
 	}
 }
 
+/*
+ * A condition's value, where only its truth counts: "1 && x" and "0 || x" are as true as x
+ * (the kmem events' "accounted=%s" tests (1 && (REC->gfp_flags & __GFP_ACCOUNT))), so x is
+ * what is read, a field with a mask when it is one (expr_as_field()); false when out of memory.
+ */
+static bool truth_build(struct pf_print *pp, struct pf_arg *a, struct pf_fast_val *v)
+{
+	const struct pf_fast_expr *e, *k;
+
+	if (!val_build(pp, a, v))
+		return false;
+	for (e = v->x; e && e->kind == FTRACE_PF_FX_OP; e = k == e->l ? e->r : e->l) {
+		bool is_and = e->op[0] == '&';
+
+		if ((!is_and && e->op[0] != '|') || e->op[1] != e->op[0])
+			break;
+		k = e->l->kind == FTRACE_PF_FX_CONST ? e->l : e->r;
+		if (k->kind != FTRACE_PF_FX_CONST || is_and != (k->k != 0))
+			break; /* not a constant, or one that decides alone: "0 && x" */
+	}
+	if (e == v->x)
+		return true;
+	v->x = e;
+	v->mask = ~(uint64_t) 0;
+	if (expr_as_field(e, &v->off, &v->size, &v->mask))
+		v->x = NULL;
+	return true;
+}
+
 /* The value list of __print_flags() or __print_symbolic() as an array with lengths. */
 static bool syms_build(struct pf_print *pp, const struct pf_arg *a, struct pf_fast_str *s)
 {
@@ -404,7 +460,7 @@ static const struct pf_fast_str *str_build(struct pf_print *pp, const struct ftr
 		    a->op.right->op.right) {
 			s->yes = str_build(pp, ctx, a->op.right->op.left, depth + 1);
 			s->no = str_build(pp, ctx, a->op.right->op.right, depth + 1);
-			if (!s->yes || !s->no || !val_build(pp, a->op.left, &s->val))
+			if (!s->yes || !s->no || !truth_build(pp, a->op.left, &s->val))
 				return NULL;
 			s->kind = FTRACE_PF_FS_COND;
 		}
@@ -1008,8 +1064,14 @@ static char *sym_put(const struct pf_rec *r, const struct pf_fast_op *op, char *
 		if ((size_t) c->name_len + off > op->budget)
 			return NULL;
 		memcpy(q, c->sym->name, c->name_len);
-		memcpy(q + c->name_len, c->off_text, off);
-		return q + c->name_len + off;
+		q += c->name_len;
+		if (off) {
+			/* off_text: at most 19 bytes, padded to 22; room for 16 more after it */
+			memcpy(q, c->off_text, 16);
+			if (off > 16)
+				memcpy(q + 16, c->off_text + 16, 4);
+		}
+		return q + off;
 	}
 	memcpy(q, "0x", 2);
 	return put_hex(q + 2, v, false);

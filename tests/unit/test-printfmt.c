@@ -1154,6 +1154,56 @@ static void test_huge_lengths_stop_at_the_output_cap(void **state)
 }
 
 /*
+ * Conditions whose truth is all that counts: the kmem events' "accounted=%s" of
+ * (1 && (REC->gfp_flags & __GFP_ACCOUNT)), and the other ways a constant joins them. The
+ * expected texts are C's: "1 && x" and "0 || x" are as true as x, "0 && x" never is, "2 ||
+ * x" always is. Each record is printed twice (the second time through the compiled plan),
+ * with and without plans.
+ */
+static void test_truth_of_conditions_with_constants(void **state)
+{
+	static const struct {
+		uint8_t f;
+		const char *want;
+	} cases[] = {
+		{4, "a=true b=yes c=no d=yes e=t f=n"},
+		{0, "a=false b=no c=no d=yes e=f f=n"},
+		{3, "a=false b=yes c=no d=yes e=t f=n"},
+	};
+	struct ftrace_ctx ctx;
+	struct ftrace_event *ev;
+	struct writer w;
+	char *text = format_text(
+		"\"a=%s b=%s c=%s d=%s e=%s f=%s\", (1 && (REC->f & 4)) ? \"true\" : \"false\", "
+		"(0 || REC->f) ? \"yes\" : \"no\", (0 && REC->f) ? \"yes\" : \"no\", "
+		"(2 || REC->f) ? \"yes\" : \"no\", (REC->f && 1) ? \"t\" : \"f\", "
+		"(1 && (0 && REC->f)) ? \"y\" : \"n\"",
+		"\tfield:unsigned int f;\toffset:8;\tsize:4;\tsigned:0;\n");
+
+	(void) state;
+	assert_int_equal(writer_init(&w, -1, 4096), TK_OK);
+	for (int general = 0; general < 2; general++) {
+		ftrace_ctx_init(&ctx, TK_BYTE_ORDER_LE);
+		ctx.print_general_only = general;
+		assert_int_equal(ftrace_event_parse(&ctx, "test", text, strlen(text), &ev), TK_OK);
+		assert_int_equal(ftrace_ctx_finish(&ctx), TK_OK);
+		assert_int_equal(ftrace_print_compile(&ctx, ev), TK_OK);
+		for (size_t i = 0; i < TK_ARRAY_SIZE(cases); i++) {
+			uint8_t rec[12] = {0x84, 0x03, 0, 0, 42, 0, 0, 0, cases[i].f, 0, 0, 0};
+
+			for (int again = 0; again < 2; again++) {
+				w.len = 0;
+				ftrace_print_info(&ctx, ev, rec, sizeof(rec), 0, &w);
+				assert_string_equal(text_of(&w), cases[i].want);
+			}
+		}
+		ftrace_ctx_fini(&ctx);
+	}
+	writer_fini(&w);
+	free(text);
+}
+
+/*
  * trace-cmd's own funcgraph handlers (not libtraceevent's, so no oracle library here): the
  * expected lines follow trace-cmd 3.1.6's rules, as in its documented
  * "  0.602 us   |  mutex_unlock();": overhead mark ('+' over 10 us, '#' over 1 ms), duration
@@ -1252,6 +1302,7 @@ int main(void)
 		cmocka_unit_test(test_plain_print_fails_on_plugin_functions),
 		cmocka_unit_test(test_deep_nesting_is_refused_not_recursed),
 		cmocka_unit_test(test_huge_lengths_stop_at_the_output_cap),
+		cmocka_unit_test(test_truth_of_conditions_with_constants),
 		cmocka_unit_test(test_function_graph_like_trace_cmd),
 	};
 
