@@ -460,6 +460,10 @@ static bool h_hrtimer(struct pf_out *o, const struct pf_rec *r, bool start)
 	return false;
 }
 
+/* h_kmem()'s one reservation: the name's room, and that of the rest with 16-byte copies */
+#define H_KMEM_NAME_MAX 1024u
+#define H_KMEM_ROOM	32u
+
 static bool h_kmem(struct pf_out *o, const struct pf_rec *r)
 {
 	const struct pf_field *f = r->pp->hf[0];
@@ -472,6 +476,25 @@ static bool h_kmem(struct pf_out *o, const struct pf_rec *r)
 	c = ftrace_pf_sym_entry(r, v);
 	if (!c->sym)
 		return true;
+	if ((v - c->sym->addr) >> 32 == 0 && c->name_len <= H_KMEM_NAME_MAX && !o->dead &&
+	    !o->muted && c->name_len + H_KMEM_ROOM <= o->cap - o->n) {
+		/* the usual case in one reservation: 40% of a -e all trace are kmem events */
+		char *q = writer_reserve(o->w, c->name_len + H_KMEM_ROOM), *start = q;
+
+		*q++ = '(';
+		memcpy(q, c->sym->name, c->name_len);
+		q += c->name_len;
+		/* off_text: at most 19 bytes, padded to 22 */
+		memcpy(q, c->off_text, 16);
+		if (c->off_len > 16)
+			memcpy(q + 16, c->off_text + 16, 4);
+		q += c->off_len;
+		memcpy(q, ") ", 2);
+		q += 2;
+		writer_commit_to(o->w, q);
+		o->n += (size_t) (q - start);
+		return true;
+	}
 	ftrace_pf_out_putc(o, '(');
 	ftrace_pf_out_write(o, c->sym->name, c->name_len);
 	if ((v - c->sym->addr) >> 32 == 0) {
