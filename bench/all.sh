@@ -14,7 +14,7 @@
 #   - peak RSS of every command.
 #
 # Each round runs every command once, in turn, so that a busy moment of the shared machine
-# slows all of them alike; the table keeps each command's best user+system CPU time and best
+# slows all of them alike (the two builds of --before take turns at going first); the table keeps each command's best user+system CPU time and best
 # wall time over the rounds. CPU times come from wait4() of a small Python helper: the figures
 # /usr/bin/time prints, at microsecond rather than 10 ms resolution (the window rows take
 # milliseconds). Every command's output is checked once before the rounds (exit status,
@@ -643,8 +643,17 @@ while [ $i -lt "$runs" ]; do
 	note "round $i of $runs, $(($(date +%s) - started)) s in"
 	while IFS="	" read -r w _ _ pk _ <&3; do
 		[ "$pk" = "$w.peer" ] && measure "$w" peer
-		[ -n "$tk_before" ] && measure "$w" before
-		measure "$w" after
+		# the two builds take turns at going first: the one that follows another's run
+		# (its output just deleted, its caches just filled) is not always the same
+		if [ -n "$tk_before" ] && [ $((i % 2)) = 1 ]; then
+			measure "$w" before
+			measure "$w" after
+		elif [ -n "$tk_before" ]; then
+			measure "$w" after
+			measure "$w" before
+		else
+			measure "$w" after
+		fi
 	done 3<"$work/rows"
 done
 
@@ -667,7 +676,8 @@ else
 fi
 echo "- Peers: $bt_version; trace-cmd $tc_version; $(cc --version | head -n 1)."
 echo "- Script: \`bench/all.sh --runs $runs$([ $quick -eq 1 ] && echo ' --quick')${before:+ --before $before} --ctf-events $ctf_events --dat-bytes $dat_bytes --eall-seconds $eall_secs --seek-ctf-events $seek_ctf --seek-dat-events $seek_dat --seek-scales '$scales'\`."
-echo "  Each of $runs rounds runs every command in turn; a command's CPU time is user+system"
+echo "  Each of $runs rounds runs every command in turn (with --before, the two builds take turns"
+echo "  at going first); a command's CPU time is user+system"
 echo "  (wait4()), best of the rounds, its wall time the best too. Peak RSS: \`/usr/bin/time -f %M\`"
 echo "  in the check run before the rounds. Speed-up: peer time / tracekit time, CPU time except"
 echo "  in the first-event rows (wall time until the first event line reaches a pipe, as"
