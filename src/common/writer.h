@@ -368,6 +368,27 @@ static inline uint64_t fmt_hex8(uint32_t v, uint64_t alpha)
 	return x + UINT64_C(0x3030303030303030) + m * alpha;
 }
 
+/* The hexadecimal digits of @v, 1 to 16. */
+static inline unsigned int fmt_count_hex(uint64_t v)
+{
+	return (64 - (unsigned int) __builtin_clzll(v | 1) + 3) / 4;
+}
+
+/*
+ * The last @n (1 to 16) of the 16 digits whose first 8 are @hi and last 8 @lo, as fmt_hex8()
+ * makes them, at @dst (room for 16 bytes): with @n above the value's own count, its zeros
+ * pad it ("%08lx").
+ */
+static inline size_t fmt_hex_last(char *dst, unsigned int n, uint64_t hi, uint64_t lo)
+{
+	int wide = n > 8;
+	uint64_t first = (wide ? hi : lo) >> (8 * ((wide ? 16 : 8) - n));
+
+	tk_store_u64(dst, first, TK_BYTE_ORDER_LE);
+	tk_store_u64(dst + (wide ? n - 8 : 0), wide ? lo : first, TK_BYTE_ORDER_LE);
+	return n;
+}
+
 /*
  * The hex digits of @v at @dst, @hi and @lo being the 8 characters of its high and low
  * 32-bit halves; returns the count. Room for 16 bytes, which may be written past the
@@ -378,13 +399,7 @@ static inline uint64_t fmt_hex8(uint32_t v, uint64_t alpha)
  */
 static inline size_t fmt_hex_store(char *dst, uint64_t v, uint64_t hi, uint64_t lo)
 {
-	unsigned int n = (64 - (unsigned int) __builtin_clzll(v | 1) + 3) / 4;
-	int wide = n > 8;
-	uint64_t first = (wide ? hi : lo) >> (8 * ((wide ? 16 : 8) - n));
-
-	tk_store_u64(dst, first, TK_BYTE_ORDER_LE);
-	tk_store_u64(dst + (wide ? n - 8 : 0), wide ? lo : first, TK_BYTE_ORDER_LE);
-	return n;
+	return fmt_hex_last(dst, fmt_count_hex(v), hi, lo);
 }
 
 /* Hexadecimal without prefix, upper case or not, digits by fmt_hex8(); fmt_hex_store(). */

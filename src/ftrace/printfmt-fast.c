@@ -714,6 +714,16 @@ static char *run_zero_padded(const struct pf_fast_op *op, uint64_t v, char *q)
 		tk_store_u64(q, fmt_ascii8((uint32_t) v) >> (64 - 8 * op->width), TK_BYTE_ORDER_LE);
 		return q + op->width;
 	}
+	if ((op->code == FTRACE_PF_FAST_HEX_L || op->code == FTRACE_PF_FAST_HEX_U) &&
+	    op->width <= 16) {
+		/* "%08lx" (every argument of a system call): a width's worth of the digits */
+		uint64_t alpha = op->code == FTRACE_PF_FAST_HEX_U ? 7 : 39;
+		unsigned int n = fmt_count_hex(v);
+
+		return q + fmt_hex_last(q, n > op->width ? n : op->width,
+					fmt_hex8((uint32_t) (v >> 32), alpha),
+					fmt_hex8((uint32_t) v, alpha));
+	}
 	if (op->code == FTRACE_PF_FAST_DEC_S && (int64_t) v < 0) {
 		*q++ = '-';
 		v = 0 - v;

@@ -337,7 +337,7 @@ static void test_fmt_u64_pad_never_truncates(void **state)
 	assert_memory_equal(buf, "00000001967640810463", 20);
 }
 
-/* Hex in both cases and octal against the C library. */
+/* Hex in both cases, zero-padded hex and octal against the C library. */
 static void test_fmt_hex_upper_and_oct(void **state)
 {
 	uint64_t seed = 99;
@@ -376,6 +376,18 @@ static void test_fmt_hex_upper_and_oct(void **state)
 		assert_memory_equal(got, want, n);
 		for (size_t k = 16; k < sizeof(got); k++)
 			assert_int_equal((unsigned char) got[k], 0x5a);
+		for (unsigned int w = 1; w <= 16; w++) { /* "%0*lx": zeros up to the width */
+			unsigned int c = fmt_count_hex(v);
+
+			memset(got, 0x5a, sizeof(got));
+			n = fmt_hex_last(got, c > w ? c : w, fmt_hex8((uint32_t) (v >> 32), 39),
+					 fmt_hex8((uint32_t) v, 39));
+			snprintf(want, sizeof(want), "%0*" PRIx64, (int) w, v);
+			assert_int_equal(n, strlen(want));
+			assert_memory_equal(got, want, n);
+			for (size_t k = 16; k < sizeof(got); k++)
+				assert_int_equal((unsigned char) got[k], 0x5a);
+		}
 		n = fmt_oct(got, v);
 		snprintf(want, sizeof(want), "%" PRIo64, v);
 		assert_int_equal(n, strlen(want));
