@@ -290,6 +290,22 @@ static bool expr_as_field(const struct pf_fast_expr *x, uint32_t *off, uint32_t 
 }
 
 /*
+ * The 8-byte load of @v (val_get()) when the trace is little-endian and the value a field's:
+ * fewer branches than a load by size, in a loop where the sizes change from one value to the
+ * next.
+ */
+static void val_wide(const struct ftrace_ctx *ctx, struct pf_fast_val *v)
+{
+	v->end8 = UINT64_MAX;
+	v->mask8 = 0;
+	if (v->x || ctx->bo != TK_BYTE_ORDER_LE ||
+	    (v->size != 1 && v->size != 2 && v->size != 4 && v->size != 8))
+		return;
+	v->end8 = (uint64_t) v->off + 8;
+	v->mask8 = v->size == 8 ? v->mask : v->mask & (((uint64_t) 1 << (8 * v->size)) - 1);
+}
+
+/*
  * A value as ftrace_pf_eval() computes it: a field behind casts (or masked by constants,
  * expr_as_field()) is read at its place, other expressions are built once; false when out
  * of memory.
@@ -301,6 +317,7 @@ static bool val_build(struct pf_print *pp, struct pf_arg *a, struct pf_fast_val 
 	struct pf_arg *x = a;
 
 	memset(v, 0, sizeof(*v));
+	v->end8 = UINT64_MAX; /* val_wide() may make it a place */
 	while (x && x->kind == FTRACE_PF_TYPE) {
 		mask &= x->typecast.mask;
 		x = x->typecast.item;
@@ -322,8 +339,17 @@ static bool val_build(struct pf_print *pp, struct pf_arg *a, struct pf_fast_val 
 	return true;
 }
 
+static uint64_t val_get_slow(const struct pf_rec *r, const struct pf_fast_val *v);
+
 /* The value of @v, its mask applied (a conversion's width is folded into it). */
 static inline uint64_t val_get(const struct pf_rec *r, const struct pf_fast_val *v)
+{
+	if (TK_LIKELY(v->end8 <= r->size))
+		return tk_load_u64(r->data + v->off, TK_BYTE_ORDER_LE) & v->mask8;
+	return val_get_slow(r, v);
+}
+
+static uint64_t val_get_slow(const struct pf_rec *r, const struct pf_fast_val *v)
 {
 	const uint8_t *p;
 
@@ -447,6 +473,7 @@ static const struct pf_fast_str *str_build(struct pf_print *pp, const struct ftr
 	case FTRACE_PF_SYMBOL:
 		if (!syms_build(pp, a, s) || !val_build(pp, a->flags.field, &s->val))
 			return NULL;
+		val_wide(ctx, &s->val);
 		if (a->kind == FTRACE_PF_FLAGS) {
 			s->memo = fast_alloc(pp, sizeof(*s->memo));
 			if (!s->memo)
@@ -462,6 +489,7 @@ static const struct pf_fast_str *str_build(struct pf_print *pp, const struct ftr
 			s->no = str_build(pp, ctx, a->op.right->op.right, depth + 1);
 			if (!s->yes || !s->no || !truth_build(pp, a->op.left, &s->val))
 				return NULL;
+			val_wide(ctx, &s->val);
 			s->kind = FTRACE_PF_FS_COND;
 		}
 		break;
@@ -520,6 +548,7 @@ static bool op_build(struct pf_print *pp, const struct ftrace_ctx *ctx, const st
 
 	op->code = FTRACE_PF_FAST_PIECE;
 	op->pc = pc;
+	op->val.end8 = UINT64_MAX; /* no value until one is built */
 	if (pc->kind == FTRACE_PF_PC_STRING) {
 		char *t;
 
@@ -573,7 +602,7 @@ static bool op_build(struct pf_print *pp, const struct ftrace_ctx *ctx, const st
 		}
 		op->bits = pc->spec.bits;
 		if (op->code == FTRACE_PF_FAST_DEC_S && op->bits < 64)
-			op->sign = (uint64_t) 1 << (op->bits - 1);
+			op->shift = (uint8_t) (64 - op->bits);
 		if (pc->fast) {
 			op->val.off = pc->fast_off;
 			op->val.size = pc->fast_size;
@@ -583,6 +612,7 @@ static bool op_build(struct pf_print *pp, const struct ftrace_ctx *ctx, const st
 		}
 		if (op->bits < 64)
 			op->val.mask &= ((uint64_t) 1 << op->bits) - 1;
+		val_wide(ctx, &op->val);
 		return true;
 	case FTRACE_PF_PC_POINTER:
 		if (a->kind == FTRACE_PF_BSTRING)
@@ -608,7 +638,10 @@ static bool op_build(struct pf_print *pp, const struct ftrace_ctx *ctx, const st
 			op->code = FTRACE_PF_FAST_PTR;
 			break;
 		}
-		return val_build(pp, a, &op->val);
+		if (!val_build(pp, a, &op->val))
+			return false;
+		val_wide(ctx, &op->val);
+		return true;
 	case FTRACE_PF_PC_STR:
 		if (!pc->spec.plain || pc->spec.wide || pc->spec.conv != 's')
 			return true;
@@ -768,8 +801,8 @@ static inline char *run_bounded(const struct pf_rec *r, const struct pf_fast_op 
 		memcpy(q, "0x", 2);
 		return put_hex(q + 2, v, false);
 	}
-	if (v & op->sign) /* sign-extended from the conversion's width */
-		v |= ~(op->sign * 2 - 1);
+	/* sign-extended from the conversion's width (the shift is 0 for others) */
+	v = (uint64_t) ((int64_t) (v << op->shift) >> op->shift);
 	if (TK_UNLIKELY(op->width))
 		return run_zero_padded(op, v, q);
 	/*

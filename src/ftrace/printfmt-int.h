@@ -403,6 +403,11 @@ struct pf_fast_val {
 	const struct pf_fast_expr *x; /* not NULL: the value of this expression */
 	uint32_t off, size;
 	uint64_t mask;
+	/*
+	 * A field of a little-endian trace: off + 8, and the mask with the size's folded in,
+	 * for one 8-byte load when the record holds 8 bytes there; else UINT64_MAX and 0.
+	 */
+	uint64_t end8, mask8;
 };
 
 /* One value of __print_flags() or __print_symbolic(), its text's length known. */
@@ -445,7 +450,7 @@ struct pf_fast_op {
 	char how;	/* FTRACE_PF_FAST_SYM: the letter after "%p" */
 	uint32_t len;	/* literal, or the literal before a bounded conversion: bytes */
 	uint32_t piece; /* the first piece the operation prints (the literal's, if any) */
-	uint64_t sign;	/* %d %i of fewer than 64 bits: the sign bit of the value, else 0 */
+	uint8_t shift;	/* %d %i of fewer than 64 bits: 64 - bits, to sign-extend; else 0 */
 	/*
 	 * Bounded operations: the most this one and those after it up to the next unbounded
 	 * one write, 16 bytes of slack for the literal copies included.
