@@ -122,7 +122,7 @@ remark() {
 # table ROWS BEST BEFORE ROUNDS: the Markdown table (see report below); ROUNDS holds each
 #   timed run as "KEY ROUND CPU WALL", for the per-round changes.
 cat >"$helper" <<'EOF'
-import os, re, signal, sys, time
+import math, os, re, signal, sys, time
 
 def spawn(cmd, out_fd, err):
     fa = [(os.POSIX_SPAWN_OPEN, 2, err, os.O_WRONLY | os.O_CREAT | os.O_TRUNC, 0o644)]
@@ -188,7 +188,8 @@ def table(rows_path, best_path, with_before, rounds_path):
     def x(r, kind):
         if r is None:
             return "—"
-        return "%.1fx%s" % (r, " (wall)" if kind == "first" else "")
+        # cut, not rounded, to a tenth: a target of 15x is met only by a printed 15.0x
+        return "%.1fx%s" % (math.floor(r * 10) / 10, " (wall)" if kind == "first" else "")
     cols = ["#", "Work", "Peer", "Peer CPU (s)"]
     if with_before:
         cols += ["Before CPU (s)", "After CPU (s)", "Speed-up before", "Speed-up after",
@@ -681,7 +682,8 @@ echo "  at going first); a command's CPU time is user+system"
 echo "  (wait4()), best of the rounds, its wall time the best too. Peak RSS: \`/usr/bin/time -f %M\`"
 echo "  in the check run before the rounds. Speed-up: peer time / tracekit time, CPU time except"
 echo "  in the first-event rows (wall time until the first event line reaches a pipe, as"
-echo "  \`| head\` sees it; the command is then killed). Outputs go to /dev/null or to files"
+echo "  \`| head\` sees it; the command is then killed), cut to a tenth (14.96 prints 14.9x)."
+echo "  Outputs go to /dev/null or to files"
 echo "  under bench/out/all/scratch. The whole run took $(($(date +%s) - started)) s."
 if [ -n "$tk_before" ]; then
 	echo "  Change: of the speed-up, after against before (the best times). Change by round: the"
