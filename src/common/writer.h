@@ -402,6 +402,16 @@ static inline size_t fmt_hex_store(char *dst, uint64_t v, uint64_t hi, uint64_t 
 	return fmt_hex_last(dst, fmt_count_hex(v), hi, lo);
 }
 
+/* "%0*lx" of @v for a @width up to 16 (0: none), upper case or not; fmt_hex_last(). */
+static inline size_t fmt_hex_pad(char *dst, uint64_t v, unsigned int width, bool upper)
+{
+	uint64_t alpha = upper ? 7 : 39;
+	unsigned int n = fmt_count_hex(v);
+
+	return fmt_hex_last(dst, n > width ? n : width, fmt_hex8((uint32_t) (v >> 32), alpha),
+			    fmt_hex8((uint32_t) v, alpha));
+}
+
 /* Hexadecimal without prefix, upper case or not, digits by fmt_hex8(); fmt_hex_store(). */
 static inline size_t fmt_hex(char *dst, uint64_t v, bool upper)
 {

@@ -749,13 +749,8 @@ static char *run_zero_padded(const struct pf_fast_op *op, uint64_t v, char *q)
 	}
 	if ((op->code == FTRACE_PF_FAST_HEX_L || op->code == FTRACE_PF_FAST_HEX_U) &&
 	    op->width <= 16) {
-		/* "%08lx" (every argument of a system call): a width's worth of the digits */
-		uint64_t alpha = op->code == FTRACE_PF_FAST_HEX_U ? 7 : 39;
-		unsigned int n = fmt_count_hex(v);
-
-		return q + fmt_hex_last(q, n > op->width ? n : op->width,
-					fmt_hex8((uint32_t) (v >> 32), alpha),
-					fmt_hex8((uint32_t) v, alpha));
+		/* "%08lx" (every argument of a system call) */
+		return q + fmt_hex_pad(q, v, op->width, op->code == FTRACE_PF_FAST_HEX_U);
 	}
 	if (op->code == FTRACE_PF_FAST_DEC_S && (int64_t) v < 0) {
 		*q++ = '-';
@@ -1106,15 +1101,7 @@ static char *sym_put(const struct pf_rec *r, const struct pf_fast_op *op, char *
 
 		if ((size_t) c->name_len + off > op->budget)
 			return NULL;
-		memcpy(q, c->sym->name, c->name_len);
-		q += c->name_len;
-		if (off) {
-			/* off_text: at most 19 bytes, padded to 22; room for 16 more after it */
-			memcpy(q, c->off_text, 16);
-			if (off > 16)
-				memcpy(q + 16, c->off_text + 16, 4);
-		}
-		return q + off;
+		return ftrace_pf_put_sym(q, c, off); /* the room is the budget and 16 bytes */
 	}
 	memcpy(q, "0x", 2);
 	return put_hex(q + 2, v, false);

@@ -16,6 +16,7 @@
 #include <stdbool.h>
 #include <stddef.h>
 #include <stdint.h>
+#include <string.h>
 
 #include "../common/arena.h"
 #include "../common/vec.h"
@@ -306,6 +307,23 @@ struct pf_symcache {
 	bool valid;
 	char off_text[22]; /* "+0x" and the lower-case hex of addr - sym->addr, padded */
 };
+
+/*
+ * @c's symbol name at @q, and its offset text when @off_len (0 or c->off_len): at most 19
+ * bytes, copied in fixed pieces from the padded off_text, so that up to 20 bytes after the
+ * name are written. Returns the end of the text.
+ */
+static inline char *ftrace_pf_put_sym(char *q, const struct pf_symcache *c, size_t off_len)
+{
+	memcpy(q, c->sym->name, c->name_len);
+	q += c->name_len;
+	if (off_len) {
+		memcpy(q, c->off_text, 16);
+		if (off_len > 16)
+			memcpy(q + 16, c->off_text + 16, 4);
+	}
+	return q + off_len;
+}
 
 struct pf_print {
 	const struct ftrace_event *ev;

@@ -460,7 +460,7 @@ static bool h_hrtimer(struct pf_out *o, const struct pf_rec *r, bool start)
 	return false;
 }
 
-/* h_kmem()'s one reservation: the name's room, and that of the rest with 16-byte copies */
+/* h_kmem()'s one reservation: the name's room, and that of the rest (ftrace_pf_put_sym()) */
 #define H_KMEM_NAME_MAX 1024u
 #define H_KMEM_ROOM	32u
 
@@ -482,13 +482,7 @@ static bool h_kmem(struct pf_out *o, const struct pf_rec *r)
 		char *q = writer_reserve(o->w, c->name_len + H_KMEM_ROOM), *start = q;
 
 		*q++ = '(';
-		memcpy(q, c->sym->name, c->name_len);
-		q += c->name_len;
-		/* off_text: at most 19 bytes, padded to 22 */
-		memcpy(q, c->off_text, 16);
-		if (c->off_len > 16)
-			memcpy(q + 16, c->off_text + 16, 4);
-		q += c->off_len;
+		q = ftrace_pf_put_sym(q, c, c->off_len);
 		memcpy(q, ") ", 2);
 		q += 2;
 		writer_commit_to(o->w, q);

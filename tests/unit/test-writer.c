@@ -337,6 +337,18 @@ static void test_fmt_u64_pad_never_truncates(void **state)
 	assert_memory_equal(buf, "00000001967640810463", 20);
 }
 
+/*
+ * A hex text made at @got (filled with 0x5a first) against the C library's @want: the count,
+ * the digits, and nothing written from byte 16 on (the room of the hex forms).
+ */
+static void check_hex(const char *got, size_t n, const char *want, size_t size)
+{
+	assert_int_equal(n, strlen(want));
+	assert_memory_equal(got, want, n);
+	for (size_t k = 16; k < size; k++)
+		assert_int_equal((unsigned char) got[k], 0x5a);
+}
+
 /* Hex in both cases, zero-padded hex and octal against the C library. */
 static void test_fmt_hex_upper_and_oct(void **state)
 {
@@ -350,43 +362,23 @@ static void test_fmt_hex_upper_and_oct(void **state)
 		uint64_t v = i < 70 ? (i < 64 ? UINT64_C(1) << i : (uint64_t) (i - 64))
 				    : xorshift(&seed) >> (i % 64);
 
-		memset(got, 0x5a, sizeof(got));
-		n = fmt_hex_upper(got, v);
 		snprintf(want, sizeof(want), "%" PRIX64, v);
-		assert_int_equal(n, strlen(want));
-		assert_memory_equal(got, want, n);
-		for (size_t k = 16; k < sizeof(got); k++) /* its room is 16 bytes */
-			assert_int_equal((unsigned char) got[k], 0x5a);
 		memset(got, 0x5a, sizeof(got));
-		n = fmt_hex_vec(got, v, true);
-		assert_int_equal(n, strlen(want));
-		assert_memory_equal(got, want, n);
-		for (size_t k = 16; k < sizeof(got); k++)
-			assert_int_equal((unsigned char) got[k], 0x5a);
+		check_hex(got, fmt_hex_upper(got, v), want, sizeof(got));
 		memset(got, 0x5a, sizeof(got));
-		n = fmt_hex(got, v, false);
+		check_hex(got, fmt_hex_vec(got, v, true), want, sizeof(got));
 		snprintf(want, sizeof(want), "%" PRIx64, v);
-		assert_int_equal(n, strlen(want));
-		assert_memory_equal(got, want, n);
-		for (size_t k = 16; k < sizeof(got); k++)
-			assert_int_equal((unsigned char) got[k], 0x5a);
 		memset(got, 0x5a, sizeof(got));
-		n = fmt_hex_vec(got, v, false);
-		assert_int_equal(n, strlen(want));
-		assert_memory_equal(got, want, n);
-		for (size_t k = 16; k < sizeof(got); k++)
-			assert_int_equal((unsigned char) got[k], 0x5a);
+		check_hex(got, fmt_hex(got, v, false), want, sizeof(got));
+		memset(got, 0x5a, sizeof(got));
+		check_hex(got, fmt_hex_vec(got, v, false), want, sizeof(got));
 		for (unsigned int w = 1; w <= 16; w++) { /* "%0*lx": zeros up to the width */
-			unsigned int c = fmt_count_hex(v);
-
-			memset(got, 0x5a, sizeof(got));
-			n = fmt_hex_last(got, c > w ? c : w, fmt_hex8((uint32_t) (v >> 32), 39),
-					 fmt_hex8((uint32_t) v, 39));
 			snprintf(want, sizeof(want), "%0*" PRIx64, (int) w, v);
-			assert_int_equal(n, strlen(want));
-			assert_memory_equal(got, want, n);
-			for (size_t k = 16; k < sizeof(got); k++)
-				assert_int_equal((unsigned char) got[k], 0x5a);
+			memset(got, 0x5a, sizeof(got));
+			check_hex(got, fmt_hex_pad(got, v, w, false), want, sizeof(got));
+			snprintf(want, sizeof(want), "%0*" PRIX64, (int) w, v);
+			memset(got, 0x5a, sizeof(got));
+			check_hex(got, fmt_hex_pad(got, v, w, true), want, sizeof(got));
 		}
 		n = fmt_oct(got, v);
 		snprintf(want, sizeof(want), "%" PRIo64, v);
