@@ -54,7 +54,7 @@ enum tk_status tk_printer_open(struct tk_printer **out, const struct tk_print_op
 	p = calloc(1, sizeof(*p));
 	if (!p)
 		return TK_FAIL(TK_ERR_NOMEM, "Cannot create printer");
-	st = writer_init(&p->out, opts->out_fd, 1 << 20);
+	st = writer_init(&p->out, opts->out_fd, PRINTER_BUFFER);
 	if (st < 0) {
 		free(p);
 		return st;

@@ -364,7 +364,7 @@ static bool print_line(struct tk_printer *p, struct tc_cache *c, const struct tc
 	char *q;
 
 	/* room for a usual line, so that the trailing newline check below sees the whole line */
-	if (w->cap - w->len < (1u << 16))
+	if (w->cap - w->len < PRINTER_LINE_ROOM)
 		writer_flush(w);
 	start = w->len;
 	if (c && ev->stream->sc->id < c->n_prefix && c->prefix[ev->stream->sc->id])
