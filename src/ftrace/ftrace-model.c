@@ -55,6 +55,22 @@ static enum shape shape_of(const struct ftrace_event *ev, const struct ftrace_fi
 }
 
 /*
+ * The elements of a fixed array (SHAPE_ARRAY, of elem_size() bytes) or the bytes of an
+ * odd-sized scalar (SHAPE_BYTES): the class's length, and the number of values every record
+ * decodes to (model_fc_fixed_values() counts on it). What the brackets say, but never more
+ * than the field's size holds: a damaged format may declare "x[98]" in 16 bytes.
+ */
+static uint32_t fixed_length(const struct ftrace_field *f, enum shape sh)
+{
+	uint32_t held;
+
+	if (sh == SHAPE_BYTES)
+		return f->size;
+	held = f->size / elem_size(f);
+	return f->arraylen < held ? f->arraylen : held;
+}
+
+/*
  * One format field, as shape_of() says: integers (pointers in hex), text, arrays (fixed) or
  * sequences (dynamic, flexible) of integers, bytes in hex (u8 arrays, odd-sized scalars, and
  * kernel_stack's frames).
@@ -99,7 +115,7 @@ static struct model_fc *field_fc(struct arena *a, const struct ftrace_event *ev,
 	fc->kind = sh == SHAPE_SEQ ? MODEL_FC_SEQUENCE : MODEL_FC_ARRAY;
 	fc->align = 8;
 	fc->u.arr.elem = elem;
-	fc->u.arr.length = sh == SHAPE_BYTES ? f->size : f->arraylen;
+	fc->u.arr.length = sh == SHAPE_SEQ ? f->arraylen : fixed_length(f, sh);
 	return fc;
 }
 
@@ -240,11 +256,12 @@ static enum tk_status fields_values(const struct ftrace_ctx *ctx, const struct f
 			v->v.u = fits && sh == SHAPE_INT ? ftrace_field_u64(ctx, f, rec) : 0;
 			continue;
 		}
+		/*
+		 * A sequence has the elements its bytes hold; a fixed array always its class's
+		 * length, read as 0 where the record is too short for the field.
+		 */
 		esize = sh == SHAPE_BYTES ? 1 : elem_size(f);
-		k = sh == SHAPE_SEQ ? len / esize
-				    : (fits ? (sh == SHAPE_BYTES ? f->size : f->arraylen) : 0);
-		if (k > len / esize)
-			k = len / esize;
+		k = sh == SHAPE_SEQ ? len / esize : fixed_length(f, sh);
 		if (room(vals, nv, (size_t) k + 1))
 			goto nomem;
 		v = (struct model_value *) vals->data + nv;
@@ -256,7 +273,7 @@ static enum tk_status fields_values(const struct ftrace_ctx *ctx, const struct f
 			e.size = esize;
 			if (esize == 1) /* bytes, unsigned as their class says */
 				e.flags &= ~(uint32_t) FTRACE_FIELD_SIGNED;
-			v[1 + j].v.u = ftrace_field_u64(ctx, &e, rec);
+			v[1 + j].v.u = sh == SHAPE_SEQ || fits ? ftrace_field_u64(ctx, &e, rec) : 0;
 		}
 		nv += (size_t) k + 1;
 	}

@@ -23,6 +23,7 @@
 #include "common/error.h"
 #include "common/vec.h"
 #include "ftrace/ftrace-model.h"
+#include "model/walk.h"
 
 static const char demo_format[] =
 	"name: demo\n"
@@ -172,7 +173,11 @@ static void values_of_a_record(void **state)
 	free(rec);
 }
 
-/* A record cut after delta: what it lacks reads 0, empty text and no elements. */
+/*
+ * A record cut after delta: what it lacks reads 0 and empty text; the fixed array keeps the
+ * length of its class in zeros (model_fc_fixed_values() counts on it), the sequence has no
+ * elements.
+ */
 static void values_of_a_short_record(void **state)
 {
 	uint8_t *full = demo_record(), *rec = malloc(20);
@@ -185,14 +190,17 @@ static void values_of_a_short_record(void **state)
 	memcpy(rec, full, 20);
 	assert_int_equal(ftrace_model_values(&ctx, fev, rec, 20, &vals, &payload), TK_OK);
 	assert_int_equal(payload, 4);
-	assert_int_equal(vals.len, 4 + 6);
+	assert_int_equal(vals.len, 4 + 1 + 1 + 1 + 1 + 4 + 1);
 	v = (const struct model_value *) vals.data + payload;
 	assert_int_equal(v[0].n, 2);
 	assert_int_equal(v[1].v.i, -3);
 	assert_int_equal(v[2].v.u, 0);
 	assert_int_equal(v[3].n, 0);
-	assert_int_equal(v[4].n, 0); /* vals: no elements */
-	assert_int_equal(v[5].n, 0); /* ids: no elements */
+	assert_int_equal(v[4].n, 3); /* vals: three zeros */
+	assert_int_equal(v[5].v.u, 0);
+	assert_int_equal(v[6].v.u, 0);
+	assert_int_equal(v[7].v.u, 0);
+	assert_int_equal(v[8].n, 0); /* ids: no elements */
 	vec_fini(&vals);
 	free(rec);
 	free(full);
@@ -235,15 +243,79 @@ static void raw_fields_for_predicates(void **state)
 	free(rec);
 }
 
+/*
+ * A damaged format (found by fuzz-tracedat-print): "cher x[98]" in 16 bytes, an integer
+ * array whose brackets say more elements than its size holds, before a field at a fixed
+ * place. The class has the 16 elements the bytes hold, and every record, whole or cut,
+ * decodes to the number of values the class promises: a reader that finds "after" by
+ * counting (the Chrome writer's field lookup) must land on it.
+ */
+static const char damaged_format[] =
+	"name: damaged\n"
+	"ID: 9\n"
+	"format:\n"
+	"\tfield:unsigned short common_type;\toffset:0;\tsize:2;\tsigned:0;\n"
+	"\tfield:int common_pid;\toffset:4;\tsize:4;\tsigned:1;\n"
+	"\n"
+	"\tfield:cher x[98];\toffset:8;\tsize:16;\tsigned:0;\n"
+	"\tfield:int after;\toffset:24;\tsize:4;\tsigned:1;\n"
+	"\n"
+	"print fmt: \"after=%d\", REC->after\n";
+
+static void array_longer_than_its_size(void **state)
+{
+	static const size_t sizes[] = {28, 20, 6};
+	struct tk_event_class ec = {0};
+	struct ftrace_event *dev;
+	const struct model_fc *x;
+	char *text = malloc(sizeof(damaged_format) - 1);
+
+	(void) state;
+	assert_non_null(text);
+	memcpy(text, damaged_format, sizeof(damaged_format) - 1);
+	assert_int_equal(ftrace_event_parse(&ctx, "test", text, sizeof(damaged_format) - 1, &dev),
+			 TK_OK);
+	free(text);
+	assert_int_equal(ftrace_model_event_class(&arena, &ctx, dev, &ec), TK_OK);
+	assert_int_equal(ec.payload->u.st.count, 2);
+	x = ec.payload->u.st.members[0].fc;
+	assert_int_equal(x->kind, MODEL_FC_ARRAY);
+	assert_int_equal(x->is_text, 0);
+	assert_int_equal(x->u.arr.length, 16);
+	assert_int_equal(model_fc_fixed_values(ec.payload), 1 + 16 + 1);
+	for (size_t i = 0; i < TK_ARRAY_SIZE(sizes); i++) {
+		uint8_t *rec = calloc(1, sizes[i]);
+		struct vec vals = VEC_INIT;
+		const struct model_value *v;
+		size_t payload;
+
+		assert_non_null(rec);
+		for (size_t b = 8; b < 24 && b < sizes[i]; b++)
+			rec[b] = (uint8_t) b;
+		if (sizes[i] >= 28)
+			tk_store_u32(rec + 24, (uint32_t) -9, TK_BYTE_ORDER_LE);
+		assert_int_equal(ftrace_model_values(&ctx, dev, rec, sizes[i], &vals, &payload),
+				 TK_OK);
+		assert_int_equal(vals.len - payload, 1 + 16 + 1);
+		v = (const struct model_value *) vals.data + payload;
+		assert_int_equal(v[0].n, 16);
+		/* the elements where the record holds the whole field, else zeros */
+		assert_int_equal(v[1].v.u, sizes[i] >= 24 ? 8 : 0);
+		assert_int_equal(v[16].v.u, sizes[i] >= 24 ? 23 : 0);
+		assert_int_equal(v[17].v.i, sizes[i] >= 28 ? -9 : 0);
+		vec_fini(&vals);
+		free(rec);
+	}
+}
+
 #define T(fn) cmocka_unit_test_setup_teardown(fn, setup, teardown)
 
 int main(void)
 {
 	const struct CMUnitTest tests[] = {
-		T(event_class_scopes),
-		T(values_of_a_record),
-		T(values_of_a_short_record),
-		T(raw_fields_for_predicates),
+		T(event_class_scopes),	       T(values_of_a_record),
+		T(values_of_a_short_record),   T(raw_fields_for_predicates),
+		T(array_longer_than_its_size),
 	};
 
 	return cmocka_run_group_tests(tests, NULL, NULL);
