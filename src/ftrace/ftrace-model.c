@@ -232,7 +232,7 @@ static enum tk_status fields_values(const struct ftrace_ctx *ctx, const struct f
 	for (i = 0; i < n; i++) {
 		const struct ftrace_field *f = &fev->fields[i];
 		int fits = f->offset <= size && f->size <= size - f->offset;
-		uint32_t off, len, k, esize;
+		uint32_t off, len, k, esize, read, j;
 
 		if (i == fev->n_common)
 			*payload = nv;
@@ -266,15 +266,18 @@ static enum tk_status fields_values(const struct ftrace_ctx *ctx, const struct f
 			goto nomem;
 		v = (struct model_value *) vals->data + nv;
 		v[0].n = k;
-		for (uint32_t j = 0; j < k; j++) {
+		read = sh == SHAPE_SEQ || fits ? k : 0;
+		for (j = 0; j < read; j++) {
 			struct ftrace_field e = *f;
 
 			e.offset = off + j * esize;
 			e.size = esize;
 			if (esize == 1) /* bytes, unsigned as their class says */
 				e.flags &= ~(uint32_t) FTRACE_FIELD_SIGNED;
-			v[1 + j].v.u = sh == SHAPE_SEQ || fits ? ftrace_field_u64(ctx, &e, rec) : 0;
+			v[1 + j].v.u = ftrace_field_u64(ctx, &e, rec);
 		}
+		for (; j < k; j++)
+			v[1 + j].v.u = 0;
 		nv += (size_t) k + 1;
 	}
 	if (i == fev->n_common)
